@@ -1,0 +1,179 @@
+import { z } from 'zod'
+
+/**
+ * The only reader of the environment. Every variable of operations.md is parsed here once; an invalid value
+ * stops start-up with a message naming the variable and the form it expects.
+ */
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes')
+
+const positiveInt = z.coerce.number().int().positive()
+
+/** `host:port:addr[:addrport]`, like curl --resolve; `addrport` defaults to `port`. */
+export interface ResolveRule {
+  host: string
+  port: number
+  address: string
+  addressPort: number
+}
+
+const resolveRules = z.string().transform((raw, ctx): ResolveRule[] => {
+  const rules: ResolveRule[] = []
+  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+    // An IPv6 address is written in brackets: shop.test:443:[::1]:8081
+    const match = /^([^:\s]+):(\d{1,5}):(\[[0-9a-fA-F:.]+\]|[^:\s]+)(?::(\d{1,5}))?$/.exec(entry)
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not host:port:addr[:addrport]` })
+      return z.NEVER
+    }
+    const [, host, port, address, addressPort] = match
+    rules.push({
+      host: host!.toLowerCase(),
+      port: Number(port),
+      address: address!.replace(/^\[|\]$/g, ''),
+      addressPort: Number(addressPort ?? port),
+    })
+  }
+  return rules
+})
+
+const envSchema = z.object({
+  PORT: positiveInt.max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|memory:\/\/$|file:)/, 'expected postgres://…, memory:// or file:<dir>')
+    .optional(),
+  PGLITE_DIR: z.string().min(1).default('./data/pglite'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected redis://… or rediss://…').optional(),
+  SIGNING_KEY: z.string().min(1).optional(),
+  SIGNING_KEYS_PREVIOUS: z.string().min(1).optional(),
+  SCANNER_ALLOW_PRIVATE: booleanFlag.default(false),
+  SCANNER_RESOLVE: resolveRules.default([]),
+  SCANNER_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
+  SCANNER_MAX_BYTES: positiveInt.default(5_242_880),
+  SCANNER_HOST_CONCURRENCY: positiveInt.max(64).default(6),
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  BROWSER_WS_ENDPOINT: z.string().regex(/^wss?:\/\//, 'expected ws://… or wss://…').optional(),
+  LLM_PROVIDER: z.enum(['openai', 'anthropic']).optional(),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected smtp://… or smtps://…').optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  CONTACT_TO: z.string().min(3).optional(),
+  V2_SCAN_ENABLED: booleanFlag.default(false),
+  TRUST_PROXY: booleanFlag.default(false),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  CONTACT_EMAIL: z.string().min(3).optional(),
+})
+
+export type Env = z.input<typeof envSchema>
+
+export interface Config {
+  port: number
+  host: string
+  publicBaseUrl: string
+  /** The host part of publicBaseUrl: the `source` of audit results and the issuer of our artefacts. */
+  serviceHost: string
+  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null }
+  redisUrl: string | null
+  signingKey: string | null
+  signingKeysPrevious: string[]
+  scanner: {
+    allowPrivate: boolean
+    resolve: ResolveRule[]
+    timeoutMs: number
+    maxBytes: number
+    hostConcurrency: number
+    userAgent: string
+  }
+  browser: { chromiumPath: string | null; wsEndpoint: string | null }
+  llm: { provider: 'openai' | 'anthropic'; baseUrl: string | null; apiKey: string; model: string } | null
+  mail: { smtpUrl: string | null; from: string; contactTo: string }
+  contactEmail: string
+  v2ScanEnabled: boolean
+  trustProxy: boolean
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+/** Unset and empty mean the same thing for every variable: "use the default". */
+function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
+  const result: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== '') result[key] = value
+  return result
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const parsed = envSchema.safeParse(withoutEmpty(env))
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
+    )
+  }
+  const e = parsed.data
+  const problems: string[] = []
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
+  const llmComplete = e.LLM_PROVIDER && e.LLM_API_KEY && e.LLM_MODEL
+  if (e.LLM_PROVIDER && !llmComplete) problems.push('LLM_PROVIDER: set LLM_API_KEY and LLM_MODEL as well')
+  if (problems.length) throw new ConfigError(problems)
+
+  const database: Config['database'] = !e.DATABASE_URL
+    ? { kind: 'pglite', dataDir: e.PGLITE_DIR }
+    : e.DATABASE_URL === 'memory://'
+      ? { kind: 'pglite', dataDir: null }
+      : e.DATABASE_URL.startsWith('file:')
+        ? { kind: 'pglite', dataDir: e.DATABASE_URL.slice('file:'.length) }
+        : { kind: 'postgres', url: e.DATABASE_URL }
+  const serviceHost = new URL(publicBaseUrl).host
+
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl,
+    serviceHost,
+    database,
+    redisUrl: e.REDIS_URL ?? null,
+    signingKey: e.SIGNING_KEY ?? null,
+    signingKeysPrevious: e.SIGNING_KEYS_PREVIOUS ? splitKeyList(e.SIGNING_KEYS_PREVIOUS) : [],
+    scanner: {
+      allowPrivate: e.SCANNER_ALLOW_PRIVATE,
+      resolve: e.SCANNER_RESOLVE,
+      timeoutMs: e.SCANNER_TIMEOUT_MS,
+      maxBytes: e.SCANNER_MAX_BYTES,
+      hostConcurrency: e.SCANNER_HOST_CONCURRENCY,
+      userAgent: `Mozilla/5.0 (compatible; AgentReadiness/1.0; +${publicBaseUrl}/bot)`,
+    },
+    browser: { chromiumPath: e.CHROMIUM_PATH ?? null, wsEndpoint: e.BROWSER_WS_ENDPOINT ?? null },
+    llm: llmComplete
+      ? { provider: e.LLM_PROVIDER!, baseUrl: e.LLM_BASE_URL ?? null, apiKey: e.LLM_API_KEY!, model: e.LLM_MODEL! }
+      : null,
+    mail: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.MAIL_FROM ?? `agent-readiness <no-reply@${new URL(publicBaseUrl).hostname}>`,
+      contactTo: e.CONTACT_TO ?? `operators@${new URL(publicBaseUrl).hostname}`,
+    },
+    contactEmail: e.CONTACT_EMAIL ?? `operators@${new URL(publicBaseUrl).hostname}`,
+    v2ScanEnabled: e.V2_SCAN_ENABLED,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  })
+}
+
+/** Previous signing keys are PEM blocks or JWK objects; several are separated by blank lines or `;;`. */
+function splitKeyList(raw: string): string[] {
+  return raw
+    .split(/;;|\n\s*\n/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+}

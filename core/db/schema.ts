@@ -1,0 +1,2 @@
+// The tables barrel: drizzle-kit reads it to generate migrations, and drizzle's relational queries use it.
+export * from '../keys/tables.ts'

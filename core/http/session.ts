@@ -1,0 +1,157 @@
+import type { Config } from '../config.ts'
+import {
+  fetchAdapter,
+  OutboundError,
+  type FetchLike,
+  type FetchResult,
+  type OutboundClient,
+  type RequestOptions,
+} from './client.ts'
+
+/**
+ * One scan's view of the outbound client. Many checks read the same resources (robots.txt, the home page),
+ * so a GET or HEAD is fetched once per scan, even when several collectors ask at the same moment; and a
+ * scan never has more than `hostConcurrency` requests in flight to one host, to stay polite.
+ */
+
+export interface RequestLogEntry {
+  method: string
+  url: string
+  /** Null when no response arrived. */
+  status: number | null
+  durationMs: number
+  /** The OutboundError code (or message) when the request failed. */
+  error?: string
+}
+
+export class ScanSession {
+  private readonly memo = new Map<string, Promise<FetchResult>>()
+  private readonly hosts = new Map<string, Semaphore>()
+  private readonly entries: RequestLogEntry[] = []
+  private sent = 0
+  private readonly hostConcurrency: number
+
+  constructor(
+    private readonly client: OutboundClient,
+    config: Pick<Config, 'scanner'>,
+  ) {
+    this.hostConcurrency = config.scanner.hostConcurrency
+  }
+
+  /** Requests handed to the outbound client; memoised answers are not counted. */
+  get requestCount(): number {
+    return this.sent
+  }
+
+  /** Every request handed to the outbound client, in completion order. */
+  get log(): readonly RequestLogEntry[] {
+    return this.entries
+  }
+
+  /**
+   * GET and HEAD are memoised by everything that can change the answer: method, URL, every request header,
+   * the redirect mode, signing and the size cap. A failure is memoised too (a dead host stays dead for the
+   * scan), except an abort by the caller's own signal, which says nothing about the resource.
+   */
+  request(url: string | URL, options: RequestOptions = {}): Promise<FetchResult> {
+    const method = (options.method ?? 'GET').toUpperCase()
+    if (method !== 'GET' && method !== 'HEAD') return this.send(url, options)
+    const key = memoKey(method, url, options)
+    const known = this.memo.get(key)
+    if (known) return known
+    const pending = this.send(url, options)
+    this.memo.set(key, pending)
+    pending.catch(() => {
+      if (options.signal?.aborted) this.memo.delete(key)
+    })
+    return pending
+  }
+
+  /** Streams are never memoised; the host slot is held until the headers arrive, not for the whole stream. */
+  stream(url: string | URL, options: RequestOptions = {}): Promise<Response> {
+    return this.dispatch(url, options, (response) => response.status, () => this.client.stream(url, options))
+  }
+
+  /** A `fetch` for the MCP SDK and similar libraries, counted and logged like every other request. */
+  asFetch(): FetchLike {
+    return fetchAdapter((url, options) => this.stream(url, options))
+  }
+
+  private send(url: string | URL, options: RequestOptions): Promise<FetchResult> {
+    return this.dispatch(url, options, (result) => result.status, () => this.client.request(url, options))
+  }
+
+  private dispatch<T>(
+    url: string | URL,
+    options: RequestOptions,
+    statusOf: (value: T) => number,
+    perform: () => Promise<T>,
+  ): Promise<T> {
+    return this.hostSlot(url).run(async () => {
+      this.sent += 1
+      const started = performance.now()
+      const entry = { method: (options.method ?? 'GET').toUpperCase(), url: String(url) }
+      try {
+        const value = await perform()
+        this.entries.push({ ...entry, status: statusOf(value), durationMs: Math.round(performance.now() - started) })
+        return value
+      } catch (error) {
+        this.entries.push({
+          ...entry,
+          status: null,
+          durationMs: Math.round(performance.now() - started),
+          error: error instanceof OutboundError ? error.code : error instanceof Error ? error.message : String(error),
+        })
+        throw error
+      }
+    })
+  }
+
+  private hostSlot(url: string | URL): Semaphore {
+    // An unparsable URL gets a slot of its own; the client then refuses it with INVALID_URL.
+    const host = URL.parse(String(url))?.host ?? ''
+    let semaphore = this.hosts.get(host)
+    if (!semaphore) {
+      semaphore = new Semaphore(this.hostConcurrency)
+      this.hosts.set(host, semaphore)
+    }
+    return semaphore
+  }
+}
+
+function memoKey(method: string, url: string | URL, options: RequestOptions): string {
+  const headers = Object.entries(options.headers ?? {})
+    .map(([name, value]) => [name.toLowerCase(), value.trim()])
+    .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0))
+  // The fragment never reaches the server.
+  const target = URL.parse(String(url))
+  if (target) target.hash = ''
+  return JSON.stringify([
+    method,
+    target?.href ?? String(url),
+    headers,
+    options.redirect ?? 'follow',
+    options.sign ?? true,
+    options.maxBytes ?? null,
+  ])
+}
+
+/** At most `limit` tasks at once; a finishing task hands its slot straight to the longest waiter. */
+class Semaphore {
+  private active = 0
+  private readonly waiting: (() => void)[] = []
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active < this.limit) this.active += 1
+    else await new Promise<void>((resolve) => this.waiting.push(resolve))
+    try {
+      return await task()
+    } finally {
+      const next = this.waiting.shift()
+      if (next) next()
+      else this.active -= 1
+    }
+  }
+}

@@ -1,0 +1,203 @@
+import ipaddr from 'ipaddr.js'
+import { hasCapability, KEY_TIERS, type KeyTier } from './keys/service.ts'
+import type { Store } from './store/types.ts'
+
+/**
+ * Every rate limit of the service, declared once as data (spec, Limits). Each is a true sliding window in the
+ * store, so a budget "per rolling 24 hours" means exactly that, not "until midnight".
+ */
+
+export type Caller =
+  | { kind: 'anonymous'; ip: string }
+  | { kind: 'key'; ip: string; keyId: number; tier: KeyTier; label: string }
+
+export interface LimitSpec {
+  limit: number
+  windowMs: number
+  /** Daily budgets: their 429 carries `retry_after_ms`, burst denials only `Retry-After` (spec, Errors). */
+  durable: boolean
+  /**
+   * Whose hits share a window: the caller's IP (an IPv6 caller's /64), the caller's key, or a subject the route
+   * must name (the journey per-target cap).
+   */
+  per: 'ip' | 'key' | 'target'
+  /** Callers never counted: key tiers, or 'anonymous' for limits that only count keys. */
+  exempt: readonly (KeyTier | 'anonymous')[]
+}
+
+const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
+
+/** "Exemption from all scan-family limits" (spec, Authentication) is the key service's scan-exempt capability. */
+const SCAN_FAMILY_EXEMPT = KEY_TIERS.filter((tier) => hasCapability(tier, 'scan-exempt'))
+/** On the journey surface any key swaps the anonymous caps for its own larger per-key allowance. */
+const ANY_KEY = KEY_TIERS
+
+export const LIMITS = {
+  /** POST /api/scan, GET /api/scan/stream, POST /api/scan/checks and POST /api/v2/scan share one burst. */
+  scanBurst: { limit: 10, windowMs: MINUTE, durable: false, per: 'ip', exempt: SCAN_FAMILY_EXEMPT },
+  /** Every scan entry point; freshness hits spend nothing; a selective run spends after probing (`peek` first). */
+  scanDaily: { limit: 30, windowMs: DAY, durable: true, per: 'ip', exempt: SCAN_FAMILY_EXEMPT },
+  scanForced: { limit: 6, windowMs: DAY, durable: true, per: 'ip', exempt: SCAN_FAMILY_EXEMPT },
+  score: { limit: 10, windowMs: MINUTE, durable: false, per: 'ip', exempt: SCAN_FAMILY_EXEMPT },
+  checksCatalog: { limit: 60, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
+  /** POST /api/ard/search and /api/ard/explore share one window. */
+  ardSearch: { limit: 30, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
+  /** GET /api/ard/agents, /api/ard/attestation/{domain} and /api/ard/catalog.json share one window. */
+  ardRead: { limit: 60, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
+  contact: { limit: 3, windowMs: 10 * MINUTE, durable: false, per: 'ip', exempt: [] },
+  /** Not in the spec. Each report is a stored row: room for a reviewer flagging several checks of one scan. */
+  feedback: { limit: 10, windowMs: 10 * MINUTE, durable: false, per: 'ip', exempt: [] },
+  /**
+   * Not in the spec. Generous because README images reach us through image proxies (GitHub's camo) that put
+   * many viewers behind one IP; responses are cached for an hour anyway.
+   */
+  badge: { limit: 120, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
+  /** Not in the spec. The journey GET routes: a client polling a run once a second stays well inside. */
+  journeyRead: { limit: 120, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
+  journeyBurst: { limit: 20, windowMs: MINUTE, durable: false, per: 'ip', exempt: ANY_KEY },
+  /** Subject: `journeyTargetSubject(...)`. A denial is a 200 with the newest stored run, not a 429. */
+  journeyTargetDaily: { limit: 100, windowMs: DAY, durable: true, per: 'target', exempt: ANY_KEY },
+  journeyIpDaily: { limit: 20, windowMs: DAY, durable: true, per: 'ip', exempt: ANY_KEY },
+  journeyKeyDaily: { limit: 1000, windowMs: DAY, durable: true, per: 'key', exempt: ['anonymous'] },
+  /**
+   * Not in the spec. Every MCP JSON-RPC message is one HTTP request (a session opens with three); the scan tool
+   * additionally spends the scan-family limits like the HTTP scan routes.
+   */
+  mcp: { limit: 60, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
+} as const satisfies Record<string, LimitSpec>
+
+export type LimitName = keyof typeof LIMITS
+
+export interface LimitDecision {
+  name: LimitName
+  allowed: boolean
+  /** The caller is exempt: nothing was counted, and the counts below describe no real window. */
+  exempt: boolean
+  limit: number
+  windowMs: number
+  remaining: number
+  /** Until every hit now in the window has left it, i.e. until `remaining` is back to `limit`. */
+  resetMs: number
+  /** 0 when allowed; otherwise until one more hit would be admitted. */
+  retryAfterMs: number
+  durable: boolean
+}
+
+/**
+ * Spends one unit of `name` for `caller` when any is left; a denied attempt spends nothing. `subject` replaces
+ * the default (`ip:<ip>` or `key:<id>`) and is required for per-target limits.
+ */
+export function consume(store: Store, name: LimitName, caller: Caller, subject?: string): Promise<LimitDecision> {
+  return decide(store, name, caller, subject, true)
+}
+
+/**
+ * What `consume` would answer, spending nothing. For budgets spent only after costly work succeeds (the
+ * selective run probes the target first): refuse early when nothing is left, then `consume` once the work is
+ * done; losing a race between the two only means that final `consume` refuses.
+ */
+export function peek(store: Store, name: LimitName, caller: Caller, subject?: string): Promise<LimitDecision> {
+  return decide(store, name, caller, subject, false)
+}
+
+/** One rolling per-target window per (domain, intent, harness, model); JSON keeps the parts unambiguous. */
+export function journeyTargetSubject(target: { domain: string; intent: string; harness: string; model: string }): string {
+  return `target:${JSON.stringify([target.domain, target.intent, target.harness, target.model])}`
+}
+
+/** The `Retry-After` value: whole seconds, rounded up so a client that waits that long is admitted. */
+export function retryAfterSeconds(decision: LimitDecision): number {
+  return Math.ceil(decision.retryAfterMs / 1000)
+}
+
+/**
+ * The journey routes' rate headers for the one window a response describes. `X-RateLimit-Reset` is a delta in
+ * seconds (rounded up) until the window is empty again, not an epoch timestamp.
+ */
+export function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(decision.resetMs / 1000)),
+  }
+}
+
+/** What a request with neither a socket address nor a trusted header (e.g. `app.handle` in tests) counts as. */
+export const UNKNOWN_IP = 'unknown'
+
+/**
+ * The caller's IP for per-IP limits: the socket peer, or with TRUST_PROXY the right-most valid address of
+ * X-Forwarded-For, the one the trusted proxy in front of us appended (set TRUST_PROXY only behind such a proxy).
+ */
+export function clientIp(request: Request, socketIp: string | null, trustProxy: boolean): string {
+  if (trustProxy) {
+    // The right-most entry is the one our own proxy appended; entries to its left are whatever the client
+    // claimed and would let anyone dodge per-IP limits.
+    const entries = (request.headers.get('x-forwarded-for') ?? '').split(',')
+    for (const entry of entries.reverse()) {
+      const ip = normaliseIp(entry)
+      if (ip) return ip
+    }
+  }
+  return (socketIp === null ? null : normaliseIp(socketIp)) ?? UNKNOWN_IP
+}
+
+async function decide(
+  store: Store,
+  name: LimitName,
+  caller: Caller,
+  subject: string | undefined,
+  record: boolean,
+): Promise<LimitDecision> {
+  const spec: LimitSpec = LIMITS[name]
+  const fixed = { name, limit: spec.limit, windowMs: spec.windowMs, durable: spec.durable }
+  if (spec.exempt.includes(caller.kind === 'key' ? caller.tier : 'anonymous')) {
+    return { ...fixed, allowed: true, exempt: true, remaining: spec.limit, resetMs: 0, retryAfterMs: 0 }
+  }
+  const key = `rl:${name}:${subject ?? defaultSubject(name, spec, caller)}`
+  const window = record
+    ? await store.slidingWindowHit(key, spec.limit, spec.windowMs)
+    : await store.slidingWindowPeek(key, spec.limit, spec.windowMs)
+  return {
+    ...fixed,
+    allowed: window.allowed,
+    exempt: false,
+    remaining: Math.max(0, spec.limit - window.count),
+    resetMs: window.resetMs,
+    retryAfterMs: window.retryAfterMs,
+  }
+}
+
+function defaultSubject(name: LimitName, spec: LimitSpec, caller: Caller): string {
+  switch (spec.per) {
+    case 'ip':
+      return `ip:${ipSubject(caller.ip)}`
+    case 'key':
+      if (caller.kind === 'key') return `key:${caller.keyId}`
+      throw new Error(`Limit "${name}" counts keys: anonymous callers must be listed in its exempt list`)
+    case 'target':
+      throw new Error(`Limit "${name}" is per target: pass the subject`)
+  }
+}
+
+/** One IPv6 host usually holds a whole /64, so counting single addresses would let it rotate past any limit. */
+function ipSubject(ip: string): string {
+  return ipaddr.IPv6.isValid(ip) ? `${ipaddr.IPv6.networkAddressFromCIDR(`${ip}/64`).toString()}/64` : ip
+}
+
+/**
+ * A canonical address, so that one client has one spelling: IPv4-mapped IPv6 as IPv4, IPv6 compressed, no zone
+ * (an interface name on our side says nothing about the client). `null` when it is not an address at all.
+ */
+function normaliseIp(raw: string): string | null {
+  const value = raw.trim()
+  // Some proxies write "addr:port" or "[v6]:port".
+  const withoutPort =
+    /^\[([^\]]+)\](?::\d+)?$/.exec(value)?.[1] ?? /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(value)?.[1] ?? value
+  const host = withoutPort.replace(/%.*$/, '')
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipaddr.IPv4.parse(host).toString()
+  if (!ipaddr.IPv6.isValid(host)) return null
+  const address = ipaddr.IPv6.parse(host)
+  return address.isIPv4MappedAddress() ? address.toIPv4Address().toString() : address.toString()
+}
