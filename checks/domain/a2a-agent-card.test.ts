@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'bun:test'
+import type { AgentCardArtifact } from '../../core/engine/collectors/agent-card.ts'
+import type { Outcome } from '../../core/engine/contract.ts'
+import { context, jsonSnapshot, notFound, snapshot } from '../../tests/support/artifacts.ts'
+import check from './a2a-agent-card.ts'
+
+const CURRENT = 'https://acme.test/.well-known/agent-card.json'
+const LEGACY = 'https://acme.test/.well-known/agent.json'
+const SKILL = { id: 'quote', name: 'Quote an anvil', description: 'Prices an anvil order', tags: ['commerce'] }
+const V1 = {
+  name: 'Acme agent',
+  description: 'Sells anvils',
+  supportedInterfaces: [{ url: 'https://acme.test/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  version: '1.0.0',
+  capabilities: { streaming: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['application/json'],
+  skills: [SKILL],
+}
+const { supportedInterfaces: _omit, ...common } = V1
+const V03 = { ...common, url: 'https://acme.test/a2a', protocolVersion: '0.3.0' }
+
+const atCurrent = (card: Record<string, unknown>, contentType = 'application/json'): AgentCardArtifact => ({
+  current: jsonSnapshot(card, { url: CURRENT, headers: { 'content-type': contentType } }),
+  legacy: null,
+  card,
+  source: 'current',
+})
+
+describe('a2a-agent-card', () => {
+  test.each([
+    ['valid v1.0 card', atCurrent(V1), 'pass'],
+    ['valid v0.3 card', atCurrent(V03), 'pass'],
+    ['only at the legacy path', { current: notFound(CURRENT), legacy: jsonSnapshot(V03, { url: LEGACY }), card: V03, source: 'legacy' }, 'warning'],
+    ['fields missing', atCurrent({ name: 'Acme agent', description: 'Sells anvils', supportedInterfaces: [{ url: 'https://acme.test/a2a' }] }), 'warning'],
+    ['a skill without tags', atCurrent({ ...V1, skills: [{ id: 'quote', name: 'Quote', description: 'Prices' }] }), 'warning'],
+    ['served as text/html', atCurrent(V1, 'text/html'), 'warning'],
+    ['no card anywhere', { current: notFound(CURRENT), legacy: notFound(LEGACY), card: null, source: null }, 'fail'],
+    ['an HTML page at the path', { current: snapshot({ url: CURRENT, body: '<!doctype html><html></html>' }), legacy: notFound(LEGACY), card: null, source: null }, 'fail'],
+  ] satisfies [string, AgentCardArtifact, Outcome['status']][])('%s -> %s', (_name, agentCard, expected) => {
+    const outcome = check.run({ agentCard }, context)
+    expect(outcome.status).toBe(expected)
+    if (expected !== 'pass') expect(outcome.recommendation).toBeString()
+  })
+
+  test('missing fields are named', () => {
+    const outcome = check.run({ agentCard: atCurrent({ ...V1, skills: [{ id: 'quote', name: 'Quote', description: 'Prices' }] }) }, context)
+    expect(outcome.details).toContain('skills[0].tags')
+  })
+})

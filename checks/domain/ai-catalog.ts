@@ -1,0 +1,116 @@
+// /.well-known/ai-catalog.json is an AI Catalog / ARD manifest: a valid root, valid entries anchored at this host, and artefacts that resolve.
+// Spec: https://github.com/Agent-Card/ai-catalog (specification/ai-catalog.md); ARD v0.9 https://agenticresourcediscovery.io/spec/
+import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import {
+  catalogEntries,
+  describeJsonProblem,
+  isHostOrParent,
+  listSome,
+  MEDIA,
+  pathOf,
+  readJsonObject,
+  urnPublisher,
+} from '../../core/engine/lib/discovery.ts'
+import { isRecord } from '../../core/engine/snapshot.ts'
+
+/** A detached compact JWS: `<protected header>..<signature>` (empty payload, RFC 7515 Appendix F). */
+const DETACHED_JWS = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/
+
+export default defineCheck({
+  meta: {
+    id: 'ai-catalog',
+    name: 'AI Catalog / ARD manifest',
+    description:
+      'An AI catalog lists the agents, MCP servers and skills a host offers, with stable identifiers, so agents can discover them in one fetch.',
+    layer: 'discovery',
+    appliesTo: ['domain', 'mcp', 'mcp-app'],
+    applicability: 'all',
+    tier: 'emerging',
+    maturity: 'emerging',
+    bonus: false,
+    draft: true,
+    beta: false,
+    maxScore: 4,
+    specUrl: 'https://github.com/Agent-Card/ai-catalog',
+    recommendation:
+      'Serve /.well-known/ai-catalog.json as application/ai-catalog+json: {"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-host>:…", "displayName": "…", "type": "application/mcp-server-card+json", "url": "…"}]}.',
+    needs: ['aiCatalog'],
+    deep: false,
+  },
+  run({ aiCatalog }) {
+    const { response } = aiCatalog
+    const where = pathOf(response.url)
+    const host = new URL(response.url).hostname
+    const example = `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:${host}:mcp:main", "displayName": "…", "type": "${MEDIA.serverCard}", "url": "…"}]}`
+    const document = readJsonObject(response)
+    if (document.state !== 'ok') {
+      return fail(`${describeJsonProblem(response, document)}: no AI catalog`, `Publish ${new URL(response.url).origin}/.well-known/ai-catalog.json, e.g. ${example}.`)
+    }
+    const root = document.value
+    const rootProblems: string[] = []
+    if (typeof root.specVersion !== 'string' || !/^\d+\.\d+$/.test(root.specVersion)) rootProblems.push('specVersion is not "Major.Minor"')
+    if (root.host !== undefined && !isRecord(root.host)) rootProblems.push('host is not an object')
+    const entries = catalogEntries(root, response.url)
+    if (!entries) rootProblems.push('no entries array')
+    if (!entries || rootProblems.length > 0) {
+      return fail(`${where} is not a valid AI catalog: ${rootProblems.join('; ')}`, `Fix ${where} to the AI Catalog shape, e.g. ${example}.`)
+    }
+    const invalid = entries.filter((entry) => entry.problems.length > 0)
+    if (entries.length > 0 && invalid.length === entries.length) {
+      const first = invalid[0]!
+      return fail(
+        `None of the ${entries.length} entries in ${where} is valid; entries[${first.index}]: ${first.problems.join(', ')}`,
+        'Give every entry an identifier, a displayName, a type (or mediaType) and exactly one of url or data.',
+      )
+    }
+
+    const issues: string[] = []
+    const fixes: string[] = []
+    if (entries.length === 0) {
+      issues.push('it lists no entries')
+      fixes.push('add an entry for each agent, MCP server or skill you publish')
+    }
+    if (invalid.length > 0) {
+      issues.push(`${invalid.length} of ${entries.length} entries are invalid (entries[${invalid[0]!.index}]: ${invalid[0]!.problems.join(', ')})`)
+      fixes.push('give every entry an identifier, displayName, type and exactly one of url or data')
+    }
+    if (response.contentType !== MEDIA.aiCatalog) {
+      issues.push(`it is served as ${response.contentType || 'no Content-Type'}, not ${MEDIA.aiCatalog}`)
+      fixes.push(`serve it as ${MEDIA.aiCatalog}`)
+    }
+    const identified = entries.filter((entry) => entry.identifier)
+    const nonUrn = identified.filter((entry) => urnPublisher(entry.identifier!) === null)
+    if (nonUrn.length > 0) {
+      issues.push(`${nonUrn.length} identifier(s) are not urn:air URNs (e.g. "${nonUrn[0]!.identifier}")`)
+      fixes.push(`use identifiers of the form urn:air:${host}:<namespace>:<name>`)
+    }
+    const foreign = identified.filter((entry) => {
+      const publisher = urnPublisher(entry.identifier!)
+      return publisher !== null && !isHostOrParent(host, publisher)
+    })
+    if (foreign.length > 0) {
+      issues.push(`${foreign.length} URN(s) name a publisher other than ${host} (e.g. "${foreign[0]!.identifier}")`)
+      fixes.push(`anchor identifiers at ${host} or a parent domain`)
+    }
+    const unresolved = aiCatalog.referenced.filter((ref) => ref.status !== null && (ref.status < 200 || ref.status >= 300))
+    if (unresolved.length > 0) {
+      issues.push(`referenced artefact(s) do not resolve: ${listSome(unresolved.map((ref) => `${pathOf(ref.url)} (${ref.status})`))}`)
+      fixes.push('fix or remove entries whose url does not answer 2xx')
+    }
+    const badSignatures = entries.filter((entry) => {
+      const signature = isRecord(entry.trustManifest) ? entry.trustManifest.signature : undefined
+      return signature !== undefined && (typeof signature !== 'string' || !DETACHED_JWS.test(signature))
+    })
+    if (badSignatures.length > 0) {
+      issues.push(`${badSignatures.length} trustManifest.signature value(s) are not a detached JWS`)
+      fixes.push('sign the JCS-canonical trust manifest as a detached compact JWS (header..signature)')
+    }
+
+    const via = aiCatalog.via && aiCatalog.via !== 'well-known' ? ` (found through ${aiCatalog.via})` : ''
+    const types = [...new Set(entries.flatMap((entry) => (entry.type ? [entry.type] : [])))]
+    const summary = `AI catalog ${where}${via} with ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${types.length > 0 ? ` (${listSome(types)})` : ''}`
+    if (issues.length > 0) return warn(`${summary}; but ${issues.join('; ')}`, `In ${where}: ${fixes.join('; ')}.`)
+    const checked = aiCatalog.referenced.filter((ref) => ref.status !== null).length
+    return pass(`Valid ${summary}, identifiers anchored at ${host}${checked > 0 ? `, ${checked} referenced artefact(s) resolve` : ''}`)
+  },
+})

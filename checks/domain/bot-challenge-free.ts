@@ -1,0 +1,88 @@
+// Declared AI agents and the signed scanner get the homepage (or MCP endpoint) without a bot challenge or block.
+// Spec: https://developers.cloudflare.com/cloudflare-challenges/challenge-types/challenge-pages/detect-response/
+import type { AgentProbe } from '../../core/engine/collectors/agent-probes.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { captchaOnForm, type ChallengeVerdict, detectChallenge } from '../../core/engine/lib/challenge.ts'
+import { isOk } from '../../core/engine/snapshot.ts'
+
+type Judged = { probe: AgentProbe; verdict: ChallengeVerdict }
+
+const listed = (judged: readonly Judged[]) => judged.map(({ probe, verdict }) => `${probe.agent} (${verdict.reason})`).join(', ')
+
+/** The signed scanner is held to the user-agent standard only when it really signed (a SIGNING_KEY is set). */
+const mustPass = (probe: AgentProbe) => probe.purpose === 'user' || (probe.purpose === 'scanner-signed' && probe.signed === true)
+
+export default defineCheck({
+  meta: {
+    id: 'bot-challenge-free',
+    name: 'No bot challenge for declared agents',
+    description:
+      'AI agents acting for a person, AI search bots and signed agents must get the real page or endpoint, not a CAPTCHA, an interstitial or a 403 that a browser would not see.',
+    layer: 'accessibility',
+    appliesTo: ['domain', 'mcp', 'mcp-app'],
+    applicability: 'all',
+    tier: 'required',
+    maturity: 'verified',
+    bonus: false,
+    draft: false,
+    beta: false,
+    maxScore: 10,
+    specUrl: 'https://developers.cloudflare.com/cloudflare-challenges/challenge-types/challenge-pages/detect-response/',
+    recommendation:
+      'Exempt declared AI agents (ChatGPT-User, Claude-User, PerplexityBot…) and Web Bot Auth signed requests from bot challenges at your CDN or WAF.',
+    needs: ['agentProbes'],
+    deep: false,
+  },
+  run({ agentProbes }, { target }) {
+    const subject = target.kind === 'domain' ? 'the homepage' : 'the MCP endpoint'
+    const browser = agentProbes.probes.find((probe) => probe.purpose === 'browser')
+    if (!browser) return unreachable(`No browser baseline for ${subject}; challenges cannot be told apart`)
+    const judged: Judged[] = agentProbes.probes
+      .filter((probe) => probe.purpose !== 'browser')
+      .map((probe) => ({ probe, verdict: detectChallenge(probe.response, browser.response) }))
+    const hit = (filter: (probe: AgentProbe) => boolean) => judged.filter(({ probe, verdict }) => verdict.kind !== null && filter(probe))
+    const failing = hit(mustPass)
+    const search = hit((probe) => probe.purpose === 'search')
+    const notes: string[] = []
+    const training = hit((probe) => probe.purpose === 'training')
+    if (training.length) notes.push(`training crawlers refused at the edge (${listed(training)}): a policy choice, not penalised`)
+    const otherScanner = hit((probe) => probe.purpose.startsWith('scanner') && !mustPass(probe))
+    if (otherScanner.length) notes.push(`unsigned scanner request refused (${listed(otherScanner)})`)
+    const note = notes.length ? `; ${notes.join('; ')}` : ''
+
+    if (failing.length) {
+      const signedFailed = failing.some(({ probe }) => probe.purpose === 'scanner-signed')
+      return fail(
+        `${subject} challenges or blocks agents acting for a person: ${listed(failing)}${search.length ? `; AI search bots too: ${listed(search)}` : ''}${note}`,
+        `Exempt ${failing.map(({ probe }) => probe.agent).join(', ')} from bot challenges on ${subject} (a WAF skip rule for verified AI agents${signedFailed ? ', and accept requests carrying a valid Web Bot Auth signature' : ''}); people using AI assistants are sent away otherwise.`,
+      )
+    }
+
+    const unfinished = (agentProbes.errors ?? []).filter((error) => error.purpose === 'user' || error.purpose === 'scanner-signed')
+    if (unfinished.length) {
+      return unreachable(`Could not finish the probes of ${subject} as ${unfinished.map((error) => `${error.agent} (${error.error})`).join(', ')}`)
+    }
+    const browserVerdict = detectChallenge(browser.response, null)
+    const anyServed = judged.some(({ probe }) => mustPass(probe) && isOk(probe.response))
+    if (!isOk(browser.response) && browserVerdict.kind === null && !anyServed) {
+      return unreachable(`${subject} answered ${browser.response.status} to a browser as well, so a block aimed at agents cannot be told from an outage or a network-wide block`)
+    }
+
+    if (search.length) {
+      return warn(
+        `Agents acting for a person get ${subject}, but AI search bots are challenged or blocked: ${listed(search)}${note}`,
+        `Exempt ${search.map(({ probe }) => probe.agent).join(', ')} from bot challenges, or the site drops out of AI answers and citations.`,
+      )
+    }
+    const captcha = target.kind === 'domain' ? captchaOnForm(browser.response.body) : null
+    if (captcha) {
+      return warn(
+        `No agent is challenged, but a ${captcha} widget sits on a form of ${subject}, which agents cannot complete${note}`,
+        `Offer agents a way around the ${captcha} on that form (an API, an MCP tool, or accepting Web Bot Auth signed requests in place of the CAPTCHA).`,
+      )
+    }
+    const served = judged.filter(({ verdict }) => verdict.kind === null).map(({ probe }) => `${probe.agent} ${probe.response.status}`)
+    return pass(`${subject} serves every user-initiated and AI search agent without a challenge (${served.join(', ')}; browser ${browser.response.status})${note}`)
+  },
+})

@@ -1,0 +1,92 @@
+// The raw HTML of the homepage (and one docs page) carries the content, with no JavaScript run.
+// Spec: https://developer.chrome.com/docs/lighthouse/agentic-browsing/
+import { load } from 'cheerio'
+import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { visibleText } from '../../core/engine/lib/payments.ts'
+import type { HtmlPage } from '../../core/engine/snapshot.ts'
+
+const ENOUGH_TEXT = 500
+const TOO_LITTLE_TEXT = 150
+const MAIN_TEXT = 200
+/** Mount points of client-rendered apps (React, Vue, Next.js, Nuxt, Gatsby, SvelteKit). */
+const APP_ROOTS = '#root, #app, #__next, #__nuxt, #___gatsby, #svelte'
+const ENABLE_JS = /enable javascript|javascript (is )?(required|disabled|needs to be enabled|must be enabled)|(needs?|requires?) javascript|turn on javascript/i
+
+interface PageVerdict {
+  status: 'pass' | 'warning' | 'fail'
+  summary: string
+}
+
+function judge(page: HtmlPage, label: string): PageVerdict {
+  const { $ } = page
+  const text = visibleText($).length
+  const h1 = $('h1').toArray().some((element) => $(element).text().trim() !== '')
+  const main = $('main').first()
+  const mainText = main.length ? visibleText(load($.html(main))).length : 0
+  const emptyRoot = $(APP_ROOTS)
+    .toArray()
+    .find((element) => $(element).text().trim() === '')
+  const noscript = $('noscript').text()
+  const facts = `${label}: ${text} characters of text without JavaScript, ${h1 ? 'an <h1>' : 'no <h1>'}${main.length ? `, <main> with ${mainText}` : ''}`
+  if (emptyRoot && text < ENOUGH_TEXT) {
+    return { status: 'fail', summary: `${facts}; an empty app shell (<${emptyRoot.tagName} id="${$(emptyRoot).attr('id')}">) waits for JavaScript` }
+  }
+  if (text < TOO_LITTLE_TEXT) {
+    const notice = ENABLE_JS.test(noscript) ? '; the main content is a <noscript> "enable JavaScript" notice' : ''
+    return { status: 'fail', summary: `${facts}${notice}` }
+  }
+  if (text >= ENOUGH_TEXT && (h1 || mainText >= MAIN_TEXT)) return { status: 'pass', summary: facts }
+  return { status: 'warning', summary: facts }
+}
+
+export default defineCheck({
+  meta: {
+    id: 'content-without-js',
+    name: 'Meaningful content without JavaScript',
+    description:
+      'Most agents read the HTML as served and never run JavaScript; a page whose content appears only after scripts run looks empty to them.',
+    layer: 'accessibility',
+    appliesTo: ['domain'],
+    applicability: 'domain-only',
+    tier: 'required',
+    maturity: 'verified',
+    bonus: false,
+    draft: false,
+    beta: false,
+    maxScore: 8,
+    specUrl: 'https://developer.chrome.com/docs/lighthouse/agentic-browsing/',
+    recommendation:
+      'Render the main content on the server (SSR or static generation) so the initial HTML has the text and an <h1>; keep JavaScript for interaction.',
+    needs: ['homepage', 'docsPage'],
+    deep: false,
+  },
+  run({ homepage, docsPage }) {
+    if (homepage.status >= 500) {
+      return unreachable(`The homepage answered ${homepage.status}; its content could not be judged`)
+    }
+    const home = judge(homepage, `homepage${homepage.status === 200 ? '' : ` (status ${homepage.status})`}`)
+    const docs = docsPage && docsPage.status < 400 ? judge(docsPage, `docs page ${new URL(docsPage.url).pathname}`) : null
+    const details = [home.summary, docs?.summary].filter(Boolean).join('; ')
+    if (home.status === 'fail') {
+      return fail(
+        details,
+        'Server-render the homepage: the HTML sent to clients should contain the headline, the product description and the main links (at least 500 characters of text and an <h1>), not an empty <div id="root"> filled in by JavaScript.',
+      )
+    }
+    if (home.status === 'warning') {
+      return warn(
+        details,
+        'Put more of the homepage content into the served HTML (at least 500 characters) and give it one <h1> (or a <main> with the main text).',
+      )
+    }
+    // A short docs page is fine; one that needs JavaScript to show anything is not.
+    if (docs?.status === 'fail') {
+      return warn(
+        details,
+        `Server-render the docs as well: ${new URL(docsPage!.url).pathname} needs its text and an <h1> in the initial HTML, since agents read docs without running JavaScript.`,
+      )
+    }
+    return pass(details)
+  },
+})

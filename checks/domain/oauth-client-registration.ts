@@ -1,0 +1,67 @@
+// The authorization server lets an agent register itself: a Client ID Metadata Document (CIMD) or Dynamic Client Registration (RFC 7591).
+// Spec: https://datatracker.ietf.org/doc/draft-ietf-oauth-client-id-metadata-document/ and https://www.rfc-editor.org/rfc/rfc7591
+import { firstJsonDocument, isSecureUrl, oauthNotApplicable } from '../../core/engine/collectors/oauth.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { unreachable } from '../../core/engine/lib/discovery.ts'
+
+export default defineCheck({
+  meta: {
+    id: 'oauth-client-registration',
+    name: 'Self-service client registration (CIMD/DCR)',
+    description:
+      'An agent meeting an API or MCP server for the first time has no pre-registered client; client ID metadata documents or dynamic registration let it sign in anyway.',
+    layer: 'accessibility',
+    appliesTo: ['domain', 'mcp', 'mcp-app'],
+    applicability: 'all',
+    tier: 'recommended',
+    maturity: 'verified',
+    bonus: false,
+    draft: true,
+    beta: false,
+    maxScore: 4,
+    specUrl: 'https://datatracker.ietf.org/doc/draft-ietf-oauth-client-id-metadata-document/',
+    recommendation:
+      'Advertise "client_id_metadata_document_supported": true (and accept https client_id URLs), or a "registration_endpoint" for RFC 7591 dynamic registration, in the authorization server metadata.',
+    needs: ['oauth'],
+    deep: false,
+  },
+  run({ oauth }, { target }) {
+    const notApplicable = oauthNotApplicable(oauth, target.kind)
+    if (notApplicable) return na(notApplicable)
+    const found = firstJsonDocument(oauth.authorizationServer)
+    if (!found) {
+      if (oauth.authorizationServer.length && oauth.authorizationServer.every((probe) => !probe.response)) {
+        return unreachable(`The authorization server metadata of ${oauth.issuer} could not be fetched`)
+      }
+      return fail(
+        oauth.issuer
+          ? `No authorization server metadata for ${oauth.issuer}, so an agent finds no way to register`
+          : 'No authorization server is advertised, so an agent finds no way to register',
+        'Publish RFC 8414 authorization server metadata advertising "client_id_metadata_document_supported": true or a "registration_endpoint".',
+      )
+    }
+    const { probe, document } = found
+    const cimd = document.client_id_metadata_document_supported === true
+    const registration = document.registration_endpoint
+    const dcr = typeof registration === 'string' && isSecureUrl(registration, target.origin)
+    if (cimd) {
+      return pass(`${probe.url} supports client ID metadata documents${dcr ? ` and dynamic registration at ${registration}` : ''}`)
+    }
+    if (dcr) {
+      // MCP 2026-07-28 deprecates DCR in favour of CIMD; DCR alone still lets today's clients register.
+      return pass(
+        `${probe.url} offers dynamic client registration at ${registration} (no client ID metadata document support, which MCP 2026-07-28 prefers as DCR is deprecated there)`,
+      )
+    }
+    if (registration !== undefined) {
+      return warn(
+        `${probe.url} names a registration_endpoint that is not an https URL: ${String(registration)}`,
+        'Serve the registration endpoint over https, and consider "client_id_metadata_document_supported": true as well.',
+      )
+    }
+    return fail(
+      `${probe.url} offers neither client ID metadata documents nor a registration_endpoint: an agent without a pre-registered client cannot sign in`,
+      `Add "client_id_metadata_document_supported": true (accepting https client_id URLs that serve client metadata) or a "registration_endpoint" for RFC 7591 dynamic registration to ${probe.url}.`,
+    )
+  },
+})

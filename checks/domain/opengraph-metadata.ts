@@ -1,0 +1,54 @@
+// The homepage's Open Graph tags (og:title, og:type, og:image, og:url), meta description and canonical link.
+// Spec: https://ogp.me/
+import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+
+export default defineCheck({
+  meta: {
+    id: 'opengraph-metadata',
+    name: 'OpenGraph and meta description',
+    description:
+      'Agents summarise and cite pages from their title, description, image and canonical URL; Open Graph and a meta description give those without guessing.',
+    layer: 'usability',
+    appliesTo: ['domain'],
+    applicability: 'domain-only',
+    tier: 'recommended',
+    maturity: 'verified',
+    bonus: false,
+    draft: false,
+    beta: false,
+    maxScore: 3,
+    specUrl: 'https://ogp.me/',
+    recommendation:
+      'Add og:title, og:type, og:image and og:url meta tags, a <meta name="description"> and a <link rel="canonical"> to the homepage.',
+    needs: ['homepage'],
+    deep: false,
+  },
+  run({ homepage }) {
+    const { $ } = homepage
+    // ogp.me uses property=; many sites write name=, which Open Graph consumers accept too.
+    const og = (property: string) => $(`meta[property="${property}"], meta[name="${property}"]`).first().attr('content')?.trim()
+    const title = $('title').first().text().trim() || 'Page title'
+    const items = [
+      { tag: 'og:title', value: og('og:title'), example: `<meta property="og:title" content="${title}">` },
+      { tag: 'og:type', value: og('og:type'), example: '<meta property="og:type" content="website">' },
+      { tag: 'og:image', value: og('og:image'), example: '<meta property="og:image" content="https://…/social-card.png">' },
+      { tag: 'og:url', value: og('og:url'), example: `<meta property="og:url" content="${homepage.url}">` },
+      {
+        tag: 'meta description',
+        value: $('meta[name="description" i]').first().attr('content')?.trim(),
+        example: '<meta name="description" content="One sentence on what the site offers">',
+      },
+      {
+        tag: 'canonical',
+        value: $('link[rel~="canonical" i]').first().attr('href')?.trim(),
+        example: `<link rel="canonical" href="${homepage.url}">`,
+      },
+    ]
+    const present = items.filter((item) => item.value)
+    const missing = items.filter((item) => !item.value)
+    const details = `${present.length} of ${items.length} on ${homepage.url}: ${present.map((item) => item.tag).join(', ') || 'none'}${missing.length > 0 ? `; missing ${missing.map((item) => item.tag).join(', ')}` : ''}`
+    if (missing.length === 0) return pass(details)
+    const recommendation = `Add to the homepage <head>: ${missing.map((item) => item.example).join(' ')}`
+    return present.length >= 3 ? warn(details, recommendation) : fail(details, recommendation)
+  },
+})

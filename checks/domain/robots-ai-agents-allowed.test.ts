@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'bun:test'
+import { parseRobots } from '../../core/engine/collectors/robots.ts'
+import { checkMetaSchema } from '../../core/engine/contract.ts'
+import { context, htmlPage, notFound, snapshot } from '../../tests/support/artifacts.ts'
+import check from './robots-ai-agents-allowed.ts'
+
+const robotsTxt = (body: string, status = 200) =>
+  parseRobots(snapshot({ url: 'https://acme.test/robots.txt', status, headers: { 'content-type': 'text/plain' }, body }))
+
+const llmsTxt = snapshot({ url: 'https://acme.test/llms.txt', headers: { 'content-type': 'text/plain' }, body: '# Acme\n' })
+const docsPage = htmlPage('<h1>Docs</h1>', { url: 'https://acme.test/docs/' })
+const commerceSignals = { isCommerce: true, reasons: [], productUrls: ['https://acme.test/products/anvil'], pricingUrl: null }
+const artifacts = (robots: ReturnType<typeof robotsTxt>) => ({ robots, llmsTxt, docsPage, commerceSignals })
+
+describe('robots-ai-agents-allowed', () => {
+  test('metadata matches the catalog', () => {
+    expect(checkMetaSchema.safeParse(check.meta).success).toBe(true)
+    expect(check.meta).toMatchObject({ layer: 'accessibility', tier: 'required', maturity: 'verified', bonus: false, draft: false, maxScore: 10 })
+  })
+
+  test.each([
+    ['allow all', 'pass', 'User-agent: *\nAllow: /\n'],
+    ['training blocked only', 'pass', 'User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n'],
+    ['an AI search bot blocked', 'warning', 'User-agent: PerplexityBot\nDisallow: /\n'],
+    ['a user agent blocked on the docs', 'warning', 'User-agent: Claude-User\nDisallow: /docs/\n'],
+    ['a user agent blocked on a product page', 'warning', 'User-agent: ChatGPT-User\nDisallow: /products/\n'],
+    ['slow crawl delay', 'warning', 'User-agent: *\nCrawl-delay: 60\nAllow: /\n'],
+    ['wildcard disallow with an override for one user agent', 'warning', 'User-agent: ChatGPT-User\nAllow: /\n\nUser-agent: *\nDisallow: /\n'],
+    ['wildcard disallow', 'fail', 'User-agent: *\nDisallow: /\n'],
+    ['every user agent named and disallowed', 'fail', 'User-agent: ChatGPT-User\nUser-agent: Claude-User\nUser-agent: Perplexity-User\nUser-agent: MistralAI-User\nUser-agent: DuckAssistBot\nUser-agent: Google-Agent\nUser-agent: Meta-ExternalFetcher\nDisallow: /\n'],
+  ] as const)('%s -> %s', (_name, expected, body) => {
+    const outcome = check.run(artifacts(robotsTxt(body)), context)
+    expect(outcome.status).toBe(expected)
+    if (expected !== 'pass') expect(outcome.recommendation).toBeString()
+  })
+
+  test('no robots.txt means no restrictions', () => {
+    const outcome = check.run(artifacts(parseRobots(notFound('https://acme.test/robots.txt'))), context)
+    expect(outcome.status).toBe('pass')
+    expect(outcome.details).toContain('No robots.txt')
+  })
+
+  test('a 5xx robots.txt is a complete disallow', () => {
+    const outcome = check.run(artifacts(robotsTxt('oops', 503)), context)
+    expect(outcome.status).toBe('fail')
+    expect(outcome.details).toContain('disallow everything')
+  })
+
+  test('details name what is blocked and where; training blocks are noted, not penalised', () => {
+    const outcome = check.run(
+      artifacts(robotsTxt('User-agent: GPTBot\nDisallow: /\n\nUser-agent: Claude-User\nDisallow: /docs/\n')),
+      context,
+    )
+    expect(outcome.details).toContain('Claude-User on /docs/')
+    expect(outcome.details).toContain('GPTBot')
+    expect(outcome.recommendation).toContain('User-agent: Claude-User')
+  })
+
+  test('pages on another origin are not judged by this robots.txt', () => {
+    const docsElsewhere = htmlPage('<h1>Docs</h1>', { url: 'https://docs.acme.test/guide' })
+    const robots = robotsTxt('User-agent: *\nDisallow: /guide\n')
+    expect(check.run({ ...artifacts(robots), docsPage: docsElsewhere }, context).status).toBe('pass')
+  })
+})

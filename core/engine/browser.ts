@@ -1,0 +1,25 @@
+/**
+ * A real browser for rendered checks: the system Chromium (CHROMIUM_PATH or `chromium` on PATH) or a remote one
+ * (BROWSER_WS_ENDPOINT). Implemented in browser-puppeteer.ts; null when neither is configured, in which case
+ * deep checks resolve to `error` saying no browser is configured.
+ */
+export interface RenderResult {
+  url: string
+  html: string
+  webmcpTools: { name: string; description?: string }[]
+  textLength: number
+}
+
+/** How the browser reaches the network: every request goes through the scan's SSRF-guarded session. */
+export type BrowserFetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+) => Promise<{ status: number; headers: Record<string, string>; body: Uint8Array }>
+
+export interface BrowserProvider {
+  render(url: string, options: { timeoutMs: number; userAgent: string; fetch: BrowserFetch }): Promise<RenderResult>
+  close(): Promise<void>
+}
+
+export const NO_BROWSER_MESSAGE =
+  'No browser is configured: install Chromium (or set CHROMIUM_PATH) or set BROWSER_WS_ENDPOINT to run rendered checks'

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { loadConfig } from '../../config.ts'
+import { generateSigningKeyJwk, loadSigningKeys } from '../../crypto/signing.ts'
+import { createRequestSigner } from '../../crypto/web-bot-auth.ts'
+import { createOutboundClient } from '../../http/client.ts'
+import { ScanSession } from '../../http/session.ts'
+import type { CollectorContext, ScanKind } from '../contract.ts'
+import { agentProbesCollector } from './agent-probes.ts'
+
+/** What each request looked like, and a handler each test replaces. */
+let seen: { method: string; path: string; userAgent: string; signed: boolean }[] = []
+let handle: (request: Request) => Response | Promise<Response> = () => new Response('')
+let server: ReturnType<typeof Bun.serve>
+let origin: string
+
+beforeAll(() => {
+  server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: (request) => {
+      seen.push({
+        method: request.method,
+        path: new URL(request.url).pathname,
+        userAgent: request.headers.get('user-agent') ?? '',
+        signed: request.headers.has('signature'),
+      })
+      return handle(request)
+    },
+  })
+  origin = `http://127.0.0.1:${server.port}`
+})
+afterAll(() => server.stop(true))
+beforeEach(() => {
+  seen = []
+  handle = () => new Response('<!doctype html><html><body><h1>Acme</h1></body></html>', { headers: { 'content-type': 'text/html' } })
+})
+
+function collect(kind: ScanKind = 'domain', env: Record<string, string> = {}) {
+  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', ...env })
+  const key = loadSigningKeys(config).current
+  const signer = key ? createRequestSigner(key, config.publicBaseUrl) : null
+  const context: CollectorContext = {
+    target: { kind, domain: '127.0.0.1', origin, url: `${origin}/`, ...(kind === 'domain' ? {} : { mcpUrl: `${origin}/mcp` }) },
+    config,
+    http: new ScanSession(createOutboundClient(config, signer), config),
+    browser: null,
+    get: (key) => Promise.reject(new Error(`unexpected artifact ${key}`)),
+  }
+  return agentProbesCollector.collect(context)
+}
+
+describe('agentProbesCollector', () => {
+  test('fetches the homepage as a browser, six AI agents and the scanner signed and unsigned', async () => {
+    handle = (request) =>
+      /ChatGPT-User/.test(request.headers.get('user-agent') ?? '')
+        ? new Response('<title>Just a moment...</title>', { status: 403, headers: { 'cf-mitigated': 'challenge' } })
+        : new Response('<h1>Acme</h1>', { headers: { 'content-type': 'text/html' } })
+    const artifact = await collect('domain', { SIGNING_KEY: generateSigningKeyJwk() })
+    expect(artifact.probes.map((probe) => `${probe.agent}:${probe.purpose}`)).toEqual([
+      'browser:browser',
+      'ChatGPT-User:user',
+      'Claude-User:user',
+      'PerplexityBot:search',
+      'OAI-SearchBot:search',
+      'ClaudeBot:training',
+      'GPTBot:training',
+      'scanner-signed:scanner-signed',
+      'scanner-unsigned:scanner-unsigned',
+    ])
+    expect(artifact.errors).toEqual([])
+    const chatgpt = artifact.probes.find((probe) => probe.agent === 'ChatGPT-User')!
+    expect(chatgpt.response.status).toBe(403)
+    expect(chatgpt.response.headers['cf-mitigated']).toBe('challenge')
+    expect(chatgpt.userAgent).toContain('ChatGPT-User/1.0')
+    // Only the signed scanner request carries a signature; it is the only one flagged as signed.
+    expect(seen.filter((request) => request.signed)).toHaveLength(1)
+    expect(artifact.probes.filter((probe) => probe.signed).map((probe) => probe.agent)).toEqual(['scanner-signed'])
+    expect(seen.find((request) => request.signed)?.userAgent).toContain('AgentReadiness')
+  })
+
+  test('without a signing key the signed probe is not flagged as signed', async () => {
+    const artifact = await collect()
+    expect(artifact.probes.some((probe) => probe.signed)).toBe(false)
+    expect(seen.some((request) => request.signed)).toBe(false)
+  })
+
+  test('bodies are capped at 64 KiB', async () => {
+    handle = () => new Response(`<h1>Acme</h1>${'x'.repeat(200 * 1024)}`, { headers: { 'content-type': 'text/html' } })
+    const artifact = await collect()
+    for (const probe of artifact.probes) {
+      expect(probe.response.body.length).toBeLessThanOrEqual(64 * 1024)
+      expect(probe.response.truncated).toBe(true)
+    }
+  })
+
+  test('a probe that times out is recorded as an error, not a block', async () => {
+    handle = async (request) => {
+      if (/GPTBot/.test(request.headers.get('user-agent') ?? '')) await Bun.sleep(1500)
+      return new Response('<h1>Acme</h1>', { headers: { 'content-type': 'text/html' } })
+    }
+    const artifact = await collect('domain', { SCANNER_TIMEOUT_MS: '300' })
+    expect(artifact.probes.some((probe) => probe.agent === 'GPTBot')).toBe(false)
+    expect(artifact.errors).toMatchObject([{ agent: 'GPTBot', purpose: 'training' }])
+  })
+
+  test('a browser that cannot reach the homepage fails the artifact', async () => {
+    handle = async () => {
+      await Bun.sleep(1500)
+      return new Response('late')
+    }
+    await expect(collect('domain', { SCANNER_TIMEOUT_MS: '300' })).rejects.toThrow()
+  })
+
+  test('mcp kinds POST initialize to the MCP endpoint', async () => {
+    handle = () => Response.json({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } })
+    const artifact = await collect('mcp')
+    expect(artifact.probes).toHaveLength(9)
+    expect(seen.every((request) => request.method === 'POST' && request.path === '/mcp')).toBe(true)
+    expect(artifact.probes[0]!.response.body).toContain('jsonrpc')
+  })
+})

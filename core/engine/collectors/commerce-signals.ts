@@ -1,0 +1,86 @@
+import { defineCollector } from '../contract.ts'
+import { isSameSite } from '../lib/links.ts'
+import { isOk, isRecord, parseJson } from '../snapshot.ts'
+
+/** Whether the target sells something: the gate for the payments layer (checks.md §19). */
+export interface CommerceSignals {
+  isCommerce: boolean
+  reasons: string[]
+  /** Same-site product page URLs found (sitemap, homepage links), at most 10. */
+  productUrls: string[]
+  /** A pricing page URL found (/pricing, /plans, an anchor "Pricing", an llms.txt link), or null. */
+  pricingUrl: string | null
+}
+
+const PRODUCT_PATH = /\/(products?|p|item|shop)\/[^/?#]+/i
+const CART_PATH = /\/(cart|checkout|basket|bag)(\/|$|\?)/i
+const PRICING_PATH = /\/(pricing|plans|price)(\/|$|\.html|\?)/i
+const PRICING_TEXT = /^\s*(pricing|plans|plans (&|and) pricing|prices)\s*$/i
+const PLATFORM_MARKERS: [RegExp, string][] = [
+  [/cdn\.shopify\.com|Shopify\.shop|shopify-digital-wallet/i, 'Shopify'],
+  [/woocommerce/i, 'WooCommerce'],
+  [/Magento|mage\/cookies/i, 'Magento'],
+  [/bigcommerce/i, 'BigCommerce'],
+]
+const COMMERCE_JSONLD = /"@type"\s*:\s*(\[[^\]]*)?"(Product|Offer|AggregateOffer|ProductGroup)"/
+
+function absoluteSameSite(href: string, base: string, domain: string): string | null {
+  try {
+    const url = new URL(href, base)
+    url.hash = ''
+    return isSameSite(url.href, domain) ? url.href : null
+  } catch {
+    return null
+  }
+}
+
+export const commerceSignalsCollector = defineCollector({
+  key: 'commerceSignals',
+  async collect({ target, get }) {
+    const [homepage, sitemap, llmsTxt, acp, ucp] = await Promise.all([
+      get('homepage'),
+      get('sitemap'),
+      get('llmsTxt'),
+      get('acp'),
+      get('ucp'),
+    ])
+    const reasons: string[] = []
+    const links = homepage
+      .$('a[href]')
+      .toArray()
+      .map((element) => ({
+        url: absoluteSameSite(homepage.$(element).attr('href')!, homepage.url, target.domain),
+        text: homepage.$(element).text(),
+      }))
+      .filter((link): link is { url: string; text: string } => link.url !== null)
+
+    const jsonLd = homepage.$('script[type="application/ld+json"]').text()
+    if (COMMERCE_JSONLD.test(jsonLd)) reasons.push('Product/Offer structured data on the homepage')
+    const cart = links.find((link) => CART_PATH.test(new URL(link.url).pathname))
+    if (cart) reasons.push(`cart/checkout link (${new URL(cart.url).pathname})`)
+    const platform = PLATFORM_MARKERS.find(([pattern]) => pattern.test(homepage.body))
+    if (platform) reasons.push(`${platform[1]} storefront markers`)
+    if (isOk(acp) && isRecord(parseJson(acp.body))) reasons.push('ACP discovery document')
+    if (isOk(ucp) && isRecord(parseJson(ucp.body))) reasons.push('UCP business profile')
+
+    const productUrls = [
+      ...links.map((link) => link.url),
+      ...(sitemap.parsed?.locs ?? []).map((loc) => absoluteSameSite(loc, homepage.url, target.domain)),
+    ]
+      .filter((url): url is string => url !== null && PRODUCT_PATH.test(new URL(url).pathname))
+      .filter((url, index, all) => all.indexOf(url) === index)
+      .slice(0, 10)
+    if (productUrls.length > 0) reasons.push(`${productUrls.length} product page link(s)`)
+
+    const llmsPricing = [...llmsTxt.body.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)]
+      .map((match) => absoluteSameSite(match[1]!, homepage.url, target.domain))
+      .find((url) => url !== null && PRICING_PATH.test(new URL(url).pathname))
+    const pricingUrl =
+      links.find((link) => PRICING_TEXT.test(link.text) || PRICING_PATH.test(new URL(link.url).pathname))?.url ??
+      (isOk(llmsTxt) ? llmsPricing : undefined) ??
+      null
+    if (pricingUrl) reasons.push(`pricing page (${new URL(pricingUrl).pathname})`)
+
+    return { isCommerce: reasons.length > 0, reasons, productUrls, pricingUrl }
+  },
+})

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { loadConfig } from '../../config.ts'
+import { createOutboundClient } from '../../http/client.ts'
+import { ScanSession } from '../../http/session.ts'
+import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
+import { type CollectorContext, CollectorError } from '../contract.ts'
+import { notFoundCollector } from './not-found.ts'
+
+let seen: { path: string; accept: string | null }[] = []
+let server: ReturnType<typeof Bun.serve>
+let origin: string
+const UUID_PATH = /^\/(?:api\/)?[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+beforeAll(() => {
+  server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch(request) {
+      const path = new URL(request.url).pathname
+      seen.push({ path, accept: request.headers.get('accept') })
+      if (path.startsWith('/api/')) return Response.json({ title: 'Not Found', status: 404 }, { status: 404, headers: { 'content-type': 'application/problem+json' } })
+      if (path === '/') return new Response('<h1>Home</h1>', { headers: { 'content-type': 'text/html' } })
+      return Response.redirect(`${origin}/`, 302)
+    },
+  })
+  origin = `http://127.0.0.1:${server.port}`
+})
+afterAll(() => server.stop(true))
+beforeEach(() => {
+  seen = []
+})
+
+function context(apiSignals: { hasApi: boolean } | 'fails'): CollectorContext {
+  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
+  return {
+    target: { kind: 'domain', domain: '127.0.0.1', origin, url: `${origin}/` },
+    config,
+    http: new ScanSession(createOutboundClient(config, null), config),
+    browser: null,
+    get: async <K extends ArtifactKey>(key: K) => {
+      if (key !== 'apiSignals' || apiSignals === 'fails') throw new CollectorError(`${key}: unavailable in this test`)
+      return apiSignals as unknown as ArtifactMap[K]
+    },
+  }
+}
+
+describe('notFoundCollector', () => {
+  test('asks for a fresh random path and records the redirect chain', async () => {
+    const first = await notFoundCollector.collect(context({ hasApi: false }))
+    const second = await notFoundCollector.collect(context({ hasApi: false }))
+    expect(new URL(first.page.requestedUrl).pathname).toMatch(UUID_PATH)
+    expect(first.page.requestedUrl).not.toBe(second.page.requestedUrl)
+    expect(first.page.status).toBe(200)
+    expect(first.page.redirects).toEqual([{ url: first.page.requestedUrl, status: 302 }])
+    expect(first.api).toBeNull()
+    expect(seen.some((request) => request.path.startsWith('/api/'))).toBe(false)
+  })
+
+  test('with API signals, also asks /api/<uuid> as a JSON client', async () => {
+    const artifact = await notFoundCollector.collect(context({ hasApi: true }))
+    expect(artifact.api?.status).toBe(404)
+    expect(artifact.api?.contentType).toBe('application/problem+json')
+    expect(new URL(artifact.api!.requestedUrl).pathname).toMatch(UUID_PATH)
+    expect(seen.find((request) => request.path.startsWith('/api/'))?.accept).toStartWith('application/json')
+  })
+
+  test('unavailable API signals are recorded, not fatal', async () => {
+    const artifact = await notFoundCollector.collect(context('fails'))
+    expect(artifact.page.status).toBe(200)
+    expect(artifact.api).toBeNull()
+    expect(artifact.apiError).toContain('API signals unavailable')
+  })
+})

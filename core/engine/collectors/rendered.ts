@@ -1,0 +1,41 @@
+import { type CheerioAPI, load } from 'cheerio'
+import { NO_BROWSER_MESSAGE } from '../browser.ts'
+import { CollectorError, defineCollector } from '../contract.ts'
+
+/** The homepage after JavaScript ran in a real browser. */
+export interface RenderedPage {
+  url: string
+  html: string
+  $: CheerioAPI
+  /** Tools registered through WebMCP (`navigator.modelContext` / `document.modelContext`) during load. */
+  webmcpTools: { name: string; description?: string }[]
+  /** Visible text length after rendering. */
+  textLength: number
+}
+
+const RENDER_TIMEOUT_MS = 20_000
+
+export const renderedCollector = defineCollector({
+  key: 'rendered',
+  deep: true,
+  async collect({ browser, http, target, config }) {
+    if (!browser) throw new CollectorError(NO_BROWSER_MESSAGE)
+    try {
+      const result = await browser.render(`${target.origin}/`, {
+        timeoutMs: RENDER_TIMEOUT_MS,
+        userAgent: config.scanner.userAgent,
+        fetch: async (url, init) => {
+          const response = await http.request(url, { method: init.method, headers: init.headers, body: init.body })
+          const headers: Record<string, string> = {}
+          response.headers.forEach((value, name) => {
+            headers[name] = value
+          })
+          return { status: response.status, headers, body: response.body }
+        },
+      })
+      return { ...result, $: load(result.html) }
+    } catch (error) {
+      throw new CollectorError(`rendering ${target.origin}/ failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    }
+  },
+})

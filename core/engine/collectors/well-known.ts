@@ -1,0 +1,33 @@
+import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
+import { type Collector, defineCollector } from '../contract.ts'
+import { fetchSnapshot, type HttpSnapshot } from '../snapshot.ts'
+import type { RequestOptions } from '../../http/client.ts'
+
+type SnapshotKey = { [K in ArtifactKey]: ArtifactMap[K] extends HttpSnapshot ? K : never }[ArtifactKey]
+
+/** A collector that fetches one path on the target origin and hands over the response as it came. */
+function documentAt<K extends SnapshotKey>(key: K, path: string, options: RequestOptions = {}): Collector<K> {
+  return defineCollector({
+    key,
+    async collect({ http, target }) {
+      return fetchSnapshot(http, new URL(path, target.origin).href, options) as Promise<ArtifactMap[K]>
+    },
+  })
+}
+
+const TEXT = { headers: { accept: 'text/plain, text/markdown;q=0.9, */*;q=0.1' } }
+const JSON_ONLY = { headers: { accept: 'application/json' } }
+
+export const llmsTxtCollector = documentAt('llmsTxt', '/llms.txt', TEXT)
+export const llmsFullTxtCollector = documentAt('llmsFullTxt', '/llms-full.txt', TEXT)
+export const aiTxtCollector = documentAt('aiTxt', '/ai.txt', TEXT)
+export const aiPluginCollector = documentAt('aiPlugin', '/.well-known/ai-plugin.json', JSON_ONLY)
+export const agentsJsonCollector = documentAt('agentsJson', '/.well-known/agents.json', JSON_ONLY)
+export const nlwebCollector = documentAt('nlweb', '/ask?query=test', JSON_ONLY)
+export const acpCollector = documentAt('acp', '/.well-known/acp.json', JSON_ONLY)
+export const ucpCollector = documentAt('ucp', '/.well-known/ucp', JSON_ONLY)
+// Key discovery MUST NOT follow redirects (draft-meunier-webbotauth-httpsig-protocol §4).
+export const wbaDirectoryCollector = documentAt('wbaDirectory', '/.well-known/http-message-signatures-directory', {
+  headers: { accept: 'application/http-message-signatures-directory+json, application/json;q=0.9' },
+  redirect: 'manual',
+})

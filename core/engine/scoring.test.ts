@@ -1,0 +1,147 @@
+import { describe, expect, test } from 'bun:test'
+import type { CheckStatus, LayerId } from './contract.ts'
+import { type CheckResult, ctaFor, gradeFor, pointsFor, type ScoredEntry, scoreScan, TOP_FIXES_MAX } from './scoring.ts'
+
+function entry(
+  id: string,
+  layer: LayerId,
+  status: CheckStatus,
+  options: { maxScore?: number; score?: number; bonus?: boolean; maturity?: 'verified' | 'emerging'; beta?: boolean } = {},
+): ScoredEntry {
+  const maxScore = options.maxScore ?? 10
+  const result: CheckResult = {
+    id,
+    name: id,
+    description: id,
+    status,
+    score: options.score ?? pointsFor(status, maxScore),
+    maxScore,
+    details: '',
+    bonus: options.bonus ?? false,
+    maturity: options.maturity ?? 'verified',
+    tier: 'recommended',
+    ...(status === 'fail' || status === 'warning' ? { recommendation: `fix ${id}` } : {}),
+  }
+  return { result, layer, beta: options.beta ?? false }
+}
+
+describe('grades and calls to action', () => {
+  test.each([
+    [100, 'A+'],
+    [95, 'A+'],
+    [94, 'A'],
+    [86, 'A'],
+    [85, 'B'],
+    [70, 'B'],
+    [69, 'C'],
+    [48, 'C'],
+    [47, 'D'],
+    [28, 'D'],
+    [27, 'F'],
+    [0, 'F'],
+  ] as const)('%d -> %s', (score, grade) => {
+    expect(gradeFor(score)).toBe(grade)
+  })
+
+  test('cta tiers follow the score', () => {
+    expect(ctaFor(90).ctaTier).toBe('top')
+    expect(ctaFor(75).ctaTier).toBe('high')
+    expect(ctaFor(50).ctaTier).toBe('mid')
+    expect(ctaFor(10).ctaTier).toBe('low')
+  })
+})
+
+describe('points', () => {
+  test('defaults: pass full, warning half, fail none; a fraction overrides', () => {
+    expect(pointsFor('pass', 10)).toBe(10)
+    expect(pointsFor('warning', 10)).toBe(5)
+    expect(pointsFor('fail', 10)).toBe(0)
+    expect(pointsFor('fail', 8, 0.6)).toBe(5)
+    expect(pointsFor('na', 10, 1)).toBe(0)
+    expect(pointsFor('error', 10)).toBe(0)
+  })
+})
+
+describe('scoreScan', () => {
+  test('all layers passing is 100', () => {
+    const card = scoreScan([
+      entry('a', 'discovery', 'pass'),
+      entry('b', 'accessibility', 'pass'),
+      entry('c', 'usability', 'pass'),
+      entry('d', 'payments', 'pass'),
+    ])
+    expect(card.score).toBe(100)
+    expect(card.grade).toBe('A+')
+    expect(card.analysisStatus).toBe('complete')
+  })
+
+  test('layer weights are applied and an empty layer drops out with re-normalisation', () => {
+    // discovery 30 pass, accessibility 25 fail, usability 30 pass, payments all na -> (30 + 30) / 85
+    const card = scoreScan([
+      entry('a', 'discovery', 'pass'),
+      entry('b', 'accessibility', 'fail'),
+      entry('c', 'usability', 'pass'),
+      entry('d', 'payments', 'na'),
+    ])
+    expect(card.score).toBe(Math.round((60 / 85) * 100))
+    expect(card.layers.find((layer) => layer.id === 'payments')!.maxScore).toBe(0)
+  })
+
+  test('na, error, pending, emerging maturity and beta never enter the denominator', () => {
+    const base = [entry('a', 'discovery', 'pass')]
+    const noisy = [
+      ...base,
+      entry('na', 'discovery', 'na'),
+      entry('err', 'discovery', 'error'),
+      entry('pend', 'discovery', 'pending'),
+      entry('emerging', 'discovery', 'fail', { maturity: 'emerging' }),
+      entry('beta', 'discovery', 'fail', { beta: true }),
+    ]
+    expect(scoreScan(noisy).score).toBe(scoreScan(base).score)
+    expect(scoreScan(noisy).layers[0]!.maxScore).toBe(10)
+    expect(scoreScan(noisy).analysisStatus).toBe('partial')
+    expect(scoreScan(noisy).pendingChecks).toEqual(['pend'])
+  })
+
+  test('a bonus only ever raises the score; an unearned bonus leaves the denominator', () => {
+    const without = scoreScan([entry('a', 'discovery', 'warning')])
+    const unearned = scoreScan([entry('a', 'discovery', 'warning'), entry('b', 'discovery', 'fail', { bonus: true })])
+    const earned = scoreScan([entry('a', 'discovery', 'warning'), entry('b', 'discovery', 'pass', { bonus: true })])
+    const partial = scoreScan([entry('a', 'discovery', 'warning'), entry('b', 'discovery', 'warning', { bonus: true })])
+    expect(unearned.score).toBe(without.score)
+    expect(unearned.layers[0]!.maxScore).toBe(10)
+    expect(earned.score).toBeGreaterThan(without.score)
+    expect(partial.score).toBeGreaterThanOrEqual(without.score)
+  })
+
+  test('estScoreGain is the overall uplift of fixing the check, only on fail and warning', () => {
+    const card = scoreScan([
+      entry('fixme', 'discovery', 'fail'),
+      entry('ok', 'discovery', 'pass'),
+      entry('other', 'usability', 'pass'),
+    ])
+    const checks = card.layers.flatMap((layer) => layer.checks)
+    // discovery 0.5 -> 1.0 at weight 30 of 60 active: +25 points
+    expect(checks.find((check) => check.id === 'fixme')!.estScoreGain).toBe(25)
+    expect(checks.find((check) => check.id === 'ok')!.estScoreGain).toBeUndefined()
+  })
+
+  test('topFixes: non-bonus first, then gain descending, at most 6', () => {
+    const entries = [
+      entry('bonus-big', 'discovery', 'fail', { bonus: true, maxScore: 50 }),
+      ...Array.from({ length: 8 }, (_, index) => entry(`fix-${index}`, 'usability', 'fail', { maxScore: index + 1 })),
+      entry('pass', 'usability', 'pass'),
+    ]
+    const card = scoreScan(entries)
+    expect(card.topFixes).toHaveLength(TOP_FIXES_MAX)
+    expect(card.topFixes.every((fix) => !fix.bonus)).toBe(true)
+    const gains = card.topFixes.map((fix) => fix.estScoreGain)
+    expect([...gains].sort((a, b) => b - a)).toEqual(gains)
+    expect(card.topFixes[0]!.id).toBe('fix-7')
+  })
+
+  test('bonus fixes rank after every non-bonus fix', () => {
+    const card = scoreScan([entry('bonus', 'discovery', 'fail', { bonus: true, maxScore: 50 }), entry('small', 'discovery', 'warning', { maxScore: 1 })])
+    expect(card.topFixes.map((fix) => fix.id)).toEqual(['small', 'bonus'])
+  })
+})

@@ -1,0 +1,260 @@
+import type { CheckMeta, CheckStatus, LayerId, Maturity, Tier } from './contract.ts'
+import { LAYERS } from './contract.ts'
+
+/** The spec's CheckResult (default shape). */
+export interface CheckResult {
+  id: string
+  name: string
+  description: string
+  status: CheckStatus
+  score: number
+  maxScore: number
+  details: string
+  recommendation?: string
+  bonus: boolean
+  maturity: Maturity
+  tier: Tier
+  naReason?: string
+  estScoreGain?: number
+  specUrl?: string
+  /** Set only when the check ran against one MCP server of a multi-server bundle. */
+  mcpKind?: string
+  mcpUrl?: string
+  /** Share of maxScore earned (0..1), kept for the essentials reading; not part of the wire shape. */
+  fraction?: number
+  occurrences?: number
+}
+
+export interface LayerResult {
+  id: LayerId
+  name: string
+  description: string
+  checks: CheckResult[]
+  /** Within-layer points earned over the counted checks. */
+  score: number
+  /** Within-layer denominator: counted checks' maxScore (earned bonuses count what they earned). */
+  maxScore: number
+}
+
+export interface TopFix {
+  id: string
+  name: string
+  layer: LayerId
+  status: 'fail' | 'warning'
+  estScoreGain: number
+  bonus: boolean
+  tier: Tier
+  recommendation?: string
+  specUrl?: string
+  mcpUrl?: string
+}
+
+export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F'
+export type CtaTier = 'top' | 'high' | 'mid' | 'low'
+
+export interface Scorecard {
+  score: number
+  maxScore: 100
+  grade: Grade
+  ctaTier: CtaTier
+  ctaMessage: string
+  layers: LayerResult[]
+  topFixes: TopFix[]
+  analysisStatus: 'complete' | 'partial'
+  pendingChecks: string[]
+}
+
+const GRADE_THRESHOLDS: [number, Grade][] = [
+  [95, 'A+'],
+  [86, 'A'],
+  [70, 'B'],
+  [48, 'C'],
+  [28, 'D'],
+  [0, 'F'],
+]
+
+export function gradeFor(score: number): Grade {
+  return GRADE_THRESHOLDS.find(([minimum]) => score >= minimum)![1]
+}
+
+export const GRADE_COLORS: Record<Grade, string> = {
+  'A+': '#15803d',
+  A: '#16a34a',
+  B: '#65a30d',
+  C: '#ca8a04',
+  D: '#ea580c',
+  F: '#dc2626',
+}
+
+const CTA: Record<CtaTier, string> = {
+  top: 'Agents can find, enter and use this site with little friction. Keep it that way as standards move.',
+  high: 'Agents can work with this site; a few fixes would remove the friction that remains.',
+  mid: 'Agents get partway; the top fixes below unblock the most value first.',
+  low: 'Agents mostly cannot find or use this site yet; start with the required fixes below.',
+}
+
+export function ctaFor(score: number): { ctaTier: CtaTier; ctaMessage: string } {
+  const ctaTier: CtaTier = score >= 86 ? 'top' : score >= 70 ? 'high' : score >= 48 ? 'mid' : 'low'
+  return { ctaTier, ctaMessage: CTA[ctaTier] }
+}
+
+/** Points a check earns: the outcome's fraction of maxScore (defaults: pass 1, warning 0.5, fail 0). */
+export function pointsFor(status: CheckStatus, maxScore: number, fraction?: number): number {
+  const share = fraction ?? (status === 'pass' ? 1 : status === 'warning' ? 0.5 : 0)
+  if (status !== 'pass' && status !== 'warning' && status !== 'fail') return 0
+  return Math.round(maxScore * Math.min(1, Math.max(0, share)))
+}
+
+interface Counted {
+  earned: number
+  denominator: number
+}
+
+/**
+ * A check counts toward its layer when it has a measured status (pass, warning, fail), verified maturity and is
+ * not beta. A bonus counts what it earned on both sides, so it can only raise the score and an unearned bonus
+ * leaves the denominator (spec: CheckResult.bonus).
+ */
+function contribution(check: Pick<CheckResult, 'status' | 'score' | 'maxScore' | 'bonus' | 'maturity'>, beta: boolean): Counted {
+  if (beta || check.maturity !== 'verified') return { earned: 0, denominator: 0 }
+  if (check.status !== 'pass' && check.status !== 'warning' && check.status !== 'fail') return { earned: 0, denominator: 0 }
+  if (check.bonus) return { earned: check.score, denominator: check.score }
+  return { earned: check.score, denominator: check.maxScore }
+}
+
+type LayerTotals = Map<LayerId, Counted>
+
+function overall(totals: LayerTotals): number {
+  let weighted = 0
+  let activeWeight = 0
+  for (const layer of LAYERS) {
+    const counted = totals.get(layer.id)
+    if (!counted || counted.denominator === 0) continue
+    weighted += layer.weight * (counted.earned / counted.denominator)
+    activeWeight += layer.weight
+  }
+  return activeWeight === 0 ? 0 : (weighted / activeWeight) * 100
+}
+
+export interface ScoredEntry {
+  result: CheckResult
+  layer: LayerId
+  beta: boolean
+}
+
+/**
+ * Scores a scan per the spec and checks.md §20.2: layer fractions weighted and re-normalised over the layers
+ * that have a denominator, estimated gains computed by re-scoring with each fixable check made whole, and the
+ * top fixes ranked non-bonus first, then by gain.
+ */
+export function scoreScan(entries: ScoredEntry[]): Scorecard {
+  const totals: LayerTotals = new Map()
+  for (const entry of entries) {
+    const counted = contribution(entry.result, entry.beta)
+    const current = totals.get(entry.layer) ?? { earned: 0, denominator: 0 }
+    totals.set(entry.layer, {
+      earned: current.earned + counted.earned,
+      denominator: current.denominator + counted.denominator,
+    })
+  }
+  const exact = overall(totals)
+
+  for (const entry of entries) {
+    const { result } = entry
+    if (result.status !== 'fail' && result.status !== 'warning') continue
+    const before = contribution(result, entry.beta)
+    const after = contribution({ ...result, status: 'pass', score: result.maxScore }, entry.beta)
+    const layerTotals = totals.get(entry.layer) ?? { earned: 0, denominator: 0 }
+    const fixed = new Map(totals)
+    fixed.set(entry.layer, {
+      earned: layerTotals.earned - before.earned + after.earned,
+      denominator: layerTotals.denominator - before.denominator + after.denominator,
+    })
+    result.estScoreGain = Math.max(0, Math.round((overall(fixed) - exact) * 10) / 10)
+  }
+
+  const score = Math.round(exact)
+  const layers: LayerResult[] = LAYERS.map((layer) => {
+    const counted = totals.get(layer.id) ?? { earned: 0, denominator: 0 }
+    return {
+      id: layer.id,
+      name: layer.name,
+      description: layer.description,
+      checks: entries.filter((entry) => entry.layer === layer.id).map((entry) => entry.result),
+      score: counted.earned,
+      maxScore: counted.denominator,
+    }
+  })
+  const pendingChecks = entries.filter((entry) => entry.result.status === 'pending').map((entry) => entry.result.id)
+  return {
+    score,
+    maxScore: 100,
+    grade: gradeFor(score),
+    ...ctaFor(score),
+    layers,
+    topFixes: rankFixes(entries),
+    analysisStatus: pendingChecks.length > 0 ? 'partial' : 'complete',
+    pendingChecks: [...new Set(pendingChecks)],
+  }
+}
+
+export const TOP_FIXES_MAX = 6
+
+function rankFixes(entries: ScoredEntry[]): TopFix[] {
+  return entries
+    .filter(
+      (entry): entry is ScoredEntry & { result: CheckResult & { status: 'fail' | 'warning' } } =>
+        entry.result.status === 'fail' || entry.result.status === 'warning',
+    )
+    .sort(
+      (a, b) =>
+        Number(a.result.bonus) - Number(b.result.bonus) ||
+        (b.result.estScoreGain ?? 0) - (a.result.estScoreGain ?? 0) ||
+        a.result.id.localeCompare(b.result.id),
+    )
+    .slice(0, TOP_FIXES_MAX)
+    .map(({ result, layer }) => ({
+      id: result.id,
+      name: result.name,
+      layer,
+      status: result.status,
+      estScoreGain: result.estScoreGain ?? 0,
+      bonus: result.bonus,
+      tier: result.tier,
+      ...(result.recommendation ? { recommendation: result.recommendation } : {}),
+      ...(result.specUrl ? { specUrl: result.specUrl } : {}),
+      ...(result.mcpUrl ? { mcpUrl: result.mcpUrl } : {}),
+    }))
+}
+
+/** Builds the wire CheckResult from a check's metadata and outcome fields. */
+export function toCheckResult(
+  meta: Pick<CheckMeta, 'id' | 'name' | 'description' | 'maxScore' | 'bonus' | 'maturity' | 'tier' | 'specUrl'>,
+  outcome: {
+    status: CheckStatus
+    details: string
+    recommendation?: string
+    fraction?: number
+    naReason?: string
+    occurrences?: number
+  },
+): CheckResult {
+  const score = pointsFor(outcome.status, meta.maxScore, outcome.fraction)
+  return {
+    id: meta.id,
+    name: meta.name,
+    description: meta.description,
+    status: outcome.status,
+    score,
+    maxScore: meta.maxScore,
+    details: outcome.details,
+    ...(outcome.status !== 'pass' && outcome.recommendation ? { recommendation: outcome.recommendation } : {}),
+    bonus: meta.bonus,
+    maturity: meta.maturity,
+    tier: meta.tier,
+    ...(outcome.status === 'na' ? { naReason: outcome.naReason ?? outcome.details } : {}),
+    ...(meta.specUrl ? { specUrl: meta.specUrl } : {}),
+    ...(outcome.fraction !== undefined ? { fraction: outcome.fraction } : {}),
+    ...(outcome.occurrences !== undefined ? { occurrences: outcome.occurrences } : {}),
+  }
+}

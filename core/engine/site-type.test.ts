@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'bun:test'
+import type { CheckMeta, CheckStatus, LayerId } from './contract.ts'
+import { type CheckResult, type LayerResult, pointsFor } from './scoring.ts'
+import { parseSiteType, siteTypeLens } from './site-type.ts'
+
+type Meta = Pick<CheckMeta, 'id' | 'layer' | 'applicability' | 'beta'>
+const metas = new Map<string, Meta>()
+const byLayer = new Map<LayerId, CheckResult[]>()
+
+function add(id: string, layer: LayerId, status: CheckStatus, applicability: CheckMeta['applicability'] = 'domain-only') {
+  metas.set(id, { id, layer, applicability, beta: false })
+  const result: CheckResult = {
+    id, name: id, description: id, status, score: pointsFor(status, 10), maxScore: 10, details: '', bonus: false, maturity: 'verified', tier: 'recommended',
+  }
+  byLayer.set(layer, [...(byLayer.get(layer) ?? []), result])
+}
+add('robots-txt', 'discovery', 'pass')
+add('openapi-description', 'discovery', 'fail', 'api')
+add('semantic-html', 'usability', 'pass')
+add('product-offer-jsonld', 'payments', 'fail')
+add('pricing-machine-readable', 'payments', 'pass')
+
+const layers: LayerResult[] = (['discovery', 'accessibility', 'usability', 'payments'] as const).map((id) => ({
+  id, name: id, description: '', checks: byLayer.get(id) ?? [], score: 0, maxScore: 0,
+}))
+
+describe('siteType lens', () => {
+  test('content sites are not judged on payments or APIs', () => {
+    const lens = siteTypeLens({ layers, classification: null, declared: 'content', metas })!
+    expect(lens).toMatchObject({ type: 'content', source: 'declared', confidence: 'high', score: 100 })
+    expect(lens.gatedOut.map((gate) => gate.id).sort()).toEqual(['openapi-description', 'pricing-machine-readable', 'product-offer-jsonld'])
+    expect(lens.states['semantic-html']).toBe('req')
+  })
+
+  test('stores keep payments required and make APIs a bonus', () => {
+    const lens = siteTypeLens({
+      layers,
+      classification: { type: 'store', source: 'classified', confidence: 'high', basis: 'Product markup' },
+      declared: null,
+      metas,
+    })!
+    expect(lens.source).toBe('classified')
+    expect(lens.states['openapi-description']).toBe('bonus')
+    expect(lens.states['product-offer-jsonld']).toBe('req')
+    expect(lens.score).toBeLessThan(100)
+  })
+
+  test('no classification and nothing declared gives the unavailable shape', () => {
+    expect(siteTypeLens({ layers, classification: null, declared: null, metas })).toEqual({
+      type: null, source: 'unavailable', confidence: 'low', basis: expect.any(String), score: null, layers: [], states: {}, gatedOut: [],
+    })
+  })
+
+  test('a scan with nothing to score has no site-type reading', () => {
+    const empty = layers.map((layer) => ({ ...layer, checks: layer.checks.map((check) => ({ ...check, status: 'na' as const })) }))
+    expect(siteTypeLens({ layers: empty, classification: null, declared: 'store', metas })).toBeNull()
+  })
+
+  test('unrecognised declared values are ignored', () => {
+    expect(parseSiteType('Store')).toBe('store')
+    expect(parseSiteType('casino')).toBeNull()
+    expect(parseSiteType(undefined)).toBeNull()
+  })
+})

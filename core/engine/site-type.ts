@@ -1,0 +1,115 @@
+import type { CheckMeta, LayerId } from './contract.ts'
+import { SITE_TYPES, type SiteClassification, type SiteType } from './collectors/site-classification.ts'
+import { type CheckResult, type LayerResult, scoreScan } from './scoring.ts'
+
+/**
+ * The siteType lens (`include=siteType`, experimental): the same results re-scored with a rubric for the kind
+ * of site. A blog is not marked down for having no checkout, a store is not required to publish an API. The
+ * canonical score never changes; a site-type score is only comparable with another of the same type.
+ */
+
+export type CheckState = 'req' | 'bonus' | 'gated' | 'emerging'
+
+export interface SiteTypeLens {
+  type: SiteType | null
+  source: 'declared' | 'self-declared' | 'classified' | 'default' | 'blocked' | 'unavailable'
+  confidence: 'high' | 'low'
+  basis: string
+  score: number | null
+  layers: { id: LayerId; score: number; maxScore: number }[]
+  states: Record<string, CheckState>
+  gatedOut: { id: string; gate: string }[]
+}
+
+type Rule = { state: 'gated'; gate: string } | { state: 'bonus' }
+type Rubric = (meta: Pick<CheckMeta, 'id' | 'layer' | 'applicability'>) => Rule | null
+
+const isApiCheck = (meta: Pick<CheckMeta, 'id' | 'applicability'>) =>
+  meta.applicability === 'api' || /^(oauth-|rate-limit-)/.test(meta.id)
+
+const RUBRICS: Record<SiteType, Rubric> = {
+  // Content sites sell nothing and expose no API: those checks are out of scope, MCP is a nice extra.
+  content: (meta) =>
+    meta.layer === 'payments'
+      ? { state: 'gated', gate: 'content sites do not sell' }
+      : isApiCheck(meta)
+        ? { state: 'gated', gate: 'content sites need no API' }
+        : meta.id === 'mcp-endpoint-advertised'
+          ? { state: 'bonus' }
+          : null,
+  // Businesses show pricing but rarely check out online; an API is welcome, not expected.
+  business: (meta) =>
+    meta.layer === 'payments' && meta.id !== 'pricing-machine-readable'
+      ? { state: 'gated', gate: 'businesses rarely sell through a checkout' }
+      : isApiCheck(meta)
+        ? { state: 'bonus' }
+        : null,
+  // Apps are judged on their API and MCP surface; product markup does not apply, payments protocols are extras.
+  app: (meta) =>
+    meta.id === 'product-offer-jsonld'
+      ? { state: 'gated', gate: 'apps have plans, not products' }
+      : meta.layer === 'payments' && meta.id !== 'pricing-machine-readable'
+        ? { state: 'bonus' }
+        : null,
+  // Stores are judged on commerce; an API is an extra.
+  store: (meta) => (isApiCheck(meta) ? { state: 'bonus' } : null),
+}
+
+export function parseSiteType(value: string | undefined | null): SiteType | null {
+  const normalized = value?.trim().toLowerCase()
+  return normalized && (SITE_TYPES as readonly string[]).includes(normalized) ? (normalized as SiteType) : null
+}
+
+const UNAVAILABLE = (basis: string): SiteTypeLens => ({
+  type: null,
+  source: 'unavailable',
+  confidence: 'low',
+  basis,
+  score: null,
+  layers: [],
+  states: {},
+  gatedOut: [],
+})
+
+export function siteTypeLens(input: {
+  layers: LayerResult[]
+  classification: SiteClassification | null
+  /** A type the caller declared (query `siteType`); an unrecognised value was already ignored. */
+  declared: SiteType | null
+  metas: ReadonlyMap<string, Pick<CheckMeta, 'id' | 'layer' | 'applicability' | 'beta'>>
+}): SiteTypeLens | null {
+  const results = input.layers.flatMap((layer) => layer.checks)
+  const scorable = results.some((result) => result.status === 'pass' || result.status === 'warning' || result.status === 'fail')
+  // The spec's null: a scan with no layers to score has no site-type reading at all.
+  if (!scorable) return null
+  const classification = input.classification
+  const resolved: Pick<SiteTypeLens, 'type' | 'source' | 'confidence' | 'basis'> | null = input.declared
+    ? { type: input.declared, source: 'declared', confidence: 'high', basis: `the caller declared siteType=${input.declared}` }
+    : classification
+  if (!resolved || resolved.type === null) return UNAVAILABLE(resolved?.basis ?? 'the site was not classified')
+  const rubric = RUBRICS[resolved.type]
+  const states: Record<string, CheckState> = {}
+  const gatedOut: { id: string; gate: string }[] = []
+  const entries = results.flatMap((result) => {
+    const meta = input.metas.get(result.id)
+    if (!meta) return []
+    const rule = rubric(meta)
+    if (rule?.state === 'gated') {
+      states[result.id] = 'gated'
+      gatedOut.push({ id: result.id, gate: rule.gate })
+      return []
+    }
+    const asBonus = rule?.state === 'bonus' || result.bonus
+    states[result.id] = result.maturity === 'emerging' ? 'emerging' : asBonus ? 'bonus' : 'req'
+    const lensed: CheckResult = { ...result, bonus: asBonus, estScoreGain: undefined }
+    return [{ result: lensed, layer: meta.layer, beta: meta.beta }]
+  })
+  const card = scoreScan(entries)
+  return {
+    ...resolved,
+    score: card.score,
+    layers: card.layers.map((layer) => ({ id: layer.id, score: layer.score, maxScore: layer.maxScore })),
+    states,
+    gatedOut,
+  }
+}

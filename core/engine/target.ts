@@ -1,0 +1,61 @@
+import { AppError } from '../errors.ts'
+
+export interface NormalizedInput {
+  /** Lower-case host without port or trailing dot: the stored `domain`. */
+  domain: string
+  /** Scheme + host (+ port) fetched. */
+  origin: string
+  /** The normalised URL (origin + path, no fragment). */
+  url: string
+  /** True when the input named a path beyond `/` (an MCP endpoint candidate). */
+  hasPath: boolean
+}
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
+const MAX_INPUT_LENGTH = 2048
+
+/**
+ * Accepts a bare domain, a URL, or a URL-encoded URL (as the score route receives it) and normalises it. A
+ * bare domain is scanned over https. Refuses what can never be a public target: other schemes, credentials in
+ * the URL, single-label hosts, malformed labels.
+ */
+export function normalizeInput(raw: string): NormalizedInput {
+  let input = raw.trim()
+  if (!input || input.length > MAX_INPUT_LENGTH) throw invalid(raw, 'expected a domain or an http(s) URL')
+  if (/^https?%3A/i.test(input)) {
+    try {
+      input = decodeURIComponent(input)
+    } catch {
+      throw invalid(raw, 'malformed percent-encoding')
+    }
+  }
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) input = `https://${input}`
+  let url: URL
+  try {
+    url = new URL(input)
+  } catch {
+    throw invalid(raw, 'not a valid URL')
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(raw, `scheme "${url.protocol}" is not http or https`)
+  if (url.username || url.password) throw invalid(raw, 'credentials in the URL are not accepted')
+  const domain = url.hostname.toLowerCase().replace(/\.$/, '')
+  const isIpLiteral = /^\[.*\]$/.test(url.hostname) || /^\d{1,3}(\.\d{1,3}){3}$/.test(domain)
+  if (!isIpLiteral) {
+    const labels = domain.split('.')
+    if (labels.length < 2 || !labels.every((label) => LABEL.test(label)) || /^\d+$/.test(labels.at(-1)!)) {
+      throw invalid(raw, `"${domain}" is not a fully qualified domain name`)
+    }
+  }
+  // `example.com.` and `example.com` are the same site: fetch and store it one way.
+  if (url.hostname.endsWith('.')) url.hostname = domain
+  url.hash = ''
+  const hasPath = url.pathname !== '/' && url.pathname !== ''
+  return { domain, origin: url.origin, url: hasPath ? url.href : `${url.origin}/`, hasPath }
+}
+
+function invalid(raw: string, reason: string): AppError {
+  return new AppError('INVALID_DOMAIN', {
+    message: `"${raw.slice(0, 200)}" is not a scannable target: ${reason}`,
+    details: { input: raw.slice(0, 200), reason },
+  })
+}

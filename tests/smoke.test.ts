@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createEngineDeps } from '../core/deps.ts'
+import { scan, type ScanReport } from '../core/engine/scan.ts'
+import { EXPECTED, PAYMENT_CHECKS } from './fixtures/sites/expected.ts'
+import { resolveRules, SITE_NAMES, type FixtureSite, startFixtureSites } from './fixtures/sites/server.ts'
+import { testConfig } from './helpers.ts'
+
+/**
+ * Whole scans of the fixture world: every site is scanned for real (rendered checks included, through the
+ * system Chromium when present) and compared with the verdicts in fixtures/sites/expected.ts.
+ */
+let sites: FixtureSite[]
+let engine: ReturnType<typeof createEngineDeps>
+const reports = new Map<string, ScanReport>()
+
+beforeAll(async () => {
+  sites = await startFixtureSites(SITE_NAMES)
+  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: resolveRules(sites) }))
+  for (const site of sites) reports.set(site.name, await scan(site.host, engine, { phase: engine.browser ? 'all' : 'static' }))
+}, 240_000)
+afterAll(async () => {
+  await engine.browser?.close()
+  await Promise.all(sites.map((site) => site.stop()))
+})
+
+function statusOf(report: ScanReport, id: string) {
+  return report.layers.flatMap((layer) => layer.checks).find((check) => check.id === id)
+}
+
+describe.each(SITE_NAMES)('fixture site %s', (name) => {
+  test('matches its expected verdicts', () => {
+    const report = reports.get(name)!
+    const expectation = EXPECTED[name]
+    const mismatches: string[] = []
+    for (const [id, expected] of Object.entries(expectation.checks)) {
+      const result = statusOf(report, id)
+      const allowed = Array.isArray(expected) ? expected : [expected]
+      // Rendered checks can only be judged with a browser; without one they are error, by design.
+      if (!engine.browser && result?.status === 'error' && /No browser/.test(result.details)) continue
+      if (!result || !allowed.includes(result.status)) {
+        mismatches.push(`${id}: expected ${allowed.join('|')}, got ${result?.status ?? 'missing'} (${result?.details ?? ''})`)
+      }
+    }
+    expect(mismatches).toEqual([])
+    if (expectation.grade) expect(expectation.grade).toContain(report.grade)
+    expect(report.pendingChecks).toEqual(engine.browser ? [] : report.pendingChecks)
+  })
+})
+
+test('acceptance: excellent grades A or A+, poor grades F, the blog has na on every payments check', () => {
+  expect(['A', 'A+']).toContain(reports.get('excellent')!.grade)
+  expect(reports.get('poor')!.grade).toBe('F')
+  const blog = reports.get('blog')!
+  for (const id of PAYMENT_CHECKS) expect(statusOf(blog, id)?.status).toBe('na')
+})
