@@ -1,2 +1,3 @@
 // The tables barrel: drizzle-kit reads it to generate migrations, and drizzle's relational queries use it.
 export * from '../keys/tables.ts'
+export * from '../../plugins/scan/tables.ts'

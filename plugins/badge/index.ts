@@ -1,0 +1,29 @@
+import { Elysia } from 'elysia'
+import { contextPlugin } from '../../core/context.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { badgeParams, badgeResponses } from './model.ts'
+import { badgeFor } from './service.ts'
+
+export function badgePlugin(deps: AppDeps) {
+  const { db } = deps.database
+  return new Elysia({ name: 'badge' }).use(contextPlugin(deps)).get(
+    '/api/badge/:domain',
+    async ({ params }) => {
+      const badge = await badgeFor(db, params.domain)
+      return new Response(badge.svg, {
+        headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': badge.cacheControl },
+      })
+    },
+    {
+      limit: 'badge',
+      params: badgeParams,
+      detail: {
+        tags: ['Scan'],
+        summary: "SVG badge of a domain's score and grade",
+        description:
+          'An `image/svg+xml` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname). Cached 1 hour; partial and ephemeral results are `no-store`. 404 `NOT_FOUND` when the domain has no score. 120 requests per minute per IP.',
+        responses: badgeResponses,
+      },
+    },
+  )
+}

@@ -1,0 +1,52 @@
+import { Elysia } from 'elysia'
+import { contextPlugin } from '../../core/context.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { errorResponse } from '../scan/model.ts'
+import { leaderboardQuery, leaderboardResponse, statsResponse } from './model.ts'
+import { leaderboardPage, publishedStats } from './service.ts'
+
+/** Both reads change only when a scan completes; five minutes of staleness is fine for a public ranking. */
+const CACHE_CONTROL = 'public, max-age=300'
+
+export function leaderboardPlugin(deps: AppDeps) {
+  const { db } = deps.database
+  return new Elysia({ name: 'leaderboard' })
+    .use(contextPlugin(deps))
+    .get(
+      '/api/leaderboard',
+      async ({ query, set }) => {
+        const page = await leaderboardPage(db, query)
+        set.headers['cache-control'] = CACHE_CONTROL
+        return page
+      },
+      {
+        limit: 'openRead',
+        query: leaderboardQuery,
+        response: { 200: leaderboardResponse, 400: errorResponse, 429: errorResponse, 500: errorResponse },
+        detail: {
+          tags: ['Leaderboard'],
+          summary: 'Ranked domains by agent-readiness score',
+          description:
+            'One row per domain (its latest complete scan), ranked by score descending then domain, optionally within one market category and/or scan kind; `rank` is the position among the filtered rows. Ephemeral results and auth-required MCP markers are never ranked. Paged with `page` and `pageSize` (1-100, default 20). 400 on an unknown category or kind or an out-of-range page. Cached 5 minutes. 60 requests per minute per IP, shared with /api/stats.',
+        },
+      },
+    )
+    .get(
+      '/api/stats',
+      async ({ set }) => {
+        const stats = await publishedStats(db)
+        set.headers['cache-control'] = CACHE_CONTROL
+        return stats
+      },
+      {
+        limit: 'openRead',
+        response: { 200: statsResponse, 429: errorResponse, 500: errorResponse },
+        detail: {
+          tags: ['Leaderboard'],
+          summary: 'Coverage and research statistics',
+          description:
+            'Coverage counts (domains by kind and by market category), the grade distribution, the mean score and per-check result counts with pass rates, all over the latest complete scan of every domain. Ephemeral results and auth-required MCP markers are excluded. Cached 5 minutes. 60 requests per minute per IP, shared with /api/leaderboard.',
+        },
+      },
+    )
+}

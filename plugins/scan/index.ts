@@ -1,0 +1,347 @@
+import { Elysia } from 'elysia'
+import { contextPlugin } from '../../core/context.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { deprecationHeaders } from '../../core/deprecations.ts'
+import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { resolveTarget, scan, patchReport, type ScanEvent } from '../../core/engine/scan.ts'
+import { normalizeInput } from '../../core/engine/target.ts'
+import { AppError, renderError } from '../../core/errors.ts'
+import { ScanSession } from '../../core/http/session.ts'
+import { sseResponse } from '../../core/sse.ts'
+import { competitorsFor } from './competitors.ts'
+import {
+  auditScanResult,
+  auditScoreResult,
+  commonQuery,
+  errorResponse,
+  mcpAuthRequiredResponse,
+  notScannedResponse,
+  runChecksBody,
+  runChecksResponse,
+  scanBody,
+  scanResult,
+  streamQuery,
+  v2ScanBody,
+  v2ScanResponse,
+} from './model.ts'
+import type { ScanRow } from './repository.ts'
+import { ScanService, scanChannel } from './service.ts'
+import { isStuck, renderScan, scanNextAction, type ShapeOptions, shapeOptions } from './shapes.ts'
+import { V2ScanService } from './v2.ts'
+import type { WorkerEvent } from './worker.ts'
+
+/** How long the stream stays open after scan_complete waiting for the background analysis. */
+const STREAM_ANALYSIS_WAIT_MS = 120_000
+
+const isForced = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true'
+
+export function scanPlugin(deps: AppDeps) {
+  const service = new ScanService(deps)
+  const v2 = new V2ScanService(deps)
+  const metas = new Map(deps.registry.checks.map((check) => [check.meta.id, check.meta]))
+
+  const render = async (row: ScanRow, options: ShapeOptions, route: 'scan' | 'score', cached?: { ageSeconds: number }) =>
+    renderScan(row as ScanRow & { result: NonNullable<ScanRow['result']> }, options, {
+      config: deps.config,
+      metas,
+      route,
+      cached,
+      competitors: options.competitors ? await competitorsFor(deps.database.db, row.domain) : undefined,
+    })
+
+  return new Elysia({ name: 'scan' })
+    .use(contextPlugin(deps))
+    .post(
+      '/api/scan',
+      async ({ body, query, caller, set }) => {
+        const options = shapeOptions(query, body.siteType)
+        const prepared = await service.prepare({ ...body, force: isForced(body.force) })
+        Object.assign(set.headers, deprecationHeaders('POST /api/scan'))
+        if (prepared.fresh) {
+          const { row, ageSeconds } = prepared.fresh
+          set.headers.age = String(ageSeconds)
+          set.headers['cache-control'] = 'no-store'
+          return render(row, options, 'scan', { ageSeconds })
+        }
+        const row = await service.execute(prepared, caller)
+        set.headers['cache-control'] = 'no-store'
+        if (row.analysisStatus === 'partial') {
+          set.status = 202
+          set.headers.location = `${deps.config.publicBaseUrl}/api/score/${encodeURIComponent(row.domain)}`
+        }
+        return render(row, options, 'scan')
+      },
+      {
+        limit: 'scanBurst',
+        body: scanBody,
+        query: commonQuery,
+        response: {
+          200: scanResult.or(auditScanResult),
+          202: scanResult.or(auditScanResult),
+          400: errorResponse,
+          422: mcpAuthRequiredResponse,
+          429: errorResponse,
+          500: errorResponse,
+        },
+        detail: {
+          tags: ['Scan'],
+          summary: 'Scan a domain, an MCP server or an MCP App server',
+          description:
+            'Returns a complete stored result younger than `maxAgeSeconds` without scanning (`servedFromCache`, `resultAgeSeconds`, `Age` header; no budget spent). Otherwise scans live: 200 when complete, 202 with `Location` (the score URL to poll) while rendered checks run in the background. `force` always scans. `ephemeral` stores a disposable result (400 `EPHEMERAL_CLOBBER` when the domain has a real stored scan); public tunnel hosts are always ephemeral. 422 `MCP_AUTH_REQUIRED` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: 10/min burst, 30 scans per rolling 24 h, 6 forced per 24 h, per IP; scan keys are exempt.',
+          security: [{ bearerKey: [] }, {}],
+        },
+      },
+    )
+    .get(
+      '/api/scan/stream',
+      async ({ query, request, caller }) => {
+        if (!query.domain?.trim()) {
+          throw new AppError('VALIDATION_FAILED', { message: 'Query parameter `domain` is required', details: { in: 'query', issues: [{ path: 'domain', message: 'required' }] } })
+        }
+        const options = shapeOptions(query)
+        const forced = query.force === '1' || query.force === 'true'
+        const prepared = await service.prepare({
+          url: query.domain,
+          mcpUrl: query.mcp || undefined,
+          maxAgeSeconds: query.maxAgeSeconds,
+          force: forced,
+          ephemeral: query.ephemeral === '1' || query.ephemeral === 'true',
+        })
+        if (!prepared.fresh) await service.checkBudget(caller, forced)
+        const headers: Record<string, string> = { ...deprecationHeaders('GET /api/scan/stream') }
+        if (prepared.fresh) headers.age = String(prepared.fresh.ageSeconds)
+
+        return sseResponse(request, headers, async (channel) => {
+          if (prepared.fresh) {
+            const { row, ageSeconds } = prepared.fresh
+            const result = await render(row, options, 'scan', { ageSeconds })
+            channel.send({ type: 'kind_detected', kind: row.urlKind, ...(row.mcpUrl ? { mcpUrl: row.mcpUrl } : {}), hint: 'served from cache' })
+            channel.send({
+              type: 'scan_complete',
+              result,
+              ...(options.siteType ? { siteType: result.siteType } : {}),
+              servedFromCache: true,
+              resultAgeSeconds: ageSeconds,
+            })
+            return
+          }
+          let unsubscribe: (() => Promise<void>) | null = null
+          let analysisDone: Promise<void> = Promise.resolve()
+          try {
+            const row = await service.execute(prepared, caller, {
+              onEvent: (event: ScanEvent) => channel.send(event),
+              onStored: async (stored) => {
+                if (stored.analysisStatus !== 'partial') return
+                analysisDone = new Promise<void>((resolve) => {
+                  const timer = setTimeout(resolve, STREAM_ANALYSIS_WAIT_MS)
+                  channel.signal.addEventListener('abort', () => resolve(), { once: true })
+                  void deps.store
+                    .subscribe(scanChannel(stored.id), (message) => {
+                      const event = JSON.parse(message) as WorkerEvent
+                      if (event.type === 'relevance_assessed' || event.type === 'summary_ready') channel.send(event)
+                      if (event.type === 'analysis_complete' || event.type === 'analysis_failed') {
+                        clearTimeout(timer)
+                        resolve()
+                      }
+                    })
+                    .then((stop) => {
+                      unsubscribe = stop
+                    })
+                })
+              },
+            })
+            const result = await render(row, options, 'scan')
+            channel.send({
+              type: 'scan_complete',
+              result,
+              ...(options.siteType ? { siteType: result.siteType } : {}),
+            })
+            await analysisDone
+            if (row.analysisStatus === 'partial') channel.send({ type: 'discovery_phase', step: 'finalize', label: 'Background analysis finished' })
+          } catch (error) {
+            const appError = error instanceof AppError ? error : new AppError('SCAN_FAILED', { message: 'The scan failed' })
+            if (!(error instanceof AppError)) deps.log.error({ err: error }, 'stream scan failed')
+            const { body } = renderError(appError, '/api/scan/stream')
+            channel.send({ type: 'error', ...body, message: appError.message, code: appError.code })
+          } finally {
+            await (unsubscribe as (() => Promise<void>) | null)?.()
+          }
+        })
+      },
+      {
+        limit: 'scanBurst',
+        query: streamQuery,
+        detail: {
+          tags: ['Scan'],
+          summary: 'Scan with live progress (Server-Sent Events)',
+          description:
+            'Frames are `data:` lines holding JSON with a `type`: kind_detecting, kind_detected (once, before any check_start), discovery_phase, scan_init (possibly twice; the later is authoritative), check_start / check_complete per check, layer_complete, scan_complete ({ result }), relevance_assessed and summary_ready (after scan_complete, when the background analysis finishes while the stream is open), error (terminal; MCP_AUTH_REQUIRED ends the stream this way). A freshness hit is kind_detected then scan_complete with servedFromCache and an `Age` header. Comment heartbeats every 15 s. Read until the stream closes.',
+          responses: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+        },
+      },
+    )
+    .post(
+      '/api/scan/checks',
+      async ({ body, caller, can }) => {
+        const checkIds = [...new Set(body.checkIds)]
+        if (checkIds.length > deps.registry.size) {
+          throw new AppError('VALIDATION_FAILED', { message: `At most ${deps.registry.size} check ids`, details: { in: 'body', issues: [{ path: 'checkIds', message: 'too many ids' }] } })
+        }
+        const unknown = checkIds.filter((id) => !deps.registry.has(id))
+        if (unknown.length > 0) {
+          throw new AppError('UNKNOWN_CHECK_IDS', { message: `Unknown check ids: ${unknown.join(', ')}`, details: { unknownIds: unknown } })
+        }
+        const mcpUrl = body.mcpUrl?.trim() || undefined
+        await service.checkBudget(caller, false)
+        const report = await scan(body.url, deps, {
+          checkIds,
+          mcpUrl,
+          phase: 'all',
+          // One unit of the daily budget, spent only once the target answered and was classified.
+          beforeRun: () => service.spendBudget(caller, false),
+        })
+        const results = report.layers.flatMap((layer) => layer.checks)
+        let storedScanUpdated = false
+        if (can('patch-stored-scan')) {
+          const stored = await service.repository.latest(report.domain)
+          if (stored?.result && !stored.ephemeral) {
+            await service.repository.update(stored.id, patchReport(stored.result, results, deps.registry))
+            storedScanUpdated = true
+          }
+        }
+        return {
+          contractVersion: CONTRACT_VERSION,
+          domain: report.domain,
+          url: report.url,
+          urlKind: report.urlKind,
+          storedScanUpdated,
+          results: results.map((result) => ({
+            id: result.id,
+            name: result.name,
+            status: result.status as 'pass' | 'fail' | 'warning' | 'na' | 'error',
+            score: result.score,
+            maxScore: result.maxScore,
+            details: result.details,
+            ...(result.recommendation ? { recommendation: result.recommendation } : {}),
+            ...(result.naReason ? { naReason: result.naReason } : {}),
+            ...(result.mcpKind ? { mcpKind: result.mcpKind as 'product' | 'docs' | 'other' | 'app' } : {}),
+            ...(result.mcpUrl ? { mcpUrl: result.mcpUrl } : {}),
+          })),
+        }
+      },
+      {
+        limit: 'scanBurst',
+        body: runChecksBody,
+        response: { 200: runChecksResponse, 400: errorResponse, 422: mcpAuthRequiredResponse, 429: errorResponse, 500: errorResponse },
+        detail: {
+          tags: ['Scan'],
+          summary: 'Re-run selected checks live (verify a fix)',
+          description:
+            'Always live, never from cache, synchronous (rendered checks included; never `pending`). Every requested id yields at least one entry; ids that cannot apply to the detected kind yield `na`. 400 `UNKNOWN_CHECK_IDS` lists offending ids in `details.unknownIds`. Spends one unit of the daily budget after the target is probed and classified. A scan key patches the results into the stored scan and re-scores it (`storedScanUpdated: true`); keyless runs are stateless. No aggregate score is returned.',
+          security: [{ bearerKey: [] }, {}],
+        },
+      },
+    )
+    .get(
+      '/api/score/:domain',
+      async ({ params, query, set }) => {
+        const { domain } = normalizeInput(params.domain)
+        const options = shapeOptions(query)
+        const [row, marker] = await Promise.all([service.repository.latest(domain), service.repository.authMarker(domain)])
+        if (!row) {
+          if (marker) {
+            throw new AppError('MCP_AUTH_REQUIRED', {
+              message: `The MCP server at ${marker.mcpUrl} requires authentication; it has no score`,
+              extra: { mcpAuthRequired: true, mcpUrl: marker.mcpUrl, urlKind: marker.urlKind },
+            })
+          }
+          const action = scanNextAction(domain, `Scan ${domain} to create its score.`)
+          throw new AppError('DOMAIN_NOT_SCANNED', {
+            message: `${domain} has not been scanned yet`,
+            extra: { domain, ...(options.audit ? { nextAction: action } : { next_action: action }) },
+          })
+        }
+        Object.assign(set.headers, deprecationHeaders('GET /api/score/:domain'))
+        // Partial results are polled, stuck and ephemeral ones must not be cached anywhere.
+        set.headers['cache-control'] =
+          row.ephemeral || row.analysisStatus === 'partial' || isStuck(row) ? 'no-store' : 'public, max-age=3600'
+        return render(row, options, 'score')
+      },
+      {
+        limit: 'score',
+        query: commonQuery,
+        response: {
+          200: scanResult.or(auditScoreResult),
+          400: errorResponse,
+          404: notScannedResponse,
+          422: mcpAuthRequiredResponse,
+          429: errorResponse,
+          500: errorResponse,
+        },
+        detail: {
+          tags: ['Scan'],
+          summary: 'Read the stored score of a domain',
+          description:
+            'Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname). A partial result older than 30 minutes reads as `stuck` with `next_action` (`nextAction` under `format=audit`) pointing at the scan path. 404 `DOMAIN_NOT_SCANNED` with `next_action`. 422 when the only stored result is an auth-required MCP marker. Cached 1 hour; partial, stuck and ephemeral results and 404s are `no-store`. 10 requests per minute per IP.',
+        },
+      },
+    )
+    .post(
+      '/api/v2/scan',
+      async ({ body, caller, set }) => {
+        if (!deps.config.v2ScanEnabled) throw new AppError('V2_SCAN_DISABLED', { message: 'POST /api/v2/scan is disabled in this deployment (V2_SCAN_ENABLED)' })
+        const normalized = normalizeInput(body.url)
+        await service.checkBudget(caller, false)
+        const target = await resolveTarget(body.url, new ScanSession(deps.outbound, deps.config), { mcpUrl: body.mcpUrl?.trim() || undefined }).catch(
+          (error: unknown) => {
+            if (error instanceof AppError && (error.code === 'DOMAIN_UNREACHABLE' || error.code === 'MCP_AUTH_REQUIRED')) {
+              throw new AppError('TARGET_UNREACHABLE', { message: error.message, details: { reason: error.code } })
+            }
+            throw error
+          },
+        )
+        const existing = await v2.inProgress(normalized.domain)
+        if (existing) return { scanId: existing.id, status: existing.status, pollUrl: `/api/v2/scan/${existing.id}` }
+        await service.spendBudget(caller, false)
+        const row = await v2.create(target, Boolean(body.ephemeral))
+        set.status = 201
+        return { scanId: row.id, status: row.status, pollUrl: `/api/v2/scan/${row.id}` }
+      },
+      {
+        limit: 'scanBurst',
+        body: v2ScanBody,
+        response: { 200: v2ScanResponse, 201: v2ScanResponse, 400: errorResponse, 422: errorResponse, 429: errorResponse, 503: errorResponse },
+        detail: {
+          tags: ['Scan (v2, gated)'],
+          summary: 'Create an asynchronous scan row (gated rollout)',
+          description:
+            'Validates, probes and classifies the target, then returns the in-progress row for the domain (200) or inserts a `pending` row (201). 503 when V2_SCAN_ENABLED is off; 422 when the target is unreachable or cannot be classified. Same limits and daily budget as the v1 scan routes. The later pipeline stages are not connected: rows stay `pending`. Callers should not rely on this entry.',
+        },
+      },
+    )
+    .get(
+      '/api/v2/scan/:id',
+      async ({ params }) => {
+        if (!deps.config.v2ScanEnabled) throw new AppError('V2_SCAN_DISABLED')
+        const id = Number(params.id)
+        const row = Number.isInteger(id) && id > 0 ? await v2.byId(id) : null
+        if (!row) throw new AppError('NOT_FOUND', { message: `No v2 scan ${params.id}` })
+        return {
+          scanId: row.id,
+          status: row.status,
+          domain: row.domain,
+          url: row.url,
+          urlKind: row.urlKind,
+          createdAt: row.createdAt.toISOString(),
+          updatedAt: row.updatedAt.toISOString(),
+        }
+      },
+      {
+        detail: {
+          tags: ['Scan (v2, gated)'],
+          summary: 'Poll a v2 scan row (the target of `pollUrl`)',
+        },
+      },
+    )
+}
+

@@ -1,0 +1,197 @@
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm'
+import type { Db } from '../../core/db/index.ts'
+import type { ScanReport } from '../../core/engine/scan.ts'
+import { scans, scoreHistory } from './tables.ts'
+
+export type ScanRow = typeof scans.$inferSelect
+
+/** Ephemeral results are deleted after this long (spec: "after a few days"). */
+export const EPHEMERAL_RETENTION_MS = 3 * 24 * 60 * 60 * 1000
+
+/** The scans table, as the scan routes and the worker need it. No HTTP here. */
+export class ScanRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(report: ScanReport, options: { ephemeral: boolean }): Promise<ScanRow> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(scans)
+        .values({
+          domain: report.domain,
+          url: report.url,
+          finalUrl: report.finalUrl,
+          urlKind: report.urlKind,
+          mcpUrl: report.mcpUrl ?? null,
+          score: report.score,
+          grade: report.grade,
+          category: report.category,
+          analysisStatus: report.analysisStatus,
+          ephemeral: options.ephemeral,
+          scannedAt: new Date(report.scannedAt),
+          completedAt: report.analysisStatus === 'complete' ? new Date() : null,
+          durationMs: report.durationMs,
+          result: report,
+        })
+        .returning()
+      if (!options.ephemeral && report.analysisStatus === 'complete') {
+        await tx.insert(scoreHistory).values({
+          scanId: row!.id,
+          domain: report.domain,
+          score: report.score,
+          grade: report.grade,
+          scannedAt: new Date(report.scannedAt),
+        })
+      }
+      return row!
+    })
+  }
+
+  /** Records that an MCP server required authentication, without touching any measured scan. */
+  async insertAuthMarker(input: { domain: string; url: string; mcpUrl: string; urlKind: 'mcp' | 'mcp-app'; ephemeral: boolean }): Promise<void> {
+    await this.db.insert(scans).values({
+      domain: input.domain,
+      url: input.url,
+      urlKind: input.urlKind,
+      mcpUrl: input.mcpUrl,
+      analysisStatus: 'complete',
+      ephemeral: input.ephemeral,
+      authRequired: true,
+      scannedAt: new Date(),
+      completedAt: new Date(),
+    })
+  }
+
+  /** Replaces a scan's result (deep resolution, relevance, summary, selective patch) and its indexed columns. */
+  async update(id: number, report: ScanReport, agenticSummary?: string): Promise<ScanRow | null> {
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx.select({ analysisStatus: scans.analysisStatus, ephemeral: scans.ephemeral }).from(scans).where(eq(scans.id, id))
+      if (!before) return null
+      const [row] = await tx
+        .update(scans)
+        .set({
+          score: report.score,
+          grade: report.grade,
+          analysisStatus: report.analysisStatus,
+          completedAt: report.analysisStatus === 'complete' ? new Date() : null,
+          result: report,
+          ...(agenticSummary !== undefined ? { agenticSummary } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(scans.id, id))
+        .returning()
+      if (!before.ephemeral && report.analysisStatus === 'complete') {
+        // One history point per scan: the final score replaces any earlier point of the same scan.
+        await tx.delete(scoreHistory).where(eq(scoreHistory.scanId, id))
+        await tx.insert(scoreHistory).values({
+          scanId: id,
+          domain: report.domain,
+          score: report.score,
+          grade: report.grade,
+          scannedAt: new Date(report.scannedAt),
+        })
+      }
+      return row ?? null
+    })
+  }
+
+  async byId(id: number): Promise<ScanRow | null> {
+    const [row] = await this.db.select().from(scans).where(eq(scans.id, id))
+    return row ?? null
+  }
+
+  /**
+   * The newest measured scan of a domain (partial or complete): real scans first, an ephemeral one only when
+   * the domain has no real scan. Auth markers are never returned here.
+   */
+  async latest(domain: string): Promise<ScanRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(scans)
+      .where(and(eq(scans.domain, domain), eq(scans.authRequired, false)))
+      .orderBy(scans.ephemeral, desc(scans.scannedAt), desc(scans.id))
+      .limit(1)
+    return row ?? null
+  }
+
+  /** The newest auth-required marker of a domain newer than its newest measured scan, if any. */
+  async authMarker(domain: string): Promise<ScanRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(scans)
+      .where(and(eq(scans.domain, domain), eq(scans.authRequired, true)))
+      .orderBy(desc(scans.scannedAt))
+      .limit(1)
+    return row ?? null
+  }
+
+  /**
+   * A complete result for the same target (URL, and pinned MCP endpoint if any) younger than the freshness
+   * window, for serving without scanning. Keyed by target, not domain: a domain's fresh result must not answer a
+   * request for an MCP endpoint on that domain.
+   */
+  async fresh(
+    target: { domain: string; url: string; mcpUrl: string | null },
+    maxAgeSeconds: number,
+    options: { ephemeral: boolean },
+  ): Promise<ScanRow | null> {
+    const since = new Date(Date.now() - maxAgeSeconds * 1000)
+    const [row] = await this.db
+      .select()
+      .from(scans)
+      .where(
+        and(
+          eq(scans.domain, target.domain),
+          eq(scans.url, target.url),
+          target.mcpUrl === null ? undefined : eq(scans.mcpUrl, target.mcpUrl),
+          eq(scans.authRequired, false),
+          eq(scans.analysisStatus, 'complete'),
+          eq(scans.ephemeral, options.ephemeral),
+          gte(scans.scannedAt, since),
+        ),
+      )
+      .orderBy(desc(scans.scannedAt), desc(scans.id))
+      .limit(1)
+    return row ?? null
+  }
+
+  async hasRealScan(domain: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: scans.id })
+      .from(scans)
+      .where(and(eq(scans.domain, domain), eq(scans.ephemeral, false), eq(scans.authRequired, false)))
+      .limit(1)
+    return row !== undefined
+  }
+
+  /** Partial scans not yet finished, oldest first: the worker picks these up again after a restart. */
+  async partialSince(since: Date): Promise<{ id: number }[]> {
+    return this.db
+      .select({ id: scans.id })
+      .from(scans)
+      .where(and(eq(scans.analysisStatus, 'partial'), gte(scans.scannedAt, since)))
+      .orderBy(scans.scannedAt)
+  }
+
+  async deleteExpiredEphemeral(now = Date.now()): Promise<number> {
+    const rows = await this.db
+      .delete(scans)
+      .where(and(eq(scans.ephemeral, true), lt(scans.scannedAt, new Date(now - EPHEMERAL_RETENTION_MS))))
+      .returning({ id: scans.id })
+    return rows.length
+  }
+
+  async history(domain: string, limit = 50): Promise<{ score: number; grade: string; scannedAt: Date }[]> {
+    return this.db
+      .select({ score: scoreHistory.score, grade: scoreHistory.grade, scannedAt: scoreHistory.scannedAt })
+      .from(scoreHistory)
+      .where(eq(scoreHistory.domain, domain))
+      .orderBy(desc(scoreHistory.scannedAt))
+      .limit(limit)
+  }
+
+  /** For tests and operators: how many rows a domain has. */
+  async count(domain: string): Promise<number> {
+    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(scans).where(eq(scans.domain, domain))
+    return row?.count ?? 0
+  }
+}

@@ -1,0 +1,149 @@
+import type { AppDeps } from '../../core/deps.ts'
+import { scan, type ScanEvent, type ScanReport, McpAuthRequiredError } from '../../core/engine/scan.ts'
+import { normalizeInput } from '../../core/engine/target.ts'
+import { AppError } from '../../core/errors.ts'
+import { type Caller, consume, type LimitName, peek, retryAfterSeconds } from '../../core/limits.ts'
+import { clampMaxAge } from './model.ts'
+import { ScanRepository, type ScanRow } from './repository.ts'
+
+/** Public tunnel hostnames: whatever answers there today is gone tomorrow, so results are always ephemeral. */
+const TUNNEL_SUFFIXES = [
+  'trycloudflare.com',
+  'ngrok-free.app',
+  'ngrok-free.dev',
+  'ngrok.io',
+  'ngrok.app',
+  'ngrok.dev',
+  'loca.lt',
+  'localtunnel.me',
+  'serveo.net',
+  'localhost.run',
+  'lhr.life',
+  'pinggy.link',
+  'tunnelmole.net',
+  'devtunnels.ms',
+  'bore.pub',
+]
+
+export function isTunnelHost(domain: string): boolean {
+  return TUNNEL_SUFFIXES.some((suffix) => domain === suffix || domain.endsWith(`.${suffix}`))
+}
+
+/** The queue the background worker reads: scans whose deep checks, relevance and summary are pending. */
+export const DEEP_QUEUE = 'scan:deep'
+export const scanChannel = (scanId: number) => `scan:${scanId}:events`
+
+export interface ScanRequest {
+  url: string
+  mcpUrl?: string
+  maxAgeSeconds?: number
+  force?: boolean
+  ephemeral?: boolean
+}
+
+/** A validated request: what it targets, and a fresh stored result when one can be served instead. */
+export interface PreparedScan {
+  request: ScanRequest
+  domain: string
+  ephemeral: boolean
+  forced: boolean
+  fresh: { row: ScanRow; ageSeconds: number } | null
+}
+
+export interface ExecuteHooks {
+  onEvent?: (event: ScanEvent) => void
+  /** Runs after the scan is stored and before deep work is queued, so a listener never misses worker events. */
+  onStored?: (row: ScanRow) => Promise<void>
+}
+
+export type ScanDeps = Pick<AppDeps, 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database'>
+
+/** A denial of one of the scan family's budgets, as the spec's 429. */
+function budgetDenied(name: LimitName, decision: Awaited<ReturnType<typeof peek>>): AppError {
+  return new AppError('RATE_LIMIT_EXCEEDED', {
+    message:
+      name === 'scanForced'
+        ? `Forced-scan budget exhausted: ${decision.limit} per rolling 24 hours`
+        : `Daily scan budget exhausted: ${decision.limit} scans per rolling 24 hours`,
+    retryAfterSeconds: retryAfterSeconds(decision),
+    durableRetry: decision.durable,
+  })
+}
+
+export class ScanService {
+  readonly repository: ScanRepository
+
+  constructor(private readonly deps: ScanDeps) {
+    this.repository = new ScanRepository(deps.database.db)
+  }
+
+  /** Refuses early when a budget is already exhausted, without spending anything. */
+  async checkBudget(caller: Caller, forced: boolean): Promise<void> {
+    const names: LimitName[] = forced ? ['scanDaily', 'scanForced'] : ['scanDaily']
+    for (const name of names) {
+      const decision = await peek(this.deps.store, name, caller)
+      if (!decision.allowed) throw budgetDenied(name, decision)
+    }
+  }
+
+  /** Spends the budget units of one scan; called once the target is probed and classified. */
+  async spendBudget(caller: Caller, forced: boolean): Promise<void> {
+    await this.checkBudget(caller, forced)
+    const names: LimitName[] = forced ? ['scanForced', 'scanDaily'] : ['scanDaily']
+    for (const name of names) {
+      const decision = await consume(this.deps.store, name, caller)
+      if (!decision.allowed) throw budgetDenied(name, decision)
+    }
+  }
+
+  /**
+   * Everything decided before a response starts: the target is valid, an explicit ephemeral scan would not hide
+   * a real one, and whether a complete stored result younger than the window can be served (no budget spent).
+   */
+  async prepare(request: ScanRequest): Promise<PreparedScan> {
+    const { domain, url } = normalizeInput(request.url)
+    const mcpUrl = request.mcpUrl ? normalizeInput(request.mcpUrl).url : null
+    const ephemeral = Boolean(request.ephemeral) || isTunnelHost(domain)
+    if (request.ephemeral && (await this.repository.hasRealScan(domain))) {
+      throw new AppError('EPHEMERAL_CLOBBER', {
+        message: `${domain} already has a stored scan; an ephemeral scan would hide it. Scan without ephemeral.`,
+        details: { domain },
+      })
+    }
+    const forced = Boolean(request.force)
+    const row = forced ? null : await this.repository.fresh({ domain, url, mcpUrl }, clampMaxAge(request.maxAgeSeconds), { ephemeral })
+    const fresh = row ? { row, ageSeconds: Math.max(0, Math.floor((Date.now() - row.scannedAt.getTime()) / 1000)) } : null
+    return { request, domain, ephemeral, forced, fresh }
+  }
+
+  /**
+   * Scans live (budget permitting: checked now, spent once the target is probed and classified), stores the
+   * result and hands deep work to the worker. An auth-required MCP server leaves a marker and no score.
+   */
+  async execute(prepared: PreparedScan, caller: Caller, hooks: ExecuteHooks = {}): Promise<ScanRow> {
+    const { request, domain, ephemeral, forced } = prepared
+    await this.checkBudget(caller, forced)
+    let report: ScanReport
+    try {
+      report = await scan(request.url, this.deps, {
+        mcpUrl: request.mcpUrl,
+        phase: 'static',
+        onEvent: hooks.onEvent,
+        beforeRun: () => this.spendBudget(caller, forced),
+      })
+    } catch (error) {
+      if (error instanceof McpAuthRequiredError) {
+        await this.repository.insertAuthMarker({ domain, url: request.url, mcpUrl: error.mcpUrl, urlKind: error.urlKind, ephemeral })
+      }
+      throw error
+    }
+    const row = await this.repository.insert(report, { ephemeral })
+    await hooks.onStored?.(row)
+    if (row.analysisStatus === 'partial') await this.enqueueDeep(row.id)
+    return row
+  }
+
+  async enqueueDeep(scanId: number): Promise<void> {
+    await this.deps.store.enqueue(DEEP_QUEUE, JSON.stringify({ scanId }))
+  }
+}

@@ -1,0 +1,149 @@
+import type { Config } from '../../core/config.ts'
+import { CONTRACT_VERSION } from '../../core/contract.ts'
+import type { CheckMeta } from '../../core/engine/contract.ts'
+import { computeEssentials } from '../../core/engine/essentials.ts'
+import type { ScanReport } from '../../core/engine/scan.ts'
+import { type CheckResult, GRADE_COLORS, type Grade } from '../../core/engine/scoring.ts'
+import { parseSiteType, siteTypeLens } from '../../core/engine/site-type.ts'
+import { listValues } from '../../core/query.ts'
+import type { ScanRow } from './repository.ts'
+import { STUCK_AFTER_MS } from './worker.ts'
+
+/** What the common query parameters ask for (format, include, siteType, competitors). */
+export interface ShapeOptions {
+  audit: boolean
+  essentials: boolean
+  siteType: boolean
+  declaredSiteType: string | undefined
+  competitors: boolean
+}
+
+export function shapeOptions(
+  query: { format?: string; include?: string | string[]; siteType?: string; competitors?: string },
+  bodySiteType?: string,
+): ShapeOptions {
+  const include = listValues(query.include)
+  return {
+    audit: query.format === 'audit',
+    essentials: include.has('essentials'),
+    siteType: include.has('siteType'),
+    declaredSiteType: query.siteType ?? bodySiteType,
+    competitors: query.competitors === '1',
+  }
+}
+
+export interface ShapeContext {
+  config: Pick<Config, 'publicBaseUrl' | 'serviceHost'>
+  metas: ReadonlyMap<string, CheckMeta>
+  /** Resolved by the caller only when asked for (`competitors=1`). */
+  competitors?: unknown
+  cached?: { ageSeconds: number }
+  /** The score route adds `next_action` to stuck results and answers with AuditScoreResult under audit. */
+  route: 'scan' | 'score'
+}
+
+export function isStuck(row: Pick<ScanRow, 'analysisStatus' | 'scannedAt'>, now = Date.now()): boolean {
+  return row.analysisStatus === 'partial' && now - row.scannedAt.getTime() > STUCK_AFTER_MS
+}
+
+export function scanNextAction(domain: string, description: string) {
+  return { method: 'POST' as const, endpoint: '/api/scan', body: { url: domain }, description }
+}
+
+/** Internal bookkeeping on a result that never goes on the wire. */
+function wireCheck(check: CheckResult): CheckResult {
+  const { fraction: _fraction, occurrences: _occurrences, ...rest } = check
+  return rest
+}
+
+function readings(report: ScanReport, options: ShapeOptions, context: ShapeContext) {
+  return {
+    ...(options.essentials ? { essentials: computeEssentials(report.layers, context.metas) } : {}),
+    ...(options.siteType
+      ? {
+          siteType: siteTypeLens({
+            layers: report.layers,
+            classification: report.siteClassification ?? null,
+            declared: parseSiteType(options.declaredSiteType),
+            metas: context.metas,
+          }),
+        }
+      : {}),
+    ...(options.competitors ? { competitors: context.competitors ?? null } : {}),
+  }
+}
+
+/** Renders a stored scan in the shape the query asked for. */
+export function renderScan(row: ScanRow & { result: ScanReport }, options: ShapeOptions, context: ShapeContext): Record<string, unknown> {
+  const report = row.result
+  const stuck = isStuck(row)
+  const analysisStatus = stuck ? 'stuck' : row.analysisStatus
+  const urlKind = row.ephemeral ? 'ephemeral' : report.urlKind
+  const summary = row.analysisStatus === 'complete' && row.agenticSummary ? { agenticSummary: row.agenticSummary } : {}
+  const cache = context.cached ? { servedFromCache: true as const, resultAgeSeconds: context.cached.ageSeconds } : {}
+  const nextAction =
+    stuck && context.route === 'score'
+      ? scanNextAction(report.domain, 'The analysis of this scan did not finish; start a new scan to recover.')
+      : undefined
+
+  if (!options.audit) {
+    return {
+      domain: report.domain,
+      url: report.url,
+      finalUrl: report.finalUrl,
+      score: report.score,
+      maxScore: report.maxScore,
+      grade: report.grade,
+      analysisStatus,
+      pendingChecks: report.pendingChecks,
+      ctaMessage: report.ctaMessage,
+      ctaTier: report.ctaTier,
+      layers: report.layers.map((layer) => ({ ...layer, checks: layer.checks.map(wireCheck) })),
+      topFixes: report.topFixes,
+      scannedAt: report.scannedAt,
+      durationMs: report.durationMs,
+      ...summary,
+      urlKind,
+      ...cache,
+      ...(nextAction ? { next_action: nextAction } : {}),
+      ...readings(report, options, context),
+    }
+  }
+
+  const audit: Record<string, unknown> = {
+    domain: report.domain,
+    name: report.name ?? report.domain,
+    score: report.score,
+    scoreMax: 100,
+    grade: report.grade,
+    gradeColor: GRADE_COLORS[report.grade as Grade],
+    ...(context.route === 'scan' ? { ctaMessage: report.ctaMessage ?? null } : {}),
+    scannedAt: report.scannedAt,
+    durationMs: report.durationMs ?? null,
+    layers: report.layers.map((layer) => ({
+      id: layer.id,
+      name: layer.name,
+      score: layer.score,
+      maxScore: layer.maxScore,
+      checks: layer.checks.map((check) => {
+        const { description: _description, fraction: _fraction, occurrences: _occurrences, ...rest } = check
+        return rest
+      }),
+    })),
+    topFixes: report.topFixes,
+    url: `${context.config.publicBaseUrl}/site/${encodeURIComponent(report.domain)}`,
+    generatedAt: new Date().toISOString(),
+    source: context.config.serviceHost,
+    contractVersion: CONTRACT_VERSION,
+    analysisStatus,
+    pendingChecks: report.pendingChecks,
+    urlKind,
+    ...(report.category ? { category: report.category } : {}),
+    ...summary,
+    finalUrl: report.finalUrl,
+    ...(context.route === 'scan' ? cache : {}),
+    ...(nextAction ? { nextAction } : {}),
+    ...readings(report, options, context),
+  }
+  return audit
+}

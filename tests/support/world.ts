@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto'
+import { createApp, type AppHandle } from '../../core/app.ts'
+import type { BrowserProvider } from '../../core/engine/browser.ts'
+import { openStore } from '../../core/store/index.ts'
+import { resolveRules, type FixtureSite, type SiteName, startFixtureSites } from '../fixtures/sites/server.ts'
+import { testConfig } from '../helpers.ts'
+
+export interface World {
+  sites: Record<string, FixtureSite>
+  handle: AppHandle
+  close(): Promise<void>
+}
+
+/**
+ * Fixture sites on 127.0.0.1 plus an app whose scanner reaches them by their public names (`https://<site>.test`)
+ * through SCANNER_RESOLVE, exactly as it would reach public domains. `browser: null` runs without Chromium
+ * (rendered checks resolve at once to error); omit it to use the system browser.
+ */
+export async function startWorld(
+  names: readonly SiteName[],
+  options: { env?: Record<string, string | undefined>; browser?: BrowserProvider | null; extraResolve?: string[] } = {},
+): Promise<World> {
+  const started = await startFixtureSites(names)
+  const config = testConfig({
+    SCANNER_RESOLVE: [resolveRules(started), ...(options.extraResolve ?? [])].filter(Boolean).join(','),
+    TRUST_PROXY: 'true',
+    ...options.env,
+  })
+  const store = await openStore(config, { prefix: `test:${randomUUID()}:` })
+  const handle = await createApp(config, { store, ...(options.browser !== undefined ? { browser: options.browser } : {}) })
+  return {
+    sites: Object.fromEntries(started.map((site) => [site.name, site])),
+    handle,
+    async close() {
+      await handle.close()
+      await Promise.all(started.map((site) => site.stop()))
+    },
+  }
+}
+
+/** A distinct client IP per test keeps per-IP limits of one test out of another. */
+export function clientIp(): string {
+  const bytes = randomUUID().replaceAll('-', '')
+  return `198.18.${parseInt(bytes.slice(0, 2), 16)}.${parseInt(bytes.slice(2, 4), 16)}`
+}
