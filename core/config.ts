@@ -66,6 +66,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).optional(),
   CONTACT_TO: z.string().min(3).optional(),
   V2_SCAN_ENABLED: booleanFlag.default(false),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(32).default(1),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   CONTACT_EMAIL: z.string().min(3).optional(),
@@ -96,6 +97,8 @@ export interface Config {
   mail: { smtpUrl: string | null; from: string; contactTo: string }
   contactEmail: string
   v2ScanEnabled: boolean
+  /** Background analysis loops inside the API process; 0 when separate `agent-readiness worker` processes run. */
+  workerConcurrency: number
   trustProxy: boolean
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }
@@ -165,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     contactEmail: e.CONTACT_EMAIL ?? `operators@${new URL(publicBaseUrl).hostname}`,
     v2ScanEnabled: e.V2_SCAN_ENABLED,
+    workerConcurrency: e.WORKER_CONCURRENCY,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
   })

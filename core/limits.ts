@@ -45,6 +45,8 @@ export const LIMITS = {
   ardSearch: { limit: 30, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
   /** GET /api/ard/agents, /api/ard/attestation/{domain} and /api/ard/catalog.json share one window. */
   ardRead: { limit: 60, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
+  /** Not in the spec (it names leaderboard and statistics as open reads). GET /api/leaderboard and /api/stats. */
+  openRead: { limit: 60, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
   contact: { limit: 3, windowMs: 10 * MINUTE, durable: false, per: 'ip', exempt: [] },
   /** Not in the spec. Each report is a stored row: room for a reviewer flagging several checks of one scan. */
   feedback: { limit: 10, windowMs: 10 * MINUTE, durable: false, per: 'ip', exempt: [] },

@@ -88,6 +88,8 @@ export interface FetchResult {
 export type FetchLike = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
 
 export interface OutboundClient {
+  /** Whether requests are signed (a SIGNING_KEY exists); without a signer, `sign` changes nothing. */
+  readonly signs: boolean
   request(url: string | URL, options?: RequestOptions): Promise<FetchResult>
   /** A web Response whose body streams (SSE, MCP); the timeout covers connect and headers only. */
   stream(url: string | URL, options?: RequestOptions): Promise<Response>
@@ -168,6 +170,10 @@ class Outbound implements OutboundClient {
     private readonly scanner: Config['scanner'],
     private readonly signer: RequestSigner | null,
   ) {}
+
+  get signs(): boolean {
+    return this.signer !== null
+  }
 
   asFetch(): FetchLike {
     return fetchAdapter((url, options) => this.stream(url, options))

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../config.ts'
 import { createOutboundClient, OutboundError } from './client.ts'
+import { generateSigningKeyJwk, loadSigningKeys } from '../crypto/signing.ts'
+import { createRequestSigner } from '../crypto/web-bot-auth.ts'
 import { ScanSession } from './session.ts'
 
 let server: ReturnType<typeof Bun.serve>
@@ -81,6 +83,22 @@ describe('ScanSession memo', () => {
     ])
     expect(hits.get('/variants')).toBe(6)
     expect(session.requestCount).toBe(6)
+  })
+
+  test('without a signing key, `sign: false` is the same request as the default and is fetched once', async () => {
+    const session = newSession()
+    await session.request(`${origin}/unsigned-either-way`)
+    await session.request(`${origin}/unsigned-either-way`, { sign: false })
+    expect(hits.get('/unsigned-either-way')).toBe(1)
+  })
+
+  test('with a signing key, signed and unsigned requests are distinct', async () => {
+    const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SIGNING_KEY: generateSigningKeyJwk() })
+    const signer = createRequestSigner(loadSigningKeys(config).current!, 'https://scanner.example')
+    const session = new ScanSession(createOutboundClient(config, signer), config)
+    await session.request(`${origin}/signed-or-not`)
+    await session.request(`${origin}/signed-or-not`, { sign: false })
+    expect(hits.get('/signed-or-not')).toBe(2)
   })
 
   test('POST is never memoised', async () => {

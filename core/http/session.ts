@@ -56,7 +56,7 @@ export class ScanSession {
   request(url: string | URL, options: RequestOptions = {}): Promise<FetchResult> {
     const method = (options.method ?? 'GET').toUpperCase()
     if (method !== 'GET' && method !== 'HEAD') return this.send(url, options)
-    const key = memoKey(method, url, options)
+    const key = memoKey(method, url, options, this.client.signs)
     const known = this.memo.get(key)
     if (known) return known
     const pending = this.send(url, options)
@@ -119,7 +119,7 @@ export class ScanSession {
   }
 }
 
-function memoKey(method: string, url: string | URL, options: RequestOptions): string {
+function memoKey(method: string, url: string | URL, options: RequestOptions, clientSigns: boolean): string {
   const headers = Object.entries(options.headers ?? {})
     .map(([name, value]) => [name.toLowerCase(), value.trim()])
     .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0))
@@ -131,7 +131,8 @@ function memoKey(method: string, url: string | URL, options: RequestOptions): st
     target?.href ?? String(url),
     headers,
     options.redirect ?? 'follow',
-    options.sign ?? true,
+    // Without a signer a request marked `sign` is the very same request as one that is not.
+    (options.sign ?? true) && clientSigns,
     options.maxBytes ?? null,
   ])
 }

@@ -1,0 +1,46 @@
+import { Elysia } from 'elysia'
+import type { Config } from './config.ts'
+import { contextPlugin } from './context.ts'
+import { type AppDeps, closeDeps, type DepsOverrides, openDeps } from './deps.ts'
+import { badgePlugin } from '../plugins/badge/index.ts'
+import { checksPlugin } from '../plugins/checks/index.ts'
+import { docsPlugin } from '../plugins/docs/index.ts'
+import { leaderboardPlugin } from '../plugins/leaderboard/index.ts'
+import { opsPlugin } from '../plugins/ops/index.ts'
+import { scanPlugin } from '../plugins/scan/index.ts'
+import { ScanWorker } from '../plugins/scan/worker.ts'
+
+/** Composes the feature plugins over one set of dependencies. Never listens: main.ts does, tests call handle(). */
+export function buildApp(deps: AppDeps) {
+  return new Elysia({ name: 'agent-readiness' })
+    .use(contextPlugin(deps))
+    .use(docsPlugin(deps.config))
+    .use(opsPlugin(deps))
+    .use(checksPlugin(deps))
+    .use(scanPlugin(deps))
+    .use(badgePlugin(deps))
+    .use(leaderboardPlugin(deps))
+}
+
+export type App = ReturnType<typeof buildApp>
+
+export interface AppHandle {
+  app: App
+  deps: AppDeps
+  close(): Promise<void>
+}
+
+/** Builds the app and starts the in-process background worker (WORKER_CONCURRENCY loops; 0 for none). */
+export async function createApp(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<AppHandle> {
+  const deps = await openDeps(config, overrides)
+  const worker = new ScanWorker(deps)
+  await worker.start(config.workerConcurrency)
+  return {
+    app: buildApp(deps),
+    deps,
+    close: async () => {
+      await worker.stop()
+      await closeDeps(deps)
+    },
+  }
+}

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto'
+import { Elysia } from 'elysia'
+import type { AppDeps } from './deps.ts'
+import { AppError, type ErrorCode, renderError, usesArdEnvelope } from './errors.ts'
+import type { Capability } from './keys/service.ts'
+import { hasCapability } from './keys/service.ts'
+import { type Caller, clientIp, consume, type LimitName, retryAfterSeconds } from './limits.ts'
+
+/** Bodies larger than this are refused with 413 before they are parsed. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/
+
+/**
+ * The per-request context every feature plugin builds on: request id, caller (anonymous or a key), rate-limit
+ * enforcement, the JSON parser with a size cap, and the one error mapper. Plugins `.use()` it; Elysia dedupes
+ * it by name so it runs once per request.
+ */
+export function contextPlugin(deps: AppDeps) {
+  const requestIds = new WeakMap<Request, string>()
+  const requestStarts = new WeakMap<Request, number>()
+
+  const errorResponse = (request: Request, error: AppError): Response => {
+    const { pathname } = new URL(request.url)
+    const { body, headers } = renderError(error, pathname)
+    return Response.json(body, {
+      status: error.status,
+      headers: { ...headers, 'x-request-id': requestIds.get(request) ?? '', 'cache-control': 'no-store' },
+    })
+  }
+
+  return new Elysia({ name: 'context' })
+    .decorate('deps', deps)
+    .onRequest(({ request, set }) => {
+      const presented = request.headers.get('x-request-id')
+      const requestId = presented && REQUEST_ID_PATTERN.test(presented) ? presented : randomUUID()
+      requestIds.set(request, requestId)
+      requestStarts.set(request, performance.now())
+      set.headers['x-request-id'] = requestId
+      const length = Number(request.headers.get('content-length') ?? 0)
+      if (length > MAX_BODY_BYTES) {
+        return errorResponse(request, new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` }))
+      }
+    })
+    .onParse({ as: 'global' }, async ({ request, contentType }) => {
+      if (!contentType?.startsWith('application/json')) return
+      const text = await readCapped(request)
+      if (text.trim() === '') return undefined
+      try {
+        return JSON.parse(text)
+      } catch {
+        throw new AppError('INVALID_JSON', { message: 'The request body is not valid JSON' })
+      }
+    })
+    .derive({ as: 'global' }, async ({ request, server }) => {
+      const ip = clientIp(request, server?.requestIP(request)?.address ?? null, deps.config.trustProxy)
+      const caller = await resolveCaller(deps, request, ip)
+      return {
+        caller,
+        requestId: requestIds.get(request) ?? randomUUID(),
+        /** Spends one unit of a named limit for this caller; throws the spec's 429 when it is exhausted. */
+        enforceLimit: async (name: LimitName, subject?: string) => {
+          let decision: Awaited<ReturnType<typeof consume>>
+          try {
+            decision = await consume(deps.store, name, caller, subject)
+          } catch (error) {
+            // Counters are loseable state: an unreachable store must not take the API down with it.
+            deps.log.error({ err: error, limit: name }, 'rate limit store unavailable; request admitted')
+            return null
+          }
+          if (!decision.allowed) {
+            throw new AppError('RATE_LIMIT_EXCEEDED', {
+              message: `Rate limit "${name}" exceeded: ${decision.limit} per ${Math.round(decision.windowMs / 1000)} s`,
+              retryAfterSeconds: retryAfterSeconds(decision),
+              durableRetry: decision.durable,
+            })
+          }
+          return decision
+        },
+        can: (capability: Capability) => caller.kind === 'key' && hasCapability(caller.tier, capability),
+      }
+    })
+    .macro({
+      /**
+       * `limit: 'scanBurst'` on a route spends one unit of that limit before the request is validated, so that
+       * malformed requests count against the caller's burst like any other.
+       */
+      limit(name: LimitName) {
+        return {
+          async transform(context: { enforceLimit?: (name: LimitName) => Promise<unknown> }) {
+            await context.enforceLimit!(name)
+          },
+        }
+      },
+    })
+    .onError({ as: 'global' }, ({ code, error, request }) => {
+      if (error instanceof AppError) return errorResponse(request, error)
+      const { pathname } = new URL(request.url)
+      switch (code) {
+        case 'VALIDATION':
+          return errorResponse(
+            request,
+            new AppError(usesArdEnvelope(pathname) ? 'INVALID_ARGUMENT' : 'VALIDATION_FAILED', {
+              message: `Invalid ${error.type}: ${issuesOf(error.all).map(describeIssue).join('; ')}`,
+              details: { in: error.type, issues: issuesOf(error.all) },
+            }),
+          )
+        case 'PARSE':
+          // Elysia wraps what our parser threw (INVALID_JSON, PAYLOAD_TOO_LARGE) as the cause of its ParseError.
+          return errorResponse(
+            request,
+            error.cause instanceof AppError ? error.cause : new AppError('INVALID_JSON', { message: 'The request body could not be parsed' }),
+          )
+        case 'NOT_FOUND':
+          return errorResponse(
+            request,
+            new AppError('ENDPOINT_NOT_FOUND', { message: `No route for ${request.method} ${pathname}` }),
+          )
+        default: {
+          deps.log.error(
+            { err: error, requestId: requestIds.get(request), method: request.method, path: pathname },
+            'unhandled error',
+          )
+          const fallback: ErrorCode = 'INTERNAL_ERROR'
+          return errorResponse(request, new AppError(fallback, { message: 'An unexpected error occurred' }))
+        }
+      }
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+      const started = requestStarts.get(request)
+      deps.log.info(
+        {
+          requestId: requestIds.get(request),
+          method: request.method,
+          path: new URL(request.url).pathname,
+          status: set.status,
+          ms: started === undefined ? undefined : Math.round(performance.now() - started),
+        },
+        'request',
+      )
+    })
+}
+
+interface ValidationIssue {
+  path: string
+  message: string
+}
+
+/** Elysia reports zod (standard schema) and TypeBox issues in slightly different shapes; one shape goes out. */
+function issuesOf(all: readonly unknown[]): ValidationIssue[] {
+  return all.map((raw) => {
+    const issue = (raw ?? {}) as { path?: unknown; message?: unknown; summary?: unknown }
+    const path = Array.isArray(issue.path) ? issue.path.join('.') : typeof issue.path === 'string' ? issue.path.replace(/^\//, '').replaceAll('/', '.') : ''
+    const message = typeof issue.message === 'string' ? issue.message : typeof issue.summary === 'string' ? issue.summary : 'invalid'
+    return { path, message }
+  })
+}
+
+function describeIssue(issue: ValidationIssue): string {
+  return issue.path ? `${issue.path}: ${issue.message}` : issue.message
+}
+
+async function readCapped(request: Request): Promise<string> {
+  if (!request.body) return ''
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel()
+      throw new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` })
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** An unrecognised or revoked bearer token is never an error: the caller is anonymous (spec, Authentication 1). */
+async function resolveCaller(deps: AppDeps, request: Request, ip: string): Promise<Caller> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')
+  if (!match) return { kind: 'anonymous', ip }
+  const key = await deps.keys.resolve(match[1]!)
+  return key ? { kind: 'key', ip, keyId: key.id, tier: key.tier, label: key.label } : { kind: 'anonymous', ip }
+}

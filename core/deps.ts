@@ -1,0 +1,66 @@
+import type { Config } from './config.ts'
+import { loadSigningKeys, type SigningKeys } from './crypto/signing.ts'
+import { createRequestSigner } from './crypto/web-bot-auth.ts'
+import { type Database, migrate, openDatabase } from './db/index.ts'
+import type { BrowserProvider } from './engine/browser.ts'
+import { createBrowserProvider } from './engine/browser-puppeteer.ts'
+import { CheckRegistry } from './engine/registry.ts'
+import { createOutboundClient, type OutboundClient } from './http/client.ts'
+import { REGISTERED_CHECKS } from '../checks/index.ts'
+import { KeyService } from './keys/service.ts'
+import { createLogger, type Logger } from './log.ts'
+import { openStore } from './store/index.ts'
+import type { Store } from './store/types.ts'
+
+/** Everything a plugin or service may need, built once per app; services receive plain pieces of it. */
+export interface AppDeps {
+  config: Readonly<Config>
+  log: Logger
+  database: Database
+  store: Store
+  keys: KeyService
+  signing: SigningKeys
+  outbound: OutboundClient
+  registry: CheckRegistry
+  /** The system or remote Chromium for rendered checks; null when none is configured. */
+  browser: BrowserProvider | null
+}
+
+export interface DepsOverrides {
+  log?: Logger
+  store?: Store
+  database?: Database
+  browser?: BrowserProvider | null
+}
+
+/** What the check engine needs, built without a database: the CLI's in-process scan uses exactly this. */
+export function createEngineDeps(
+  config: Readonly<Config>,
+  overrides: Pick<DepsOverrides, 'browser'> = {},
+): Pick<AppDeps, 'config' | 'registry' | 'signing' | 'outbound' | 'browser'> {
+  const registry = new CheckRegistry(REGISTERED_CHECKS)
+  const signing = loadSigningKeys(config)
+  // Outbound requests are signed only when a key exists (checks.md §17.2: no key, no signature).
+  const signer = signing.current ? createRequestSigner(signing.current, config.publicBaseUrl) : null
+  return {
+    config,
+    registry,
+    signing,
+    outbound: createOutboundClient(config, signer),
+    browser: overrides.browser === undefined ? createBrowserProvider(config) : overrides.browser,
+  }
+}
+
+export async function openDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<AppDeps> {
+  const log = overrides.log ?? createLogger(config)
+  const engine = createEngineDeps(config, overrides)
+  const database = overrides.database ?? (await openDatabase(config))
+  await migrate(config, database)
+  const store =
+    overrides.store ?? (await openStore(config, { onError: (error) => log.error({ err: error }, 'store error') }))
+  return { ...engine, log, database, store, keys: new KeyService(database.db) }
+}
+
+export async function closeDeps(deps: AppDeps): Promise<void> {
+  await Promise.allSettled([deps.store.close(), deps.database.close(), deps.browser?.close()])
+}

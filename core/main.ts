@@ -1,0 +1,40 @@
+import { createApp } from './app.ts'
+import type { Config } from './config.ts'
+import { MAX_BODY_BYTES } from './context.ts'
+
+/** How long in-flight requests (including open SSE streams) get to finish after SIGTERM. */
+const SHUTDOWN_GRACE_MS = 10_000
+
+export async function serve(config: Readonly<Config>): Promise<void> {
+  const { app, deps, close } = await createApp(config)
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_BODY_BYTES })
+  deps.log.info(
+    {
+      url: config.publicBaseUrl,
+      port: config.port,
+      database: deps.database.kind,
+      store: deps.store.kind,
+      signing: deps.signing.current ? deps.signing.current.kid : null,
+    },
+    'agent-readiness listening',
+  )
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    deps.log.info({ signal }, 'shutting down: finishing in-flight requests')
+    const forced = setTimeout(() => {
+      deps.log.warn('grace period over: closing open connections')
+      void app.server?.stop(true)
+    }, SHUTDOWN_GRACE_MS)
+    forced.unref()
+    await app.server?.stop(false)
+    clearTimeout(forced)
+    await close()
+    deps.log.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}

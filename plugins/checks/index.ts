@@ -1,0 +1,34 @@
+import { Elysia } from 'elysia'
+import { contextPlugin } from '../../core/context.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { ardError, catalogQuery, checkCatalog } from './model.ts'
+import { serializeCatalogs, wantsEssentials } from './service.ts'
+
+export function checksPlugin(deps: AppDeps) {
+  const catalogs = serializeCatalogs(deps.registry)
+  return new Elysia({ name: 'checks' }).use(contextPlugin(deps)).get(
+    '/api/checks',
+    async ({ query, request }) => {
+      const catalog = wantsEssentials(query.include) ? catalogs.essentials : catalogs.plain
+      const headers = {
+        'access-control-allow-origin': '*',
+        'cache-control': 'public, max-age=3600',
+        etag: catalog.etag,
+        vary: 'Accept-Encoding',
+      }
+      if (request.headers.get('if-none-match') === catalog.etag) return new Response(null, { status: 304, headers })
+      return new Response(catalog.body, { headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } })
+    },
+    {
+      limit: 'checksCatalog',
+      query: catalogQuery,
+      response: { 200: checkCatalog, 429: ardError },
+      detail: {
+        tags: ['Checks'],
+        summary: 'Catalog of every check',
+        description:
+          'Generated from the checks\' own metadata. Byte-stable between check-set changes (ETag), CORS `*`, cacheable for 1 hour. 60 requests per minute per IP.',
+      },
+    },
+  )
+}

@@ -1,0 +1,27 @@
+import { Elysia } from 'elysia'
+import { contextPlugin } from '../../core/context.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { healthResponse, readinessResponse } from './model.ts'
+import { readiness } from './service.ts'
+
+export function opsPlugin(deps: AppDeps) {
+  return new Elysia({ name: 'ops', detail: { tags: ['Operations'] } })
+    .use(contextPlugin(deps))
+    .get('/healthz', () => ({ status: 'ok' as const }), {
+      response: { 200: healthResponse },
+      detail: { summary: 'Liveness: the process is up', tags: ['Operations'] },
+    })
+    .get(
+      '/readyz',
+      async ({ set }) => {
+        const result = await readiness(deps)
+        set.status = result.status === 'ready' ? 200 : 503
+        set.headers['cache-control'] = 'no-store'
+        return result
+      },
+      {
+        response: { 200: readinessResponse, 503: readinessResponse },
+        detail: { summary: 'Readiness: database and store reachable (503 otherwise)', tags: ['Operations'] },
+      },
+    )
+}

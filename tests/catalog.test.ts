@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { AppHandle } from '../core/app.ts'
+import { CONTRACT_VERSION } from '../core/contract.ts'
+import { currentLock, readLock } from '../core/engine/catalog-lock.ts'
+import { LAYERS } from '../core/engine/contract.ts'
+import { request, testApp } from './helpers.ts'
+
+let handle: AppHandle
+beforeAll(async () => {
+  handle = await testApp()
+})
+afterAll(() => handle.close())
+
+describe('GET /api/checks', () => {
+  test('lists every registered check with every required field', async () => {
+    const response = await handle.app.handle(request('/api/checks'))
+    expect(response.status).toBe(200)
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600')
+    const catalog = await response.json()
+    expect(catalog.contractVersion).toBe(CONTRACT_VERSION)
+    expect(catalog.layers).toEqual(LAYERS.map(({ id, name, weight }) => ({ id, name, weight })))
+    expect(catalog.layers.reduce((sum: number, layer: { weight: number }) => sum + layer.weight, 0)).toBe(100)
+    expect(catalog.checks).toHaveLength(handle.deps.registry.size)
+    for (const check of catalog.checks) {
+      for (const field of ['id', 'name', 'description', 'layer', 'maxScore', 'bonus', 'applicability', 'appliesTo', 'tier', 'maturity', 'draft', 'beta']) {
+        expect(check).toHaveProperty(field)
+      }
+      expect(check.protocol !== undefined).toBe(check.applicability === 'api')
+      expect(check.essentialsTier).toBeUndefined()
+    }
+  })
+
+  test('include=essentials adds the essentials fields; the robots policy checks are excluded', async () => {
+    const catalog = await (await handle.app.handle(request('/api/checks?include=essentials'))).json()
+    for (const check of catalog.checks) {
+      expect(['required', 'recommended', 'signal']).toContain(check.essentialsTier)
+      expect(typeof check.essentialsBonusOnly).toBe('boolean')
+      expect(check.essentialsExcluded).toBe(['robots-ai-agents-allowed', 'robots-ai-rules-explicit'].includes(check.id))
+    }
+  })
+
+  test('byte-identical across calls and across app instances, with a stable ETag and 304', async () => {
+    const first = await (await handle.app.handle(request('/api/checks'))).text()
+    const second = await handle.app.handle(request('/api/checks'))
+    expect(await second.text()).toBe(first)
+    const other = await testApp()
+    try {
+      expect(await (await other.app.handle(request('/api/checks'))).text()).toBe(first)
+    } finally {
+      await other.close()
+    }
+    const etag = second.headers.get('etag')!
+    const notModified = await handle.app.handle(request('/api/checks', { headers: { 'if-none-match': etag } }))
+    expect(notModified.status).toBe(304)
+  })
+
+  test('61st request in a minute is a 429 ArdErrorResponse with Retry-After', async () => {
+    const headers = { 'x-forwarded-for': '192.0.2.77' }
+    const limited = await testApp({ TRUST_PROXY: 'true' })
+    try {
+      for (let i = 0; i < 60; i++) expect((await limited.app.handle(request('/api/checks', { headers }))).status).toBe(200)
+      const denied = await limited.app.handle(request('/api/checks', { headers }))
+      expect(denied.status).toBe(429)
+      expect(Number(denied.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(await denied.json()).toEqual({ errorCode: 'RATE_LIMIT_EXCEEDED', message: expect.any(String) })
+    } finally {
+      await limited.close()
+    }
+  })
+})
+
+test('the catalog matches catalog.lock.json: a catalog change needs a contract-version bump', () => {
+  const lock = readLock()
+  const current = currentLock()
+  if (current.sha256 !== lock.sha256 && current.contractVersion === lock.contractVersion) {
+    throw new Error(
+      `The check catalog changed but CONTRACT_VERSION is still ${lock.contractVersion}: bump it in core/contract.ts (minor for catalog membership) and run \`npm run catalog:lock\``,
+    )
+  }
+  expect(current).toEqual(lock)
+})

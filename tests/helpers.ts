@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto'
+import { createApp, type AppHandle } from '../core/app.ts'
+import { loadConfig } from '../core/config.ts'
+import { openStore } from '../core/store/index.ts'
+
+/**
+ * Tests run on embedded defaults (a throwaway PGlite, the in-process store) unless DATABASE_URL / REDIS_URL are
+ * set, in which case they run against the real servers; each app gets its own store key prefix so that
+ * rate-limit counters of one test never leak into another.
+ */
+export function testEnv(env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    DATABASE_URL: process.env.DATABASE_URL || 'memory://',
+    REDIS_URL: process.env.REDIS_URL || undefined,
+    LOG_LEVEL: 'silent',
+    SCANNER_ALLOW_PRIVATE: 'true',
+    PUBLIC_BASE_URL: 'http://localhost:3000',
+    ...env,
+  }
+}
+
+export function testConfig(env: Record<string, string | undefined> = {}) {
+  return loadConfig(testEnv(env))
+}
+
+export async function testApp(env: Record<string, string | undefined> = {}): Promise<AppHandle> {
+  const config = testConfig(env)
+  const store = await openStore(config, { prefix: `test:${randomUUID()}:` })
+  return createApp(config, { store })
+}
+
+export function request(path: string, init: RequestInit & { json?: unknown } = {}): Request {
+  const { json, ...rest } = init
+  const headers = new Headers(rest.headers)
+  if (json !== undefined) headers.set('content-type', 'application/json')
+  return new Request(`http://localhost${path}`, {
+    ...rest,
+    headers,
+    body: json === undefined ? rest.body : JSON.stringify(json),
+  })
+}
