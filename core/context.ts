@@ -19,10 +19,13 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/
 export function contextPlugin(deps: AppDeps) {
   const requestIds = new WeakMap<Request, string>()
   const requestStarts = new WeakMap<Request, number>()
+  // Responses built by the error mapper bypass `set.status`; the request log reads their status from here.
+  const errorStatuses = new WeakMap<Request, number>()
 
   const errorResponse = (request: Request, error: AppError): Response => {
     const { pathname } = new URL(request.url)
     const { body, headers } = renderError(error, pathname)
+    errorStatuses.set(request, error.status)
     return Response.json(body, {
       status: error.status,
       headers: { ...headers, 'x-request-id': requestIds.get(request) ?? '', 'cache-control': 'no-store' },
@@ -133,7 +136,7 @@ export function contextPlugin(deps: AppDeps) {
           requestId: requestIds.get(request),
           method: request.method,
           path: new URL(request.url).pathname,
-          status: set.status,
+          status: errorStatuses.get(request) ?? set.status,
           ms: started === undefined ? undefined : Math.round(performance.now() - started),
         },
         'request',
