@@ -9,6 +9,7 @@ import { createOutboundClient, type OutboundClient } from './http/client.ts'
 import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { KeyService } from './keys/service.ts'
 import { createLogger, type Logger } from './log.ts'
+import { ServiceSecrets } from './secrets/index.ts'
 import { openStore } from './store/index.ts'
 import type { Store } from './store/types.ts'
 
@@ -24,6 +25,8 @@ export interface AppDeps {
   registry: CheckRegistry
   /** The system or remote Chromium for rendered checks; null when none is configured. */
   browser: BrowserProvider | null
+  /** HMAC keys for the service's own tokens, shared by all instances. */
+  secrets: ServiceSecrets
 }
 
 export interface DepsOverrides {
@@ -58,7 +61,7 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
   await migrate(config, database)
   const store =
     overrides.store ?? (await openStore(config, { onError: (error) => log.error({ err: error }, 'store error') }))
-  return { ...engine, log, database, store, keys: new KeyService(database.db) }
+  return { ...engine, log, database, store, keys: new KeyService(database.db), secrets: new ServiceSecrets(database.db) }
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
