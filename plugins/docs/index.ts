@@ -47,7 +47,8 @@ export function docsPlugin(config: Readonly<Config>) {
         mapJsonSchema: {
           zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }),
         },
-        exclude: { paths: ['/swagger', '/swagger/assets/:file', '/openapi.json'] },
+        // The /.well-known/* documents are part of the API; the plugin would otherwise skip every path with a dot.
+        exclude: { staticFile: false, paths: ['/swagger', '/swagger/assets/:file', '/openapi.json'] },
         documentation: {
           info: { title: SERVICE_NAME, version: CONTRACT_VERSION, description: API_DESCRIPTION },
           servers: [{ url: config.publicBaseUrl }],

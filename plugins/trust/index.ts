@@ -1,0 +1,69 @@
+import { Elysia } from 'elysia'
+import { contextPlugin } from '../../core/context.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { attestationParams, attestationResponses, JOSE_MEDIA_TYPE, JWK_SET_MEDIA_TYPE, jwksResponses } from './model.ts'
+import { attestationFor, matchesEtag, prefersJose, serializeJwks, strongEtag } from './service.ts'
+
+/**
+ * Five minutes: an attestation changes with each scan of the domain, and a key set cached longer would leave
+ * verifiers without a newly rotated key for longer.
+ */
+const CACHE_CONTROL = 'public, max-age=300'
+
+export function trustPlugin(deps: AppDeps) {
+  const { db } = deps.database
+  const jwks = serializeJwks(deps.signing)
+
+  const keySet = ({ request }: { request: Request }) => {
+    const headers = {
+      'access-control-allow-origin': '*',
+      'cache-control': CACHE_CONTROL,
+      etag: jwks.etag,
+    }
+    if (matchesEtag(request.headers.get('if-none-match'), jwks.etag)) return new Response(null, { status: 304, headers })
+    return new Response(jwks.body, { headers: { ...headers, 'content-type': JWK_SET_MEDIA_TYPE } })
+  }
+  const keySetDetail = {
+    tags: ['ARD'],
+    summary: 'Public key set for attestations',
+    description:
+      'RFC 7517 JWKS of the Ed25519 keys that sign scorecard attestations: the current key (`SIGNING_KEY`) first, then retired keys (`SIGNING_KEYS_PREVIOUS`) that recent attestations may still carry. `{ "keys": [] }` when no key is configured. `application/jwk-set+json`, CORS `*`, cached 5 minutes, ETag.',
+    responses: jwksResponses,
+  }
+
+  return new Elysia({ name: 'trust' })
+    .use(contextPlugin(deps))
+    .get(
+      '/api/ard/attestation/:domain',
+      async ({ params, request }) => {
+        const attestation = await attestationFor({ db, config: deps.config, signing: deps.signing }, params.domain)
+        // Without a key there is no JWS to give, and the unsigned JSON answers whatever was asked for.
+        const jws = prefersJose(request.headers.get('accept')) ? attestation.jws : null
+        // Serialized here, not by Elysia: the `payload` member must keep its canonical member order.
+        const body = jws ?? JSON.stringify(attestation.body)
+        const headers = {
+          'access-control-allow-origin': '*',
+          'cache-control': attestation.cacheable ? CACHE_CONTROL : 'no-store',
+          etag: strongEtag(body),
+          vary: 'Accept',
+        }
+        if (matchesEtag(request.headers.get('if-none-match'), headers.etag)) return new Response(null, { status: 304, headers })
+        return new Response(body, {
+          headers: { ...headers, 'content-type': jws !== null ? JOSE_MEDIA_TYPE : 'application/json; charset=utf-8' },
+        })
+      },
+      {
+        limit: 'ardRead',
+        params: attestationParams,
+        detail: {
+          tags: ['ARD'],
+          summary: "Signed attestation of a domain's score",
+          description:
+            'An EdDSA detached JWS (RFC 7515 Appendix F, header `{"alg":"EdDSA","kid":<thumbprint>,"typ":"JOSE"}`) over the RFC 8785 canonical JSON of a payload binding the domain, score, grade, scan kind, scan time, contract version, issuer and a SHA-256 digest of the stored result. Verify with the key set at /.well-known/jwks.json. Without a signing key the payload comes unsigned (`signed: false`), also under `Accept: application/jose`. Attests the newest measured scan, deterministically: the same stored result and key give the same bytes (ETag), so the bare JWS verifies against the payload of any other request until the next scan. Ephemeral results are never attested (404). Partial results are `no-store`, complete ones cached 5 minutes. CORS `*`. 60 requests per minute per IP.',
+          responses: attestationResponses,
+        },
+      },
+    )
+    .get('/api/ard/jwks', keySet, { detail: keySetDetail })
+    .get('/.well-known/jwks.json', keySet, { detail: { ...keySetDetail, summary: 'Public key set (well-known path)' } })
+}
