@@ -1,0 +1,87 @@
+import { Elysia } from 'elysia'
+import { contextPlugin } from '../../core/context.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { normalizeInput } from '../../core/engine/target.ts'
+import { errorResponse } from '../scan/model.ts'
+import {
+  agentFeedbackList,
+  checkFeedbackBody,
+  checkFeedbackResponse,
+  feedbackDomainParams,
+  feedbackListQuery,
+  feedbackStats,
+  LEGACY_STAGES,
+  MAX_FEEDBACK_MESSAGE,
+  VERIFICATION_DESCRIPTION,
+} from './model.ts'
+import { FeedbackService } from './service.ts'
+
+/** Reads change with every report; a minute of staleness keeps a popular domain's page off the database. */
+const READ_CACHE_CONTROL = 'public, max-age=60'
+const LEGACY_NOTE = Object.entries(LEGACY_STAGES)
+  .map(([legacy, stage]) => `\`${legacy}\` -> \`${stage}\``)
+  .join(', ')
+
+export function feedbackPlugin(deps: AppDeps) {
+  const service = new FeedbackService(deps)
+  return new Elysia({ name: 'feedback' })
+    .use(contextPlugin(deps))
+    .post('/api/feedback/check', ({ body }) => service.submitCheckFeedback(body), {
+      limit: 'feedback',
+      parse: 'json',
+      body: checkFeedbackBody,
+      response: {
+        200: checkFeedbackResponse,
+        400: errorResponse,
+        401: errorResponse,
+        404: errorResponse,
+        429: errorResponse,
+        500: errorResponse,
+        503: errorResponse,
+      },
+      detail: {
+        tags: ['Feedback'],
+        summary: 'Report a wrong check result',
+        description: `The check's status, score, maxScore and details are snapshotted from the domain's latest scan. \`reporterType\` human may add \`reporterEmail\`; \`reporterType\` agent must send \`agentId\`, \`verificationToken\` and \`verificationAnswer\` (and no email). ${VERIFICATION_DESCRIPTION} 400 invalid payload (\`VALIDATION_FAILED\`, message over ${MAX_FEEDBACK_MESSAGE} characters included) or unknown checkId (\`UNKNOWN_CHECK_IDS\`); 401 \`AGENT_VERIFICATION_FAILED\` (\`details.reason\`: malformed, expired, mismatch, replayed); 404 \`NOT_FOUND\` when the domain has no scan or the check is not in its latest scan; 429 after 10 reports per IP per 10 minutes; 503 \`VERIFICATION_UNAVAILABLE\`.`,
+      },
+    })
+    .get(
+      '/api/feedback/:domain',
+      async ({ params, query, set }) => {
+        const { domain } = normalizeInput(params.domain)
+        const page = await service.listAgentFeedback(domain, query)
+        set.headers['cache-control'] = READ_CACHE_CONTROL
+        return { domain, ...page, ...query }
+      },
+      {
+        limit: 'openRead',
+        params: feedbackDomainParams,
+        query: feedbackListQuery,
+        response: { 200: agentFeedbackList, 400: errorResponse, 429: errorResponse, 500: errorResponse },
+        detail: {
+          tags: ['Feedback'],
+          summary: "Agents' feedback on a domain",
+          description: `AgentFeedback reports for the domain, newest first, paged with \`limit\` (1-100, default 20) and \`offset\`. \`layer_scores\` holds only current stage names (discovery, identity, access, payments, experience): legacy keys were mapped when stored (${LEGACY_NOTE}). A domain without reports is an empty page, not a 404. 400 \`INVALID_DOMAIN\`. Cached 1 minute. 60 requests per minute per IP, shared with the other open reads.`,
+        },
+      },
+    )
+    .get(
+      '/api/feedback/:domain/stats',
+      async ({ params, set }) => {
+        const stats = await service.agentFeedbackStats(params.domain)
+        set.headers['cache-control'] = READ_CACHE_CONTROL
+        return stats
+      },
+      {
+        limit: 'openRead',
+        params: feedbackDomainParams,
+        response: { 200: feedbackStats, 400: errorResponse, 429: errorResponse, 500: errorResponse },
+        detail: {
+          tags: ['Feedback'],
+          summary: "Statistics of agents' feedback on a domain",
+          description:
+            'FeedbackStats over every AgentFeedback report of the domain: `total`; `outcomes` `{ success, partial_failure, failure }` and `recommendations` `{ recommend, neutral, not_recommend }` as counts; `success_rate` = success / total and `recommend_rate` = recommend / total, 0-1 with three decimals (0 when there are no reports). 400 `INVALID_DOMAIN`. Cached 1 minute. 60 requests per minute per IP, shared with the other open reads.',
+        },
+      },
+    )
+}
