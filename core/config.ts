@@ -51,6 +51,7 @@ const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected redis://… or rediss://…').optional(),
   SIGNING_KEY: z.string().min(1).optional(),
   SIGNING_KEYS_PREVIOUS: z.string().min(1).optional(),
+  SERVICE_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   SCANNER_ALLOW_PRIVATE: booleanFlag.default(false),
   SCANNER_RESOLVE: resolveRules.default([]),
   SCANNER_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
@@ -84,6 +85,8 @@ export interface Config {
   redisUrl: string | null
   signingKey: string | null
   signingKeysPrevious: string[]
+  /** Root of the service's own HMAC keys; null → a random secret kept in the store. */
+  serviceSecret: string | null
   scanner: {
     allowPrivate: boolean
     resolve: ResolveRule[]
@@ -149,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     signingKey: e.SIGNING_KEY ?? null,
     signingKeysPrevious: e.SIGNING_KEYS_PREVIOUS ? splitKeyList(e.SIGNING_KEYS_PREVIOUS) : [],
+    serviceSecret: e.SERVICE_SECRET ?? null,
     scanner: {
       allowPrivate: e.SCANNER_ALLOW_PRIVATE,
       resolve: e.SCANNER_RESOLVE,

@@ -34,12 +34,11 @@ export function contextPlugin(deps: AppDeps) {
 
   return new Elysia({ name: 'context' })
     .decorate('deps', deps)
-    .onRequest(({ request, set }) => {
+    .onRequest(({ request }) => {
       const presented = request.headers.get('x-request-id')
       const requestId = presented && REQUEST_ID_PATTERN.test(presented) ? presented : randomUUID()
       requestIds.set(request, requestId)
       requestStarts.set(request, performance.now())
-      set.headers['x-request-id'] = requestId
       const length = Number(request.headers.get('content-length') ?? 0)
       if (length > MAX_BODY_BYTES) {
         return errorResponse(request, new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` }))
@@ -129,7 +128,18 @@ export function contextPlugin(deps: AppDeps) {
         }
       }
     })
+    // The request id goes onto a Response the handler built itself rather than into `set.headers`: Elysia rebuilds
+    // a returned Response around its body stream whenever `set.headers` is not empty, a real cost on hot reads.
+    .mapResponse({ as: 'global' }, ({ request, responseValue, set }) => {
+      const requestId = requestIds.get(request) ?? ''
+      if (responseValue instanceof Response) {
+        responseValue.headers.set('x-request-id', requestId)
+        return responseValue
+      }
+      set.headers['x-request-id'] = requestId
+    })
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+      if (!deps.log.isLevelEnabled('info')) return
       const started = requestStarts.get(request)
       deps.log.info(
         {

@@ -9,6 +9,7 @@ import { createOutboundClient, type OutboundClient } from './http/client.ts'
 import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { KeyService } from './keys/service.ts'
 import { createLogger, type Logger } from './log.ts'
+import { ReadCache } from './read-cache.ts'
 import { ServiceSecrets } from './secrets/index.ts'
 import { openStore } from './store/index.ts'
 import type { Store } from './store/types.ts'
@@ -27,6 +28,8 @@ export interface AppDeps {
   browser: BrowserProvider | null
   /** HMAC keys for the service's own tokens, shared by all instances. */
   secrets: ServiceSecrets
+  /** Rendered score reads, dropped on every scan write (here and, through the store, on every instance). */
+  readCache: ReadCache
 }
 
 export interface DepsOverrides {
@@ -61,9 +64,20 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
   await migrate(config, database)
   const store =
     overrides.store ?? (await openStore(config, { onError: (error) => log.error({ err: error }, 'store error') }))
-  return { ...engine, log, database, store, keys: new KeyService(database.db), secrets: new ServiceSecrets(database.db) }
+  const readCache = new ReadCache(store)
+  await readCache.start()
+  return {
+    ...engine,
+    log,
+    database,
+    store,
+    keys: new KeyService(database.db),
+    secrets: new ServiceSecrets(store, config.serviceSecret),
+    readCache,
+  }
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
+  await deps.readCache.stop().catch(() => {})
   await Promise.allSettled([deps.store.close(), deps.database.close(), deps.browser?.close()])
 }

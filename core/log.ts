@@ -19,6 +19,8 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
         '*.authorization',
         'signingKey',
         '*.signingKey',
+        'serviceSecret',
+        '*.serviceSecret',
         'apiKey',
         '*.apiKey',
         'key',

@@ -139,3 +139,13 @@ describe('API keys', () => {
     expect(listed.find((row) => row.id === second.id)?.revokedAt).toBeNull()
   })
 })
+
+test('every route that takes a JSON body documents it in OpenAPI', async () => {
+  const document = await (await handle.app.handle(request('/openapi.json'))).json()
+  const posts = Object.entries(document.paths as Record<string, { post?: { requestBody?: { content?: Record<string, unknown> } } }>)
+    .filter(([path, item]) => item.post && path !== '/api/mcp')
+  expect(posts.length).toBeGreaterThan(3)
+  for (const [path, item] of posts) {
+    expect(`${path}: ${Object.keys(item.post!.requestBody?.content ?? {}).join(',')}`).toBe(`${path}: application/json`)
+  }
+})

@@ -111,11 +111,16 @@ describe('POST /api/scan', () => {
     const budget = await consume(world.handle.deps.store, 'scanDaily', { kind: 'anonymous', ip })
     expect(budget.remaining).toBe(30 - 2) // the live scan and this probe; the freshness hit spent nothing
 
+    // Read the score first so that a rendered read is cached, then rescan: the read must follow at once.
+    expect((await (await get('/api/score/excellent.test')).json()).scannedAt).toBe(body.scannedAt)
     const forced = await post('/api/scan', { url: 'excellent.test', force: true }, { 'x-forwarded-for': ip })
     expect(forced.status).toBe(200)
     const forcedBody = await forced.json()
     expect(forcedBody.servedFromCache).toBeUndefined()
     expect(forcedBody.scannedAt).not.toBe(body.scannedAt)
+    const reread = await get('/api/score/excellent.test')
+    expect((await reread.json()).scannedAt).toBe(forcedBody.scannedAt)
+    expect(reread.headers.get('x-request-id')).toBeTruthy()
   })
 
   test('ephemeral results are disposable; an explicit ephemeral scan never hides a real one', async () => {
@@ -230,7 +235,7 @@ describe('GET /api/score/{domain}', () => {
   })
 
   test('a partial result older than 30 minutes reads as stuck with next_action and is not cached', async () => {
-    const repository = new ScanRepository(world.handle.deps.database.db)
+    const repository = new ScanRepository(world.handle.deps.database.db, world.handle.deps.config)
     const stored = await repository.latest('blog.test')
     const stale = { ...stored!.result!, domain: 'stuck.example', analysisStatus: 'partial' as const, pendingChecks: ['webmcp-tools'], scannedAt: new Date(Date.now() - 31 * 60_000).toISOString() }
     await repository.insert(stale, { ephemeral: false })

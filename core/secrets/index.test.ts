@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
 import { testApp } from '../../tests/helpers.ts'
 import type { AppHandle } from '../app.ts'
+import { MemoryStore } from '../store/memory.ts'
 import { ServiceSecrets } from './index.ts'
 
 let handle: AppHandle
@@ -9,11 +11,26 @@ beforeAll(async () => {
 })
 afterAll(() => handle.close())
 
-test('keys are stable across instances sharing the database and differ by purpose', async () => {
-  const first = new ServiceSecrets(handle.deps.database.db)
-  const second = new ServiceSecrets(handle.deps.database.db)
+test('instances sharing a store derive the same keys; purposes get different keys', async () => {
+  const first = new ServiceSecrets(handle.deps.store, null)
+  const second = new ServiceSecrets(handle.deps.store, null)
   const [a, b] = await Promise.all([first.key('page-token'), second.key('page-token')])
   expect(a.length).toBe(32)
   expect(a.equals(b)).toBe(true)
   expect((await first.key('verification')).equals(a)).toBe(false)
+})
+
+test('SERVICE_SECRET fixes the keys whatever the store holds', async () => {
+  const secret = 'x'.repeat(40)
+  const one = await new ServiceSecrets(new MemoryStore(() => {}), secret).key('page-token')
+  const two = await new ServiceSecrets(new MemoryStore(() => {}), secret).key('page-token')
+  expect(one.equals(two)).toBe(true)
+})
+
+test('no secret is kept in the database', async () => {
+  await handle.deps.secrets.key('page-token')
+  const tables = await handle.deps.database.db.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_name like '%secret%'`,
+  )
+  expect(JSON.stringify(tables)).not.toContain('secret')
 })

@@ -1,25 +1,29 @@
 import { hkdfSync, randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
-import type { Db } from '../db/index.ts'
-import { serviceSecrets } from './tables.ts'
+import type { Store } from '../store/types.ts'
 
-const ROOT = 'root'
+const ROOT_KEY = 'secret:root'
+/** Renewed after this long; only tokens minted minutes before a renewal stop verifying. */
+const ROOT_TTL_MS = 30 * 24 * 60 * 60 * 1000
 
 /**
- * Keys for the service's own HMACs (opaque page tokens, agent-verification tokens). They must be the same on every
- * instance and survive restarts, and an operator should not have to configure them: a random root secret is created
- * once in the database (the first instance to ask wins the insert), and each purpose gets its own HKDF-derived key,
- * so a token minted for one purpose never verifies for another.
+ * Keys for the service's own HMACs (opaque page tokens, agent-verification tokens). Every instance must derive the
+ * same keys without an operator having to configure them, and no secret may sit in the database in plain text.
+ * So the root secret is SERVICE_SECRET when the operator sets one, otherwise a random value created once in the
+ * store (shared by all instances through Redis): losing it only invalidates tokens that live minutes anyway. Each
+ * purpose gets its own HKDF-derived key, so a token minted for one purpose never verifies for another.
  */
 export class ServiceSecrets {
   private root: Promise<Buffer> | null = null
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly store: Store,
+    private readonly configured: string | null,
+  ) {}
 
   async key(purpose: string): Promise<Buffer> {
     if (!this.root) {
       this.root = this.loadRoot()
-      // A failed load (database down) is retried on the next call instead of being remembered.
+      // A failed load (store down) is retried on the next call instead of being remembered.
       this.root.catch(() => {
         this.root = null
       })
@@ -28,11 +32,11 @@ export class ServiceSecrets {
   }
 
   private async loadRoot(): Promise<Buffer> {
-    await this.db
-      .insert(serviceSecrets)
-      .values({ name: ROOT, secret: randomBytes(32).toString('base64url') })
-      .onConflictDoNothing()
-    const [row] = await this.db.select().from(serviceSecrets).where(eq(serviceSecrets.name, ROOT))
-    return Buffer.from(row!.secret, 'base64url')
+    if (this.configured) return Buffer.from(this.configured, 'utf8')
+    // The first instance to ask wins; the others read its value.
+    await this.store.setIfAbsent(ROOT_KEY, randomBytes(32).toString('base64url'), ROOT_TTL_MS)
+    const stored = await this.store.get(ROOT_KEY)
+    if (!stored) throw new Error('the store did not keep the service secret')
+    return Buffer.from(stored, 'base64url')
   }
 }

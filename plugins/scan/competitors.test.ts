@@ -18,7 +18,7 @@ let repository: ScanRepository
 beforeAll(async () => {
   handle = await testApp()
   db = handle.deps.database.db
-  repository = new ScanRepository(db)
+  repository = new ScanRepository(db, handle.deps.config)
 })
 afterAll(() => handle.close())
 

@@ -26,7 +26,7 @@ import {
 } from './model.ts'
 import type { ScanRow } from './repository.ts'
 import { ScanService, scanChannel } from './service.ts'
-import { isStuck, renderScan, scanNextAction, type ShapeOptions, shapeOptions } from './shapes.ts'
+import { renderScan, scanNextAction, type ShapeOptions, shapeOptions } from './shapes.ts'
 import { V2ScanService } from './v2.ts'
 import type { WorkerEvent } from './worker.ts'
 
@@ -73,6 +73,7 @@ export function scanPlugin(deps: AppDeps) {
       },
       {
         limit: 'scanBurst',
+        parse: 'json',
         body: scanBody,
         query: commonQuery,
         response: {
@@ -206,6 +207,7 @@ export function scanPlugin(deps: AppDeps) {
           const stored = await service.repository.latest(report.domain)
           if (stored?.result && !stored.ephemeral) {
             await service.repository.update(stored.id, patchReport(stored.result, results, deps.registry))
+            await deps.readCache.invalidate(report.domain)
             storedScanUpdated = true
           }
         }
@@ -231,6 +233,7 @@ export function scanPlugin(deps: AppDeps) {
       },
       {
         limit: 'scanBurst',
+        parse: 'json',
         body: runChecksBody,
         response: { 200: runChecksResponse, 400: errorResponse, 422: mcpAuthRequiredResponse, 429: errorResponse, 500: errorResponse },
         detail: {
@@ -244,9 +247,14 @@ export function scanPlugin(deps: AppDeps) {
     )
     .get(
       '/api/score/:domain',
-      async ({ params, query, set }) => {
+      async ({ params, query }) => {
         const { domain } = normalizeInput(params.domain)
         const options = shapeOptions(query)
+        // Competitor rows move with other domains' scans, so only reads about this domain alone are cached.
+        const cacheKey = options.competitors ? null : `score:${domain}:${JSON.stringify(options)}`
+        // Served as a prebuilt Response: the body is already serialised, so it skips response validation.
+        const cached = cacheKey ? deps.readCache.get(cacheKey) : null
+        if (cached) return new Response(cached.body, { headers: cached.headers })
         const [row, marker] = await Promise.all([service.repository.latest(domain), service.repository.authMarker(domain)])
         if (!row) {
           if (marker) {
@@ -261,11 +269,16 @@ export function scanPlugin(deps: AppDeps) {
             extra: { domain, ...(options.audit ? { nextAction: action } : { next_action: action }) },
           })
         }
-        Object.assign(set.headers, deprecationHeaders('GET /api/score/:domain'))
         // Partial results are polled, stuck and ephemeral ones must not be cached anywhere.
-        set.headers['cache-control'] =
-          row.ephemeral || row.analysisStatus === 'partial' || isStuck(row) ? 'no-store' : 'public, max-age=3600'
-        return render(row, options, 'score')
+        const cacheable = !row.ephemeral && row.analysisStatus === 'complete'
+        const headers = {
+          ...deprecationHeaders('GET /api/score/:domain'),
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': cacheable ? 'public, max-age=3600' : 'no-store',
+        }
+        const body = JSON.stringify(await render(row, options, 'score'))
+        if (cacheable && cacheKey) deps.readCache.set(cacheKey, domain, { body, headers })
+        return new Response(body, { headers })
       },
       {
         limit: 'score',
@@ -309,6 +322,7 @@ export function scanPlugin(deps: AppDeps) {
       },
       {
         limit: 'scanBurst',
+        parse: 'json',
         body: v2ScanBody,
         response: { 200: v2ScanResponse, 201: v2ScanResponse, 400: errorResponse, 422: errorResponse, 429: errorResponse, 503: errorResponse },
         detail: {

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm'
 import type { Db } from '../../core/db/index.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
+import { type ArdConfig, syncArdEntry } from '../ard/service.ts'
 import { scans, scoreHistory } from './tables.ts'
 
 export type ScanRow = typeof scans.$inferSelect
@@ -8,9 +9,15 @@ export type ScanRow = typeof scans.$inferSelect
 /** Ephemeral results are deleted after this long (spec: "after a few days"). */
 export const EPHEMERAL_RETENTION_MS = 3 * 24 * 60 * 60 * 1000
 
-/** The scans table, as the scan routes and the worker need it. No HTTP here. */
+/**
+ * The scans table, as the scan routes and the worker need it. No HTTP here. Every write of a measured,
+ * published scan also upserts its ARD index entry in the same transaction; `config` names the index's publisher.
+ */
 export class ScanRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly config: ArdConfig,
+  ) {}
 
   async insert(report: ScanReport, options: { ephemeral: boolean }): Promise<ScanRow> {
     return this.db.transaction(async (tx) => {
@@ -42,6 +49,7 @@ export class ScanRepository {
           scannedAt: new Date(report.scannedAt),
         })
       }
+      await syncArdEntry(tx, row!, this.config)
       return row!
     })
   }
@@ -90,6 +98,7 @@ export class ScanRepository {
           scannedAt: new Date(report.scannedAt),
         })
       }
+      if (row) await syncArdEntry(tx, row, this.config)
       return row ?? null
     })
   }

@@ -56,7 +56,7 @@ export interface ExecuteHooks {
   onStored?: (row: ScanRow) => Promise<void>
 }
 
-export type ScanDeps = Pick<AppDeps, 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database'>
+export type ScanDeps = Pick<AppDeps, 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache'>
 
 /** A denial of one of the scan family's budgets, as the spec's 429. */
 function budgetDenied(name: LimitName, decision: Awaited<ReturnType<typeof peek>>): AppError {
@@ -74,7 +74,7 @@ export class ScanService {
   readonly repository: ScanRepository
 
   constructor(private readonly deps: ScanDeps) {
-    this.repository = new ScanRepository(deps.database.db)
+    this.repository = new ScanRepository(deps.database.db, deps.config)
   }
 
   /** Refuses early when a budget is already exhausted, without spending anything. */
@@ -134,10 +134,12 @@ export class ScanService {
     } catch (error) {
       if (error instanceof McpAuthRequiredError) {
         await this.repository.insertAuthMarker({ domain, url: request.url, mcpUrl: error.mcpUrl, urlKind: error.urlKind, ephemeral })
+        await this.deps.readCache.invalidate(domain)
       }
       throw error
     }
     const row = await this.repository.insert(report, { ephemeral })
+    await this.deps.readCache.invalidate(domain)
     await hooks.onStored?.(row)
     if (row.analysisStatus === 'partial') await this.enqueueDeep(row.id)
     return row

@@ -29,7 +29,7 @@ export class ScanWorker {
   private readonly repository: ScanRepository
 
   constructor(private readonly deps: ScanDeps) {
-    this.repository = new ScanRepository(deps.database.db)
+    this.repository = new ScanRepository(deps.database.db, deps.config)
   }
 
   async start(concurrency: number): Promise<void> {
@@ -89,6 +89,7 @@ export class ScanWorker {
       const summary = await agenticSummary(relevance.report, this.deps.config)
       const report = { ...relevance.report, analysisStatus: 'complete' as const, pendingChecks: [] }
       await this.repository.update(scanId, report, summary)
+      await this.deps.readCache.invalidate(report.domain)
       await publish({ type: 'summary_ready', agenticSummary: summary })
       await publish({ type: 'analysis_complete', score: report.score, grade: report.grade })
     } catch (error) {
