@@ -2,13 +2,16 @@ import { Elysia } from 'elysia'
 import type { Config } from './config.ts'
 import { contextPlugin } from './context.ts'
 import { type AppDeps, closeDeps, type DepsOverrides, openDeps } from './deps.ts'
+import { ardPlugin } from '../plugins/ard/index.ts'
 import { badgePlugin } from '../plugins/badge/index.ts'
 import { checksPlugin } from '../plugins/checks/index.ts'
 import { contactPlugin } from '../plugins/contact/index.ts'
+import { discoverPlugin } from '../plugins/discover/index.ts'
 import { OutboxRetrier } from '../plugins/contact/service.ts'
 import { docsPlugin } from '../plugins/docs/index.ts'
 import { feedbackPlugin } from '../plugins/feedback/index.ts'
 import { leaderboardPlugin } from '../plugins/leaderboard/index.ts'
+import { mcpPlugin } from '../plugins/mcp/index.ts'
 import { opsPlugin } from '../plugins/ops/index.ts'
 import { scanPlugin } from '../plugins/scan/index.ts'
 import { trustPlugin } from '../plugins/trust/index.ts'
@@ -25,10 +28,13 @@ export function buildApp(deps: AppDeps) {
     .use(scanPlugin(deps))
     .use(badgePlugin(deps))
     .use(leaderboardPlugin(deps))
+    .use(discoverPlugin(deps))
+    .use(ardPlugin(deps))
     .use(trustPlugin(deps))
     .use(webBotAuthPlugin(deps))
     .use(feedbackPlugin(deps))
     .use(contactPlugin(deps))
+    .use(mcpPlugin(deps))
 }
 
 export type App = ReturnType<typeof buildApp>

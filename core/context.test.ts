@@ -16,6 +16,7 @@ function probeApp(deps: AppHandle['deps']) {
     .use(contextPlugin(deps))
     .post('/echo', ({ body }) => body, { body: z.object({ url: z.string().min(3), count: z.number().int().optional() }) })
     .get('/whoami', ({ caller }) => caller)
+    .get('/echo-query', ({ query }) => query, { query: z.object({ text: z.string(), tags: z.array(z.string()).optional() }) })
     .get('/limited', async ({ enforceLimit }) => {
       await enforceLimit('scanDaily')
       return { ok: true }
@@ -70,6 +71,12 @@ describe('request validation', () => {
     expect(JSON.parse(text).code).toBe('INTERNAL_ERROR')
     expect(text).not.toContain('secret internal detail')
   })
+})
+
+test('query values reach validation as sent: commas and brackets stay text, repeats become lists', async () => {
+  const response = await app.handle(request('/echo-query?text=shoes%2C%20cheap%20%5B1%5D&tags=a&tags=b'))
+  expect(response.status).toBe(200)
+  expect(await response.json()).toEqual({ text: 'shoes, cheap [1]', tags: ['a', 'b'] })
 })
 
 describe('callers', () => {

@@ -54,6 +54,17 @@ export function contextPlugin(deps: AppDeps) {
         throw new AppError('INVALID_JSON', { message: 'The request body is not valid JSON' })
       }
     })
+    // Elysia splits any query value containing a comma into an array and JSON-parses values that look like
+    // arrays or objects; free text (a discover intent, an ARD filter) must reach validation as the client sent it.
+    .onTransform({ as: 'global' }, ({ request, query }) => {
+      const start = request.url.indexOf('?')
+      if (start === -1) return
+      const params = new URLSearchParams(request.url.slice(start + 1))
+      for (const key of new Set(params.keys())) {
+        const values = params.getAll(key)
+        ;(query as Record<string, string | string[]>)[key] = values.length === 1 ? values[0]! : values
+      }
+    })
     .derive({ as: 'global' }, async ({ request, server }) => {
       const ip = clientIp(request, server?.requestIP(request)?.address ?? null, deps.config.trustProxy)
       const caller = await resolveCaller(deps, request, ip)

@@ -16,7 +16,7 @@ let repository: ScanRepository
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
   app = new Elysia().use(badgePlugin(handle.deps))
-  repository = new ScanRepository(handle.deps.database.db)
+  repository = new ScanRepository(handle.deps.database.db, handle.deps.config)
 })
 afterAll(() => handle.close())
 

@@ -91,7 +91,7 @@ const get = async (path: string) => {
 beforeAll(async () => {
   isolated = await isolatedApp()
   app = new Elysia().use(leaderboardPlugin(isolated.handle.deps))
-  const repository = new ScanRepository(isolated.handle.deps.database.db)
+  const repository = new ScanRepository(isolated.handle.deps.database.db, isolated.handle.deps.config)
   const seeds: [Seed, { ephemeral: boolean }?][] = [
     [{ domain: 'shop-a.test', score: 91, category: 'ecommerce-retail', checks: [['llms-txt', 'pass'], ['robots-txt', 'pass']] }],
     [{ domain: 'shop-b.test', score: 72, category: 'ecommerce-retail', checks: [['llms-txt', 'fail'], ['robots-txt', 'pass']] }],

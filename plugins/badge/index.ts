@@ -1,15 +1,16 @@
 import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { ScanRepository } from '../scan/repository.ts'
 import { badgeParams, badgeResponses } from './model.ts'
 import { badgeFor } from './service.ts'
 
 export function badgePlugin(deps: AppDeps) {
-  const { db } = deps.database
+  const scans = new ScanRepository(deps.database.db, deps.config)
   return new Elysia({ name: 'badge' }).use(contextPlugin(deps)).get(
     '/api/badge/:domain',
     async ({ params }) => {
-      const badge = await badgeFor(db, params.domain)
+      const badge = await badgeFor(scans, params.domain)
       return new Response(badge.svg, {
         headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': badge.cacheControl },
       })

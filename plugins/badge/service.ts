@@ -1,8 +1,7 @@
-import type { Db } from '../../core/db/index.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { GRADE_COLORS, type Grade, gradeFor } from '../../core/engine/scoring.ts'
 import { AppError } from '../../core/errors.ts'
-import { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/repository.ts'
 
 export interface Badge {
   svg: string
@@ -13,9 +12,9 @@ export interface Badge {
  * The badge of a domain's latest measured scan (a partial one has a score too). Ephemeral and partial results are
  * `no-store`, like the score route: one is disposable, the other changes within minutes.
  */
-export async function badgeFor(db: Db, input: string): Promise<Badge> {
+export async function badgeFor(scans: ScanRepository, input: string): Promise<Badge> {
   const { domain } = normalizeInput(input)
-  const row = await new ScanRepository(db).latest(domain)
+  const row = await scans.latest(domain)
   if (!row || row.score === null) throw new AppError('NOT_FOUND', { message: `${domain} has no score yet` })
   return {
     svg: renderBadge({ domain, score: row.score, grade: gradeFor(row.score) }),

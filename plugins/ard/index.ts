@@ -1,0 +1,160 @@
+import { type DocumentDecoration, Elysia } from 'elysia'
+import { z } from 'zod'
+import { contextPlugin } from '../../core/context.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { ardError } from '../checks/model.ts'
+import {
+  agentsQuery,
+  agentsResponse,
+  aiCatalog,
+  catalogDump,
+  exploreBody,
+  exploreResponse,
+  registryDescriptor as registryDescriptorSchema,
+  searchBody,
+  searchResponse,
+} from './model.ts'
+import {
+  ARD_MEDIA,
+  type ArdContext,
+  catalogDumpStream,
+  exploreEntries,
+  listEntries,
+  PageTokens,
+  registryDescriptor,
+  searchEntries,
+  serviceCatalog,
+} from './service.ts'
+
+
+/** The descriptor and our AI catalog change only with the deployment's configuration. */
+const STATIC_CACHE = 'public, max-age=3600'
+/** The listing changes when a scan completes; a minute of staleness is nothing for a browsing client. */
+const LIST_CACHE = 'public, max-age=60'
+/** Browsers and agents re-read the dump every 5 minutes; a CDN may serve it for an hour. */
+const DUMP_CACHE = 'public, max-age=300, s-maxage=3600'
+
+/** A fixed JSON document under its own media type; public metadata, so readable from any origin. */
+function documentResponse(body: unknown, contentType: string): Response {
+  return new Response(JSON.stringify(body), {
+    headers: { 'content-type': contentType, 'cache-control': STATIC_CACHE, 'access-control-allow-origin': '*' },
+  })
+}
+
+type OpenApiResponses = NonNullable<DocumentDecoration['responses']>
+type OpenApiMedia = NonNullable<Extract<OpenApiResponses[string], { description: string }>['content']>[string]
+
+/** zod emits JSON Schema 2020-12, which OpenAPI 3.1 uses as is; the OpenAPI types only know the 3.0 dialect. */
+function jsonSchema(schema: z.ZodType): OpenApiMedia['schema'] {
+  return z.toJSONSchema(schema, { unrepresentable: 'any' }) as OpenApiMedia['schema']
+}
+
+/** OpenAPI responses of a route answering with its own media type (Elysia would document application/json). */
+function documentResponses(contentType: string, schema: z.ZodType, description: string): OpenApiResponses {
+  return {
+    200: { description, content: { [contentType]: { schema: jsonSchema(schema) } } },
+    500: { description: 'Internal error: ArdErrorResponse' },
+  }
+}
+
+export function ardPlugin(deps: AppDeps) {
+  const context: ArdContext = {
+    db: deps.database.db,
+    config: deps.config,
+    tokens: new PageTokens(() => deps.secrets.key('ard-page-token')),
+  }
+  const descriptor = registryDescriptor(deps.config)
+  const catalog = serviceCatalog(deps.config)
+  const catalogDetail = {
+    tags: ['ARD'],
+    summary: "This service's AI catalog",
+    description:
+      'The AI Catalog manifest (`application/ai-catalog+json`, specVersion 1.0) listing our MCP server card, this registry (`application/ai-registry+json`) and the OpenAPI document. Also at /.well-known/ai-catalog.json. CORS `*`, cached 1 hour.',
+    responses: documentResponses(ARD_MEDIA.catalog, aiCatalog, 'AI catalog manifest'),
+  }
+
+  return new Elysia({ name: 'ard' })
+    .use(contextPlugin(deps))
+    .get('/api/ard', () => documentResponse(descriptor, ARD_MEDIA.registry), {
+      detail: {
+        tags: ['ARD'],
+        summary: 'Registry service descriptor',
+        description:
+          'The `application/ai-registry+json` descriptor: live endpoints, the pagination model (opaque `pageToken`, page size at most 100), search filter fields, listing filter/orderBy fields and operators, facet fields, entry media types and federation modes (this registry does not federate). CORS `*`, cached 1 hour.',
+        responses: documentResponses(ARD_MEDIA.registry, registryDescriptorSchema, 'Registry descriptor'),
+      },
+    })
+    .get('/api/ard/catalog', () => documentResponse(catalog, ARD_MEDIA.catalog), { detail: catalogDetail })
+    .get('/.well-known/ai-catalog.json', () => documentResponse(catalog, ARD_MEDIA.catalog), { detail: catalogDetail })
+    .get(
+      '/api/ard/catalog.json',
+      async () =>
+        new Response(await catalogDumpStream(context.db, context.config, deps.log), {
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'cache-control': DUMP_CACHE,
+            'access-control-allow-origin': '*',
+          },
+        }),
+      {
+        limit: 'ardRead',
+        detail: {
+          tags: ['ARD'],
+          summary: 'Every indexed entry in one document',
+          description:
+            '`{ version, generatedAt, publisher, data }` with every entry of the index, uncapped (streamed in domain order). CORS `*`; cached 5 minutes, 1 hour on a CDN. 60 requests per minute per IP, shared with /api/ard/agents and /api/ard/attestation.',
+          responses: {
+            200: {
+              description: 'The dump',
+              content: { 'application/json': { schema: jsonSchema(catalogDump) } },
+            },
+            429: { description: 'Rate limit exceeded: ArdErrorResponse, `Retry-After` in seconds' },
+            500: { description: 'Internal error: ArdErrorResponse' },
+          },
+        },
+      },
+    )
+    .post('/api/ard/search', ({ body }) => searchEntries(context, body), {
+      limit: 'ardSearch',
+      parse: 'json',
+      body: searchBody,
+      response: { 200: searchResponse, 400: ardError, 429: ardError, 500: ardError },
+      detail: {
+        tags: ['ARD'],
+        summary: 'Search the registry',
+        description:
+          'Full-text search (`query.text`) and/or exact filters (`query.filter`: OR within a field, AND across fields; fields category, tags, type, grade, publisherId, identifier; an unknown field is 400 INVALID_ARGUMENT). Results are ranked by `score` = match quality (0-100; 100 for a filter-only query) x (0.6 + 0.4 x readiness/100), then domain. Each result is an ARD entry with `score`, `source`, a `trustManifest` pointing at the signed scorecard attestation and the `oraScorecard` extension. `federation` is accepted but this registry does not federate: `referrals` is always empty. `pageSize` 1-100 (default 10); `pageToken` is omitted on the last page and is refused (400) when altered or sent with a different query. 30 requests per minute per IP, shared with /api/ard/explore.',
+      },
+    })
+    .post('/api/ard/explore', ({ body }) => exploreEntries(context, body), {
+      limit: 'ardSearch',
+      parse: 'json',
+      body: exploreBody,
+      response: { 200: exploreResponse, 400: ardError, 429: ardError, 500: ardError },
+      detail: {
+        tags: ['ARD'],
+        summary: 'Facet counts over the registry',
+        description:
+          'Counts per value of category, tags, type or grade over the entries the optional `query` matches (the same matching as search). Buckets by count descending then value, at most `limit` (default 20), none below `minCount` (default 1); `otherCount` counts the entries in the buckets left out. 30 requests per minute per IP, shared with /api/ard/search.',
+      },
+    })
+    .get(
+      '/api/ard/agents',
+      async ({ query, set }) => {
+        const page = await listEntries(context, query)
+        set.headers['cache-control'] = LIST_CACHE
+        return page
+      },
+      {
+        limit: 'ardRead',
+        query: agentsQuery,
+        response: { 200: agentsResponse, 400: ardError, 429: ardError, 500: ardError },
+        detail: {
+          tags: ['ARD'],
+          summary: 'List registry entries',
+          description:
+            'Deterministic listing. `filter`: conditions joined by AND, `<field> <op> <value>` with fields type, publisherId (= !=, comma-separated values mean any of them), displayName (case-insensitive, = != > < >= <=), tags (= has the tag, != lacks it) and updatedAt (ISO 8601, all operators); values bare or quoted. `orderBy`: `<field> [ASC|DESC]` over displayName, updatedAt, identifier, type (default displayName ASC; ties by domain). An unsupported field, operator or syntax is 400 INVALID_ARGUMENT saying which. `pageSize` 1-100 (default 20); `pageToken` omitted on the last page. Cached 1 minute. 60 requests per minute per IP, shared with /api/ard/attestation and /api/ard/catalog.json.',
+        },
+      },
+    )
+}
