@@ -1,0 +1,167 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { Elysia } from 'elysia'
+import { contextPlugin } from '../../core/context.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { errorResponse } from '../scan/model.ts'
+import { matchesEtag } from '../trust/service.ts'
+import {
+  buildLegacyPointer,
+  buildOpenidDescriptor,
+  buildServerCard,
+  MCP_PATH,
+  SERVER_CARD_PATH,
+  type Serialized,
+  serialize,
+} from './discovery.ts'
+import {
+  describeLimit,
+  documentResponses,
+  legacyMcpPointer,
+  openApiSchema,
+  openidDescriptor,
+  SERVER_CARD_MEDIA_TYPE,
+  serverCard,
+} from './model.ts'
+import { createMcpServer } from './server.ts'
+import { buildTools } from './tools.ts'
+
+/** Discovery documents change only with a deployment, so caches may keep them for an hour (checks.md §7). */
+const DOCUMENT_CACHE = 'public, max-age=3600'
+
+/** SEP-2127 asks every card host for exactly these, so that browser-based clients can read and revalidate it. */
+const CARD_CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET',
+  'access-control-allow-headers': 'Content-Type, If-None-Match',
+  'access-control-expose-headers': 'ETag',
+}
+
+/**
+ * Browser-based MCP clients call the endpoint cross-origin. `*` is safe: the server relies on no ambient
+ * credential (no cookies); a scan key is a header the client sets itself. GET and DELETE are allowed so that a
+ * browser client sees their 405 (which clients read as "not supported") instead of a CORS failure.
+ */
+const MCP_CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+  'access-control-max-age': '86400',
+}
+
+/** GET (a server-to-client stream) and DELETE (ending a session) have nothing to act on in a stateless server. */
+function methodNotAllowed(): Response {
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST' }, id: null },
+    { status: 405, headers: { allow: 'POST', ...MCP_CORS } },
+  )
+}
+
+function serveDocument(request: Request, document: Serialized, contentType: string, extra: Record<string, string>): Response {
+  const headers = { 'cache-control': DOCUMENT_CACHE, etag: document.etag, ...extra }
+  if (matchesEtag(request.headers.get('if-none-match'), document.etag)) return new Response(null, { status: 304, headers })
+  return new Response(document.body, { headers: { ...headers, 'content-type': contentType } })
+}
+
+/**
+ * Our own MCP server at /api/mcp, on the SDK's web-standard streamable HTTP transport, and the documents that let
+ * clients find it.
+ *
+ * Stateless: every POST gets a fresh server and transport (no Mcp-Session-Id) and a plain JSON response. Nothing
+ * lives between requests, so any instance behind a load balancer answers any request, and no session table has to
+ * be shared or expired. The tools need no server-to-client messages (no sampling, elicitation or progress), which
+ * is all a session or an SSE stream would add.
+ */
+export function mcpPlugin(deps: AppDeps) {
+  const tools = buildTools(deps)
+  const card = serialize(buildServerCard(deps.config))
+  const legacy = serialize(buildLegacyPointer(deps.config))
+  const openid = serialize(buildOpenidDescriptor(deps.config))
+
+  const serveCard = ({ request }: { request: Request }) => serveDocument(request, card, SERVER_CARD_MEDIA_TYPE, CARD_CORS)
+  const cardDetail = {
+    tags: ['MCP'],
+    summary: 'MCP server card (SEP-2127)',
+    description:
+      'Describes our MCP server before a client connects: name (reverse-DNS of this host + `/agent-readiness`), version (the contract version, identical to the MCP serverInfo), and the streamable HTTP remote with the protocol versions it negotiates. `application/mcp-server-card+json`, CORS `*`, cached 1 hour, ETag (304 on If-None-Match).',
+    responses: documentResponses(serverCard, SERVER_CARD_MEDIA_TYPE, 'The server card'),
+  }
+  const cardPreflight = () => new Response(null, { status: 204, headers: { ...CARD_CORS, 'access-control-max-age': '86400' } })
+
+  return new Elysia({ name: 'mcp' })
+    .use(contextPlugin(deps))
+    .post(
+      MCP_PATH,
+      async ({ request, body, caller, enforceLimit }) => {
+        const server = createMcpServer(deps.config, tools, { caller, enforceLimit }, deps.log)
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+        await server.connect(transport)
+        try {
+          // The app's JSON parser has already read the body (with its size cap); the transport takes it parsed.
+          const response = await transport.handleRequest(request, { parsedBody: body })
+          for (const [name, value] of Object.entries(MCP_CORS)) response.headers.set(name, value)
+          return response
+        } finally {
+          // JSON responses are complete once handleRequest resolves, so nothing is cut short here.
+          await server.close()
+        }
+      },
+      {
+        limit: 'mcp',
+        detail: {
+          tags: ['MCP'],
+          summary: 'MCP server (streamable HTTP, stateless)',
+          description:
+            `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Tools: ${tools.map((tool) => tool.name).join(', ')}; domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
+          security: [{ bearerKey: [] }, {}],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request or notification' } } },
+          },
+          responses: {
+            200: { description: 'The JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
+            202: { description: 'Notification accepted' },
+            400: { description: 'Malformed JSON or not a JSON-RPC message' },
+            406: { description: 'The Accept header lacks application/json or text/event-stream' },
+            415: { description: 'The body is not application/json' },
+            429: { description: 'Rate limit exceeded (`Retry-After`)', content: { 'application/json': { schema: openApiSchema(errorResponse) } } },
+          },
+        },
+      },
+    )
+    .get(MCP_PATH, methodNotAllowed, {
+      limit: 'mcp',
+      detail: { tags: ['MCP'], summary: 'Not supported: no server-to-client stream (405)', description: 'The server is stateless and sends nothing unprompted.' },
+    })
+    .delete(MCP_PATH, methodNotAllowed, {
+      limit: 'mcp',
+      detail: { tags: ['MCP'], summary: 'Not supported: there are no sessions to end (405)' },
+    })
+    .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_CORS }), { detail: { hide: true } })
+    .get(SERVER_CARD_PATH, serveCard, { detail: cardDetail })
+    .options(SERVER_CARD_PATH, cardPreflight, { detail: { hide: true } })
+    .get('/.well-known/mcp/server-card.json', serveCard, { detail: { ...cardDetail, summary: `${cardDetail.summary} (well-known path)` } })
+    .options('/.well-known/mcp/server-card.json', cardPreflight, { detail: { hide: true } })
+    .get('/.well-known/mcp.json', ({ request }) => serveDocument(request, legacy, 'application/json', { 'access-control-allow-origin': '*' }), {
+      detail: {
+        tags: ['MCP'],
+        summary: 'Legacy MCP discovery pointer (SEP-1649)',
+        description:
+          'For clients and scanners that still probe the SEP-1649 location: server name and version, the transport endpoint, and a link to the current server card. CORS `*`, cached 1 hour, ETag.',
+        responses: documentResponses(legacyMcpPointer, 'application/json', 'The pointer'),
+      },
+    })
+    .get(
+      '/.well-known/openid-configuration',
+      ({ request }) => serveDocument(request, openid, 'application/json', { 'access-control-allow-origin': '*' }),
+      {
+        detail: {
+          tags: ['MCP'],
+          summary: 'OpenID-style descriptor: a pointer to the MCP endpoint only',
+          description:
+            'Exists so that clients which look for OpenID / OAuth metadata first find the MCP endpoint. This service is not an OpenID provider or an OAuth authorization server: the document names no issuer and no authorization, token, registration or JWKS endpoint, and no tokens are issued anywhere. Scan keys are issued manually by the operators; agents verify themselves for feedback with the `get_verification_challenge` tool. CORS `*`, cached 1 hour, ETag.',
+          responses: documentResponses(openidDescriptor, 'application/json', 'The pointer to the MCP endpoint'),
+        },
+      },
+    )
+}
+

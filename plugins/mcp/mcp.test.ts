@@ -1,0 +1,308 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { Elysia } from 'elysia'
+import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { consume } from '../../core/limits.ts'
+import { request } from '../../tests/helpers.ts'
+import { solveChallenge } from '../../tests/support/solve-challenge.ts'
+import { clientIp, startWorld, type World } from '../../tests/support/world.ts'
+import { mcpPlugin } from './index.ts'
+
+const listen = (deps: World['handle']['deps']) => new Elysia().use(mcpPlugin(deps)).listen({ port: 0, hostname: '127.0.0.1' })
+
+let world: World
+let app: ReturnType<typeof listen>
+let endpoint: URL
+/** An MCP endpoint that demands a bearer token, on a site whose homepage is public. */
+let authServer: ReturnType<typeof Bun.serve>
+
+beforeAll(async () => {
+  authServer = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch(req) {
+      if (new URL(req.url).pathname === '/mcp') {
+        return Response.json(
+          { error: 'unauthorized' },
+          { status: 401, headers: { 'www-authenticate': 'Bearer resource_metadata="https://auth-mcp.test/.well-known/oauth-protected-resource/mcp"' } },
+        )
+      }
+      return new Response('<!doctype html><html lang="en"><head><title>Auth MCP</title></head><body><h1>Auth MCP</h1></body></html>', {
+        headers: { 'content-type': 'text/html' },
+      })
+    },
+  })
+  world = await startWorld(['blog', 'excellent'], { browser: null, extraResolve: [`auth-mcp.test:443:127.0.0.1:${authServer.port}`] })
+  app = listen(world.handle.deps)
+  endpoint = new URL(`http://127.0.0.1:${app.server!.port}/api/mcp`)
+})
+afterAll(async () => {
+  await app.stop(true)
+  await world.close()
+  authServer.stop(true)
+})
+
+/** An SDK client as a distinct caller (its own IP, optionally a key); listing the tools arms output validation. */
+async function connect(headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'agent-readiness-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { 'x-forwarded-for': clientIp(), ...headers } } }))
+  await client.listTools()
+  return client
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult
+}
+
+/** A failure's text is the HTTP API's error body as JSON. */
+function errorOf(result: CallToolResult): Record<string, unknown> & { code: string } {
+  expect(result.isError).toBe(true)
+  expect(result.structuredContent).toBeUndefined()
+  const [content] = result.content
+  if (content?.type !== 'text') throw new Error('expected a text content block')
+  return JSON.parse(content.text)
+}
+
+function structured<T = Record<string, any>>(result: CallToolResult): T {
+  expect(result.isError).toBeFalsy()
+  const [content] = result.content
+  // The text fallback carries the same JSON for clients that ignore structuredContent.
+  expect(content?.type === 'text' ? JSON.parse(content.text) : null).toEqual(result.structuredContent)
+  return result.structuredContent as T
+}
+
+const post = (path: string, json: unknown, headers: Record<string, string>) =>
+  world.handle.app.handle(request(path, { method: 'POST', json, headers }))
+
+describe('MCP server over streamable HTTP (SDK client)', () => {
+  test('serverInfo reports the contract version; every tool has schemas and explicit behaviour hints', async () => {
+    const client = await connect()
+    expect(client.getServerVersion()).toMatchObject({ name: 'agent-readiness', version: CONTRACT_VERSION, title: 'Agent Readiness' })
+    expect(client.getServerVersion()?.version).toBe('1.27.0')
+    expect(client.getInstructions()?.length).toBeGreaterThan(20)
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'discover_products',
+      'get_feedback',
+      'get_leaderboard',
+      'get_score',
+      'get_verification_challenge',
+      'list_checks',
+      'run_checks',
+      'scan_domain',
+      'submit_check_feedback',
+      'submit_feedback',
+    ])
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/)
+      expect(tool.description!.length).toBeGreaterThanOrEqual(20)
+      expect(tool.inputSchema.type).toBe('object')
+      expect(tool.outputSchema?.type).toBe('object')
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        expect(typeof tool.annotations?.[hint]).toBe('boolean')
+      }
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect({ tool: tool.name, name, described: typeof (property as { description?: unknown }).description === 'string' }).toMatchObject({ described: true })
+      }
+    }
+    const scanTool = tools.find((tool) => tool.name === 'scan_domain')!
+    expect(scanTool.inputSchema.required).toEqual(['url'])
+    expect(scanTool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true })
+    await client.close()
+  })
+
+  test('the endpoint is stateless: no session id, GET and DELETE are 405, CORS preflight answered', async () => {
+    const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'x-forwarded-for': clientIp() }
+    const initialize = await fetch(endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    })
+    expect(initialize.status).toBe(200)
+    expect(initialize.headers.get('content-type')).toContain('application/json')
+    expect(initialize.headers.get('mcp-session-id')).toBeNull()
+    expect((await initialize.json()).result.protocolVersion).toBe('2025-11-25')
+
+    const notification = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+    expect(notification.status).toBe(202)
+
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(endpoint, { method, headers: { accept: 'text/event-stream', 'x-forwarded-for': clientIp() } })
+      expect(response.status).toBe(405)
+      expect(response.headers.get('allow')).toBe('POST')
+    }
+    const preflight = await fetch(endpoint, { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Mcp-Protocol-Version')
+  })
+
+  test('the endpoint is rate limited per IP (60 per minute)', async () => {
+    const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'x-forwarded-for': clientIp() }
+    const ping = () => fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
+    for (let i = 0; i < 60; i++) expect((await ping()).status).toBe(200)
+    const denied = await ping()
+    expect(denied.status).toBe(429)
+    expect(Number(denied.headers.get('retry-after'))).toBeGreaterThan(0)
+  })
+
+  test('scan_domain scans a fixture site and returns the audit result as structuredContent', async () => {
+    const client = await connect()
+    const result = structured(await call(client, 'scan_domain', { url: 'excellent.test', force: true }))
+    expect(result).toMatchObject({
+      domain: 'excellent.test',
+      scoreMax: 100,
+      contractVersion: CONTRACT_VERSION,
+      analysisStatus: 'complete',
+      urlKind: 'domain',
+      scoreUrl: 'http://localhost:3000/api/score/excellent.test?format=audit',
+    })
+    expect(result.score).toBeGreaterThan(0)
+    expect(result.layers.map((layer: { id: string }) => layer.id)).toEqual(['discovery', 'accessibility', 'usability', 'payments'])
+    expect(result.servedFromCache).toBeUndefined()
+
+    // A second call inside the freshness window is served from the stored result.
+    const cached = structured(await call(client, 'scan_domain', { url: 'https://excellent.test/' }))
+    expect(cached).toMatchObject({ servedFromCache: true, score: result.score, scannedAt: result.scannedAt })
+
+    const score = structured(await call(client, 'get_score', { domain: 'excellent.test' }))
+    expect(score).toMatchObject({ domain: 'excellent.test', score: result.score, contractVersion: CONTRACT_VERSION })
+    await client.close()
+  })
+
+  test('domain failures are isError results carrying the error body, not protocol errors', async () => {
+    const client = await connect()
+    const notScanned = errorOf(await call(client, 'get_score', { domain: 'never-scanned.example' }))
+    expect(notScanned).toMatchObject({
+      code: 'DOMAIN_NOT_SCANNED',
+      domain: 'never-scanned.example',
+      nextAction: { method: 'POST', endpoint: '/api/scan', body: { url: 'never-scanned.example' } },
+    })
+    expect(errorOf(await call(client, 'scan_domain', { url: 'not a domain' })).code).toBe('INVALID_DOMAIN')
+    const authRequired = { code: 'MCP_AUTH_REQUIRED', mcpAuthRequired: true, mcpUrl: 'https://auth-mcp.test/mcp', urlKind: 'mcp' }
+    expect(errorOf(await call(client, 'scan_domain', { url: 'https://auth-mcp.test/mcp' }))).toMatchObject(authRequired)
+    expect(errorOf(await call(client, 'get_score', { domain: 'auth-mcp.test' }))).toMatchObject(authRequired)
+    // Schema failures are tool errors too (SEP-1303), so the model can correct its arguments.
+    const invalidArgs = await call(client, 'run_checks', { url: 'blog.test', checkIds: ['no-such-check'] })
+    expect(invalidArgs.isError).toBe(true)
+    expect(invalidArgs.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('checkIds') })
+    await client.close()
+  })
+
+  test('scan_domain shares the burst with POST /api/scan, both ways', async () => {
+    const ip = clientIp()
+    const client = await connect({ 'x-forwarded-for': ip })
+    for (let i = 0; i < 10; i++) await post('/api/scan', {}, { 'x-forwarded-for': ip })
+    const denied = errorOf(await call(client, 'scan_domain', { url: 'blog.test' }))
+    expect(denied.code).toBe('RATE_LIMIT_EXCEEDED')
+    expect(denied.retry_after_ms).toBeGreaterThan(0)
+
+    const other = clientIp()
+    const second = await connect({ 'x-forwarded-for': other })
+    for (let i = 0; i < 10; i++) structured(await call(second, 'scan_domain', { url: 'blog.test' }))
+    expect((await post('/api/scan', { url: 'blog.test' }, { 'x-forwarded-for': other })).status).toBe(429)
+    await Promise.all([client.close(), second.close()])
+  })
+
+  test('the daily budget applies to scan_domain; a scan key in Authorization is exempt', async () => {
+    const ip = clientIp()
+    for (let i = 0; i < 30; i++) await consume(world.handle.deps.store, 'scanDaily', { kind: 'anonymous', ip })
+    const anonymous = await connect({ 'x-forwarded-for': ip })
+    const denied = errorOf(await call(anonymous, 'scan_domain', { url: 'blog.test', force: true }))
+    expect(denied).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after_ms: expect.any(Number) })
+
+    const { key } = await world.handle.deps.keys.create('scan', 'mcp test')
+    const keyed = await connect({ 'x-forwarded-for': ip, authorization: `Bearer ${key}` })
+    const result = structured(await call(keyed, 'scan_domain', { url: 'blog.test', force: true }))
+    expect(result.domain).toBe('blog.test')
+    // An unrecognised key is no error: the caller is anonymous and still out of budget.
+    const unknownKey = await connect({ 'x-forwarded-for': ip, authorization: 'Bearer ark_not-a-key' })
+    expect(errorOf(await call(unknownKey, 'scan_domain', { url: 'blog.test', force: true })).code).toBe('RATE_LIMIT_EXCEEDED')
+    await Promise.all([anonymous.close(), keyed.close(), unknownKey.close()])
+  })
+
+  test('run_checks re-runs chosen checks live; list_checks, get_leaderboard and discover_products read our data', async () => {
+    const client = await connect()
+    const run = structured(await call(client, 'run_checks', { url: 'blog.test', checkIds: ['robots-txt', 'robots-txt', 'llms-txt'] }))
+    expect(run).toMatchObject({ contractVersion: CONTRACT_VERSION, domain: 'blog.test', urlKind: 'domain', storedScanUpdated: false })
+    expect(run.results.map((entry: { id: string }) => entry.id).sort()).toEqual(['llms-txt', 'robots-txt'])
+    for (const entry of run.results) expect(entry.status).not.toBe('pending')
+
+    const catalog = structured(await call(client, 'list_checks', { kind: 'mcp' }))
+    expect(catalog.contractVersion).toBe(CONTRACT_VERSION)
+    expect(catalog.checks.length).toBeGreaterThan(0)
+    for (const check of catalog.checks) expect(check.appliesTo).toContain('mcp')
+
+    structured(await call(client, 'scan_domain', { url: 'blog.test' }))
+    const board = structured(await call(client, 'get_leaderboard', { pageSize: 100 }))
+    expect(board.items.some((item: { domain: string }) => item.domain === 'blog.test')).toBe(true)
+    const found = structured(await call(client, 'discover_products', { intent: 'field notes', limit: 5 }))
+    expect(found).toMatchObject({ intent: 'field notes', results: [expect.objectContaining({ domain: 'blog.test' })] })
+    await client.close()
+  })
+})
+
+describe('agent verification round trip (SDK client)', () => {
+  test('challenge, solve, submit check feedback; the token is refused a second time; a wrong answer is refused', async () => {
+    const client = await connect()
+    const scanned = structured(await call(client, 'scan_domain', { url: 'blog.test' }))
+    const checkId: string = scanned.layers[0].checks[0].id
+    const report = { domain: 'blog.test', checkId, reason: 'false_fail', message: 'The file is there.', agentId: 'mcp-test-agent/1.0' }
+
+    const issued = structured(await call(client, 'get_verification_challenge'))
+    expect(Date.parse(issued.expiresAt) - Date.now()).toBeLessThanOrEqual(5 * 60_000)
+    const answer = solveChallenge(issued.challenge.data)
+    const accepted = structured(
+      await call(client, 'submit_check_feedback', { ...report, verificationToken: issued.token, verificationAnswer: answer }),
+    )
+    expect(accepted).toEqual({ ok: true, id: expect.any(Number) })
+
+    const replayed = errorOf(await call(client, 'submit_check_feedback', { ...report, verificationToken: issued.token, verificationAnswer: answer }))
+    expect(replayed).toMatchObject({ code: 'AGENT_VERIFICATION_FAILED', details: { reason: 'replayed' } })
+
+    const fresh = structured(await call(client, 'get_verification_challenge'))
+    const wrong = errorOf(await call(client, 'submit_check_feedback', { ...report, verificationToken: fresh.token, verificationAnswer: 'not:the:answer:x' }))
+    // AGENT_VERIFICATION_FAILED is the HTTP API's 401.
+    expect(wrong).toMatchObject({ code: 'AGENT_VERIFICATION_FAILED', details: { reason: 'mismatch' } })
+    await client.close()
+  })
+
+  test('submit_feedback stores an AgentFeedback (legacy stage keys mapped); get_feedback lists it with stats', async () => {
+    const client = await connect()
+    const issued = structured(await call(client, 'get_verification_challenge'))
+    const stored = structured(
+      await call(client, 'submit_feedback', {
+        domain: 'https://excellent.test/pricing',
+        agent_id: 'mcp-test-agent/1.0',
+        user_intent: 'Compare the plans',
+        task_description: 'Read the pricing page and the API docs',
+        outcome: 'success',
+        content: 'Prices were machine-readable.',
+        friction_points: ['no markdown version of the docs'],
+        recommendation: 'recommend',
+        layer_scores: { discovery: 5, integration: 4 },
+        verificationToken: issued.token,
+        verificationAnswer: solveChallenge(issued.challenge.data),
+      }),
+    )
+    expect(stored).toMatchObject({ domain: 'excellent.test', outcome: 'success', layer_scores: { discovery: 5, access: 4 } })
+
+    const read = structured(await call(client, 'get_feedback', { domain: 'excellent.test', limit: 5 }))
+    expect(read).toMatchObject({ domain: 'excellent.test', limit: 5, offset: 0 })
+    expect(read.items[0].id).toBe(stored.id)
+    expect(read.stats).toMatchObject({ domain: 'excellent.test', total: read.total, outcomes: { success: expect.any(Number) } })
+
+    const unverified = errorOf(
+      await call(client, 'submit_feedback', { ...stored, verificationToken: issued.token, verificationAnswer: 'wrong' }),
+    )
+    expect(unverified.code).toBe('AGENT_VERIFICATION_FAILED')
+    await client.close()
+  })
+})
