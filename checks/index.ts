@@ -25,8 +25,29 @@ import llmsFullTxt from './domain/llms-full-txt.ts'
 import llmsTxt from './domain/llms-txt.ts'
 import markdownAlternates from './domain/markdown-alternates.ts'
 import markdownNegotiation from './domain/markdown-negotiation.ts'
+import mcpAppExtensionDeclared from './mcp-app/mcp-app-extension-declared.ts'
+import mcpAppTextFallback from './mcp-app/mcp-app-text-fallback.ts'
+import mcpAppToolVisibility from './mcp-app/mcp-app-tool-visibility.ts'
+import mcpAppUiMetadata from './mcp-app/mcp-app-ui-metadata.ts'
+import mcpAppUiResource from './mcp-app/mcp-app-ui-resource.ts'
 import mcpEndpointAdvertised from './domain/mcp-endpoint-advertised.ts'
+import mcpErrorHandling from './mcp/mcp-error-handling.ts'
+import mcpInitialize from './mcp/mcp-initialize.ts'
+import mcpPagination from './mcp/mcp-pagination.ts'
+import mcpPing from './mcp/mcp-ping.ts'
+import mcpProtocolVersion from './mcp/mcp-protocol-version.ts'
+import mcpResourcesPromptsList from './mcp/mcp-resources-prompts-list.ts'
 import mcpServerCard from './domain/mcp-server-card.ts'
+import mcpServerDiscover from './mcp/mcp-server-discover.ts'
+import mcpServerInfo from './mcp/mcp-server-info.ts'
+import mcpSessionHandling from './mcp/mcp-session-handling.ts'
+import mcpStreamableHttp from './mcp/mcp-streamable-http.ts'
+import mcpToolAnnotations from './mcp/mcp-tool-annotations.ts'
+import mcpToolDescriptions from './mcp/mcp-tool-descriptions.ts'
+import mcpToolInputSchema from './mcp/mcp-tool-input-schema.ts'
+import mcpToolNaming from './mcp/mcp-tool-naming.ts'
+import mcpToolOutputSchema from './mcp/mcp-tool-output-schema.ts'
+import mcpToolsList from './mcp/mcp-tools-list.ts'
 import mppPaymentChallenge from './domain/mpp-payment-challenge.ts'
 import nlwebAsk from './domain/nlweb-ask.ts'
 import oauthAuthorizationServer from './domain/oauth-authorization-server.ts'
@@ -75,6 +96,13 @@ export const REGISTERED_CHECKS: readonly RegisteredCheck[] = [
   check('domain/ai-plugin-manifest', aiPluginManifest),
   check('domain/agents-json', agentsJson),
   check('domain/nlweb-ask', nlwebAsk),
+  check('mcp/mcp-initialize', mcpInitialize),
+  check('mcp/mcp-protocol-version', mcpProtocolVersion),
+  check('mcp/mcp-server-info', mcpServerInfo),
+  check('mcp/mcp-tools-list', mcpToolsList),
+  check('mcp/mcp-resources-prompts-list', mcpResourcesPromptsList),
+  check('mcp/mcp-server-discover', mcpServerDiscover),
+  check('mcp-app/mcp-app-extension-declared', mcpAppExtensionDeclared),
   // Access
   check('domain/robots-ai-agents-allowed', robotsAiAgentsAllowed),
   check('domain/robots-ai-rules-explicit', robotsAiRulesExplicit),
@@ -90,6 +118,8 @@ export const REGISTERED_CHECKS: readonly RegisteredCheck[] = [
   check('domain/oauth-authorization-server', oauthAuthorizationServer),
   check('domain/oauth-client-registration', oauthClientRegistration),
   check('domain/cors-public-metadata', corsPublicMetadata),
+  check('mcp/mcp-streamable-http', mcpStreamableHttp),
+  check('mcp/mcp-session-handling', mcpSessionHandling),
   // Usability
   check('domain/semantic-html', semanticHtml),
   check('domain/accessible-forms', accessibleForms),
@@ -101,6 +131,18 @@ export const REGISTERED_CHECKS: readonly RegisteredCheck[] = [
   check('domain/api-docs-linked', apiDocsLinked),
   check('domain/openapi-operation-quality', openapiOperationQuality),
   check('domain/webmcp-tools', webmcpTools),
+  check('mcp/mcp-tool-naming', mcpToolNaming),
+  check('mcp/mcp-tool-descriptions', mcpToolDescriptions),
+  check('mcp/mcp-tool-input-schema', mcpToolInputSchema),
+  check('mcp/mcp-tool-annotations', mcpToolAnnotations),
+  check('mcp/mcp-tool-output-schema', mcpToolOutputSchema),
+  check('mcp/mcp-error-handling', mcpErrorHandling),
+  check('mcp/mcp-pagination', mcpPagination),
+  check('mcp/mcp-ping', mcpPing),
+  check('mcp-app/mcp-app-ui-resource', mcpAppUiResource),
+  check('mcp-app/mcp-app-ui-metadata', mcpAppUiMetadata),
+  check('mcp-app/mcp-app-tool-visibility', mcpAppToolVisibility),
+  check('mcp-app/mcp-app-text-fallback', mcpAppTextFallback),
   // Payments
   check('domain/product-offer-jsonld', productOfferJsonld),
   check('domain/pricing-machine-readable', pricingMachineReadable),

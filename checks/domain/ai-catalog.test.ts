@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { AiCatalogArtifact } from '../../core/engine/collectors/ai-catalog.ts'
 import type { Outcome } from '../../core/engine/contract.ts'
 import { context, jsonSnapshot, notFound, snapshot } from '../../tests/support/artifacts.ts'
+import { MCP_URL, mcpContext } from '../../tests/support/mcp-artifacts.ts'
 import check from './ai-catalog.ts'
 
 const URL = 'https://acme.test/.well-known/ai-catalog.json'
@@ -47,5 +48,38 @@ describe('ai-catalog', () => {
 
   test('details name the invalid entry', () => {
     expect(check.run({ aiCatalog: withEntries({ ...ENTRY, data: {} }) }, context).details).toContain('both url and data')
+  })
+
+  describe('mcp kinds: the catalog of the MCP URL\'s origin should lead to this server', () => {
+    const MCP_CATALOG = 'https://mcp.acme.test/.well-known/ai-catalog.json'
+    const mcpEntry = { identifier: 'urn:air:mcp.acme.test:mcp:anvils', displayName: 'Anvils', type: 'application/mcp-server-card+json', url: `${MCP_URL}/server-card` }
+    const onOrigin = (...entries: unknown[]): AiCatalogArtifact => {
+      const document = { specVersion: '1.0', entries }
+      return { response: jsonSnapshot(document, { url: MCP_CATALOG, headers: { 'content-type': 'application/ai-catalog+json' } }), document, referenced: [], via: 'well-known' }
+    }
+    const agentCard = { identifier: 'urn:air:mcp.acme.test:agent:helper', displayName: 'Helper', type: 'application/a2a-agent-card+json', url: 'https://mcp.acme.test/agent.json' }
+
+    test.each([
+      ['an entry for the server card under the MCP URL', onOrigin(mcpEntry), 'pass'],
+      ['a server card published elsewhere', onOrigin({ ...mcpEntry, url: 'https://mcp.acme.test/cards/anvils.json' }), 'pass'],
+      ['an inline card whose remotes name the server', onOrigin({ ...mcpEntry, url: undefined, data: { name: 'test.acme/anvils', remotes: [{ type: 'streamable-http', url: MCP_URL }] } }), 'pass'],
+      ['only an A2A agent', onOrigin(agentCard), 'warning'],
+      ['an inline card for another server', onOrigin({ ...mcpEntry, url: undefined, data: { name: 'test.acme/x', remotes: [{ type: 'streamable-http', url: 'https://other.acme.test/mcp' }] } }), 'warning'],
+      ['no catalog on the MCP origin', { response: notFound(MCP_CATALOG), document: undefined, referenced: [] }, 'fail'],
+    ] satisfies [string, AiCatalogArtifact, Outcome['status']][])('%s -> %s', (_name, aiCatalog, expected) => {
+      const outcome = check.run({ aiCatalog }, mcpContext)
+      expect(outcome.status).toBe(expected)
+      if (expected !== 'pass') expect(outcome.recommendation).toBeString()
+    })
+
+    test('the recommendation points at this server\'s card', () => {
+      expect(check.run({ aiCatalog: onOrigin(agentCard) }, mcpContext).recommendation).toContain(`${MCP_URL}/server-card`)
+      const missing = check.run({ aiCatalog: { response: notFound(MCP_CATALOG), document: undefined, referenced: [] } }, mcpContext)
+      expect(missing.recommendation).toContain('https://mcp.acme.test/.well-known/ai-catalog.json')
+    })
+
+    test('a domain catalog without MCP entries is not asked for one', () => {
+      expect(check.run({ aiCatalog: onOrigin(agentCard) }, context).status).toBe('pass')
+    })
   })
 })

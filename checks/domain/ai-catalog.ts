@@ -2,6 +2,7 @@
 // Spec: https://github.com/Agent-Card/ai-catalog (specification/ai-catalog.md); ARD v0.9 https://agenticresourcediscovery.io/spec/
 import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
 import {
+  type CatalogEntry,
   catalogEntries,
   describeJsonProblem,
   isHostOrParent,
@@ -9,6 +10,7 @@ import {
   MEDIA,
   pathOf,
   readJsonObject,
+  serverCardEndpoints,
   urnPublisher,
 } from '../../core/engine/lib/discovery.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
@@ -37,11 +39,15 @@ export default defineCheck({
     needs: ['aiCatalog'],
     deep: false,
   },
-  run({ aiCatalog }) {
+  run({ aiCatalog }, { target }) {
     const { response } = aiCatalog
     const where = pathOf(response.url)
     const host = new URL(response.url).hostname
-    const example = `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:${host}:mcp:main", "displayName": "…", "type": "${MEDIA.serverCard}", "url": "…"}]}`
+    // For mcp kinds the catalog is the MCP URL's origin's, and the entry it needs is this server's card.
+    const mcpUrl = target.kind === 'domain' ? undefined : target.mcpUrl
+    const cardUrl = mcpUrl ? `${mcpUrl.replace(/\/+$/, '')}/server-card` : '…'
+    const entryExample = `{"identifier": "urn:air:${host}:mcp:main", "displayName": "…", "type": "${MEDIA.serverCard}", "url": "${cardUrl}"}`
+    const example = `{"specVersion": "1.0", "entries": [${entryExample}]}`
     const document = readJsonObject(response)
     if (document.state !== 'ok') {
       return fail(`${describeJsonProblem(response, document)}: no AI catalog`, `Publish ${new URL(response.url).origin}/.well-known/ai-catalog.json, e.g. ${example}.`)
@@ -106,6 +112,11 @@ export default defineCheck({
       fixes.push('sign the JCS-canonical trust manifest as a detached compact JWS (header..signature)')
     }
 
+    if (mcpUrl && !listsServer(entries, mcpUrl, response.url)) {
+      issues.push(`no entry points to the MCP server ${mcpUrl} or to a server card, so an agent reading the catalog does not find it`)
+      fixes.push(`add an entry for it, e.g. ${entryExample}`)
+    }
+
     const via = aiCatalog.via && aiCatalog.via !== 'well-known' ? ` (found through ${aiCatalog.via})` : ''
     const types = [...new Set(entries.flatMap((entry) => (entry.type ? [entry.type] : [])))]
     const summary = `AI catalog ${where}${via} with ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${types.length > 0 ? ` (${listSome(types)})` : ''}`
@@ -114,3 +125,25 @@ export default defineCheck({
     return pass(`Valid ${summary}, identifiers anchored at ${host}${checked > 0 ? `, ${checked} referenced artefact(s) resolve` : ''}`)
   },
 })
+
+/** `url` is the MCP endpoint or a path under it (`<mcp-url>/server-card`). */
+function isUnder(url: string, mcpUrl: string): boolean {
+  const base = mcpUrl.replace(/\/+$/, '')
+  return url === base || url.startsWith(`${base}/`)
+}
+
+/**
+ * Whether some valid entry can lead an agent to the scanned MCP server: an entry under its URL, a server card
+ * elsewhere (it may describe this server; mcp-server-card compares identities), or an inline card whose remotes
+ * name it (or name no endpoint at all).
+ */
+function listsServer(entries: readonly CatalogEntry[], mcpUrl: string, catalogUrl: string): boolean {
+  return entries.some((entry) => {
+    if (entry.problems.length > 0) return false
+    if (entry.url && isUnder(entry.url, mcpUrl)) return true
+    if (entry.type !== MEDIA.serverCard) return false
+    if (entry.url) return true
+    const endpoints = serverCardEndpoints(entry.data, catalogUrl)
+    return endpoints.length === 0 || endpoints.some((endpoint) => isUnder(endpoint, mcpUrl))
+  })
+}

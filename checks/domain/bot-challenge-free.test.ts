@@ -3,6 +3,7 @@ import type { AgentProbe, AgentProbes } from '../../core/engine/collectors/agent
 import { checkMetaSchema } from '../../core/engine/contract.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 import { context, snapshot } from '../../tests/support/artifacts.ts'
+import { mcpContext } from '../../tests/support/mcp-artifacts.ts'
 import check from './bot-challenge-free.ts'
 
 const page = (status = 200, body = '<html><body><h1>Acme</h1></body></html>', headers: Record<string, string> = {}) =>
@@ -98,5 +99,42 @@ describe('bot-challenge-free', () => {
     const outcome = check.run({ agentProbes: probes({ 'Claude-User': page(403) }, json) }, mcp)
     expect(outcome.status).toBe('fail')
     expect(outcome.details).toContain('the MCP endpoint')
+  })
+
+  describe('mcp kinds: the agents POST initialize to the MCP endpoint', () => {
+    const rpc = snapshot({ url: 'https://mcp.acme.test/mcp', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}}' })
+    const sse = snapshot({ url: 'https://mcp.acme.test/mcp', headers: { 'content-type': 'text/event-stream' }, body: 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n' })
+    const unmarkedInterstitial = snapshot({ headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body>Checking your connection…</body></html>' })
+
+    test.each([
+      ['every agent gets the JSON-RPC answer', 'pass', probes({}, rpc)],
+      ['an SSE answer for everyone', 'pass', probes({}, sse)],
+      ['a training crawler gets an HTML page', 'pass', probes({ GPTBot: unmarkedInterstitial }, rpc)],
+      ['an AI search crawler gets an HTML page (noted, not penalised)', 'pass', probes({ PerplexityBot: unmarkedInterstitial }, rpc)],
+      ['ChatGPT-User gets an unmarked HTML page with 200', 'fail', probes({ 'ChatGPT-User': unmarkedInterstitial }, rpc)],
+      ['Claude-User challenged by Cloudflare', 'fail', probes({ 'Claude-User': challengePage }, rpc)],
+      ['the signed scanner is refused', 'fail', probes({ 'scanner-signed': snapshot({ status: 403, body: 'Forbidden' }) }, rpc)],
+    ] as const)('%s -> %s', (_name, expected, agentProbes) => {
+      const outcome = check.run({ agentProbes }, mcpContext)
+      expect(outcome.status).toBe(expected)
+      if (expected !== 'pass') expect(outcome.recommendation).toContain('the MCP endpoint')
+    })
+
+    test('an HTML page served to everyone is not a block aimed at agents', () => {
+      expect(check.run({ agentProbes: probes({}, unmarkedInterstitial) }, mcpContext).status).toBe('pass')
+    })
+
+    test('a refused search crawler is noted without a penalty', () => {
+      expect(check.run({ agentProbes: probes({ PerplexityBot: unmarkedInterstitial }, rpc) }, mcpContext).details).toContain('do not call MCP endpoints')
+    })
+
+    test('details say what the agent got instead of JSON-RPC', () => {
+      const outcome = check.run({ agentProbes: probes({ 'ChatGPT-User': unmarkedInterstitial }, rpc) }, mcpContext)
+      expect(outcome.details).toContain('HTML page instead of the JSON-RPC answer')
+    })
+
+    test('a domain homepage that is HTML for everyone is untouched by the MCP rule', () => {
+      expect(check.run({ agentProbes: probes({ 'ChatGPT-User': unmarkedInterstitial }) }, context).status).toBe('pass')
+    })
   })
 })

@@ -1,6 +1,6 @@
 // Declared AI agents and the signed scanner get the homepage (or MCP endpoint) without a bot challenge or block.
 // Spec: https://developers.cloudflare.com/cloudflare-challenges/challenge-types/challenge-pages/detect-response/
-import type { AgentProbe } from '../../core/engine/collectors/agent-probes.ts'
+import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
 import { unreachable } from '../../core/engine/lib/discovery.ts'
 import { captchaOnForm, type ChallengeVerdict, detectChallenge } from '../../core/engine/lib/challenge.ts'
@@ -40,11 +40,15 @@ export default defineCheck({
     if (!browser) return unreachable(`No browser baseline for ${subject}; challenges cannot be told apart`)
     const judged: Judged[] = agentProbes.probes
       .filter((probe) => probe.purpose !== 'browser')
-      .map((probe) => ({ probe, verdict: detectChallenge(probe.response, browser.response) }))
+      .map((probe) => ({ probe, verdict: probeVerdict(probe.response, browser.response, target.kind) }))
     const hit = (filter: (probe: AgentProbe) => boolean) => judged.filter(({ probe, verdict }) => verdict.kind !== null && filter(probe))
     const failing = hit(mustPass)
-    const search = hit((probe) => probe.purpose === 'search')
+    // Search crawlers index pages; they never call an MCP endpoint, so refusing them there is noted, not penalised.
+    const searchMatters = target.kind === 'domain'
+    const search = searchMatters ? hit((probe) => probe.purpose === 'search') : []
     const notes: string[] = []
+    const mcpSearch = searchMatters ? [] : hit((probe) => probe.purpose === 'search')
+    if (mcpSearch.length) notes.push(`AI search crawlers refused (${listed(mcpSearch)}): they do not call MCP endpoints, not penalised`)
     const training = hit((probe) => probe.purpose === 'training')
     if (training.length) notes.push(`training crawlers refused at the edge (${listed(training)}): a policy choice, not penalised`)
     const otherScanner = hit((probe) => probe.purpose.startsWith('scanner') && !mustPass(probe))

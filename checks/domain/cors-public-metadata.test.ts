@@ -51,6 +51,8 @@ describe('cors-public-metadata', () => {
     ['session id not exposed', 'warning', cors(preflight(), initialize({ exposeHeaders: null }))],
     ['MCP headers not allowed', 'warning', cors(preflight({ allowHeaders: 'Content-Type' }), initialize())],
     ['preflight refused', 'fail', cors(preflight({ status: 405, allowOrigin: null, allowHeaders: null }), initialize({ allowOrigin: null }))],
+    ['the Origin refused with 403', 'warning', cors(preflight(), initialize({ status: 403, allowOrigin: null, sessionId: false }))],
+    ['the AI catalog of the MCP origin allowed too', 'pass', cors(probe('ai-catalog', { url: 'https://acme.test/.well-known/ai-catalog.json' }), preflight(), initialize())],
   ] as const)('mcp: %s -> %s', (_name, expected, artifact) => {
     const outcome = check.run({ cors: artifact }, mcp)
     expect(outcome.status).toBe(expected)
@@ -74,5 +76,11 @@ describe('cors-public-metadata', () => {
   test('details name the missing headers', () => {
     const outcome = check.run({ cors: cors(preflight({ allowHeaders: 'content-type' }), initialize()) }, mcp)
     expect(outcome.details).toContain('mcp-protocol-version, mcp-session-id')
+  })
+
+  test('an MCP server refusing the agent Origin is told why and what to change', () => {
+    const outcome = check.run({ cors: cors(preflight(), initialize({ status: 403, allowOrigin: null, sessionId: false })) }, mcp)
+    expect(outcome.details).toContain('answered 403')
+    expect(outcome.recommendation).toContain('Origin validation')
   })
 })

@@ -14,6 +14,9 @@ function gaps(probe: CorsProbe): string[] {
   if (probe.resource === 'mcp-preflight' && (probe.status === null || probe.status < 200 || probe.status >= 300)) {
     problems.push(`the preflight answered ${probe.status}`)
   }
+  if (probe.resource === 'mcp-initialize' && probe.status === 403) {
+    problems.push(`initialize with Origin: ${AGENT_ORIGIN} answered 403 (the server's Origin validation refuses it)`)
+  }
   if (!allowsOrigin(probe)) problems.push(probe.allowOrigin ? `Access-Control-Allow-Origin is "${probe.allowOrigin}"` : 'no Access-Control-Allow-Origin')
   if (probe.resource === 'mcp-preflight') {
     // POST is a CORS-safelisted method, so Allow-Methods only matters when it is sent and leaves POST out.
@@ -78,6 +81,9 @@ function fixFor(probe: CorsProbe): string[] {
   if (probe.resource === 'mcp-preflight') {
     return ['answer OPTIONS with 204, Access-Control-Allow-Origin, Access-Control-Allow-Methods: POST, GET, DELETE and Access-Control-Allow-Headers: Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Authorization']
   }
-  if (probe.resource === 'mcp-initialize') return ['send Access-Control-Allow-Origin and Access-Control-Expose-Headers: Mcp-Session-Id on MCP responses']
+  if (probe.resource === 'mcp-initialize') {
+    const origin = probe.status === 403 ? ['let the Origin validation of a public server accept browser-based clients (it guards against DNS rebinding, which a public URL is not exposed to)'] : []
+    return [...origin, 'send Access-Control-Allow-Origin and Access-Control-Expose-Headers: Mcp-Session-Id on MCP responses']
+  }
   return ['send Access-Control-Allow-Origin: * on public documents']
 }

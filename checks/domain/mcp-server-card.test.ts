@@ -3,6 +3,7 @@ import type { McpServerCardArtifact } from '../../core/engine/collectors/mcp-ser
 import type { Outcome } from '../../core/engine/contract.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/discovery.ts'
 import { context, jsonSnapshot, notFound } from '../../tests/support/artifacts.ts'
+import { MCP_URL, mcpContext } from '../../tests/support/mcp-artifacts.ts'
 import check from './mcp-server-card.ts'
 
 const CARD = {
@@ -61,5 +62,46 @@ describe('mcp-server-card', () => {
 
   test('schema problems are named', () => {
     expect(check.run({ mcpServerCard: found({ ...CARD, remotes: [{ type: 'websocket', url: 'wss://x' }] }) }, context).details).toContain('remotes[0].type')
+  })
+
+  describe('mcp kinds: the card is compared with the running server', () => {
+    const MCP_CARD_URL = `${MCP_URL}/server-card`
+    const RUNTIME = { name: 'anvils', version: '1.2.0', protocolVersion: '2025-11-25' }
+    const remote = { type: 'streamable-http', url: MCP_URL, supportedProtocolVersions: ['2025-06-18', '2025-11-25'] }
+    const mcpCard = (card: Record<string, unknown>, runtime: McpServerCardArtifact['runtime'] = RUNTIME): McpServerCardArtifact => {
+      const response = jsonSnapshot(card, { url: MCP_CARD_URL, headers: { 'content-type': 'application/mcp-server-card+json', ...CORS } })
+      return { probes: [{ url: MCP_CARD_URL, via: 'mcp-url', response }], found: { url: MCP_CARD_URL, via: 'mcp-url', response, card }, runtime }
+    }
+
+    test.each([
+      ['name, version, endpoint and protocol version agree', mcpCard({ ...CARD, remotes: [remote] }), 'pass'],
+      ['a templated remote is not held against the card', mcpCard({ ...CARD, remotes: [{ type: 'streamable-http', url: '{baseUrl}/mcp' }] }), 'pass'],
+      ['a card without remotes', mcpCard({ ...CARD, remotes: undefined }), 'pass'],
+      ['no runtime identity to compare with', mcpCard({ ...CARD, name: 'test.acme/other' }, null), 'pass'],
+      ['another version than the server', mcpCard({ ...CARD, version: '1.1.0', remotes: [remote] }), 'warning'],
+      ['another server name', mcpCard({ ...CARD, name: 'test.acme/hammers', remotes: [remote] }), 'warning'],
+      ['remotes that leave out the scanned endpoint', mcpCard({ ...CARD, remotes: [{ ...remote, url: 'https://mcp.acme.test/v2/mcp' }] }), 'warning'],
+      ['the negotiated version not among supportedProtocolVersions', mcpCard({ ...CARD, remotes: [{ ...remote, supportedProtocolVersions: ['2025-06-18'] }] }), 'warning'],
+      ['a legacy card naming another server', mcpCard({ serverInfo: { name: 'hammers', version: '1.2.0' }, transport: { type: 'streamable-http', endpoint: MCP_URL } }), 'warning'],
+    ] satisfies [string, McpServerCardArtifact, Outcome['status']][])('%s -> %s', (_name, mcpServerCard, expected) => {
+      const outcome = check.run({ mcpServerCard }, mcpContext)
+      expect(outcome.status).toBe(expected)
+      if (expected === 'warning') expect(outcome.recommendation).toBeString()
+    })
+
+    test('details name the runtime and the scanned endpoint', () => {
+      const version = check.run({ mcpServerCard: mcpCard({ ...CARD, version: '1.1.0' }) }, mcpContext)
+      expect(version.details).toContain('the server reports anvils@1.2.0')
+      const endpoint = check.run({ mcpServerCard: mcpCard({ ...CARD, remotes: [{ ...remote, url: 'https://mcp.acme.test/v2/mcp' }] }) }, mcpContext)
+      expect(endpoint.details).toContain(MCP_URL)
+      expect(endpoint.recommendation).toContain(`list ${MCP_URL} in remotes`)
+    })
+
+    test('a missing card is looked for at <mcp-url>/server-card first', () => {
+      const probes: McpServerCardArtifact['probes'] = [{ url: MCP_CARD_URL, via: 'mcp-url', response: notFound(MCP_CARD_URL) }]
+      const outcome = check.run({ mcpServerCard: { probes, found: null, runtime: RUNTIME } }, mcpContext)
+      expect(outcome.status).toBe('fail')
+      expect(outcome.recommendation).toContain(MCP_CARD_URL)
+    })
   })
 })

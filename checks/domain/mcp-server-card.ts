@@ -1,7 +1,17 @@
 // An MCP Server Card (SEP-2127) describes the server at <mcp-url>/server-card, an AI-catalog entry or /.well-known/mcp/server-card.json; legacy SEP-1649 shapes earn a warning.
 // Spec: https://github.com/modelcontextprotocol/experimental-ext-server-card (docs/discovery.md, schema.json)
+import type { McpServerCardArtifact } from '../../core/engine/collectors/mcp-server-card.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
-import { classifyServerCard, listSome, MEDIA, pathOf, SERVER_CARD_SCHEMA, unreachable } from '../../core/engine/lib/discovery.ts'
+import {
+  classifyServerCard,
+  listSome,
+  MEDIA,
+  pathOf,
+  SERVER_CARD_SCHEMA,
+  serverCardEndpoints,
+  unreachable,
+} from '../../core/engine/lib/discovery.ts'
+import { isRecord } from '../../core/engine/snapshot.ts'
 
 const EXAMPLE = `{"$schema": "${SERVER_CARD_SCHEMA}", "name": "com.example/server", "version": "1.0.0", "description": "…", "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}`
 
@@ -59,17 +69,73 @@ export default defineCheck({
       fixes.push('send Access-Control-Allow-Origin: * (and Allow-Methods: GET) so browser-based clients can read it')
     }
     const name = typeof found.card.name === 'string' ? found.card.name : undefined
-    if (runtime && shape === 'sep-2127') {
-      const nameMatches = name === runtime.name || name?.endsWith(`/${runtime.name}`)
-      const versionMatches = !runtime.version || found.card.version === runtime.version
-      if (!nameMatches || !versionMatches) {
-        issues.push(`it says ${name}@${String(found.card.version)} while the server reports ${runtime.name}@${runtime.version ?? '?'}`)
-        fixes.push('keep the card name and version in step with serverInfo')
-      }
+    if (runtime) {
+      const mismatches = runtimeMismatches(found.card, found.url, runtime, target.mcpUrl)
+      issues.push(...mismatches.issues)
+      fixes.push(...mismatches.fixes)
     }
     const summary = shape === 'sep-2127' ? `SEP-2127 server card "${name}" at ${at}` : `Server card at ${at}`
     if (issues.length > 0) return warn(`${summary}; but ${issues.join('; ')}`, `For the card at ${found.url}: ${fixes.join('; ')}.`)
-    const runtimeNote = runtime ? ', matching the runtime serverInfo' : ''
+    const runtimeNote = runtime
+      ? ', matching the runtime serverInfo'
+      : target.kind !== 'domain'
+        ? ' (the server’s runtime identity was not available to compare with)'
+        : ''
     return pass(`Valid ${summary}, served as ${inline ? 'an AI-catalog entry' : MEDIA.serverCard} with CORS${runtimeNote}`)
   },
 })
+
+/** The name and version a card states: SEP-2127 top-level fields, or the legacy serverInfo. */
+function cardIdentity(card: Record<string, unknown>): { name?: string; version?: string } {
+  const source = isRecord(card.serverInfo) && card.$schema !== SERVER_CARD_SCHEMA ? card.serverInfo : card
+  return {
+    ...(typeof source.name === 'string' ? { name: source.name } : {}),
+    ...(typeof source.version === 'string' ? { version: source.version } : {}),
+  }
+}
+
+/** Endpoint URLs compared after URL normalisation (case of scheme and host), ignoring a trailing slash. */
+function sameEndpoint(a: string, b: string): boolean {
+  const normal = (value: string) => {
+    const url = URL.parse(value)
+    return url ? `${url.origin}${url.pathname.replace(/\/+$/, '')}${url.search}` : value
+  }
+  return normal(a) === normal(b)
+}
+
+/**
+ * Where the card disagrees with the server it describes (checks.md §7): serverInfo name and version, the
+ * scanned endpoint among its remotes, and the negotiated protocol version among that remote's supported ones.
+ */
+function runtimeMismatches(
+  card: Record<string, unknown>,
+  cardUrl: string,
+  runtime: NonNullable<McpServerCardArtifact['runtime']>,
+  mcpUrl: string | undefined,
+): { issues: string[]; fixes: string[] } {
+  const issues: string[] = []
+  const fixes: string[] = []
+  const { name, version } = cardIdentity(card)
+  // A SEP-2127 name is namespaced ("com.example/weather"); serverInfo usually carries the bare name.
+  const nameMatches = name === runtime.name || name?.endsWith(`/${runtime.name}`) === true
+  const versionMatches = !runtime.version || version === runtime.version
+  if (!nameMatches || !versionMatches) {
+    issues.push(`it says ${name ?? '(no name)'}@${version ?? '?'} while the server reports ${runtime.name}@${runtime.version ?? '?'}`)
+    fixes.push('keep the card name and version in step with serverInfo')
+  }
+  if (!mcpUrl) return { issues, fixes }
+  const remotes = Array.isArray(card.remotes) ? card.remotes.filter(isRecord) : []
+  const templated = remotes.some((remote) => typeof remote.url === 'string' && remote.url.includes('{'))
+  const endpoints = serverCardEndpoints(card, cardUrl)
+  if (endpoints.length > 0 && !templated && !endpoints.some((endpoint) => sameEndpoint(endpoint, mcpUrl))) {
+    issues.push(`its endpoints (${listSome(endpoints)}) do not include the scanned server ${mcpUrl}`)
+    fixes.push(`list ${mcpUrl} in remotes (type streamable-http)`)
+  }
+  const remote = remotes.find((entry) => typeof entry.url === 'string' && sameEndpoint(entry.url, mcpUrl))
+  const supported = remote?.supportedProtocolVersions
+  if (runtime.protocolVersion && Array.isArray(supported) && !supported.includes(runtime.protocolVersion)) {
+    issues.push(`its supportedProtocolVersions (${supported.map(String).join(', ')}) leave out ${runtime.protocolVersion}, which the server negotiated`)
+    fixes.push(`add ${runtime.protocolVersion} to supportedProtocolVersions`)
+  }
+  return { issues, fixes }
+}

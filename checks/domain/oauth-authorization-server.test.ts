@@ -86,4 +86,18 @@ describe('oauth-authorization-server', () => {
     const outcome = check.run({ oauth: artifact({ ...metadata, issuer: 'https://login.acme.test' }) }, context)
     expect(outcome.details).toContain('https://login.acme.test')
   })
+
+  test('mcp kinds: judged when the public server still challenges, na when the root metadata is the site API\'s', () => {
+    const mcp = { target: { ...context.target, kind: 'mcp' as const, mcpUrl: 'https://acme.test/mcp' } }
+    const challenges = [{ url: 'https://acme.test/mcp', status: 401, header: `Bearer resource_metadata="${PRM_URL}"`, resourceMetadata: PRM_URL }]
+    expect(check.run({ oauth: artifact(metadata, 'oauth-authorization-server', { resource: 'https://acme.test/mcp', challenges, signals: null }) }, mcp).status).toBe('pass')
+    const siteApi = artifact(metadata, 'oauth-authorization-server', {
+      resource: 'https://acme.test/mcp',
+      protectedResource: [{ url: PRM_URL, via: 'root', response: jsonSnapshot({ resource: 'https://acme.test/api', authorization_servers: [ISSUER] }, { url: PRM_URL }) }],
+      signals: null,
+    })
+    const outcome = check.run({ oauth: siteApi }, mcp)
+    expect(outcome.status).toBe('na')
+    expect(outcome.naReason).toContain('https://acme.test/api')
+  })
 })

@@ -102,6 +102,41 @@ describe('oauth-protected-resource', () => {
     expect(check.run({ oauth: unpublished }, mcp).status).toBe('na')
   })
 
+  describe('mcp kinds: na unless the public server still advertises protection', () => {
+    const mcpUrl = 'https://mcp.acme.test/mcp'
+    const mcp = { target: { ...context.target, kind: 'mcp' as const, mcpUrl } }
+    const pathAware = 'https://mcp.acme.test/.well-known/oauth-protected-resource/mcp'
+    const root = 'https://mcp.acme.test/.well-known/oauth-protected-resource'
+    const onRoot = (document: unknown, challenges: OauthArtifact['challenges'] = []): OauthArtifact => ({
+      resource: mcpUrl,
+      challenges,
+      protectedResource: [
+        { url: pathAware, via: 'path-aware', expectedResource: mcpUrl, response: notFound(pathAware) },
+        { url: root, via: 'root', expectedResource: mcpUrl, response: jsonSnapshot(document, { url: root }) },
+      ],
+      issuer: 'https://auth.acme.test',
+      authorizationServer: [],
+      signals: null,
+    })
+
+    test.each([
+      ['root metadata for the site API on the same origin', onRoot({ ...good, resource: 'https://mcp.acme.test/api' }), 'na'],
+      ['root metadata for another origin', onRoot({ ...good, resource: 'https://api.acme.test/' }), 'na'],
+      ['root metadata naming the MCP URL', onRoot({ ...good, resource: mcpUrl }), 'pass'],
+      ['root metadata naming the whole origin (not identical: clients reject it)', onRoot({ ...good, resource: 'https://mcp.acme.test/' }), 'warning'],
+      ['root metadata without a resource', onRoot({ authorization_servers: good.authorization_servers }), 'warning'],
+      [
+        'a later 403 challenge makes even foreign root metadata count',
+        onRoot({ ...good, resource: 'https://mcp.acme.test/api' }, [{ url: mcpUrl, status: 403, header: 'Bearer error="insufficient_scope"' }]),
+        'warning',
+      ],
+    ] as const)('%s -> %s', (_name, oauth, expected) => {
+      const outcome = check.run({ oauth }, mcp)
+      expect(outcome.status).toBe(expected)
+      if (expected === 'na') expect(outcome.naReason).toContain('public')
+    })
+  })
+
   test('details and recommendation are specific', () => {
     const outcome = check.run({ oauth: artifact(notFound(PATH_AWARE)) }, context)
     expect(outcome.details).toContain(PATH_AWARE)

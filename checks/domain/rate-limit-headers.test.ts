@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'bun:test'
-import type { AgentProbes } from '../../core/engine/collectors/agent-probes.ts'
+import { type AgentProbes, mcpSessionEvidence } from '../../core/engine/collectors/agent-probes.ts'
 import type { ApiSignals } from '../../core/engine/collectors/api-signals.ts'
 import type { OpenapiArtifact } from '../../core/engine/collectors/openapi.ts'
 import type { PaymentProbesArtifact } from '../../core/engine/collectors/payment-probes.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 import { context, jsonSnapshot, snapshot } from '../../tests/support/artifacts.ts'
+import { mcpServer, rpcError, rpcResult } from '../../tests/support/mcp-artifacts.ts'
 import check from './rate-limit-headers.ts'
 
 const apiSignals = (hasApi: boolean): ApiSignals => ({
@@ -89,5 +90,30 @@ describe('rate-limit-headers', () => {
     )
     expect(outcome.status).toBe('fail')
     expect(outcome.details).toContain('GET /api')
+  })
+
+  describe('mcp kinds: the agent probes and the scanner\'s own MCP session', () => {
+    const IETF = { 'ratelimit-policy': '"mcp";q=60;w=60', ratelimit: '"mcp";r=59;t=60' }
+    const rpcJson = jsonSnapshot({ jsonrpc: '2.0', id: 1, result: {} })
+    const withSession = (mcp = mcpServer(), probe = rpcJson): AgentProbes => ({ ...agentProbe(probe), mcpSession: mcpSessionEvidence(mcp) })
+    const busyToolCall = (headers: Record<string, string>) =>
+      mcpServer({ toolCalls: [{ name: 'search_anvils', exchange: rpcError('tools/call', -32603, { status: 429, headers }), result: undefined }] })
+
+    test.each([
+      ['IETF fields on the session responses only', 'pass', withSession(mcpServer({ ping: rpcResult('ping', {}, { headers: { 'content-type': 'application/json', ...IETF } }) }))],
+      ['legacy fields on tools/list probes', 'warning', withSession(mcpServer({ probes: { invalidCursor: rpcError('tools/list', -32602, { headers: { 'x-ratelimit-limit': '60' } }) } }))],
+      ['a 429 to a tool call without Retry-After', 'fail', withSession(busyToolCall({ 'content-type': 'application/json', ...IETF }))],
+      ['a 429 to a tool call with Retry-After', 'pass', withSession(busyToolCall({ 'content-type': 'application/json', 'retry-after': '5', ...IETF }))],
+      ['no fields anywhere', 'fail', withSession()],
+    ] as const)('%s -> %s', (_name, expected, agentProbes) => {
+      const outcome = run(apiWith({}), { kind: 'mcp', hasApi: false, agentProbes })
+      expect(outcome.status).toBe(expected)
+      if (expected !== 'pass') expect(outcome.recommendation).toBeString()
+    })
+
+    test('details name the MCP request that got the bare 429', () => {
+      const outcome = run(apiWith({}), { kind: 'mcp', agentProbes: withSession(busyToolCall({})) })
+      expect(outcome.details).toContain('MCP tools/call search_anvils')
+    })
   })
 })

@@ -6,7 +6,7 @@ import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 
 interface Observed {
   label: string
-  response: HttpSnapshot
+  response: Pick<HttpSnapshot, 'status' | 'headers'>
 }
 
 const LEGACY_FIELDS = [
@@ -45,8 +45,12 @@ export default defineCheck({
   },
   run({ apiSignals, notFound, openapi, paymentProbes, agentProbes }, { target }) {
     if (target.kind !== 'domain') {
-      // For MCP kinds the agent probes are requests to the MCP endpoint itself.
-      const responses = agentProbes.probes.map((probe) => ({ label: `MCP endpoint as ${probe.agent}`, response: probe.response }))
+      // For MCP kinds the agent probes are initialize POSTs to the endpoint, and the scanner's own MCP session adds
+      // every other request it made (lists, probes, resource reads, tool calls): any of them may carry the fields or a 429.
+      const session = (agentProbes.mcpSession?.exchanges ?? []).flatMap(({ label, exchange }) =>
+        exchange.status === null ? [] : [{ label: `MCP ${label}`, response: { status: exchange.status, headers: exchange.headers } }],
+      )
+      const responses = [...agentProbes.probes.map((probe) => ({ label: `MCP endpoint as ${probe.agent}`, response: probe.response })), ...session]
       return evaluate(responses, responses, 'the MCP endpoint')
     }
     if (!apiSignals.hasApi) return na('No API signals (no OpenAPI document, API links or API subdomain), so there are no API responses to assess')

@@ -3,13 +3,14 @@ import type { AgentProbe, AgentProbes } from '../../core/engine/collectors/agent
 import { checkMetaSchema } from '../../core/engine/contract.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 import { context, snapshot } from '../../tests/support/artifacts.ts'
+import { mcpContext } from '../../tests/support/mcp-artifacts.ts'
 import check from './web-bot-auth-accepted.ts'
 
 const page = (status = 200, headers: Record<string, string> = {}) =>
   snapshot({ status, headers: { 'content-type': 'text/html', ...headers }, body: status === 200 ? '<h1>Acme</h1>' : 'Forbidden' })
 const challenged = page(403, { 'cf-mitigated': 'challenge' })
 
-function probes(signedResponse: HttpSnapshot, unsignedResponse: HttpSnapshot, signed = true): AgentProbes {
+function probes(signedResponse: HttpSnapshot, unsignedResponse: HttpSnapshot, signed = true, browserResponse: HttpSnapshot = page()): AgentProbes {
   const probe = (agent: string, purpose: AgentProbe['purpose'], response: HttpSnapshot, isSigned = false): AgentProbe => ({
     agent,
     purpose,
@@ -19,7 +20,7 @@ function probes(signedResponse: HttpSnapshot, unsignedResponse: HttpSnapshot, si
   })
   return {
     probes: [
-      probe('browser', 'browser', page()),
+      probe('browser', 'browser', browserResponse),
       probe('scanner-signed', 'scanner-signed', signedResponse, signed),
       probe('scanner-unsigned', 'scanner-unsigned', unsignedResponse),
     ],
@@ -64,5 +65,22 @@ describe('web-bot-auth-accepted', () => {
   test('mcp kinds compare the signed and unsigned initialize', () => {
     const mcp = { target: { ...context.target, kind: 'mcp' as const, mcpUrl: 'https://acme.test/mcp' } }
     expect(check.run({ agentProbes: probes(page(403), page()) }, mcp).details).toContain('the MCP endpoint')
+  })
+
+  describe('mcp kinds: the signed request is an initialize POST to the MCP endpoint', () => {
+    const rpc = snapshot({ headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"result":{}}' })
+    const interstitial = snapshot({ headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body>Verifying you are human</body></html>' })
+
+    test.each([
+      ['signed and unsigned both answered', 'pass', probes(rpc, rpc, true, rpc)],
+      ['the signature gets past an HTML interstitial', 'pass', probes(rpc, interstitial, true, rpc)],
+      ['the signed request gets an HTML page instead of JSON-RPC', 'warning', probes(interstitial, rpc, true, rpc)],
+      ['both refused', 'warning', probes(page(403), page(403), true, rpc)],
+      ['no signing key', 'na', probes(rpc, rpc, false, rpc)],
+    ] as const)('%s -> %s', (_name, expected, agentProbes) => {
+      const outcome = check.run({ agentProbes }, mcpContext)
+      expect(outcome.status).toBe(expected)
+      if (expected === 'warning') expect(outcome.recommendation).toContain('the MCP endpoint')
+    })
   })
 })

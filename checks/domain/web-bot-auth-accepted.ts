@@ -1,9 +1,8 @@
 // A request signed with Web Bot Auth (RFC 9421) is served, and not treated worse than the same request unsigned.
 // Spec: https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/
-import type { AgentProbe } from '../../core/engine/collectors/agent-probes.ts'
+import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
 import { defineCheck, na, pass, warn } from '../../core/engine/contract.ts'
 import { unreachable } from '../../core/engine/lib/discovery.ts'
-import { detectChallenge } from '../../core/engine/lib/challenge.ts'
 import { isOk } from '../../core/engine/snapshot.ts'
 
 export default defineCheck({
@@ -40,7 +39,7 @@ export default defineCheck({
     if (!signed.signed) return na('The scanner has no signing key configured, so no signed request was sent')
 
     const judge = (probe: AgentProbe) => {
-      const verdict = detectChallenge(probe.response, browser?.response ?? null)
+      const verdict = probeVerdict(probe.response, browser?.response ?? null, target.kind)
       const served = verdict.kind === null && isOk(probe.response)
       return { served, text: `${probe.response.status}${verdict.reason ? ` (${verdict.reason})` : ''}` }
     }

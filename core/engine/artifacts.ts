@@ -9,6 +9,7 @@ import type { CorsArtifact } from './collectors/cors.ts'
 import type { GraphqlArtifact } from './collectors/graphql.ts'
 import type { LinkHeaderArtifact } from './collectors/link-header.ts'
 import type { MarkdownVariantsArtifact } from './collectors/markdown.ts'
+import type { McpServerArtifact } from './collectors/mcp.ts'
 import type { McpEndpointsArtifact } from './collectors/mcp-endpoints.ts'
 import type { McpServerCardArtifact } from './collectors/mcp-server-card.ts'
 import type { NotFoundArtifact } from './collectors/not-found.ts'
@@ -53,6 +54,8 @@ export interface ArtifactMap {
   aiPlugin: HttpSnapshot
   agentsJson: HttpSnapshot
   nlweb: HttpSnapshot
+  /** The MCP server at target.mcpUrl (mcp and mcp-app kinds, and each server of a domain's fan-out). */
+  mcp: McpServerArtifact
   mcpServerCard: McpServerCardArtifact
   mcpEndpoints: McpEndpointsArtifact
   aiTxt: HttpSnapshot

@@ -1,22 +1,152 @@
+import { AppError } from '../errors.ts'
 import type { ScanSession } from '../http/session.ts'
-import type { ScanKind } from './contract.ts'
-import { ACCEPT, isBearerChallenge, MCP_INITIALIZE_BODY, readJsonRpcResponse } from './lib/discovery.ts'
-import { toSnapshot } from './snapshot.ts'
+import {
+  type Call,
+  collectList,
+  handshakeOfDiscover,
+  isMcpApp,
+  type Limits,
+  LISTS,
+  MCP_EXCHANGE_TIMEOUT_MS,
+  maySpeakSse,
+  McpWire,
+  openSse,
+} from './collectors/mcp.ts'
+import { CollectorError, type ScanKind } from './contract.ts'
+import { isBearerChallenge, isMcpLikeUrl, pathOf } from './lib/discovery.ts'
+import { fetchPage, isOk, isRecord, looksLikeHtml } from './snapshot.ts'
 
 export interface DetectedKind {
   kind: ScanKind
   /** The MCP endpoint for mcp kinds. */
   mcpUrl?: string
+  /** MCP endpoints a listing page embeds, in document order (the `embeddedMcpUrls` of kind_detected). */
+  embeddedMcpUrls?: string[]
   /** Set when initialize answered 401, or 403 with a Bearer challenge: the scan stops with MCP_AUTH_REQUIRED. */
   authRequired?: { status: number; challenge: string | null }
   /** A short note on how the kind was decided (the `hint` of kind_detected). */
   hint: string
 }
 
+/** Detection as a whole, so that a hanging endpoint (or several embedded ones) cannot hold a scan at its start. */
+const DETECT_BUDGET_MS = 25_000
+const MAX_EMBEDDED = 10
+/** Embedded URLs validated before giving up on a listing page: a docs link ending in /mcp may come first. */
+const MAX_VALIDATED = 3
+
+type EndpointProbe =
+  | { state: 'mcp'; kind: ScanKind; hint: string }
+  | { state: 'auth'; status: number; challenge: string | null }
+  | { state: 'not-mcp' | 'unreachable'; reason: string }
+
+/**
+ * mcp or mcp-app (checks.md §0 step 3): the UI extension in the capabilities, else the tools (and declared
+ * resources) as listed, following pagination.
+ */
+async function classify(call: Call, capabilities: Record<string, unknown> | undefined): Promise<ScanKind> {
+  if (isMcpApp(capabilities, [], [])) return 'mcp-app'
+  const tools = await collectList(call, 'tools', true, LISTS.tools)
+  if (isMcpApp(undefined, tools.items, [])) return 'mcp-app'
+  if (!capabilities || !('resources' in capabilities)) return 'mcp'
+  const resources = await collectList(call, 'resources', true, LISTS.resources)
+  return isMcpApp(undefined, [], resources.items) ? 'mcp-app' : 'mcp'
+}
+
+/**
+ * checks.md §0 step 2: a legacy initialize; a 401 (or 403 with a Bearer challenge) is an MCP server requiring
+ * auth; a JSON-RPC result is a legacy server; otherwise `server/discover` (a 2026-07-28 server answers it); a
+ * JSON-RPC error body to either still marks an MCP server; after a 400/404/405, the deprecated HTTP+SSE
+ * transport (§6.3 back-compat) may still answer.
+ */
+async function probeEndpoint(http: ScanSession, url: string, limits: Limits): Promise<EndpointProbe> {
+  const wire = new McpWire(http, url, limits)
+  const initialize = await wire.initialize()
+  if (initialize.status === null) return { state: 'unreachable', reason: initialize.error ?? 'no answer' }
+  const challenge = initialize.headers['www-authenticate'] ?? null
+  if (initialize.status === 401 || (initialize.status === 403 && isBearerChallenge(challenge ?? undefined))) {
+    return { state: 'auth', status: initialize.status, challenge }
+  }
+  const result = initialize.response?.result
+  if (isRecord(result)) {
+    wire.adopt(initialize.headers['mcp-session-id'] ?? null, result.protocolVersion)
+    await wire.notify('notifications/initialized')
+    const kind = await classify(wire.call, isRecord(result.capabilities) ? result.capabilities : undefined)
+    // Polite: end the session detection opened; the scan's collector opens its own.
+    if (wire.sessionId) await wire.endSession()
+    return { state: 'mcp', kind, hint: 'answered MCP initialize' }
+  }
+  const discover = await wire.discover()
+  const discovered = handshakeOfDiscover(discover.response?.result)
+  if (discovered) {
+    wire.era = 'modern'
+    return { state: 'mcp', kind: await classify(wire.call, discovered.capabilities), hint: 'answered server/discover (2026-07-28 only)' }
+  }
+  if (initialize.response || discover.response) return { state: 'mcp', kind: 'mcp', hint: 'answered initialize with a JSON-RPC error' }
+  if (maySpeakSse(initialize)) {
+    const sse = await openSse(http.asFetch(), url, limits)
+    if (sse.error === undefined) {
+      const kind = await classify(sse.call, sse.handshake.capabilities).finally(() => sse.close())
+      return { state: 'mcp', kind, hint: 'answered over the deprecated HTTP+SSE transport only' }
+    }
+  }
+  return { state: 'not-mcp', reason: `initialize got ${initialize.status}${initialize.html ? ' with an HTML page' : ''}` }
+}
+
+function decided(url: string, probe: EndpointProbe): DetectedKind | null {
+  if (probe.state === 'auth') {
+    return { kind: 'mcp', mcpUrl: url, authRequired: { status: probe.status, challenge: probe.challenge }, hint: 'MCP server requires authentication' }
+  }
+  if (probe.state === 'mcp') return { kind: probe.kind, mcpUrl: url, hint: probe.hint }
+  return null
+}
+
+const EMBEDDED_URL = /\bhref\s*=\s*["']([^"']+)["']|https?:\/\/[^\s"'`<>()[\]{},\\]+/gi
+
+/** MCP endpoint URLs an HTML page names in links or text (configuration blocks), in document order. */
+export function embeddedMcpUrls(html: string, pageUrl: string): string[] {
+  const urls: string[] = []
+  for (const match of html.matchAll(EMBEDDED_URL)) {
+    const raw = (match[1] ?? match[0].replace(/[.;:!?]+$/, '')).replaceAll('&amp;', '&')
+    const url = URL.parse(raw, pageUrl)
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) continue
+    url.hash = ''
+    if (url.href === pageUrl || urls.includes(url.href) || !isMcpLikeUrl(url.href)) continue
+    urls.push(url.href)
+    if (urls.length === MAX_EMBEDDED) break
+  }
+  return urls
+}
+
+/**
+ * A page that is not an endpoint may be a catalog listing: the first embedded MCP URL that validates (at most
+ * MAX_VALIDATED tried) decides the kind, with that URL as the MCP target (interface spec: "folded into mcp").
+ */
+async function detectListing(http: ScanSession, pageUrl: string, reason: string, limits: Limits): Promise<DetectedKind> {
+  const page = await fetchPage(http, pageUrl).catch((error: unknown) => {
+    if (error instanceof CollectorError) return null
+    throw error
+  })
+  const urls = page && isOk(page) && (page.contentType === 'text/html' || looksLikeHtml(page.body)) ? embeddedMcpUrls(page.body, page.url) : []
+  for (const url of urls.slice(0, MAX_VALIDATED)) {
+    const found = decided(url, await probeEndpoint(http, url, limits))
+    if (found) return { ...found, embeddedMcpUrls: urls, hint: `listing page ${pathOf(pageUrl)} folded into the MCP server it embeds (${found.hint})` }
+  }
+  return {
+    kind: 'domain',
+    ...(urls.length > 0 ? { embeddedMcpUrls: urls } : {}),
+    hint: `${pathOf(pageUrl)} is not an MCP endpoint (${reason})${urls.length > 0 ? ' and none of the MCP URLs it embeds answered' : ''}; scanning the domain`,
+  }
+}
+
 /**
  * Decides the scan kind (checks.md §0 "Kind detection"). A bare host is a domain. A URL with a path, or a
- * pinned mcpUrl, is probed with an MCP initialize: a JSON-RPC answer makes it an MCP server, a 401/403 Bearer
- * challenge an MCP server that requires auth; anything else is scanned as the domain of its origin.
+ * pinned mcpUrl, is probed as an MCP endpoint (legacy initialize, then 2026-07-28 `server/discover`) and, when it
+ * is one, classified as mcp or mcp-app. A path that is not an endpoint may be a listing page folded into the MCP
+ * server it embeds; otherwise the origin is scanned as a domain.
+ *
+ * A pinned mcpUrl is the sole MCP target ("a failing endpoint is never replaced by a discovered one"): one that
+ * answers but not as MCP is still scanned as the MCP target, so that its checks fail and say why; one that cannot
+ * be reached at all is the scan's error, as an unreachable domain is.
  */
 export async function detectKind(
   http: ScanSession,
@@ -24,18 +154,19 @@ export async function detectKind(
 ): Promise<DetectedKind> {
   const candidate = input.mcpUrl ?? (input.hasPath ? input.url : null)
   if (!candidate) return { kind: 'domain', hint: 'bare domain' }
-  const response = await http
-    .request(candidate, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: ACCEPT.mcp },
-      body: MCP_INITIALIZE_BODY,
-    })
-    .catch(() => null)
-  if (!response) return { kind: 'domain', hint: `${candidate} did not answer; scanning the domain` }
-  const challenge = response.headers.get('www-authenticate')
-  if (response.status === 401 || (response.status === 403 && isBearerChallenge(challenge ?? undefined))) {
-    return { kind: 'mcp', mcpUrl: candidate, authRequired: { status: response.status, challenge }, hint: 'MCP server requires authentication' }
+  const limits = { timeoutMs: MCP_EXCHANGE_TIMEOUT_MS, budget: AbortSignal.timeout(DETECT_BUDGET_MS) }
+  const probe = await probeEndpoint(http, candidate, limits)
+  const found = decided(candidate, probe)
+  if (found) return found
+  const reason = 'reason' in probe ? probe.reason : probe.state
+  if (input.mcpUrl) {
+    if (probe.state === 'unreachable') {
+      throw new AppError('DOMAIN_UNREACHABLE', {
+        message: `The pinned MCP endpoint ${candidate} is unreachable: ${reason}`,
+        details: { mcpUrl: candidate, reason },
+      })
+    }
+    return { kind: 'mcp', mcpUrl: candidate, hint: `the pinned MCP endpoint did not answer MCP (${reason}); scanned as the sole MCP target` }
   }
-  if (readJsonRpcResponse(toSnapshot(response))) return { kind: 'mcp', mcpUrl: candidate, hint: 'answered MCP initialize' }
-  return { kind: 'domain', hint: `${candidate} is not an MCP endpoint; scanning the domain` }
+  return detectListing(http, input.url, reason, limits)
 }

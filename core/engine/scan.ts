@@ -23,7 +23,7 @@ export interface EngineDeps {
 /** Stream events a scan emits, in the spec's order (Events: scan stream). */
 export type ScanEvent =
   | { type: 'kind_detecting' }
-  | { type: 'kind_detected'; kind: ScanKind; mcpUrl?: string; hint?: string }
+  | { type: 'kind_detected'; kind: ScanKind; mcpUrl?: string; embeddedMcpUrls?: string[]; hint?: string }
   | { type: 'scan_init'; layerMaxScores: Record<string, number>; totalChecks: number; checkRoster: string[]; staticOnly: boolean }
   | CheckEvent
   | { type: 'layer_complete'; layerId: string; layerName: string }
@@ -115,6 +115,7 @@ export async function resolveTarget(
     type: 'kind_detected',
     kind: detected.kind,
     ...(detected.mcpUrl ? { mcpUrl: detected.mcpUrl } : {}),
+    ...(detected.embeddedMcpUrls ? { embeddedMcpUrls: detected.embeddedMcpUrls } : {}),
     hint: detected.hint,
   })
   return {
@@ -124,6 +125,11 @@ export async function resolveTarget(
     url: normalized.url,
     ...(detected.mcpUrl ? { mcpUrl: detected.mcpUrl } : {}),
   }
+}
+
+function serverName(serverInfo: Record<string, unknown> | undefined): string | undefined {
+  const name = [serverInfo?.title, serverInfo?.name].find((value) => typeof value === 'string' && value.trim() !== '')
+  return typeof name === 'string' ? name.trim() : undefined
 }
 
 /** Builds scored results from check results, looking up each check's layer and beta flag in the registry. */
@@ -180,11 +186,13 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   // Reuses the artifacts the checks already collected; a site that cannot be classified is simply unclassified.
   const siteClassification = target.kind === 'domain' ? await collection.get('siteClassification').catch(() => null) : null
   const identity: SiteIdentity | null = target.kind === 'domain' ? await collection.get('siteIdentity').catch(() => null) : null
+  // An MCP server is named by its own serverInfo (title, else name); the checks already collected it.
+  const server = target.kind === 'domain' ? null : await collection.get('mcp').catch(() => null)
   // Memoised: this is the reachability probe's response, not a new request.
   const homepage = await http.request(`${target.origin}/`, { headers: BROWSER_HEADERS }).catch(() => null)
   return {
     domain: target.domain,
-    name: identity?.name ?? target.domain,
+    name: identity?.name ?? serverName(server?.handshake?.serverInfo) ?? target.domain,
     category: identity?.category ?? null,
     url: target.url,
     finalUrl: homepage?.url ?? target.url,

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { mcpServer, rpcResult } from '../../../tests/support/mcp-artifacts.ts'
 import { loadConfig } from '../../config.ts'
 import { generateSigningKeyJwk, loadSigningKeys } from '../../crypto/signing.ts'
 import { createRequestSigner } from '../../crypto/web-bot-auth.ts'
 import { createOutboundClient } from '../../http/client.ts'
 import { ScanSession } from '../../http/session.ts'
-import type { CollectorContext, ScanKind } from '../contract.ts'
+import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
+import { type CollectorContext, CollectorError, type ScanKind } from '../contract.ts'
 import { agentProbesCollector } from './agent-probes.ts'
+import type { McpServerArtifact } from './mcp.ts'
 
 /** What each request looked like, and a handler each test replaces. */
 let seen: { method: string; path: string; userAgent: string; signed: boolean }[] = []
@@ -35,7 +38,7 @@ beforeEach(() => {
   handle = () => new Response('<!doctype html><html><body><h1>Acme</h1></body></html>', { headers: { 'content-type': 'text/html' } })
 })
 
-function collect(kind: ScanKind = 'domain', env: Record<string, string> = {}) {
+function collect(kind: ScanKind = 'domain', env: Record<string, string> = {}, mcp?: McpServerArtifact) {
   const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', ...env })
   const key = loadSigningKeys(config).current
   const signer = key ? createRequestSigner(key, config.publicBaseUrl) : null
@@ -44,7 +47,10 @@ function collect(kind: ScanKind = 'domain', env: Record<string, string> = {}) {
     config,
     http: new ScanSession(createOutboundClient(config, signer), config),
     browser: null,
-    get: (key) => Promise.reject(new Error(`unexpected artifact ${key}`)),
+    get: <K extends ArtifactKey>(key: K) => {
+      if (key !== 'mcp') return Promise.reject(new Error(`unexpected artifact ${key}`))
+      return mcp ? Promise.resolve(mcp as ArtifactMap[K]) : Promise.reject(new CollectorError('mcp: not collected in this test'))
+    },
   }
   return agentProbesCollector.collect(context)
 }
@@ -117,5 +123,18 @@ describe('agentProbesCollector', () => {
     expect(artifact.probes).toHaveLength(9)
     expect(seen.every((request) => request.method === 'POST' && request.path === '/mcp')).toBe(true)
     expect(artifact.probes[0]!.response.body).toContain('jsonrpc')
+  })
+
+  test('mcp kinds carry the scanner\'s own MCP session, labelled, for the header and payment checks', async () => {
+    handle = () => Response.json({ jsonrpc: '2.0', id: 1, result: {} })
+    const mcp = mcpServer({ toolCalls: [{ name: 'search_anvils', exchange: rpcResult('tools/call', { content: [] }), result: { content: [] } }] })
+    const artifact = await collect('mcp', {}, mcp)
+    const labels = artifact.mcpSession!.exchanges.map((entry) => entry.label)
+    expect(labels.slice(0, 4)).toEqual(['initialize', 'notifications/initialized', 'server/discover', 'ping'])
+    expect(labels).toContain('probe unknownMethod')
+    expect(labels).toContain('tools/call search_anvils')
+    expect(artifact.mcpSession!.toolCalls).toHaveLength(1)
+    expect((await collect('mcp')).mcpSession).toBeUndefined()
+    expect((await collect('domain')).mcpSession).toBeUndefined()
   })
 })

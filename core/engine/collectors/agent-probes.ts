@@ -1,7 +1,9 @@
-import { CollectorError, type CollectorContext, defineCollector } from '../contract.ts'
+import { CollectorError, type CollectorContext, defineCollector, type ScanKind } from '../contract.ts'
 import { PROBED_AGENT_TOKENS, probedAgent } from '../lib/ai-agents.ts'
-import { MCP_INITIALIZE_BODY } from '../lib/discovery.ts'
-import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot } from '../snapshot.ts'
+import { type ChallengeVerdict, detectChallenge } from '../lib/challenge.ts'
+import { MCP_INITIALIZE_BODY, nullOnCollectorError } from '../lib/discovery.ts'
+import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot, looksLikeHtml } from '../snapshot.ts'
+import type { McpExchange, McpServerArtifact } from './mcp.ts'
 
 /** Why an agent fetches: policy checks never penalise blocking training crawlers (checks.md §2). */
 export type AgentPurpose = 'browser' | 'user' | 'search' | 'training' | 'scanner-signed' | 'scanner-unsigned'
@@ -21,6 +23,49 @@ export interface AgentProbes {
   probes: AgentProbe[]
   /** Probes whose request did not complete (timeout, reset), kept apart: an error is not a block (checks.md §0). */
   errors?: { agent: string; purpose: AgentPurpose; userAgent: string; error: string }[]
+  /**
+   * mcp kinds: what the scanner's own MCP client met on the same endpoint (the `mcp` artifact's exchanges and
+   * tool results). Checks that serve every kind (rate-limit headers, x402) read MCP responses here, because a
+   * check's needs are collected for every kind and the `mcp` artifact does not exist for domain targets. Absent
+   * for domains and when the MCP collection failed.
+   */
+  mcpSession?: McpSessionEvidence
+}
+
+export interface McpSessionEvidence {
+  /** Every exchange of the session, labelled by what was sent (`initialize`, `tools/call search`, `probe unknownMethod`). */
+  exchanges: { label: string; exchange: McpExchange }[]
+  /** The read-only tool calls and their results. */
+  toolCalls: McpServerArtifact['toolCalls']
+}
+
+/** The session's exchanges in the order the collector made them, each labelled for details. */
+export function mcpSessionEvidence(mcp: McpServerArtifact): McpSessionEvidence {
+  const exchanges: McpSessionEvidence['exchanges'] = [
+    { label: 'initialize', exchange: mcp.initialize },
+    ...(mcp.initialized ? [{ label: 'notifications/initialized', exchange: mcp.initialized }] : []),
+    { label: 'server/discover', exchange: mcp.discover },
+    ...(mcp.ping ? [{ label: 'ping', exchange: mcp.ping }] : []),
+    ...Object.entries(mcp.probes).flatMap(([name, exchange]) => (exchange ? [{ label: `probe ${name}`, exchange }] : [])),
+    ...mcp.uiResources.map((resource) => ({ label: `resources/read ${resource.uri}`, exchange: resource.read })),
+    ...mcp.toolCalls.map((call) => ({ label: `tools/call ${call.name}`, exchange: call.exchange })),
+  ]
+  return { exchanges, toolCalls: mcp.toolCalls }
+}
+
+const isHtml = (response: HttpSnapshot) => response.contentType === 'text/html' || looksLikeHtml(response.body)
+
+/**
+ * Judges one probe against the browser's (checks.md §16). On an MCP endpoint an HTML page where the browser got
+ * the JSON-RPC answer is an interstitial too, even when it carries no vendor marker: an agent cannot use it.
+ */
+export function probeVerdict(response: HttpSnapshot, baseline: HttpSnapshot | null, kind: ScanKind): ChallengeVerdict {
+  const verdict = detectChallenge(response, baseline)
+  if (verdict.kind !== null || kind === 'domain' || baseline === null) return verdict
+  if (isHtml(response) && !isHtml(baseline)) {
+    return { kind: 'challenge', reason: `${response.status} with an HTML page instead of the JSON-RPC answer a browser got` }
+  }
+  return verdict
 }
 
 /** Enough to recognise a challenge page; nobody needs the rest of the homepage eight times over. */
@@ -84,6 +129,9 @@ export const agentProbesCollector = defineCollector({
   async collect(ctx) {
     const signingConfigured = ctx.config.signingKey !== null
     const specs = probeSpecs(ctx.config.scanner.userAgent)
+    // Collected alongside the probes (every MCP check needs it anyway); a failed MCP collection only drops the evidence.
+    const session = ctx.target.kind !== 'domain' && ctx.target.mcpUrl ? ctx.get('mcp').catch(nullOnCollectorError) : Promise.resolve(null)
+    session.catch(() => {}) // awaited below; this keeps a failing browser probe from leaving it unhandled
     const settled = await Promise.allSettled(specs.map((spec) => probe(ctx, spec)))
     const probes: AgentProbe[] = []
     const errors: NonNullable<AgentProbes['errors']> = []
@@ -103,6 +151,7 @@ export const agentProbesCollector = defineCollector({
       if (spec.purpose === 'browser') throw result.reason
       errors.push({ agent: spec.agent, purpose: spec.purpose, userAgent: spec.userAgent, error: result.reason.message })
     })
-    return { probes, errors }
+    const mcp = await session
+    return { probes, errors, ...(mcp ? { mcpSession: mcpSessionEvidence(mcp) } : {}) }
   },
 })

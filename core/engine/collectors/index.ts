@@ -13,6 +13,7 @@ import { graphqlCollector } from './graphql.ts'
 import { docsPageCollector, homepageCollector } from './homepage.ts'
 import { linkHeaderCollector } from './link-header.ts'
 import { markdownHomeCollector, markdownVariantsCollector } from './markdown.ts'
+import { mcpCollector } from './mcp.ts'
 import { mcpEndpointsCollector } from './mcp-endpoints.ts'
 import { mcpServerCardCollector } from './mcp-server-card.ts'
 import { notFoundCollector } from './not-found.ts'
@@ -59,6 +60,7 @@ export const COLLECTORS: { readonly [K in ArtifactKey]: Collector<K> } = {
   aiPlugin: aiPluginCollector,
   agentsJson: agentsJsonCollector,
   nlweb: nlwebCollector,
+  mcp: mcpCollector,
   mcpServerCard: mcpServerCardCollector,
   mcpEndpoints: mcpEndpointsCollector,
   aiTxt: aiTxtCollector,

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { mcpServer } from '../../../tests/support/mcp-artifacts.ts'
 import { loadConfig } from '../../config.ts'
 import { createOutboundClient } from '../../http/client.ts'
 import { ScanSession } from '../../http/session.ts'
 import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
 import { type CollectorContext, CollectorError, type ScanKind } from '../contract.ts'
 import type { ApiSignals } from './api-signals.ts'
+import type { McpServerArtifact } from './mcp.ts'
 import type { OpenapiArtifact } from './openapi.ts'
 import {
   authorizationServerMetadataUrls,
@@ -48,7 +50,7 @@ const openapi = (servers: unknown[]): OpenapiArtifact => ({
   tried: [],
 })
 
-function collect(kind: ScanKind, artifacts: { apiSignals?: ApiSignals; openapi?: OpenapiArtifact | null } = {}) {
+function collect(kind: ScanKind, artifacts: { apiSignals?: ApiSignals; openapi?: OpenapiArtifact | null; mcp?: McpServerArtifact } = {}) {
   const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
   const context: CollectorContext = {
     target: { kind, domain: '127.0.0.1', origin, url: `${origin}/`, ...(kind === 'domain' ? {} : { mcpUrl: `${origin}/mcp` }) },
@@ -58,6 +60,7 @@ function collect(kind: ScanKind, artifacts: { apiSignals?: ApiSignals; openapi?:
     get: async <K extends ArtifactKey>(key: K) => {
       if (key === 'apiSignals' && artifacts.apiSignals) return artifacts.apiSignals as ArtifactMap[K]
       if (key === 'openapi' && artifacts.openapi) return artifacts.openapi as ArtifactMap[K]
+      if (key === 'mcp' && artifacts.mcp) return artifacts.mcp as ArtifactMap[K]
       // Optional inputs that failed must not fail this artifact.
       throw new CollectorError(`${key}: not collected in this test`)
     },
@@ -119,6 +122,17 @@ describe('oauthCollector', () => {
     ])
     expect(artifact.issuer).toBeNull()
     expect(artifact.authorizationServer).toEqual([])
+  })
+
+  test('mcp kinds: a challenge the MCP collector met later (partial protection) leads to its metadata', async () => {
+    const prm = `${origin}/.well-known/oauth-protected-resource/mcp`
+    routes['/.well-known/oauth-protected-resource/mcp'] = json({ resource: `${origin}/mcp`, authorization_servers: [`${origin}/auth`] })
+    const header = `Bearer error="insufficient_scope", scope="orders:write", resource_metadata="${prm}"`
+    const mcp = mcpServer({ challenges: [{ status: 403, header }, { status: 403, header }, { status: 403, header: 'Basic realm="x"' }] })
+    const artifact = await collect('mcp', { mcp })
+    expect(artifact.challenges).toEqual([{ url: `${origin}/mcp`, status: 403, header, resourceMetadata: prm }])
+    expect(artifact.protectedResource.map((probe) => [probe.via, probe.url, probe.response?.status])).toEqual([['challenge', prm, 200]])
+    expect(artifact.issuer).toBe(`${origin}/auth`)
   })
 })
 

@@ -86,15 +86,39 @@ export function firstJsonDocument<P extends OauthProbe>(probes: readonly P[]): {
  * API with no auth signal at all, or a public MCP server that neither challenges nor publishes metadata.
  */
 export function oauthNotApplicable(oauth: OauthArtifact, kind: ScanKind): string | null {
-  const advertised = oauth.challenges.length > 0 || oauth.protectedResource.some((probe) => publishedAt(probe.response))
   if (kind === 'domain') {
+    const advertised = oauth.challenges.length > 0 || oauth.protectedResource.some((probe) => publishedAt(probe.response))
     if (oauth.signals && !oauth.signals.hasApi) return 'The domain exposes no API, so there is nothing for OAuth to protect'
     if (!advertised && oauth.signals && !oauth.signals.hasAuth) {
       return 'The API shows no sign of authentication (no 401 challenge, no OAuth metadata, no auth documentation)'
     }
     return null
   }
-  return advertised ? null : 'The MCP server is public: no 401 challenge and no protected resource metadata'
+  if (oauth.challenges.length > 0) return null
+  const published = oauth.protectedResource.filter((probe) => publishedAt(probe.response))
+  if (published.length === 0) return 'The MCP server is public: no 401 challenge and no protected resource metadata'
+  // The root document of a shared origin may describe another resource there (a site API), not this server.
+  const foreign = published.every((probe) => probe.via === 'root' && describesOtherResource(probe.response!, oauth.resource))
+  return foreign
+    ? `The MCP server is public: no 401 challenge, and the root protected resource metadata describes another resource (${String(parseJsonRecord(published[0]!.response!)?.resource)}), not this server`
+    : null
+}
+
+function parseJsonRecord(response: HttpSnapshot): Record<string, unknown> | null {
+  const document = parseJson(response.body)
+  return isRecord(document) ? document : null
+}
+
+/** A metadata document whose `resource` is a URL that neither is nor (as a same-origin path prefix) covers `resource`. */
+function describesOtherResource(response: HttpSnapshot, resource: string): boolean {
+  const named = parseJsonRecord(response)?.resource
+  if (typeof named !== 'string') return false
+  const declared = URL.parse(named)
+  const target = URL.parse(resource)
+  if (!declared || !target) return false
+  if (declared.origin !== target.origin) return true
+  const base = declared.pathname.replace(/\/$/, '')
+  return !(target.pathname === base || target.pathname.startsWith(`${base}/`) || base === '')
 }
 
 /** HTTPS is required in production; a plain-http target (a local fixture) may use plain-http endpoints. */
@@ -165,6 +189,17 @@ async function domainChallenges(ctx: CollectorContext, resource: string): Promis
   return challenges.filter((challenge, index) => challenges.findIndex((other) => other.url === challenge.url) === index)
 }
 
+/** Bearer challenges the MCP collector met on the endpoint after a successful handshake; none when it failed. */
+async function mcpChallenges(ctx: CollectorContext, resource: string): Promise<OauthArtifact['challenges']> {
+  const mcp = await ctx.get('mcp').catch(nullOnCollectorError)
+  const challenges = (mcp?.challenges ?? []).flatMap(({ status, header }) => {
+    if (status !== 401 && !(status === 403 && isBearerChallenge(header))) return []
+    const resourceMetadata = resourceMetadataParam(header)
+    return [{ url: resource, status, header, ...(resourceMetadata ? { resourceMetadata } : {}) }]
+  })
+  return challenges.filter((challenge, index) => challenges.findIndex((other) => other.header === challenge.header) === index)
+}
+
 /** Fetches candidates in order, stopping at the first that answers 2xx with a JSON object. */
 async function probeInOrder<C extends { url: string }>(ctx: CollectorContext, candidates: readonly C[]): Promise<(C & OauthProbe)[]> {
   const probes: (C & OauthProbe)[] = []
@@ -198,8 +233,10 @@ export const oauthCollector = defineCollector({
       }
       challenges = await domainChallenges(ctx, resource)
     } else {
-      // An auth-required MCP server ends the scan before checks run (checks.md §0), so there is no challenge to record.
+      // An MCP server that challenges initialize ends the scan before checks run (checks.md §0); a public one may still
+      // challenge later requests (a protected tool or resource): partial protection, recorded by the MCP collector.
       resource = target.mcpUrl ?? target.url
+      challenges = await mcpChallenges(ctx, resource)
     }
 
     const fromChallenges = challenges.flatMap((challenge) => {

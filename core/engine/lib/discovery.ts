@@ -282,7 +282,8 @@ export function jsonMessages(snapshot: HttpSnapshot): unknown[] {
 /** The first JSON-RPC 2.0 response (a result or an error) in a JSON or SSE body; null when there is none. */
 /**
  * The MCP initialize request (legacy era, checks.md §6.3) every probe of an MCP endpoint sends: kind detection,
- * endpoint discovery and the agent probes, so that they all meet the endpoint the same way.
+ * endpoint discovery and the agent probes, so that they all meet the endpoint the same way. It advertises the MCP
+ * Apps extension (§9) as a UI-capable host does, because servers may register UI tools only for such clients.
  */
 export const MCP_INITIALIZE_BODY = JSON.stringify({
   jsonrpc: '2.0',
@@ -290,7 +291,7 @@ export const MCP_INITIALIZE_BODY = JSON.stringify({
   method: 'initialize',
   params: {
     protocolVersion: '2025-11-25',
-    capabilities: {},
+    capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } },
     clientInfo: { name: 'agent-readiness', version: '1.0.0' },
   },
 })

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { mcpServer, modernServer } from '../../../tests/support/mcp-artifacts.ts'
+import { loadConfig } from '../../config.ts'
+import { createOutboundClient } from '../../http/client.ts'
+import { ScanSession } from '../../http/session.ts'
+import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
+import { type CollectorContext, CollectorError, type ScanKind } from '../contract.ts'
+import type { McpServerArtifact } from './mcp.ts'
+import { mcpServerCardCollector } from './mcp-server-card.ts'
+
+/** The fixture site: a route table each test replaces; anything else is a 404. */
+let routes: Record<string, () => Response> = {}
+let requested: string[] = []
+let server: ReturnType<typeof Bun.serve>
+let origin: string
+
+beforeAll(() => {
+  server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: (request) => {
+      const path = new URL(request.url).pathname
+      requested.push(path)
+      return routes[path]?.() ?? new Response('Not found', { status: 404 })
+    },
+  })
+  origin = `http://127.0.0.1:${server.port}`
+})
+afterAll(() => server.stop(true))
+beforeEach(() => {
+  routes = {}
+  requested = []
+})
+
+const CARD = { name: 'test.acme/anvils', version: '1.4.0', description: 'Anvils' }
+
+function collect(kind: ScanKind, mcp?: McpServerArtifact) {
+  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
+  const context: CollectorContext = {
+    target: { kind, domain: '127.0.0.1', origin, url: `${origin}/`, ...(kind === 'domain' ? {} : { mcpUrl: `${origin}/mcp` }) },
+    config,
+    http: new ScanSession(createOutboundClient(config, null), config),
+    browser: null,
+    get: async <K extends ArtifactKey>(key: K) => {
+      if (key === 'mcp' && mcp) return mcp as ArtifactMap[K]
+      throw new CollectorError(`${key}: not collected in this test`)
+    },
+  }
+  return mcpServerCardCollector.collect(context)
+}
+
+describe('mcpServerCardCollector', () => {
+  test('mcp kinds: <mcp-url>/server-card first, with the runtime identity from the handshake', async () => {
+    routes['/mcp/server-card'] = () => Response.json(CARD, { headers: { 'content-type': 'application/mcp-server-card+json' } })
+    const artifact = await collect('mcp', mcpServer())
+    expect(requested).toEqual(['/mcp/server-card'])
+    expect(artifact.found).toMatchObject({ url: `${origin}/mcp/server-card`, via: 'mcp-url', card: CARD })
+    expect(artifact.runtime).toEqual({ name: 'acme-anvils', version: '1.4.0', protocolVersion: '2025-11-25' })
+  })
+
+  test('mcp kinds: the runtime identity comes with a card found at the well-known path too, and from server/discover', async () => {
+    routes['/.well-known/mcp/server-card.json'] = () => Response.json(CARD)
+    const artifact = await collect('mcp-app', modernServer())
+    expect(artifact.probes.map((probe) => probe.via)).toEqual(['mcp-url', 'well-known'])
+    expect(artifact.runtime).toEqual({ name: 'acme-anvils', version: '2.0.0', protocolVersion: '2026-07-28' })
+  })
+
+  test('mcp kinds: no runtime identity when the MCP collection failed or the handshake did', async () => {
+    expect((await collect('mcp')).runtime).toBeNull()
+    expect((await collect('mcp', mcpServer({ handshake: null }))).runtime).toBeNull()
+  })
+
+  test('domains have no runtime identity', async () => {
+    const artifact = await collect('domain', mcpServer())
+    expect(artifact.runtime).toBeNull()
+    expect(artifact.found).toBeNull()
+  })
+})
