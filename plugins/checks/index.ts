@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { matchesEtag } from '../../core/etag.ts'
 import { ardError, catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
 
@@ -16,7 +17,7 @@ export function checksPlugin(deps: AppDeps) {
         etag: catalog.etag,
         vary: 'Accept-Encoding',
       }
-      if (request.headers.get('if-none-match') === catalog.etag) return new Response(null, { status: 304, headers })
+      if (matchesEtag(request.headers.get('if-none-match'), catalog.etag)) return new Response(null, { status: 304, headers })
       return new Response(catalog.body, { headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } })
     },
     {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
 import type { Config } from '../../core/config.ts'
@@ -62,13 +61,4 @@ export function buildOpenidDescriptor(config: Pick<Config, 'publicBaseUrl'>): z.
   }
 }
 
-export interface Serialized {
-  body: string
-  etag: string
-}
 
-/** The documents only change with the deployment's configuration, so each is serialised and hashed once. */
-export function serialize(document: unknown): Serialized {
-  const body = JSON.stringify(document)
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }
-}

@@ -3,15 +3,13 @@ import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { errorResponse } from '../scan/model.ts'
-import { matchesEtag } from '../trust/service.ts'
+import { matchesEtag, type Serialized, serialize } from '../../core/etag.ts'
 import {
   buildLegacyPointer,
   buildOpenidDescriptor,
   buildServerCard,
   MCP_PATH,
   SERVER_CARD_PATH,
-  type Serialized,
-  serialize,
 } from './discovery.ts'
 import {
   describeLimit,

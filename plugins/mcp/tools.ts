@@ -2,9 +2,7 @@ import type { z } from 'zod'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
-import { scan } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
-import { AppError } from '../../core/errors.ts'
 import { discover } from '../discover/service.ts'
 import { VERIFICATION_TTL_MS } from '../feedback/model.ts'
 import { FeedbackService } from '../feedback/service.ts'
@@ -14,7 +12,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../leaderboard/model.ts'
 import { MAX_AGE_DEFAULT, type runChecksResultEntry } from '../scan/model.ts'
 import type { ScanRow } from '../scan/repository.ts'
 import { ScanService } from '../scan/service.ts'
-import { renderScan, scanNextAction, shapeOptions } from '../scan/shapes.ts'
+import { renderScan, shapeOptions } from '../scan/shapes.ts'
 import {
   describeLimit,
   discoverProductsInput,
@@ -96,20 +94,7 @@ export function buildTools(deps: AppDeps): ToolDefinition[] {
       annotations: OWN_DATA_READ,
       async run(args, call) {
         await call.enforceLimit('score')
-        const { domain } = normalizeInput(args.domain)
-        const [row, marker] = await Promise.all([scans.repository.latest(domain), scans.repository.authMarker(domain)])
-        if (!row) {
-          if (marker) {
-            throw new AppError('MCP_AUTH_REQUIRED', {
-              message: `The MCP server at ${marker.mcpUrl} requires authentication; it has no score`,
-              extra: { mcpAuthRequired: true, mcpUrl: marker.mcpUrl, urlKind: marker.urlKind },
-            })
-          }
-          throw new AppError('DOMAIN_NOT_SCANNED', {
-            message: `${domain} has not been scanned yet; call scan_domain to create its score`,
-            extra: { domain, nextAction: scanNextAction(domain, `Scan ${domain} to create its score.`) },
-          })
-        }
+        const row = await scans.readScore(normalizeInput(args.domain).domain, { audit: true })
         return render(row, 'score') as z.input<typeof getScoreOutput>
       },
     }),
@@ -142,13 +127,7 @@ export function buildTools(deps: AppDeps): ToolDefinition[] {
       failure: 'SCAN_FAILED',
       async run(args, call) {
         await call.enforceLimit('scanBurst')
-        await scans.checkBudget(call.caller, false)
-        const report = await scan(args.url, deps, {
-          checkIds: [...new Set(args.checkIds)],
-          mcpUrl: args.mcpUrl?.trim() || undefined,
-          phase: 'all',
-          beforeRun: () => scans.spendBudget(call.caller, false),
-        })
+        const { report } = await scans.runChecks(args, call.caller, { patch: false })
         return {
           contractVersion: CONTRACT_VERSION,
           domain: report.domain,

@@ -3,7 +3,7 @@ import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { deprecationHeaders } from '../../core/deprecations.ts'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
-import { resolveTarget, scan, patchReport, type ScanEvent } from '../../core/engine/scan.ts'
+import { resolveTarget, type ScanEvent } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, renderError } from '../../core/errors.ts'
 import { ScanSession } from '../../core/http/session.ts'
@@ -26,7 +26,7 @@ import {
 } from './model.ts'
 import type { ScanRow } from './repository.ts'
 import { ScanService, scanChannel } from './service.ts'
-import { renderScan, scanNextAction, type ShapeOptions, shapeOptions } from './shapes.ts'
+import { renderScan, type ShapeOptions, shapeOptions } from './shapes.ts'
 import { V2ScanService } from './v2.ts'
 import type { WorkerEvent } from './worker.ts'
 
@@ -192,25 +192,10 @@ export function scanPlugin(deps: AppDeps) {
         if (unknown.length > 0) {
           throw new AppError('UNKNOWN_CHECK_IDS', { message: `Unknown check ids: ${unknown.join(', ')}`, details: { unknownIds: unknown } })
         }
-        const mcpUrl = body.mcpUrl?.trim() || undefined
-        await service.checkBudget(caller, false)
-        const report = await scan(body.url, deps, {
-          checkIds,
-          mcpUrl,
-          phase: 'all',
-          // One unit of the daily budget, spent only once the target answered and was classified.
-          beforeRun: () => service.spendBudget(caller, false),
+        const { report, storedScanUpdated } = await service.runChecks({ ...body, checkIds }, caller, {
+          patch: can('patch-stored-scan'),
         })
         const results = report.layers.flatMap((layer) => layer.checks)
-        let storedScanUpdated = false
-        if (can('patch-stored-scan')) {
-          const stored = await service.repository.latest(report.domain)
-          if (stored?.result && !stored.ephemeral) {
-            await service.repository.update(stored.id, patchReport(stored.result, results, deps.registry))
-            await deps.readCache.invalidate(report.domain)
-            storedScanUpdated = true
-          }
-        }
         return {
           contractVersion: CONTRACT_VERSION,
           domain: report.domain,
@@ -255,20 +240,7 @@ export function scanPlugin(deps: AppDeps) {
         // Served as a prebuilt Response: the body is already serialised, so it skips response validation.
         const cached = cacheKey ? deps.readCache.get(cacheKey) : null
         if (cached) return new Response(cached.body, { headers: cached.headers })
-        const [row, marker] = await Promise.all([service.repository.latest(domain), service.repository.authMarker(domain)])
-        if (!row) {
-          if (marker) {
-            throw new AppError('MCP_AUTH_REQUIRED', {
-              message: `The MCP server at ${marker.mcpUrl} requires authentication; it has no score`,
-              extra: { mcpAuthRequired: true, mcpUrl: marker.mcpUrl, urlKind: marker.urlKind },
-            })
-          }
-          const action = scanNextAction(domain, `Scan ${domain} to create its score.`)
-          throw new AppError('DOMAIN_NOT_SCANNED', {
-            message: `${domain} has not been scanned yet`,
-            extra: { domain, ...(options.audit ? { nextAction: action } : { next_action: action }) },
-          })
-        }
+        const row = await service.readScore(domain, { audit: options.audit })
         // Partial results are polled, stuck and ephemeral ones must not be cached anywhere.
         const cacheable = !row.ephemeral && row.analysisStatus === 'complete'
         const headers = {

@@ -86,6 +86,11 @@ export const nextAction = z.object({
   description: z.string(),
 })
 
+/** The recovery pointer of a stuck or missing score: scan the domain again. */
+export function scanNextAction(domain: string, description: string): z.infer<typeof nextAction> {
+  return { method: 'POST', endpoint: '/api/scan', body: { url: domain }, description }
+}
+
 export const competitor = z.object({
   rank: z.number().int(),
   domain: z.string(),

@@ -1,9 +1,9 @@
 import type { AppDeps } from '../../core/deps.ts'
-import { scan, type ScanEvent, type ScanReport, McpAuthRequiredError } from '../../core/engine/scan.ts'
+import { patchReport, scan, type ScanEvent, type ScanReport, McpAuthRequiredError } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
 import { type Caller, consume, type LimitName, peek, retryAfterSeconds } from '../../core/limits.ts'
-import { clampMaxAge } from './model.ts'
+import { clampMaxAge, scanNextAction } from './model.ts'
 import { ScanRepository, type ScanRow } from './repository.ts'
 
 /** Public tunnel hostnames: whatever answers there today is gone tomorrow, so results are always ephemeral. */
@@ -143,6 +143,51 @@ export class ScanService {
     await hooks.onStored?.(row)
     if (row.analysisStatus === 'partial') await this.enqueueDeep(row.id)
     return row
+  }
+
+  /**
+   * The newest measured scan of a domain, for the score route and the get_score tool. With none: 422 when the only
+   * stored result is an auth-required MCP marker, else 404 with the next action (camelCase in the audit shape).
+   */
+  async readScore(domain: string, options: { audit: boolean }): Promise<ScanRow> {
+    const [row, marker] = await Promise.all([this.repository.latest(domain), this.repository.authMarker(domain)])
+    if (row) return row
+    if (marker) {
+      throw new AppError('MCP_AUTH_REQUIRED', {
+        message: `The MCP server at ${marker.mcpUrl} requires authentication; it has no score`,
+        extra: { mcpAuthRequired: true, mcpUrl: marker.mcpUrl, urlKind: marker.urlKind },
+      })
+    }
+    const action = scanNextAction(domain, `Scan ${domain} to create its score.`)
+    throw new AppError('DOMAIN_NOT_SCANNED', {
+      message: `${domain} has not been scanned yet`,
+      extra: { domain, ...(options.audit ? { nextAction: action } : { next_action: action }) },
+    })
+  }
+
+  /**
+   * A selective run: live, deep checks inline (never pending), one unit of the daily budget spent once the target
+   * answered. With `patch`, the results replace those of the stored scan, which is re-scored.
+   */
+  async runChecks(
+    request: { url: string; checkIds: readonly string[]; mcpUrl?: string },
+    caller: Caller,
+    options: { patch: boolean },
+  ): Promise<{ report: ScanReport; storedScanUpdated: boolean }> {
+    await this.checkBudget(caller, false)
+    const report = await scan(request.url, this.deps, {
+      checkIds: [...new Set(request.checkIds)],
+      mcpUrl: request.mcpUrl?.trim() || undefined,
+      phase: 'all',
+      beforeRun: () => this.spendBudget(caller, false),
+    })
+    if (!options.patch) return { report, storedScanUpdated: false }
+    const stored = await this.repository.latest(report.domain)
+    if (!stored?.result || stored.ephemeral) return { report, storedScanUpdated: false }
+    const results = report.layers.flatMap((layer) => layer.checks)
+    await this.repository.update(stored.id, patchReport(stored.result, results, this.deps.registry))
+    await this.deps.readCache.invalidate(report.domain)
+    return { report, storedScanUpdated: true }
   }
 
   async enqueueDeep(scanId: number): Promise<void> {

@@ -6,6 +6,7 @@ import type { ScanReport } from '../../core/engine/scan.ts'
 import { type CheckResult, GRADE_COLORS, type Grade } from '../../core/engine/scoring.ts'
 import { parseSiteType, siteTypeLens } from '../../core/engine/site-type.ts'
 import { listValues } from '../../core/query.ts'
+import { scanNextAction } from './model.ts'
 import type { ScanRow } from './repository.ts'
 import { STUCK_AFTER_MS } from './worker.ts'
 
@@ -44,10 +45,6 @@ export interface ShapeContext {
 
 export function isStuck(row: Pick<ScanRow, 'analysisStatus' | 'scannedAt'>, now = Date.now()): boolean {
   return row.analysisStatus === 'partial' && now - row.scannedAt.getTime() > STUCK_AFTER_MS
-}
-
-export function scanNextAction(domain: string, description: string) {
-  return { method: 'POST' as const, endpoint: '/api/scan', body: { url: domain }, description }
 }
 
 /** Internal bookkeeping on a result that never goes on the wire. */

@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { attestationParams, attestationResponses, JOSE_MEDIA_TYPE, JWK_SET_MEDIA_TYPE, jwksResponses } from './model.ts'
-import { attestationFor, matchesEtag, prefersJose, serializeJwks, strongEtag } from './service.ts'
+import { matchesEtag, strongEtag } from '../../core/etag.ts'
+import { attestationFor, prefersJose, serializeJwks } from './service.ts'
 
 /**
  * Five minutes: an attestation changes with each scan of the domain, and a key set cached longer would leave

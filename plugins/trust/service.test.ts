@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { createHash, createPublicKey, verify } from 'node:crypto'
 import { compactVerify, importJWK } from 'jose'
 import { loadSigningKeys } from '../../core/crypto/signing.ts'
-import { canonicalJson, detachedCompact, matchesEtag, prefersJose, resultDigest, signJws } from './service.ts'
+import { matchesEtag } from '../../core/etag.ts'
+import { canonicalJson, detachedCompact, prefersJose, resultDigest, signJws } from './service.ts'
 
 /** RFC 8785 §3.2.2 input, as JSON text (the escapes and number spellings are the point). */
 const RFC8785_INPUT = String.raw`{

@@ -4,6 +4,7 @@ import { CONTRACT_VERSION } from '../../core/contract.ts'
 import type { SigningKey, SigningKeys } from '../../core/crypto/signing.ts'
 import type { Db } from '../../core/db/index.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
+import { type Serialized, serialize } from '../../core/etag.ts'
 import { AppError } from '../../core/errors.ts'
 import { ScanRepository } from '../scan/repository.ts'
 import { ATTESTATION_TYPE, type AttestationPayload, type AttestationResponse, JOSE_MEDIA_TYPE } from './model.ts'
@@ -205,28 +206,11 @@ export function prefersJose(accept: string | null): boolean {
 // ---------------------------------------------------------------------------------------------------------------
 // JSON Web Key Set
 
-export interface SerializedJwks {
-  body: string
-  etag: string
-}
-
 /**
  * Current key first, then the retired ones (RFC 7517 §5), serialized once: the set only changes with the
  * configuration, which needs a restart.
  */
-export function serializeJwks(signing: Pick<SigningKeys, 'publicJwks'>): SerializedJwks {
-  const body = JSON.stringify({ keys: signing.publicJwks() })
-  return { body, etag: strongEtag(body) }
+export function serializeJwks(signing: Pick<SigningKeys, 'publicJwks'>): Serialized {
+  return serialize({ keys: signing.publicJwks() })
 }
 
-/** A strong entity tag for exact bytes: 160 bits of their SHA-256. */
-export function strongEtag(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
-}
-
-/** RFC 9110 §13.1.2: If-None-Match matches with the weak comparison, against a list or `*`. */
-export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
-  if (ifNoneMatch === null) return false
-  const strip = (tag: string) => tag.trim().replace(/^W\//, '')
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag))
-}

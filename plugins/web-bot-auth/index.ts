@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { matchesEtag } from '../trust/service.ts'
+import { matchesEtag } from '../../core/etag.ts'
 import { DIRECTORY_MEDIA_TYPE, directoryResponses } from './model.ts'
 import { buildDirectory, directorySignatureHeaders, serializeDirectory } from './service.ts'
 

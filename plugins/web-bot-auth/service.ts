@@ -2,7 +2,7 @@ import type { Config } from '../../core/config.ts'
 import { SERVICE_NAME } from '../../core/contract.ts'
 import type { SigningKeys } from '../../core/crypto/signing.ts'
 import { type DirectorySignatureOptions, signDirectoryResponse } from '../../core/crypto/web-bot-auth.ts'
-import { strongEtag } from '../trust/service.ts'
+import { type Serialized, serialize } from '../../core/etag.ts'
 import type { Directory } from './model.ts'
 
 /**
@@ -34,16 +34,10 @@ export function buildDirectory(
   }
 }
 
-export interface SerializedDirectory {
-  /** The exact bytes sent, which the Content-Digest and the signatures cover. */
-  body: string
-  etag: string
-}
-
 /** Serialized once: the directory only changes with the configuration, which needs a restart. */
-export function serializeDirectory(directory: Directory): SerializedDirectory {
-  const body = JSON.stringify(directory)
-  return { body, etag: strongEtag(body) }
+export function serializeDirectory(directory: Directory): Serialized {
+  // The exact bytes sent, which the Content-Digest and the signatures cover.
+  return serialize(directory)
 }
 
 /**
@@ -53,7 +47,7 @@ export function serializeDirectory(directory: Directory): SerializedDirectory {
  * any host a valid proof that it holds our key.
  */
 export function directorySignatureHeaders(
-  directory: SerializedDirectory,
+  directory: Serialized,
   signing: Pick<SigningKeys, 'current'>,
   authority: string,
   options: DirectorySignatureOptions = {},
