@@ -53,3 +53,17 @@ test('acceptance: excellent grades A or A+, poor grades F, the blog has na on ev
   const blog = reports.get('blog')!
   for (const id of PAYMENT_CHECKS) expect(statusOf(blog, id)?.status).toBe('na')
 })
+
+test('MCP fan-out: the MCP server a domain advertises is scanned with the MCP checks, tagged and counted once', () => {
+  const rows = reports.get('excellent')!.layers.flatMap((layer) => layer.checks)
+  const fanned = rows.filter((check) => check.mcpUrl !== undefined)
+  expect(fanned.length).toBe(16)
+  expect(new Set(fanned.map((check) => check.mcpUrl))).toEqual(new Set(['https://excellent.test/mcp']))
+  expect(new Set(fanned.map((check) => check.mcpKind))).toEqual(new Set(['product']))
+  expect(fanned.find((check) => check.id === 'mcp-initialize')!.status).toBe('pass')
+  // The fan-out row replaces the "applies to MCP scans only" row of the same check.
+  expect(rows.filter((check) => check.id === 'mcp-initialize')).toHaveLength(1)
+  // A site with no MCP server keeps those rows as na.
+  const blog = reports.get('blog')!.layers.flatMap((layer) => layer.checks)
+  expect(blog.find((check) => check.id === 'mcp-initialize')).toMatchObject({ status: 'na' })
+})

@@ -10,7 +10,13 @@ import { type CheckResult, toCheckResult } from './scoring.ts'
 /** Every check's collection and run together may take this long before the check reports `error`. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 45_000
 
-export interface CheckStartEvent {
+/** Set on the events of a check run against one MCP server of a domain's fan-out. */
+interface FanoutTag {
+  mcpKind?: string
+  mcpUrl?: string
+}
+
+export interface CheckStartEvent extends FanoutTag {
   type: 'check_start'
   layerId: string
   layerName: string
@@ -18,7 +24,7 @@ export interface CheckStartEvent {
   checkName: string
 }
 
-export interface CheckCompleteEvent {
+export interface CheckCompleteEvent extends FanoutTag {
   type: 'check_complete'
   layerId: string
   layerName: string

@@ -5,10 +5,12 @@ import { ScanSession } from '../http/session.ts'
 import type { BrowserProvider } from './browser.ts'
 import { type CheckDefinition, LAYERS, type ScanKind, type ScanTarget } from './contract.ts'
 import { detectKind } from './detect.ts'
+import { isSameSite } from './lib/links.ts'
+import { isMcpAppServer } from './lib/mcp-app.ts'
 import type { CheckRegistry } from './registry.ts'
 import type { SiteClassification } from './collectors/site-classification.ts'
 import type { SiteIdentity } from './collectors/site-identity.ts'
-import { type CheckEvent, Collection, runChecks } from './runner.ts'
+import { type CheckEvent, Collection, type RunnerOptions, runChecks } from './runner.ts'
 import { type CheckResult, type Scorecard, scoreScan } from './scoring.ts'
 import { BROWSER_HEADERS } from './snapshot.ts'
 import { normalizeInput } from './target.ts'
@@ -142,17 +144,95 @@ export function scoreResults(registry: CheckRegistry, results: CheckResult[]): S
   )
 }
 
-/** Emits layer_complete once every check of a layer has completed, whatever order checks finish in. */
-function layerTracker(checks: readonly CheckDefinition[], emit: ((event: ScanEvent) => void) | undefined) {
-  const remaining = new Map<string, number>()
-  for (const check of checks) remaining.set(check.meta.layer, (remaining.get(check.meta.layer) ?? 0) + 1)
-  return (event: CheckEvent) => {
-    emit?.(event)
-    if (event.type !== 'check_complete') return
-    const left = remaining.get(event.layerId)! - 1
-    remaining.set(event.layerId, left)
-    if (left === 0) emit?.({ type: 'layer_complete', layerId: event.layerId, layerName: event.layerName })
+/**
+ * Emits layer_complete once every check slot of a layer has completed. Slots can be added until the set is sealed
+ * (MCP fan-out adds its slots once the servers are known), and no layer completes before then.
+ */
+class LayerProgress {
+  private readonly remaining = new Map<string, number>()
+  private readonly names = new Map<string, string>(LAYERS.map((layer) => [layer.id, layer.name]))
+  private sealed = false
+
+  constructor(private readonly emit: ((event: ScanEvent) => void) | undefined) {}
+
+  add(checks: readonly CheckDefinition[]): void {
+    for (const check of checks) this.remaining.set(check.meta.layer, (this.remaining.get(check.meta.layer) ?? 0) + 1)
   }
+
+  readonly track = (event: CheckEvent): void => {
+    this.emit?.(event)
+    if (event.type !== 'check_complete') return
+    this.remaining.set(event.layerId, this.remaining.get(event.layerId)! - 1)
+    this.flush(event.layerId)
+  }
+
+  seal(): void {
+    this.sealed = true
+    for (const layerId of this.remaining.keys()) this.flush(layerId)
+  }
+
+  private flush(layerId: string): void {
+    if (!this.sealed || this.remaining.get(layerId) !== 0) return
+    this.remaining.delete(layerId)
+    this.emit?.({ type: 'layer_complete', layerId, layerName: this.names.get(layerId)! })
+  }
+}
+
+/** At most this many MCP servers of one domain are scanned. */
+export const MAX_FANOUT_SERVERS = 3
+
+/** How an advertised MCP server relates to the domain, reported as `mcpKind` on its results. */
+function mcpKindOf(url: string, kind: ScanKind, serverInfo: Record<string, unknown> | undefined, domain: string): string {
+  if (kind === 'mcp-app') return 'app'
+  const label = `${url} ${String(serverInfo?.name ?? '')} ${String(serverInfo?.title ?? '')}`
+  if (/\bdocs?\b|documentation/i.test(label)) return 'docs'
+  return isSameSite(url, domain) ? 'product' : 'other'
+}
+
+interface FanoutPlan {
+  target: ScanTarget
+  collection: Collection
+  checks: readonly CheckDefinition[]
+  mcpKind: string
+}
+
+/**
+ * The MCP servers a domain advertises (and that answered initialize without asking for auth), each scanned with
+ * the MCP checks of its kind through its own collection sharing the scan's HTTP session.
+ */
+async function planFanout(
+  collection: Collection,
+  checks: readonly CheckDefinition[],
+  runner: Omit<RunnerOptions, 'onEvent'>,
+): Promise<FanoutPlan[]> {
+  const mcpOnly = checks.filter((check) => !check.meta.appliesTo.includes('domain'))
+  if (runner.target.kind !== 'domain' || mcpOnly.length === 0) return []
+  const endpoints = await collection.get('mcpEndpoints').catch(() => null)
+  const urls = [...new Set(endpoints?.probes.filter((probe) => probe.answered && !probe.authRequired).map((probe) => probe.url) ?? [])]
+  const plans = await Promise.all(
+    urls.slice(0, MAX_FANOUT_SERVERS).map(async (url): Promise<FanoutPlan | null> => {
+      const base: ScanTarget = { kind: 'mcp', domain: runner.target.domain, origin: new URL(url).origin, url, mcpUrl: url }
+      const probe = new Collection({ ...runner, target: base })
+      const mcp = await probe.get('mcp').catch(() => null)
+      if (!mcp?.handshake) return null
+      const kind: ScanKind = isMcpAppServer(mcp) ? 'mcp-app' : 'mcp'
+      // The kind is known only now; a collection for the final target reuses the session, so nothing is fetched twice.
+      const target = { ...base, kind }
+      return {
+        target,
+        collection: kind === 'mcp' ? probe : new Collection({ ...runner, target }),
+        checks: mcpOnly.filter((check) => check.meta.appliesTo.includes(kind)),
+        mcpKind: mcpKindOf(url, kind, mcp.handshake.serverInfo, runner.target.domain),
+      }
+    }),
+  )
+  return plans.filter((plan): plan is FanoutPlan => plan !== null)
+}
+
+/** Fan-out rows replace the `na` row that says "applies to MCP scans only" for the same check. */
+function mergeFanout(results: CheckResult[], fanout: CheckResult[]): CheckResult[] {
+  const fannedOut = new Set(fanout.map((result) => result.id))
+  return [...results.filter((result) => !(fannedOut.has(result.id) && result.mcpUrl === undefined)), ...fanout]
 }
 
 /**
@@ -167,22 +247,46 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   await options.beforeRun?.(target)
   const checks = selectChecks(deps.registry, options.checkIds)
   const phase = options.phase ?? 'static'
-  const applicable = checks.filter((check) => check.meta.appliesTo.includes(target.kind))
-  options.onEvent?.({
-    type: 'scan_init',
-    layerMaxScores: Object.fromEntries(
-      LAYERS.map((layer) => [
-        layer.id,
-        applicable.filter((check) => check.meta.layer === layer.id && !check.meta.bonus).reduce((sum, check) => sum + check.meta.maxScore, 0),
-      ]),
-    ),
-    totalChecks: checks.length,
-    checkRoster: checks.map((check) => check.meta.id),
-    staticOnly: phase === 'static',
-  })
-  const runner = { target, config: deps.config, http, browser: deps.browser, phase, onEvent: layerTracker(checks, options.onEvent) }
+  const scanInit = (slots: { kind: ScanKind; checks: readonly CheckDefinition[] }[]) =>
+    options.onEvent?.({
+      type: 'scan_init',
+      layerMaxScores: Object.fromEntries(
+        LAYERS.map((layer) => [
+          layer.id,
+          slots
+            .flatMap((slot) => slot.checks.filter((check) => check.meta.appliesTo.includes(slot.kind)))
+            .filter((check) => check.meta.layer === layer.id && !check.meta.bonus)
+            .reduce((sum, check) => sum + check.meta.maxScore, 0),
+        ]),
+      ),
+      totalChecks: slots.reduce((sum, slot) => sum + slot.checks.length, 0),
+      checkRoster: slots.flatMap((slot) => slot.checks.map((check) => check.meta.id)),
+      staticOnly: phase === 'static',
+    })
+  scanInit([{ kind: target.kind, checks }])
+  const progress = new LayerProgress(options.onEvent)
+  progress.add(checks)
+  const runner = { target, config: deps.config, http, browser: deps.browser, phase }
   const collection = new Collection(runner)
-  const results = await runChecks(checks, runner, collection)
+  const main = runChecks(checks, { ...runner, onEvent: progress.track }, collection)
+  const fanout = planFanout(collection, checks, runner).then((plans) => {
+    for (const plan of plans) progress.add(plan.checks)
+    // The later scan_init is authoritative: it counts the fan-out slots too.
+    if (plans.length > 0) scanInit([{ kind: target.kind, checks }, ...plans.map((plan) => ({ kind: plan.target.kind, checks: plan.checks }))])
+    progress.seal()
+    return Promise.all(
+      plans.map(async (plan) => {
+        const tag = { mcpKind: plan.mcpKind, mcpUrl: plan.target.url }
+        const planResults = await runChecks(
+          plan.checks,
+          { ...runner, target: plan.target, onEvent: (event) => progress.track({ ...event, ...tag }) },
+          plan.collection,
+        )
+        return planResults.map((result) => ({ ...result, ...tag }))
+      }),
+    )
+  })
+  const results = mergeFanout(await main, (await fanout).flat())
   // Reuses the artifacts the checks already collected; a site that cannot be classified is simply unclassified.
   const siteClassification = target.kind === 'domain' ? await collection.get('siteClassification').catch(() => null) : null
   const identity: SiteIdentity | null = target.kind === 'domain' ? await collection.get('siteIdentity').catch(() => null) : null
@@ -237,6 +341,6 @@ export function patchReport(report: ScanReport, patch: CheckResult[], registry: 
   const current = report.layers.flatMap((layer) => layer.checks)
   const merged = current.map((result) => replacements.get(key(result)) ?? result)
   const known = new Set(current.map(key))
-  for (const result of patch) if (!known.has(key(result))) merged.push(result)
-  return { ...report, ...scoreResults(registry, merged.map((result) => ({ ...result, estScoreGain: undefined }))) }
+  const added = patch.filter((result) => !known.has(key(result)))
+  return { ...report, ...scoreResults(registry, mergeFanout(merged, added).map((result) => ({ ...result, estScoreGain: undefined }))) }
 }

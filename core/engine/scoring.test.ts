@@ -145,3 +145,25 @@ describe('scoreScan', () => {
     expect(card.topFixes.map((fix) => fix.id)).toEqual(['small', 'bonus'])
   })
 })
+
+describe('MCP fan-out', () => {
+  const fanned = (id: string, mcpUrl: string, status: CheckStatus) => {
+    const scored = entry(id, 'usability', status)
+    return { ...scored, result: { ...scored.result, mcpUrl, mcpKind: 'product' } }
+  }
+
+  test('a check run against several servers counts once, each server weighing 1/n', () => {
+    const single = scoreScan([entry('page', 'usability', 'pass'), fanned('mcp-ping', 'https://a.test/mcp', 'fail')])
+    const twoServers = scoreScan([
+      entry('page', 'usability', 'pass'),
+      fanned('mcp-ping', 'https://a.test/mcp', 'fail'),
+      fanned('mcp-ping', 'https://b.test/mcp', 'pass'),
+    ])
+    // One server: (10 + 0) / 20 = 50. Two servers, one failing: (10 + 5) / 20 = 75.
+    expect(single.score).toBe(50)
+    expect(twoServers.score).toBe(75)
+    expect(twoServers.layers.find((layer) => layer.id === 'usability')!.maxScore).toBe(20)
+    const failing = twoServers.layers.flatMap((layer) => layer.checks).find((check) => check.mcpUrl === 'https://a.test/mcp')!
+    expect(failing.estScoreGain).toBe(25)
+  })
+})

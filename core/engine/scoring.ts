@@ -30,7 +30,7 @@ export interface LayerResult {
   name: string
   description: string
   checks: CheckResult[]
-  /** Within-layer points earned over the counted checks. */
+  /** Within-layer points earned over the counted checks (fan-out rows weighted, rounded). */
   score: number
   /** Within-layer denominator: counted checks' maxScore (earned bonuses count what they earned). */
   maxScore: number
@@ -148,9 +148,15 @@ export interface ScoredEntry {
  * top fixes ranked non-bonus first, then by gain.
  */
 export function scoreScan(entries: ScoredEntry[]): Scorecard {
+  // A check run against several MCP servers of a domain (fan-out) counts once: each server's row weighs 1/n.
+  const servers = new Map<string, number>()
+  for (const { result } of entries) if (result.mcpUrl !== undefined) servers.set(result.id, (servers.get(result.id) ?? 0) + 1)
+  const weightOf = (result: CheckResult) => (result.mcpUrl === undefined ? 1 : 1 / servers.get(result.id)!)
+  const weighted = (counted: Counted, weight: number): Counted => ({ earned: counted.earned * weight, denominator: counted.denominator * weight })
+
   const totals: LayerTotals = new Map()
   for (const entry of entries) {
-    const counted = contribution(entry.result, entry.beta)
+    const counted = weighted(contribution(entry.result, entry.beta), weightOf(entry.result))
     const current = totals.get(entry.layer) ?? { earned: 0, denominator: 0 }
     totals.set(entry.layer, {
       earned: current.earned + counted.earned,
@@ -162,8 +168,8 @@ export function scoreScan(entries: ScoredEntry[]): Scorecard {
   for (const entry of entries) {
     const { result } = entry
     if (result.status !== 'fail' && result.status !== 'warning') continue
-    const before = contribution(result, entry.beta)
-    const after = contribution({ ...result, status: 'pass', score: result.maxScore }, entry.beta)
+    const before = weighted(contribution(result, entry.beta), weightOf(result))
+    const after = weighted(contribution({ ...result, status: 'pass', score: result.maxScore }, entry.beta), weightOf(result))
     const layerTotals = totals.get(entry.layer) ?? { earned: 0, denominator: 0 }
     const fixed = new Map(totals)
     fixed.set(entry.layer, {
@@ -181,8 +187,9 @@ export function scoreScan(entries: ScoredEntry[]): Scorecard {
       name: layer.name,
       description: layer.description,
       checks: entries.filter((entry) => entry.layer === layer.id).map((entry) => entry.result),
-      score: counted.earned,
-      maxScore: counted.denominator,
+      // Fan-out weights make the sums fractional; the wire shape carries whole points.
+      score: Math.round(counted.earned),
+      maxScore: Math.round(counted.denominator),
     }
   })
   const pendingChecks = entries.filter((entry) => entry.result.status === 'pending').map((entry) => entry.result.id)

@@ -385,3 +385,15 @@ export function fixSentence(fixes: readonly string[]): string {
   const text = [...new Set(fixes)].join('; ')
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
 }
+
+/**
+ * Whether a scanned MCP server is an MCP App server (checks.md §0 kind detection): it declares the UI extension,
+ * a tool links a UI resource, or a resource is served as an MCP App page.
+ */
+export function isMcpAppServer(mcp: Pick<McpServerArtifact, 'handshake' | 'tools' | 'resources'>): boolean {
+  return (
+    declaredUiExtension(mcp.handshake?.capabilities) !== null ||
+    uiLinks(mcp.tools.items).length > 0 ||
+    mcp.resources.items.some((resource) => classifyUiMimeType(resource.mimeType) === 'exact')
+  )
+}
