@@ -14,12 +14,25 @@ export interface NormalizedInput {
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
 const MAX_INPUT_LENGTH = 2048
 
+/** Recent normalisations: hot read routes (score, badge) see the same few domains over and over. */
+const MEMO_LIMIT = 5000
+const memo = new Map<string, Readonly<NormalizedInput>>()
+
 /**
  * Accepts a bare domain, a URL, or a URL-encoded URL (as the score route receives it) and normalises it. A
  * bare domain is scanned over https. Refuses what can never be a public target: other schemes, credentials in
  * the URL, single-label hosts, malformed labels.
  */
-export function normalizeInput(raw: string): NormalizedInput {
+export function normalizeInput(raw: string): Readonly<NormalizedInput> {
+  const known = memo.get(raw)
+  if (known) return known
+  const normalized = Object.freeze(parse(raw))
+  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value!)
+  memo.set(raw, normalized)
+  return normalized
+}
+
+function parse(raw: string): NormalizedInput {
   let input = raw.trim()
   if (!input || input.length > MAX_INPUT_LENGTH) throw invalid(raw, 'expected a domain or an http(s) URL')
   if (/^https?%3A/i.test(input)) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startServerEverything } from '../../../tests/fixtures/mcp/everything.ts'
 import { type McpFixture, type McpFixtureName, resolveRules, startMcpFixtures } from '../../../tests/fixtures/mcp/server.ts'
-import { testConfig } from '../../../tests/helpers.ts'
+import { loadConfig } from '../../config.ts'
 import { createOutboundClient } from '../../http/client.ts'
 import { ScanSession } from '../../http/session.ts'
 import { CollectorError, type CollectorContext } from '../contract.ts'
@@ -78,7 +78,8 @@ afterAll(async () => {
 })
 
 function context(url: string | undefined, env: Record<string, string> = {}): CollectorContext {
-  const config = testConfig({
+  const config = loadConfig({
+    SCANNER_ALLOW_PRIVATE: 'true',
     SCANNER_RESOLVE: [resolveRules(Object.values(fixtures)), everything.resolveRule, `quirky.mcp.test:443:127.0.0.1:${quirky.port}`].join(','),
     ...env,
   })

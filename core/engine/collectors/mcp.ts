@@ -156,9 +156,9 @@ export interface McpServerArtifact {
 // Protocol constants
 
 /** What the SDK (and so the legacy handshake) asks for: 2025-11-25. */
-export const MCP_LEGACY_VERSION: string = LATEST_PROTOCOL_VERSION
+const MCP_LEGACY_VERSION: string = LATEST_PROTOCOL_VERSION
 /** The stateless revision (checks.md §6.2): no initialize, no session, `server/discover`, `_meta` per request. */
-export const MCP_MODERN_VERSION = '2026-07-28'
+const MCP_MODERN_VERSION = '2026-07-28'
 
 /**
  * Every client of the scanner meets an endpoint as endpoint discovery does: the same client info and capabilities
@@ -349,7 +349,13 @@ async function describeResponse(
 ): Promise<McpExchange> {
   const contentType = mediaType(response.headers.get('content-type'))
   const sse = contentType === 'text/event-stream'
-  const read = headersOnly && sse ? (await response.body?.cancel().catch(() => {}), { text: '', ended: false }) : await readBody(response.body, sse, outgoing.id, signal)
+  let read: Awaited<ReturnType<typeof readBody>>
+  if (headersOnly && sse) {
+    await response.body?.cancel().catch(() => {})
+    read = { text: '', ended: false }
+  } else {
+    read = await readBody(response.body, sse, outgoing.id, signal)
+  }
   const { messages, malformed } = parseMessages(read.text, sse, read.ended)
   const answer = responseTo(messages, outgoing.id)
   return {
@@ -532,7 +538,12 @@ class HandshakeRecorder {
     // First come only: the SSE fallback's initialize travels inside a stream and says nothing about the endpoint.
     if (method === undefined || !RECORDED_METHODS.has(method) || this.recorded.has(method)) return this.inner(input, init)
     const id = isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined
-    const outgoing: Outgoing = { method: 'POST', headers: lowerHeaders(init?.headers), ...(body !== undefined ? { body } : {}), ...(id !== undefined ? { id } : {}) }
+    const outgoing: Outgoing = {
+      method: 'POST',
+      headers: lowerHeaders(init?.headers),
+      ...(body !== undefined ? { body } : {}),
+      ...(id !== undefined ? { id } : {}),
+    }
     const started = performance.now()
     const signal = AbortSignal.any([this.limits.budget, AbortSignal.timeout(this.limits.timeoutMs)])
     const split = this.inner(input, init).then((response) => {
@@ -596,7 +607,8 @@ function sdkCall(client: Client, limits: Limits): Call {
       return { result: await client.request({ method, params }, z.unknown(), { timeout: limits.timeoutMs, signal: limits.budget }) }
     } catch (error) {
       if (error instanceof McpError) {
-        return { error: { code: error.code, message: error.message.replace(/^MCP error -?\d+: /, ''), ...(error.data !== undefined ? { data: error.data } : {}) } }
+        const message = error.message.replace(/^MCP error -?\d+: /, '')
+        return { error: { code: error.code, message, ...(error.data !== undefined ? { data: error.data } : {}) } }
       }
       return { error: describeError(error) }
     }
@@ -646,7 +658,7 @@ interface Connection {
   close(): Promise<void>
 }
 
-const NOT_SENT = (method: string): McpExchange =>
+const notSent = (method: string): McpExchange =>
   failedExchange({ method: 'POST', headers: {} }, `the SDK sent no ${method} request`, performance.now())
 
 /**
@@ -664,7 +676,7 @@ async function connect(http: ScanSession, wire: McpWire, discover: Promise<McpEx
   )
   // Closing aborts whatever the SDK still waits for, so that the recorded exchanges settle.
   if (refused !== undefined) await client.close()
-  const initialize = (await recorder.get('initialize')) ?? NOT_SENT('initialize')
+  const initialize = (await recorder.get('initialize')) ?? notSent('initialize')
   const initialized = (await recorder.get('notifications/initialized')) ?? null
   const result = initialize.response?.result
   if (refused === undefined) {
@@ -672,7 +684,16 @@ async function connect(http: ScanSession, wire: McpWire, discover: Promise<McpEx
     const handshake = handshakeOf(result)
     return { era: 'legacy', legacySseOnly: false, initialize, initialized, handshake, call: sdkCall(client, limits), close: () => client.close() }
   }
-  const failed = { era: 'legacy' as const, legacySseOnly: false, initialize, initialized, handshake: null, handshakeError: refused, call: wire.call, close: async () => {} }
+  const failed: Connection = {
+    era: 'legacy',
+    legacySseOnly: false,
+    initialize,
+    initialized,
+    handshake: null,
+    handshakeError: refused,
+    call: wire.call,
+    close: async () => {},
+  }
   if (isModernError(initialize)) return modern(wire, await discover, failed)
   if (isRecord(result)) {
     // A JSON-RPC result the SDK would not take (an unknown version, a missing field): the checks judge it; lists go raw.
@@ -910,21 +931,32 @@ async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<Mcp
   let unknownTool = UNKNOWN_TOOL
   while (tools.some((tool) => tool.name === unknownTool)) unknownTool += '-x'
   const session = wire.sessionId !== null && !modern
-  const [bogusVersionHeader, correctVersionHeader, unknownMethod, unknownToolCall, unknownResource, malformedJson, invalidCursor, getStream, postWithoutAccept, withoutSession, withSession] =
-    await Promise.all([
-      simple({ version: '1999-01-01' }),
-      simple(),
-      wire.request('foo/bar'),
-      wire.request('tools/call', { name: unknownTool, arguments: {} }),
-      wire.request('resources/read', { uri: 'x-unknown://nope' }),
-      wire.request('tools/list', {}, { rawBody: '{"jsonrpc":"2.0","id":"malformed","method":"tools/list"' }),
-      wire.request('tools/list', { cursor: 'invalid!!' }),
-      wire.openStream(),
-      // What a generic HTTP client sends: the server must still not answer with an HTML page.
-      simple({ accept: '*/*' }),
-      session ? wire.request('ping', {}, { withoutSession: true }) : null,
-      session ? wire.request('ping') : null,
-    ])
+  const [
+    bogusVersionHeader,
+    correctVersionHeader,
+    unknownMethod,
+    unknownToolCall,
+    unknownResource,
+    malformedJson,
+    invalidCursor,
+    getStream,
+    postWithoutAccept,
+    withoutSession,
+    withSession,
+  ] = await Promise.all([
+    simple({ version: '1999-01-01' }),
+    simple(),
+    wire.request('foo/bar'),
+    wire.request('tools/call', { name: unknownTool, arguments: {} }),
+    wire.request('resources/read', { uri: 'x-unknown://nope' }),
+    wire.request('tools/list', {}, { rawBody: '{"jsonrpc":"2.0","id":"malformed","method":"tools/list"' }),
+    wire.request('tools/list', { cursor: 'invalid!!' }),
+    wire.openStream(),
+    // What a generic HTTP client sends: the server must still not answer with an HTML page.
+    simple({ accept: '*/*' }),
+    session ? wire.request('ping', {}, { withoutSession: true }) : null,
+    session ? wire.request('ping') : null,
+  ])
   return {
     bogusVersionHeader,
     correctVersionHeader,
