@@ -234,6 +234,18 @@ describe('GET /api/score/{domain}', () => {
     expect(ignored.siteType.source).not.toBe('declared')
   })
 
+  test('competitors=1 adds the competitor set: null for an unclassified domain, the category pool otherwise', async () => {
+    const plain = await (await get('/api/score/blog.test')).json()
+    expect(plain).not.toHaveProperty('competitors')
+    // The blog fixture falls in no market category: competitors is present and null.
+    expect((await (await get('/api/score/blog.test?competitors=1')).json()).competitors).toBeNull()
+    const classified = await (await get('/api/score/excellent.test?competitors=1&format=audit')).json()
+    expect(classified.category).toBe('developer-tools')
+    expect(classified.competitors.category).toBe('developer-tools')
+    expect(classified.competitors.neighbors.find((row: { isSelf: boolean }) => row.isSelf)).toMatchObject({ domain: 'excellent.test', rank: expect.any(Number) })
+    expect(classified.competitors.leaders.length).toBeLessThanOrEqual(5)
+  })
+
   test('a partial result older than 30 minutes reads as stuck with next_action and is not cached', async () => {
     const repository = new ScanRepository(world.handle.deps.database.db, world.handle.deps.config)
     const stored = await repository.latest('blog.test')
