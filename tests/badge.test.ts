@@ -4,11 +4,12 @@ import { Elysia } from 'elysia'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import type { AppHandle } from '../core/app.ts'
 import type { ScanReport } from '../core/engine/scan.ts'
-import { ctaFor, GRADE_COLORS, gradeFor } from '../core/engine/scoring.ts'
+import { GRADE_COLORS } from '../core/engine/scoring.ts'
 import { badgePlugin } from '../plugins/badge/index.ts'
 import { escapeXml, renderBadge, textWidth } from '../plugins/badge/service.ts'
-import { ScanRepository } from '../plugins/scan/repository.ts'
+import type { ScanRepository } from '../plugins/scan/repository.ts'
 import { request, testApp } from './helpers.ts'
+import { scanReport, scanRepository } from './support/scan-report.ts'
 
 let handle: AppHandle
 let app: { handle(request: Request): Promise<Response> }
@@ -16,7 +17,7 @@ let repository: ScanRepository
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
   app = new Elysia().use(badgePlugin(handle.deps))
-  repository = new ScanRepository(handle.deps.database.db, handle.deps.config)
+  repository = scanRepository(handle)
 })
 afterAll(() => handle.close())
 
@@ -24,27 +25,7 @@ afterAll(() => handle.close())
 const fresh = (label: string) => `${label}.b${randomUUID().slice(0, 8)}.test`
 
 function report(domain: string, score: number, overrides: Partial<ScanReport> = {}): ScanReport {
-  return {
-    domain,
-    name: domain,
-    category: null,
-    url: `https://${domain}/`,
-    finalUrl: `https://${domain}/`,
-    urlKind: 'domain',
-    scannedAt: new Date().toISOString(),
-    durationMs: 1000,
-    requestCount: 10,
-    siteClassification: null,
-    score,
-    maxScore: 100,
-    grade: gradeFor(score),
-    ...ctaFor(score),
-    layers: [],
-    topFixes: [],
-    analysisStatus: 'complete',
-    pendingChecks: [],
-    ...overrides,
-  }
+  return scanReport({ domain, score, scannedAt: new Date().toISOString(), ...overrides })
 }
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' })

@@ -6,7 +6,6 @@ import type { AppHandle } from '../core/app.ts'
 import type { AppDeps } from '../core/deps.ts'
 import type { CheckStatus } from '../core/engine/contract.ts'
 import type { ScanReport } from '../core/engine/scan.ts'
-import { ctaFor, gradeFor } from '../core/engine/scoring.ts'
 import { AppError } from '../core/errors.ts'
 import type { Store } from '../core/store/types.ts'
 import { feedbackPlugin } from '../plugins/feedback/index.ts'
@@ -16,6 +15,7 @@ import { checkFeedback } from '../plugins/feedback/tables.ts'
 import { AgentVerification } from '../plugins/feedback/verification.ts'
 import { ScanRepository, type ScanRow } from '../plugins/scan/repository.ts'
 import { request, testApp } from './helpers.ts'
+import { checkResult, discoveryLayer, scanReport, scanRepository } from './support/scan-report.ts'
 import { solveChallenge } from './support/solve-challenge.ts'
 import { clientIp } from './support/world.ts'
 
@@ -31,50 +31,14 @@ let latestScan: ScanRow
 type Entry = { id: string; status: CheckStatus; score: number; details: string; mcpUrl?: string }
 
 function report(domain: string, entries: Entry[], overrides: Partial<ScanReport> = {}): ScanReport {
-  return {
-    domain,
-    name: domain,
-    category: null,
-    url: `https://${domain}/`,
-    finalUrl: `https://${domain}/`,
-    urlKind: 'domain',
-    scannedAt: new Date().toISOString(),
-    durationMs: 1000,
-    requestCount: 10,
-    siteClassification: null,
-    score: 40,
-    maxScore: 100,
-    grade: gradeFor(40),
-    ...ctaFor(40),
-    layers: [
-      {
-        id: 'discovery',
-        name: 'Discovery',
-        description: 'Can agents find it',
-        score: 0,
-        maxScore: 0,
-        checks: entries.map((entry) => ({
-          name: entry.id,
-          description: entry.id,
-          maxScore: 10,
-          bonus: false,
-          maturity: 'verified' as const,
-          tier: 'required' as const,
-          ...entry,
-        })),
-      },
-    ],
-    topFixes: [],
-    analysisStatus: 'complete',
-    pendingChecks: [],
-    ...overrides,
-  }
+  const checks = entries.map(({ id, status, ...entry }) => checkResult(id, status, entry))
+  return scanReport({ domain, score: 40, scannedAt: new Date().toISOString(), layers: [discoveryLayer(checks)], ...overrides })
 }
 
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
   app = new Elysia().use(feedbackPlugin(handle.deps))
-  const scans = new ScanRepository(handle.deps.database.db, handle.deps.config)
+  const scans = scanRepository(handle)
   // The older scan has robots-txt, the latest does not: feedback is about the latest scan only.
   await scans.insert(
     report(scanned, [{ id: 'robots-txt', status: 'pass', score: 10, details: 'old' }], { scannedAt: '2025-01-01T00:00:00.000Z' }),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { setDefaultTimeout } from 'bun:test'
+import postgres from 'postgres'
 import { createApp, type AppHandle } from '../core/app.ts'
 import { loadConfig } from '../core/config.ts'
 import { openStore } from '../core/store/index.ts'
@@ -32,6 +33,30 @@ export async function testApp(env: Record<string, string | undefined> = {}): Pro
   const config = testConfig(env)
   const store = await openStore(config, { prefix: `test:${randomUUID()}:` })
   return createApp(config, { store })
+}
+
+/**
+ * A test app on a database nobody else writes to, for tests that read whole tables (listings, rankings, totals):
+ * a fresh PGlite by default, or with DATABASE_URL a throwaway database created for it. Its close() also drops
+ * that database.
+ */
+export async function isolatedTestApp(env: Record<string, string | undefined> = {}): Promise<AppHandle> {
+  const base = process.env.DATABASE_URL
+  if (!base) return testApp(env)
+  const name = `isolated_test_${randomUUID().replaceAll('-', '')}`
+  const admin = postgres(base, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`create database ${name}`)
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  const handle = await testApp({ ...env, DATABASE_URL: url.href })
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close()
+      await admin.unsafe(`drop database if exists ${name} with (force)`)
+      await admin.end()
+    },
+  }
 }
 
 export function request(path: string, init: RequestInit & { json?: unknown } = {}): Request {

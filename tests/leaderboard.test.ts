@@ -1,87 +1,24 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
-import postgres from 'postgres'
 import type { AppHandle } from '../core/app.ts'
 import type { CheckStatus } from '../core/engine/contract.ts'
 import { CATEGORY_SLUGS } from '../core/engine/lib/categories.ts'
 import type { ScanReport } from '../core/engine/scan.ts'
-import { ctaFor, gradeFor } from '../core/engine/scoring.ts'
 import { leaderboardPlugin } from '../plugins/leaderboard/index.ts'
-import { ScanRepository } from '../plugins/scan/repository.ts'
-import { request, testApp } from './helpers.ts'
-
-/**
- * Rankings and statistics read every stored scan, so exact totals need a database nobody else writes to: a
- * fresh PGlite by default, or with DATABASE_URL a throwaway database created (and dropped) for this file.
- */
-async function isolatedApp(env: Record<string, string> = {}): Promise<{ handle: AppHandle; close(): Promise<void> }> {
-  const base = process.env.DATABASE_URL
-  if (!base) {
-    const handle = await testApp(env)
-    return { handle, close: () => handle.close() }
-  }
-  const name = `leaderboard_test_${randomUUID().replaceAll('-', '')}`
-  const admin = postgres(base, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`create database ${name}`)
-  const url = new URL(base)
-  url.pathname = `/${name}`
-  const handle = await testApp({ ...env, DATABASE_URL: url.href })
-  return {
-    handle,
-    close: async () => {
-      await handle.close()
-      await admin.unsafe(`drop database if exists ${name} with (force)`)
-      await admin.end()
-    },
-  }
-}
+import { isolatedTestApp, request } from './helpers.ts'
+import { checkResult, discoveryLayer, scanReport, scanRepository } from './support/scan-report.ts'
 
 type Seed = Partial<ScanReport> & Pick<ScanReport, 'domain' | 'score'> & { checks?: [string, CheckStatus][] }
 
 function report({ checks = [], ...overrides }: Seed): ScanReport {
-  return {
+  return scanReport({
     name: `Name of ${overrides.domain}`,
-    category: null,
-    url: `https://${overrides.domain}/`,
-    finalUrl: `https://${overrides.domain}/`,
-    urlKind: 'domain',
-    scannedAt: '2025-06-01T12:00:00.000Z',
-    durationMs: 1000,
-    requestCount: 10,
-    siteClassification: null,
-    maxScore: 100,
-    grade: gradeFor(overrides.score),
-    ...ctaFor(overrides.score),
-    layers: [
-      {
-        id: 'discovery',
-        name: 'Discovery',
-        description: 'Can agents find it',
-        score: 0,
-        maxScore: 0,
-        checks: checks.map(([id, status]) => ({
-          id,
-          name: id,
-          description: id,
-          status,
-          score: 0,
-          maxScore: 10,
-          details: '',
-          bonus: false,
-          maturity: 'verified' as const,
-          tier: 'required' as const,
-        })),
-      },
-    ],
-    topFixes: [],
-    analysisStatus: 'complete',
-    pendingChecks: [],
+    layers: [discoveryLayer(checks.map(([id, status]) => checkResult(id, status)))],
     ...overrides,
-  }
+  })
 }
 
-let isolated: Awaited<ReturnType<typeof isolatedApp>>
+let isolated: AppHandle
 let app: { handle(request: Request): Promise<Response> }
 const get = async (path: string) => {
   const response = await app.handle(request(path))
@@ -89,9 +26,10 @@ const get = async (path: string) => {
 }
 
 beforeAll(async () => {
-  isolated = await isolatedApp()
-  app = new Elysia().use(leaderboardPlugin(isolated.handle.deps))
-  const repository = new ScanRepository(isolated.handle.deps.database.db, isolated.handle.deps.config)
+  // Rankings and statistics read every stored scan, so exact totals need a database nobody else writes to.
+  isolated = await isolatedTestApp()
+  app = new Elysia().use(leaderboardPlugin(isolated.deps))
+  const repository = scanRepository(isolated)
   const seeds: [Seed, { ephemeral: boolean }?][] = [
     [{ domain: 'shop-a.test', score: 91, category: 'ecommerce-retail', checks: [['llms-txt', 'pass'], ['robots-txt', 'pass']] }],
     [{ domain: 'shop-b.test', score: 72, category: 'ecommerce-retail', checks: [['llms-txt', 'fail'], ['robots-txt', 'pass']] }],
@@ -214,11 +152,11 @@ describe('GET /api/stats', () => {
 })
 
 describe('an empty database', () => {
-  let empty: Awaited<ReturnType<typeof isolatedApp>>
+  let empty: AppHandle
   let emptyApp: { handle(request: Request): Promise<Response> }
   beforeAll(async () => {
-    empty = await isolatedApp({ TRUST_PROXY: 'true' })
-    emptyApp = new Elysia().use(leaderboardPlugin(empty.handle.deps))
+    empty = await isolatedTestApp({ TRUST_PROXY: 'true' })
+    emptyApp = new Elysia().use(leaderboardPlugin(empty.deps))
   })
   afterAll(() => empty.close())
 

@@ -1,44 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
-import postgres from 'postgres'
 import type { AppHandle } from '../../core/app.ts'
 import type { CheckStatus } from '../../core/engine/contract.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
-import { ctaFor, gradeFor } from '../../core/engine/scoring.ts'
-import { request, testApp } from '../../tests/helpers.ts'
-import { ScanRepository } from '../scan/repository.ts'
+import { isolatedTestApp, request } from '../../tests/helpers.ts'
+import { checkResult, discoveryLayer, scanReport, scanRepository } from '../../tests/support/scan-report.ts'
+import type { ScanRepository } from '../scan/repository.ts'
 import { ardPlugin } from './index.ts'
 import { catalogDumpStream } from './service.ts'
-
-/**
- * Listings, facets and the catalog dump read the whole index, so exact totals need a database nobody else writes
- * to: a fresh PGlite by default, or with DATABASE_URL a throwaway database created (and dropped) for this file.
- */
-async function isolatedApp(): Promise<{ handle: AppHandle; close(): Promise<void> }> {
-  // Every request below comes from its own forwarded address, so the per-IP limits stay out of the way.
-  const env = { TRUST_PROXY: 'true' }
-  const base = process.env.DATABASE_URL
-  if (!base) {
-    const handle = await testApp(env)
-    return { handle, close: () => handle.close() }
-  }
-  const name = `ard_test_${randomUUID().replaceAll('-', '')}`
-  const admin = postgres(base, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`create database ${name}`)
-  const url = new URL(base)
-  url.pathname = `/${name}`
-  const handle = await testApp({ ...env, DATABASE_URL: url.href })
-  return {
-    handle,
-    close: async () => {
-      await handle.close()
-      await admin.unsafe(`drop database if exists ${name} with (force)`)
-      await admin.end()
-    },
-  }
-}
 
 /** Deterministic pseudo-random numbers in [0, 1): the property and fuzz tests replay identically. */
 function mulberry32(seed: number): () => number {
@@ -56,46 +26,11 @@ type CheckSeed = [id: string, status: CheckStatus, details?: string, mcpUrl?: st
 type Seed = Partial<Omit<ScanReport, 'layers'>> & Pick<ScanReport, 'domain' | 'score'> & { checks?: CheckSeed[] }
 
 function report({ checks = [], ...overrides }: Seed): ScanReport {
-  return {
+  return scanReport({
     name: `Name of ${overrides.domain}`,
-    category: null,
-    url: `https://${overrides.domain}/`,
-    finalUrl: `https://${overrides.domain}/`,
-    urlKind: 'domain',
-    scannedAt: '2025-06-01T12:00:00.000Z',
-    durationMs: 1000,
-    requestCount: 10,
-    siteClassification: null,
-    maxScore: 100,
-    grade: gradeFor(overrides.score),
-    ...ctaFor(overrides.score),
-    layers: [
-      {
-        id: 'discovery',
-        name: 'Discovery',
-        description: 'Can agents find it',
-        score: 0,
-        maxScore: 0,
-        checks: checks.map(([id, status, details = '', mcpUrl]) => ({
-          id,
-          name: id,
-          description: id,
-          status,
-          score: 0,
-          maxScore: 10,
-          details,
-          bonus: false,
-          maturity: 'verified' as const,
-          tier: 'required' as const,
-          ...(mcpUrl ? { mcpUrl } : {}),
-        })),
-      },
-    ],
-    topFixes: [],
-    analysisStatus: 'complete',
-    pendingChecks: [],
+    layers: [discoveryLayer(checks.map(([id, status, details = '', mcpUrl]) => checkResult(id, status, { details, ...(mcpUrl ? { mcpUrl } : {}) })))],
     ...overrides,
-  }
+  })
 }
 
 const SERVER_CARD = 'application/mcp-server-card+json'
@@ -151,16 +86,18 @@ const FILLERS: Seed[] = Array.from({ length: 24 }, (_, index) => ({
   checks: index % 3 === 0 ? [['llms-txt', 'pass']] : [],
 }))
 
-let isolated: Awaited<ReturnType<typeof isolatedApp>>
+let isolated: AppHandle
 let app: { handle(request: Request): Promise<Response> }
 let repository: ScanRepository
 let indexed: number
 let nextIp = 0
 
 beforeAll(async () => {
-  isolated = await isolatedApp()
-  app = new Elysia().use(ardPlugin(isolated.handle.deps))
-  repository = new ScanRepository(isolated.handle.deps.database.db, isolated.handle.deps.config)
+  // Listings, facets and the catalog dump read the whole index, so exact totals need a database nobody else writes
+  // to. Every request below comes from its own forwarded address, so the per-IP limits stay out of the way.
+  isolated = await isolatedTestApp({ TRUST_PROXY: 'true' })
+  app = new Elysia().use(ardPlugin(isolated.deps))
+  repository = scanRepository(isolated)
   for (const seed of [...FIXED, ...FILLERS]) await repository.insert(report(seed), { ephemeral: false })
   // Never indexed: ephemeral results (one on a domain of its own, one on an indexed domain) and auth markers.
   await repository.insert(report({ domain: 'tunnel.test', name: 'Tunnel Running Shoes', score: 99, scannedAt: '2020-01-01T00:00:00.000Z' }), { ephemeral: true })
@@ -701,7 +638,7 @@ describe('descriptor, catalogs and the dump', () => {
   })
 
   test('the dump streams in keyset batches without losing or repeating an entry', async () => {
-    const { deps } = isolated.handle
+    const { deps } = isolated
     const now = new Date('2026-01-01T00:00:00.000Z')
     const batched = await new Response(await catalogDumpStream(deps.database.db, deps.config, deps.log, { batchSize: 4, now })).json()
     const whole = await new Response(await catalogDumpStream(deps.database.db, deps.config, deps.log, { now })).json()

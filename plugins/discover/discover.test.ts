@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
 import type { AppHandle } from '../../core/app.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
-import { ctaFor, gradeFor } from '../../core/engine/scoring.ts'
 import { request, testApp } from '../../tests/helpers.ts'
-import { ScanRepository } from '../scan/repository.ts'
+import { scanReport, scanRepository } from '../../tests/support/scan-report.ts'
+import type { ScanRepository } from '../scan/repository.ts'
 import { discoverPlugin } from './index.ts'
 
 /**
@@ -17,27 +17,7 @@ const term = (name: string) => `${word}${name}`
 const domain = (label: string) => `${label}.${word}.test`
 
 function report(label: string, name: string, score: number, overrides: Partial<ScanReport> = {}): ScanReport {
-  return {
-    domain: domain(label),
-    name: `${word} ${name}`,
-    category: null,
-    url: `https://${domain(label)}/`,
-    finalUrl: `https://${domain(label)}/`,
-    urlKind: 'domain',
-    scannedAt: '2025-06-01T12:00:00.000Z',
-    durationMs: 1000,
-    requestCount: 10,
-    siteClassification: null,
-    score,
-    maxScore: 100,
-    grade: gradeFor(score),
-    ...ctaFor(score),
-    layers: [],
-    topFixes: [],
-    analysisStatus: 'complete',
-    pendingChecks: [],
-    ...overrides,
-  }
+  return scanReport({ domain: domain(label), name: `${word} ${name}`, score, ...overrides })
 }
 
 let handle: AppHandle
@@ -48,7 +28,7 @@ let nextIp = 0
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
   app = new Elysia().use(discoverPlugin(handle.deps))
-  repository = new ScanRepository(handle.deps.database.db, handle.deps.config)
+  repository = scanRepository(handle)
   const seeds: ScanReport[] = [
     report('kayak', `${term('kayak')} Rentals`, 30, { category: 'travel-hospitality' }),
     report('outfitters', 'Outfitters', 100, { category: 'travel-hospitality' }),

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto'
 import type { AppHandle } from '../../core/app.ts'
 import type { Db } from '../../core/db/index.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
-import { ctaFor, gradeFor } from '../../core/engine/scoring.ts'
 import { testApp } from '../../tests/helpers.ts'
+import { type ScanReportSeed, scanReport, scanRepository } from '../../tests/support/scan-report.ts'
 import { competitorsFor, selfAndParents } from './competitors.ts'
-import { ScanRepository } from './repository.ts'
+import type { ScanRepository } from './repository.ts'
 
 /**
  * A tests/helpers.ts app uses DATABASE_URL when set, a database other test files write to as well: every test
@@ -18,30 +18,12 @@ let repository: ScanRepository
 beforeAll(async () => {
   handle = await testApp()
   db = handle.deps.database.db
-  repository = new ScanRepository(db, handle.deps.config)
+  repository = scanRepository(handle)
 })
 afterAll(() => handle.close())
 
-function report(overrides: Partial<ScanReport> & Pick<ScanReport, 'domain' | 'score'>): ScanReport {
-  return {
-    name: overrides.domain,
-    category: null,
-    url: `https://${overrides.domain}/`,
-    finalUrl: `https://${overrides.domain}/`,
-    urlKind: 'domain',
-    scannedAt: '2025-06-01T12:00:00.000Z',
-    durationMs: 1200,
-    requestCount: 10,
-    siteClassification: null,
-    maxScore: 100,
-    grade: gradeFor(overrides.score),
-    ...ctaFor(overrides.score),
-    layers: [],
-    topFixes: [],
-    analysisStatus: 'complete',
-    pendingChecks: [],
-    ...overrides,
-  }
+function report(overrides: ScanReportSeed): ScanReport {
+  return scanReport({ durationMs: 1200, ...overrides })
 }
 
 /** A fresh category (the pool key) and a domain namer under a fresh suffix. */

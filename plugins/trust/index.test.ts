@@ -8,8 +8,8 @@ import { CONTRACT_VERSION } from '../../core/contract.ts'
 import { generateSigningKeyJwk, loadSigningKeys } from '../../core/crypto/signing.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { request, testApp } from '../../tests/helpers.ts'
+import { checkResult, discoveryLayer, scanReport, scanRepository } from '../../tests/support/scan-report.ts'
 import { docsPlugin } from '../docs/index.ts'
-import { ScanRepository } from '../scan/repository.ts'
 import { trustPlugin } from './index.ts'
 
 /**
@@ -32,57 +32,31 @@ let unsignedApp: { handle(request: Request): Promise<Response> }
 const domainOf = (label: string) => `${label}-${randomUUID().slice(0, 8)}.example`
 
 function report(domain: string, overrides: Partial<ScanReport> = {}): ScanReport {
-  return {
+  const robots = checkResult('robots-txt', 'pass', {
+    name: 'robots.txt',
+    description: 'A robots.txt exists',
+    score: 7,
+    details: 'Found\u001f with a control character (jsonb refuses only NUL)',
+    fraction: 0.7,
+  })
+  return scanReport({
     domain,
     // Non-ASCII text and a fractional number exercise the canonical form of the digested result.
     name: 'Café ☕ 😀 "quoted"',
-    category: null,
-    url: `https://${domain}/`,
-    finalUrl: `https://${domain}/`,
-    urlKind: 'domain',
     scannedAt: new Date(Date.now() - 60_000).toISOString(),
     durationMs: 1234,
     requestCount: 17,
-    siteClassification: null,
     score: 72,
-    maxScore: 100,
     grade: 'B',
     ctaTier: 'high',
     ctaMessage: 'Nearly there',
-    layers: [
-      {
-        id: 'discovery',
-        name: 'Discovery',
-        description: 'Can agents find it',
-        score: 7.5,
-        maxScore: 10,
-        checks: [
-          {
-            id: 'robots-txt',
-            name: 'robots.txt',
-            description: 'A robots.txt exists',
-            status: 'pass',
-            score: 7,
-            maxScore: 10,
-            details: 'Found\u001f with a control character (jsonb refuses only NUL)',
-            bonus: false,
-            maturity: 'verified',
-            tier: 'required',
-            fraction: 0.7,
-          },
-        ],
-      },
-    ],
-    topFixes: [],
-    analysisStatus: 'complete',
-    pendingChecks: [],
+    layers: [{ ...discoveryLayer([robots]), score: 7.5, maxScore: 10 }],
     ...overrides,
-  }
+  })
 }
 
 async function store(domain: string, options: { ephemeral?: boolean; overrides?: Partial<ScanReport> } = {}) {
-  const repository = new ScanRepository(signed.deps.database.db, signed.deps.config)
-  return repository.insert(report(domain, options.overrides), { ephemeral: options.ephemeral ?? false })
+  return scanRepository(signed).insert(report(domain, options.overrides), { ephemeral: options.ephemeral ?? false })
 }
 
 beforeAll(async () => {
@@ -164,7 +138,7 @@ describe('GET /api/ard/attestation/:domain (signed)', () => {
     expect(header.kid).toBe(body.kid)
 
     // The payload binds what the attestation is about.
-    const stored = (await new ScanRepository(signed.deps.database.db, signed.deps.config).byId(row.id))!.result!
+    const stored = (await scanRepository(signed).byId(row.id))!.result!
     expect(body.payload).toEqual({
       analysisStatus: 'complete',
       contractVersion: CONTRACT_VERSION,
@@ -210,7 +184,7 @@ describe('GET /api/ard/attestation/:domain (signed)', () => {
     const domain = domainOf('digest')
     const row = await store(domain)
     const body = (await (await app.handle(request(`/api/ard/attestation/${domain}`))).json()) as SignedBody
-    const stored = (await new ScanRepository(signed.deps.database.db, signed.deps.config).byId(row.id))!.result!
+    const stored = (await scanRepository(signed).byId(row.id))!.result!
     const expected = createHash('sha256').update(canonical(stored), 'utf8').digest('hex')
     expect(body.payload.resultDigest).toBe(`sha256:${expected}`)
     expect(canonical(stored)).toContain('"fraction":0.7')
@@ -415,7 +389,7 @@ describe('GET /api/ard/jwks and /.well-known/jwks.json', () => {
 describe('without SIGNING_KEY', () => {
   test('the attestation is an unsigned payload, also when application/jose is asked for', async () => {
     const domain = domainOf('unsigned')
-    await new ScanRepository(unsigned.deps.database.db, unsigned.deps.config).insert(report(domain), { ephemeral: false })
+    await scanRepository(unsigned).insert(report(domain), { ephemeral: false })
     for (const accept of ['application/json', 'application/jose']) {
       const response = await unsignedApp.handle(request(`/api/ard/attestation/${domain}`, { headers: { accept } }))
       expect(response.status).toBe(200)

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { loadConfig } from '../../config.ts'
-import { createOutboundClient } from '../../http/client.ts'
-import { ScanSession } from '../../http/session.ts'
 import { htmlPage } from '../../../tests/support/artifacts.ts'
-import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
-import { type CollectorContext, CollectorError } from '../contract.ts'
+import { collectorContext, localTarget } from '../../../tests/support/collector.ts'
+import type { CollectorContext } from '../contract.ts'
 import { pricingPageCollector, productPagesCollector } from './commerce-pages.ts'
 import type { CommerceSignals } from './commerce-signals.ts'
 
@@ -33,19 +30,8 @@ beforeEach(() => {
 const homepage = htmlPage('<h1>Home</h1>', { url: 'http://127.0.0.1/' })
 
 function context(signals: Partial<CommerceSignals>): CollectorContext {
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
   const commerce: CommerceSignals = { isCommerce: true, reasons: ['test'], productUrls: [], pricingUrl: null, ...signals }
-  return {
-    target: { kind: 'domain', domain: '127.0.0.1', origin, url: `${origin}/` },
-    config,
-    http: new ScanSession(createOutboundClient(config, null), config),
-    browser: null,
-    get: async <K extends ArtifactKey>(key: K) => {
-      if (key === 'commerceSignals') return commerce as ArtifactMap[K]
-      if (key === 'homepage') return homepage as ArtifactMap[K]
-      throw new CollectorError(`${key}: unavailable in this test`)
-    },
-  }
+  return collectorContext({ target: localTarget(origin), artifacts: { commerceSignals: commerce, homepage } })
 }
 
 describe('productPagesCollector', () => {

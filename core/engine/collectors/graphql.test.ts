@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { loadConfig } from '../../config.ts'
-import { createOutboundClient } from '../../http/client.ts'
-import { ScanSession } from '../../http/session.ts'
+import { collectorContext, localTarget } from '../../../tests/support/collector.ts'
 import { graphqlCollector } from './graphql.ts'
 
 /** Each test names the fixture behaviour in the first path segment: /<mode>/graphql. */
@@ -29,15 +27,8 @@ beforeAll(() => {
 afterAll(() => server.stop(true))
 
 function collect(mode: string) {
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
-  const origin = `${base}/${mode}`
-  return graphqlCollector.collect({
-    target: { kind: 'domain', domain: '127.0.0.1', origin, url: `${origin}/` },
-    config,
-    http: new ScanSession(createOutboundClient(config, null), config),
-    browser: null,
-    get: () => Promise.reject(new Error('the graphql collector reads no other artifact')),
-  })
+  // The graphql collector reads no other artifact.
+  return graphqlCollector.collect(collectorContext({ target: localTarget(`${base}/${mode}`) }))
 }
 
 describe('graphqlCollector', () => {

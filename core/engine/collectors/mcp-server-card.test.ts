@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { mcpServer, modernServer } from '../../../tests/support/mcp-artifacts.ts'
-import { loadConfig } from '../../config.ts'
-import { createOutboundClient } from '../../http/client.ts'
-import { ScanSession } from '../../http/session.ts'
-import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
-import { type CollectorContext, CollectorError, type ScanKind } from '../contract.ts'
+import { collectorContext, localTarget } from '../../../tests/support/collector.ts'
+import type { ScanKind } from '../contract.ts'
 import type { McpServerArtifact } from './mcp.ts'
 import { mcpServerCardCollector } from './mcp-server-card.ts'
 
@@ -35,18 +32,7 @@ beforeEach(() => {
 const CARD = { name: 'test.acme/anvils', version: '1.4.0', description: 'Anvils' }
 
 function collect(kind: ScanKind, mcp?: McpServerArtifact) {
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
-  const context: CollectorContext = {
-    target: { kind, domain: '127.0.0.1', origin, url: `${origin}/`, ...(kind === 'domain' ? {} : { mcpUrl: `${origin}/mcp` }) },
-    config,
-    http: new ScanSession(createOutboundClient(config, null), config),
-    browser: null,
-    get: async <K extends ArtifactKey>(key: K) => {
-      if (key === 'mcp' && mcp) return mcp as ArtifactMap[K]
-      throw new CollectorError(`${key}: not collected in this test`)
-    },
-  }
-  return mcpServerCardCollector.collect(context)
+  return mcpServerCardCollector.collect(collectorContext({ target: localTarget(origin, kind), artifacts: { mcp } }))
 }
 
 describe('mcpServerCardCollector', () => {

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { loadConfig } from '../../config.ts'
-import { createOutboundClient } from '../../http/client.ts'
-import { ScanSession } from '../../http/session.ts'
-import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
-import { type CollectorContext, CollectorError } from '../contract.ts'
+import { collectorContext, localTarget } from '../../../tests/support/collector.ts'
+import type { CollectorContext } from '../contract.ts'
+import type { ApiSignals } from './api-signals.ts'
 import { notFoundCollector } from './not-found.ts'
 
 let seen: { path: string; accept: string | null }[] = []
@@ -31,17 +29,8 @@ beforeEach(() => {
 })
 
 function context(apiSignals: { hasApi: boolean } | 'fails'): CollectorContext {
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
-  return {
-    target: { kind: 'domain', domain: '127.0.0.1', origin, url: `${origin}/` },
-    config,
-    http: new ScanSession(createOutboundClient(config, null), config),
-    browser: null,
-    get: async <K extends ArtifactKey>(key: K) => {
-      if (key !== 'apiSignals' || apiSignals === 'fails') throw new CollectorError(`${key}: unavailable in this test`)
-      return apiSignals as unknown as ArtifactMap[K]
-    },
-  }
+  const given = apiSignals === 'fails' ? undefined : (apiSignals as unknown as ApiSignals)
+  return collectorContext({ target: localTarget(origin), artifacts: { apiSignals: given } })
 }
 
 describe('notFoundCollector', () => {

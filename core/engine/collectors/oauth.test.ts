@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { mcpServer } from '../../../tests/support/mcp-artifacts.ts'
-import { loadConfig } from '../../config.ts'
-import { createOutboundClient } from '../../http/client.ts'
-import { ScanSession } from '../../http/session.ts'
-import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
-import { type CollectorContext, CollectorError, type ScanKind } from '../contract.ts'
+import { collectorContext, localTarget } from '../../../tests/support/collector.ts'
+import type { ScanKind } from '../contract.ts'
 import type { ApiSignals } from './api-signals.ts'
 import type { McpServerArtifact } from './mcp.ts'
 import type { OpenapiArtifact } from './openapi.ts'
@@ -51,21 +48,9 @@ const openapi = (servers: unknown[]): OpenapiArtifact => ({
 })
 
 function collect(kind: ScanKind, artifacts: { apiSignals?: ApiSignals; openapi?: OpenapiArtifact | null; mcp?: McpServerArtifact } = {}) {
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
-  const context: CollectorContext = {
-    target: { kind, domain: '127.0.0.1', origin, url: `${origin}/`, ...(kind === 'domain' ? {} : { mcpUrl: `${origin}/mcp` }) },
-    config,
-    http: new ScanSession(createOutboundClient(config, null), config),
-    browser: null,
-    get: async <K extends ArtifactKey>(key: K) => {
-      if (key === 'apiSignals' && artifacts.apiSignals) return artifacts.apiSignals as ArtifactMap[K]
-      if (key === 'openapi' && artifacts.openapi) return artifacts.openapi as ArtifactMap[K]
-      if (key === 'mcp' && artifacts.mcp) return artifacts.mcp as ArtifactMap[K]
-      // Optional inputs that failed must not fail this artifact.
-      throw new CollectorError(`${key}: not collected in this test`)
-    },
-  }
-  return oauthCollector.collect(context)
+  // Optional inputs that are not given fail as not collected: that must not fail this artifact.
+  const { apiSignals, openapi, mcp } = artifacts
+  return oauthCollector.collect(collectorContext({ target: localTarget(origin, kind), artifacts: { apiSignals, openapi: openapi ?? undefined, mcp } }))
 }
 
 const json = (value: unknown) => () => Response.json(value)

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { loadConfig } from '../../config.ts'
-import { createOutboundClient } from '../../http/client.ts'
-import { ScanSession } from '../../http/session.ts'
-import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
+import type { ScanSession } from '../../http/session.ts'
+import { collectorContext, localTarget, scanSession } from '../../../tests/support/collector.ts'
 import { type CollectorContext, CollectorError } from '../contract.ts'
+import type { OpenapiArtifact } from './openapi.ts'
 import { operationsBase, paidOperations, paymentProbesCollector } from './payment-probes.ts'
 
 let seen: { method: string; path: string; headers: Record<string, string> }[] = []
@@ -43,23 +42,11 @@ const DOCUMENT = {
 }
 
 function context(http: ScanSession, openapi: Record<string, unknown> | 'fails', at = origin): CollectorContext {
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
-  return {
-    target: { kind: 'domain', domain: '127.0.0.1', origin: at, url: `${at}/` },
-    config,
-    http,
-    browser: null,
-    get: async <K extends ArtifactKey>(key: K) => {
-      if (key !== 'openapi' || openapi === 'fails') throw new CollectorError(`${key}: not collected in this test`)
-      return { url: `${at}/openapi.json`, document: openapi } as unknown as ArtifactMap[K]
-    },
-  }
+  const artifact = openapi === 'fails' ? undefined : ({ url: `${at}/openapi.json`, document: openapi } as unknown as OpenapiArtifact)
+  return collectorContext({ target: localTarget(at), http, artifacts: { openapi: artifact } })
 }
 
-function session(): ScanSession {
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
-  return new ScanSession(createOutboundClient(config, null), config)
-}
+const session = scanSession
 
 describe('paymentProbesCollector', () => {
   test('GETs /, /api and two paid operations (GET first), never with payment headers', async () => {
