@@ -1,7 +1,7 @@
 /**
  * Static-phase scan latency of the excellent fixture: median over 50 sequential scans, then throughput with 10
  * scans in flight. A counting proxy in front of the fixture shows how many requests each scan sends and whether
- * any identical request (method, path, Accept, User-Agent, Origin) was sent twice. Prints figures; asserts nothing.
+ * any identical request (method, path, Accept, User-Agent, Origin, body) was sent twice. Prints figures; asserts nothing.
  *
  *   bun bench/scan.ts [--scans 50] [--concurrency 10]
  */
@@ -22,10 +22,11 @@ const proxy = Bun.serve({
   hostname: '127.0.0.1',
   async fetch(request) {
     const url = new URL(request.url)
-    const key = [request.method, url.pathname + url.search, request.headers.get('accept'), request.headers.get('user-agent'), request.headers.get('origin')].join(' | ')
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
+    // POSTs (MCP JSON-RPC calls) differ by body: two calls to one endpoint are not a repeat.
+    const key = [request.method, url.pathname + url.search, request.headers.get('accept'), request.headers.get('user-agent'), request.headers.get('origin'), body ? Bun.hash(body) : ''].join(' | ')
     seen.set(key, (seen.get(key) ?? 0) + 1)
     const upstream = new URL(url.pathname + url.search, site.origin)
-    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
     return fetch(upstream, { method: request.method, headers: request.headers, body, redirect: 'manual' })
   },
 })
