@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { sql } from 'drizzle-orm'
-import type { AppHandle } from '../core/app.ts'
+import { type AppHandle, createApp } from '../core/app.ts'
 import { CONTRACT_VERSION } from '../core/contract.ts'
-import { request, testApp } from './helpers.ts'
+import { MemoryStore } from '../core/store/memory.ts'
+import { request, testApp, testConfig } from './helpers.ts'
 
 let handle: AppHandle
 beforeAll(async () => {
@@ -147,5 +148,21 @@ test('every route that takes a JSON body documents it in OpenAPI', async () => {
   expect(posts.length).toBeGreaterThan(3)
   for (const [path, item] of posts) {
     expect(`${path}: ${Object.keys(item.post!.requestBody?.content ?? {}).join(',')}`).toBe(`${path}: application/json`)
+  }
+})
+
+test('GET /readyz is 503 naming the part that is down when the store cannot be reached', async () => {
+  const store = new MemoryStore(() => {})
+  const down = await createApp(testConfig(), { store })
+  try {
+    store.ping = () => Promise.reject(new Error('connection refused'))
+    const response = await down.app.handle(request('/readyz'))
+    expect(response.status).toBe(503)
+    const body = await response.json()
+    expect(body.status).toBe('not_ready')
+    expect(body.checks.store.ok).toBe(false)
+    expect(body.checks.database.ok).toBe(true)
+  } finally {
+    await down.close()
   }
 })
