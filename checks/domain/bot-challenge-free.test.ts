@@ -120,6 +120,17 @@ describe('bot-challenge-free', () => {
       if (expected !== 'pass') expect(outcome.recommendation).toContain('the MCP endpoint')
     })
 
+    test('a 2026-07-28-only server rejecting the legacy initialize with 400 -32022 for everyone serves every agent', () => {
+      const modern = snapshot({
+        url: 'https://mcp.acme.test/mcp',
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}}',
+      })
+      expect(check.run({ agentProbes: probes({}, modern) }, mcpContext).status).toBe('pass')
+      expect(check.run({ agentProbes: probes({ 'Claude-User': challengePage }, modern) }, mcpContext).status).toBe('fail')
+    })
+
     test('an HTML page served to everyone is not a block aimed at agents', () => {
       expect(check.run({ agentProbes: probes({}, unmarkedInterstitial) }, mcpContext).status).toBe('pass')
     })

@@ -2,9 +2,9 @@
 // Spec: https://developers.cloudflare.com/cloudflare-challenges/challenge-types/challenge-pages/detect-response/
 import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { readJsonRpcResponse, unreachable } from '../../core/engine/lib/discovery.ts'
 import { captchaOnForm, type ChallengeVerdict, detectChallenge } from '../../core/engine/lib/challenge.ts'
-import { isOk } from '../../core/engine/snapshot.ts'
+import { type HttpSnapshot, isOk } from '../../core/engine/snapshot.ts'
 
 type Judged = { probe: AgentProbe; verdict: ChallengeVerdict }
 
@@ -68,8 +68,11 @@ export default defineCheck({
       return unreachable(`Could not finish the probes of ${subject} as ${unfinished.map((error) => `${error.agent} (${error.error})`).join(', ')}`)
     }
     const browserVerdict = detectChallenge(browser.response, null)
-    const anyServed = judged.some(({ probe }) => mustPass(probe) && isOk(probe.response))
-    if (!isOk(browser.response) && browserVerdict.kind === null && !anyServed) {
+    // An MCP endpoint that answers JSON-RPC served the agent, whatever the status: a 2026-07-28 server rejects the
+    // probes' legacy initialize with 400 and -32022 for everyone, which is no block.
+    const answered = (response: HttpSnapshot) => isOk(response) || (target.kind !== 'domain' && readJsonRpcResponse(response) !== null)
+    const anyServed = judged.some(({ probe }) => mustPass(probe) && answered(probe.response))
+    if (!answered(browser.response) && browserVerdict.kind === null && !anyServed) {
       return unreachable(`${subject} answered ${browser.response.status} to a browser as well, so a block aimed at agents cannot be told from an outage or a network-wide block`)
     }
 
