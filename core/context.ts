@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps.ts'
-import { AppError, type ErrorCode, renderError, usesArdEnvelope } from './errors.ts'
+import { AppError, renderError, usesArdEnvelope } from './errors.ts'
 import type { Capability } from './keys/service.ts'
 import { hasCapability } from './keys/service.ts'
 import { type Caller, clientIp, consume, type LimitName, retryAfterSeconds } from './limits.ts'
@@ -10,6 +10,8 @@ import { type Caller, clientIp, consume, type LimitName, retryAfterSeconds } fro
 export const MAX_BODY_BYTES = 1024 * 1024
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/
+
+const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` })
 
 /**
  * The per-request context every feature plugin builds on: request id, caller (anonymous or a key), rate-limit
@@ -40,9 +42,7 @@ export function contextPlugin(deps: AppDeps) {
       requestIds.set(request, requestId)
       requestStarts.set(request, performance.now())
       const length = Number(request.headers.get('content-length') ?? 0)
-      if (length > MAX_BODY_BYTES) {
-        return errorResponse(request, new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` }))
-      }
+      if (length > MAX_BODY_BYTES) return errorResponse(request, tooLarge())
     })
     .onParse({ as: 'global' }, async ({ request, contentType }) => {
       if (!contentType?.startsWith('application/json')) return
@@ -110,14 +110,16 @@ export function contextPlugin(deps: AppDeps) {
       if (error instanceof AppError) return errorResponse(request, error)
       const { pathname } = new URL(request.url)
       switch (code) {
-        case 'VALIDATION':
+        case 'VALIDATION': {
+          const issues = issuesOf(error.all)
           return errorResponse(
             request,
             new AppError(usesArdEnvelope(pathname) ? 'INVALID_ARGUMENT' : 'VALIDATION_FAILED', {
-              message: `Invalid ${error.type}: ${issuesOf(error.all).map(describeIssue).join('; ')}`,
-              details: { in: error.type, issues: issuesOf(error.all) },
+              message: `Invalid ${error.type}: ${issues.map(describeIssue).join('; ')}`,
+              details: { in: error.type, issues },
             }),
           )
+        }
         case 'PARSE':
           // Elysia wraps what our parser threw (INVALID_JSON, PAYLOAD_TOO_LARGE) as the cause of its ParseError.
           return errorResponse(
@@ -134,8 +136,7 @@ export function contextPlugin(deps: AppDeps) {
             { err: error, requestId: requestIds.get(request), method: request.method, path: pathname },
             'unhandled error',
           )
-          const fallback: ErrorCode = 'INTERNAL_ERROR'
-          return errorResponse(request, new AppError(fallback, { message: 'An unexpected error occurred' }))
+          return errorResponse(request, new AppError('INTERNAL_ERROR', { message: 'An unexpected error occurred' }))
         }
       }
     })
@@ -195,7 +196,7 @@ async function readCapped(request: Request): Promise<string> {
     total += value.byteLength
     if (total > MAX_BODY_BYTES) {
       await reader.cancel()
-      throw new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` })
+      throw tooLarge()
     }
     chunks.push(value)
   }

@@ -1,6 +1,7 @@
 import { type DocumentDecoration, Elysia } from 'elysia'
 import { z } from 'zod'
 import { contextPlugin } from '../../core/context.ts'
+import { openApiSchema } from '../../core/openapi.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { ardError } from '../checks/model.ts'
 import {
@@ -44,10 +45,8 @@ function documentResponse(body: unknown, contentType: string): Response {
 type OpenApiResponses = NonNullable<DocumentDecoration['responses']>
 type OpenApiMedia = NonNullable<Extract<OpenApiResponses[string], { description: string }>['content']>[string]
 
-/** zod emits JSON Schema 2020-12, which OpenAPI 3.1 uses as is; the OpenAPI types only know the 3.0 dialect. */
-function jsonSchema(schema: z.ZodType): OpenApiMedia['schema'] {
-  return z.toJSONSchema(schema, { unrepresentable: 'any' }) as OpenApiMedia['schema']
-}
+/** The OpenAPI types only know the 3.0 dialect; OpenAPI 3.1 takes the JSON Schema 2020-12 that zod emits as is. */
+const jsonSchema = (schema: z.ZodType) => openApiSchema(schema) as OpenApiMedia['schema']
 
 /** OpenAPI responses of a route answering with its own media type (Elysia would document application/json). */
 function documentResponses(contentType: string, schema: z.ZodType, description: string): OpenApiResponses {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { matchesEtag } from '../../core/etag.ts'
+import { documentResponse } from '../../core/etag.ts'
 import { ardError, catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
 
@@ -11,14 +11,11 @@ export function checksPlugin(deps: AppDeps) {
     '/api/checks',
     async ({ query, request }) => {
       const catalog = wantsEssentials(query.include) ? catalogs.essentials : catalogs.plain
-      const headers = {
+      return documentResponse(request, catalog, 'application/json; charset=utf-8', {
         'access-control-allow-origin': '*',
         'cache-control': 'public, max-age=3600',
-        etag: catalog.etag,
         vary: 'Accept-Encoding',
-      }
-      if (matchesEtag(request.headers.get('if-none-match'), catalog.etag)) return new Response(null, { status: 304, headers })
-      return new Response(catalog.body, { headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } })
+      })
     },
     {
       limit: 'checksCatalog',

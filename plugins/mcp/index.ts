@@ -3,7 +3,8 @@ import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { errorResponse } from '../scan/model.ts'
-import { matchesEtag, type Serialized, serialize } from '../../core/etag.ts'
+import { documentResponse, serialize } from '../../core/etag.ts'
+import { openApiSchema } from '../../core/openapi.ts'
 import {
   buildLegacyPointer,
   buildOpenidDescriptor,
@@ -15,7 +16,6 @@ import {
   describeLimit,
   documentResponses,
   legacyMcpPointer,
-  openApiSchema,
   openidDescriptor,
   SERVER_CARD_MEDIA_TYPE,
   serverCard,
@@ -54,12 +54,6 @@ function methodNotAllowed(): Response {
   )
 }
 
-function serveDocument(request: Request, document: Serialized, contentType: string, extra: Record<string, string>): Response {
-  const headers = { 'cache-control': DOCUMENT_CACHE, etag: document.etag, ...extra }
-  if (matchesEtag(request.headers.get('if-none-match'), document.etag)) return new Response(null, { status: 304, headers })
-  return new Response(document.body, { headers: { ...headers, 'content-type': contentType } })
-}
-
 /**
  * Our own MCP server at /api/mcp, on the SDK's web-standard streamable HTTP transport, and the documents that let
  * clients find it.
@@ -75,7 +69,8 @@ export function mcpPlugin(deps: AppDeps) {
   const legacy = serialize(buildLegacyPointer(deps.config))
   const openid = serialize(buildOpenidDescriptor(deps.config))
 
-  const serveCard = ({ request }: { request: Request }) => serveDocument(request, card, SERVER_CARD_MEDIA_TYPE, CARD_CORS)
+  const serveCard = ({ request }: { request: Request }) =>
+    documentResponse(request, card, SERVER_CARD_MEDIA_TYPE, { 'cache-control': DOCUMENT_CACHE, ...CARD_CORS })
   const cardDetail = {
     tags: ['MCP'],
     summary: 'MCP server card (SEP-2127)',
@@ -139,7 +134,8 @@ export function mcpPlugin(deps: AppDeps) {
     .options(SERVER_CARD_PATH, cardPreflight, { detail: { hide: true } })
     .get('/.well-known/mcp/server-card.json', serveCard, { detail: { ...cardDetail, summary: `${cardDetail.summary} (well-known path)` } })
     .options('/.well-known/mcp/server-card.json', cardPreflight, { detail: { hide: true } })
-    .get('/.well-known/mcp.json', ({ request }) => serveDocument(request, legacy, 'application/json', { 'access-control-allow-origin': '*' }), {
+    .get('/.well-known/mcp.json', ({ request }) =>
+      documentResponse(request, legacy, 'application/json', { 'cache-control': DOCUMENT_CACHE, 'access-control-allow-origin': '*' }), {
       detail: {
         tags: ['MCP'],
         summary: 'Legacy MCP discovery pointer (SEP-1649)',
@@ -150,7 +146,8 @@ export function mcpPlugin(deps: AppDeps) {
     })
     .get(
       '/.well-known/openid-configuration',
-      ({ request }) => serveDocument(request, openid, 'application/json', { 'access-control-allow-origin': '*' }),
+      ({ request }) =>
+        documentResponse(request, openid, 'application/json', { 'cache-control': DOCUMENT_CACHE, 'access-control-allow-origin': '*' }),
       {
         detail: {
           tags: ['MCP'],

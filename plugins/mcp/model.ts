@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { openApiSchema } from '../../core/openapi.ts'
 import { LAYER_IDS, SCAN_KINDS } from '../../core/engine/contract.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/discovery.ts'
 import { LIMITS, type LimitName } from '../../core/limits.ts'
@@ -163,11 +164,6 @@ export const openidDescriptor = z
   .describe(
     'A pointer to the MCP endpoint for clients that look here first. Not an OpenID provider: no issuer, no authorization, token, registration or JWKS endpoints, and no tokens are issued.',
   )
-
-export function openApiSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'output' })
-  return rest
-}
 
 /** OpenAPI responses of a discovery document: the routes answer with raw Responses (own media type, ETag). */
 export function documentResponses(schema: z.ZodType, mediaType: string, description: string) {

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { attestationParams, attestationResponses, JOSE_MEDIA_TYPE, JWK_SET_MEDIA_TYPE, jwksResponses } from './model.ts'
-import { matchesEtag, strongEtag } from '../../core/etag.ts'
+import { documentResponse, strongEtag } from '../../core/etag.ts'
 import { attestationFor, prefersJose, serializeJwks } from './service.ts'
 
 /**
@@ -15,15 +15,8 @@ export function trustPlugin(deps: AppDeps) {
   const { db } = deps.database
   const jwks = serializeJwks(deps.signing)
 
-  const keySet = ({ request }: { request: Request }) => {
-    const headers = {
-      'access-control-allow-origin': '*',
-      'cache-control': CACHE_CONTROL,
-      etag: jwks.etag,
-    }
-    if (matchesEtag(request.headers.get('if-none-match'), jwks.etag)) return new Response(null, { status: 304, headers })
-    return new Response(jwks.body, { headers: { ...headers, 'content-type': JWK_SET_MEDIA_TYPE } })
-  }
+  const keySet = ({ request }: { request: Request }) =>
+    documentResponse(request, jwks, JWK_SET_MEDIA_TYPE, { 'access-control-allow-origin': '*', 'cache-control': CACHE_CONTROL })
   const keySetDetail = {
     tags: ['ARD'],
     summary: 'Public key set for attestations',
@@ -42,16 +35,12 @@ export function trustPlugin(deps: AppDeps) {
         const jws = prefersJose(request.headers.get('accept')) ? attestation.jws : null
         // Serialized here, not by Elysia: the `payload` member must keep its canonical member order.
         const body = jws ?? JSON.stringify(attestation.body)
-        const headers = {
-          'access-control-allow-origin': '*',
-          'cache-control': attestation.cacheable ? CACHE_CONTROL : 'no-store',
-          etag: strongEtag(body),
-          vary: 'Accept',
-        }
-        if (matchesEtag(request.headers.get('if-none-match'), headers.etag)) return new Response(null, { status: 304, headers })
-        return new Response(body, {
-          headers: { ...headers, 'content-type': jws !== null ? JOSE_MEDIA_TYPE : 'application/json; charset=utf-8' },
-        })
+        return documentResponse(
+          request,
+          { body, etag: strongEtag(body) },
+          jws !== null ? JOSE_MEDIA_TYPE : 'application/json; charset=utf-8',
+          { 'access-control-allow-origin': '*', 'cache-control': attestation.cacheable ? CACHE_CONTROL : 'no-store', vary: 'Accept' },
+        )
       },
       {
         limit: 'ardRead',

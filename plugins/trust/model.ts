@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { openApiSchema } from '../../core/openapi.ts'
 import { SCAN_KINDS } from '../../core/engine/contract.ts'
 
 export const JOSE_MEDIA_TYPE = 'application/jose'
@@ -94,12 +95,6 @@ export const publicJwk = z.object({
 export const jwkSet = z
   .object({ keys: z.array(publicJwk).describe('The current key first, then retired keys still accepted; empty without a key') })
   .describe('RFC 7517 JSON Web Key Set')
-
-/** OpenAPI schema objects from the zod models, converted as the docs plugin converts route schemas. */
-export function openApiSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'output' })
-  return rest
-}
 
 export const attestationResponses = {
   200: {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { openApiSchema } from '../trust/model.ts'
+import { openApiSchema } from '../../core/openapi.ts'
 
 export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json'
 
