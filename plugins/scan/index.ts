@@ -100,7 +100,7 @@ export function scanPlugin(deps: AppDeps) {
           throw new AppError('VALIDATION_FAILED', { message: 'Query parameter `domain` is required', details: { in: 'query', issues: [{ path: 'domain', message: 'required' }] } })
         }
         const options = shapeOptions(query)
-        const forced = query.force === '1' || query.force === 'true'
+        const forced = isForced(query.force)
         const prepared = await service.prepare({
           url: query.domain,
           mcpUrl: query.mcp || undefined,
@@ -127,27 +127,24 @@ export function scanPlugin(deps: AppDeps) {
             return
           }
           let unsubscribe: (() => Promise<void>) | null = null
+          let timer: ReturnType<typeof setTimeout> | undefined
           let analysisDone: Promise<void> = Promise.resolve()
           try {
             const row = await service.execute(prepared, caller, {
               onEvent: (event: ScanEvent) => channel.send(event),
+              // Subscribed (awaited) before the deep job is queued, so a fast worker's events are never missed.
               onStored: async (stored) => {
                 if (stored.analysisStatus !== 'partial') return
+                let finish = () => {}
                 analysisDone = new Promise<void>((resolve) => {
-                  const timer = setTimeout(resolve, STREAM_ANALYSIS_WAIT_MS)
-                  channel.signal.addEventListener('abort', () => resolve(), { once: true })
-                  void deps.store
-                    .subscribe(scanChannel(stored.id), (message) => {
-                      const event = JSON.parse(message) as WorkerEvent
-                      if (event.type === 'relevance_assessed' || event.type === 'summary_ready') channel.send(event)
-                      if (event.type === 'analysis_complete' || event.type === 'analysis_failed') {
-                        clearTimeout(timer)
-                        resolve()
-                      }
-                    })
-                    .then((stop) => {
-                      unsubscribe = stop
-                    })
+                  finish = resolve
+                })
+                timer = setTimeout(finish, STREAM_ANALYSIS_WAIT_MS)
+                channel.signal.addEventListener('abort', finish, { once: true })
+                unsubscribe = await deps.store.subscribe(scanChannel(stored.id), (message) => {
+                  const event = JSON.parse(message) as WorkerEvent
+                  if (event.type === 'relevance_assessed' || event.type === 'summary_ready') channel.send(event)
+                  if (event.type === 'analysis_complete' || event.type === 'analysis_failed') finish()
                 })
               },
             })
@@ -165,6 +162,7 @@ export function scanPlugin(deps: AppDeps) {
             const { body } = renderError(appError, '/api/scan/stream')
             channel.send({ type: 'error', ...body, message: appError.message, code: appError.code })
           } finally {
+            clearTimeout(timer)
             await (unsubscribe as (() => Promise<void>) | null)?.()
           }
         })
