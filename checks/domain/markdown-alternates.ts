@@ -2,7 +2,7 @@
 // Spec: https://llmstxt.org/#proposal (and RFC 8288 for the Link header)
 import { markdownServed } from '../../core/engine/collectors/markdown.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
 
 const VIA = { 'link-element': '<link rel="alternate" type="text/markdown">', 'link-header': 'a Link header', conventional: 'the conventional path' } as const
 
@@ -47,7 +47,7 @@ export default defineCheck({
         `Make ${brokenAdvertised.map((probe) => probe.url).join(', ')} return the page as markdown (200, Content-Type: text/markdown), or point the alternate link at a URL that does.`,
       )
     }
-    if (probes.length && probes.every((probe) => !probe.response)) {
+    if (noProbeAnswered(probes)) {
       return unreachable(`No markdown probe completed: ${probes.map((probe) => `${path(probe.url)} ${outcome(probe)}`).join(', ')}`)
     }
     const tried = probes.map((probe) => `${path(probe.url)} ${outcome(probe)}`).join(', ')

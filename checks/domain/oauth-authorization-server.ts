@@ -1,8 +1,8 @@
 // The authorization server publishes RFC 8414 / OIDC metadata with a matching issuer, https endpoints, the code flow and PKCE S256.
 // Spec: https://www.rfc-editor.org/rfc/rfc8414
-import { firstJsonDocument, isSecureUrl, oauthNotApplicable, sameResource } from '../../core/engine/collectors/oauth.ts'
+import { describeProbes, firstJsonDocument, isSecureUrl, oauthNotApplicable, sameResource } from '../../core/engine/collectors/oauth.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
 
 /** Required by OpenID Connect Discovery 1.0 §3, on top of RFC 8414. */
 const OIDC_REQUIRED = ['jwks_uri', 'subject_types_supported', 'id_token_signing_alg_values_supported']
@@ -40,10 +40,10 @@ export default defineCheck({
       )
     }
     const probes = oauth.authorizationServer
-    const tried = probes.map((probe) => `${probe.url} → ${probe.response ? probe.response.status : `failed (${probe.error})`}`).join('; ')
+    const tried = describeProbes(probes)
     const found = firstJsonDocument(probes)
     if (!found) {
-      if (probes.length && probes.every((probe) => !probe.response)) {
+      if (noProbeAnswered(probes)) {
         return unreachable(`No authorization server metadata probe completed: ${tried}`)
       }
       return fail(

@@ -2,7 +2,7 @@
 // Spec: https://datatracker.ietf.org/doc/draft-ietf-oauth-client-id-metadata-document/ and https://www.rfc-editor.org/rfc/rfc7591
 import { firstJsonDocument, isSecureUrl, oauthNotApplicable } from '../../core/engine/collectors/oauth.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
 
 export default defineCheck({
   meta: {
@@ -30,7 +30,7 @@ export default defineCheck({
     if (notApplicable) return na(notApplicable)
     const found = firstJsonDocument(oauth.authorizationServer)
     if (!found) {
-      if (oauth.authorizationServer.length && oauth.authorizationServer.every((probe) => !probe.response)) {
+      if (noProbeAnswered(oauth.authorizationServer)) {
         return unreachable(`The authorization server metadata of ${oauth.issuer} could not be fetched`)
       }
       return fail(

@@ -1,6 +1,7 @@
 // OAuth 2.0 Protected Resource Metadata (RFC 9728) names the resource and its https authorization servers.
 // Spec: https://www.rfc-editor.org/rfc/rfc9728
 import {
+  describeProbes,
   firstJsonDocument,
   isSecureUrl,
   oauthNotApplicable,
@@ -8,7 +9,7 @@ import {
   sameResource,
 } from '../../core/engine/collectors/oauth.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
 import { looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/
@@ -61,11 +62,11 @@ export default defineCheck({
     const notApplicable = oauthNotApplicable(oauth, target.kind)
     if (notApplicable) return na(notApplicable)
     const probes = oauth.protectedResource
-    const tried = probes.map((probe) => `${probe.url} → ${probe.response ? probe.response.status : `failed (${probe.error})`}`).join('; ')
+    const tried = describeProbes(probes)
     const wellKnown = probes.find((probe) => probe.via === 'path-aware')?.url ?? probes[0]?.url ?? `${target.origin}/.well-known/oauth-protected-resource`
     const found = firstJsonDocument(probes)
     if (!found) {
-      if (probes.length && probes.every((probe) => !probe.response)) {
+      if (noProbeAnswered(probes)) {
         return unreachable(`No protected resource metadata probe completed: ${tried}`)
       }
       const published = probes.find((probe) => publishedAt(probe.response))

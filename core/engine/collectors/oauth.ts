@@ -81,6 +81,11 @@ export function firstJsonDocument<P extends OauthProbe>(probes: readonly P[]): {
   return null
 }
 
+/** Each probe's URL and status (or failure), for a check's details. */
+export function describeProbes(probes: readonly OauthProbe[]): string {
+  return probes.map((probe) => `${probe.url} → ${probe.response ? probe.response.status : `failed (${probe.error})`}`).join('; ')
+}
+
 /**
  * Why the OAuth checks do not apply, or null when they do (checks.md §8, §19): a domain without an API, an
  * API with no auth signal at all, or a public MCP server that neither challenges nor publishes metadata.

@@ -65,6 +65,11 @@ export function unreachable(details: string): Outcome {
   return { status: 'error', details }
 }
 
+/** True when probes were sent and none got any response: the resource is unknown, not absent. */
+export function noProbeAnswered(probes: readonly { response?: unknown }[]): boolean {
+  return probes.length > 0 && probes.every((probe) => !probe.response)
+}
+
 /** The path (and query) of a URL, for details; the URL itself when it does not parse. */
 export function pathOf(url: string): string {
   try {
