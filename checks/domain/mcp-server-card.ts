@@ -6,6 +6,7 @@ import {
   classifyServerCard,
   listSome,
   MEDIA,
+  noProbeAnswered,
   pathOf,
   SERVER_CARD_SCHEMA,
   serverCardEndpoints,
@@ -40,7 +41,7 @@ export default defineCheck({
     const where = target.mcpUrl ? `${target.mcpUrl.replace(/\/+$/, '')}/server-card` : `${target.origin}/.well-known/mcp/server-card.json`
     const tried = probes.map((probe) => `${pathOf(probe.url)} → ${probe.response?.status ?? 'unreachable'}`)
     if (!found) {
-      if (probes.length > 0 && probes.every((probe) => probe.response === null)) {
+      if (noProbeAnswered(probes)) {
         return unreachable(`No server card location could be fetched: ${listSome(tried, 4)}`)
       }
       return fail(`No MCP server card found; tried ${listSome(tried, 4)}`, `Publish a server card at ${where}, e.g. ${EXAMPLE}.`)
