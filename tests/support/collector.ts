@@ -1,3 +1,4 @@
+import { afterAll, beforeEach } from 'bun:test'
 import { type Config, loadConfig } from '../../core/config.ts'
 import type { ArtifactKey, ArtifactMap } from '../../core/engine/artifacts.ts'
 import { type CollectorContext, CollectorError, type ScanKind, type ScanTarget } from '../../core/engine/contract.ts'
@@ -43,4 +44,28 @@ export function collectorContext(options: {
       return artifact as ArtifactMap[K]
     },
   }
+}
+
+/**
+ * A fixture site on 127.0.0.1 for a test file: a route table each test fills (any other path is a 404) and the
+ * paths requested so far. Both are emptied before every test; the server stops after the file.
+ */
+export function routeTableSite(): { origin: string; routes: Record<string, () => Response>; requested: string[] } {
+  const routes: Record<string, () => Response> = {}
+  const requested: string[] = []
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: (request) => {
+      const path = new URL(request.url).pathname
+      requested.push(path)
+      return routes[path]?.() ?? new Response('Not found', { status: 404 })
+    },
+  })
+  beforeEach(() => {
+    for (const path of Object.keys(routes)) delete routes[path]
+    requested.length = 0
+  })
+  afterAll(() => server.stop(true))
+  return { origin: `http://127.0.0.1:${server.port}`, routes, requested }
 }

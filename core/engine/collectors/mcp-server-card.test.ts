@@ -1,33 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { mcpServer, modernServer } from '../../../tests/support/mcp-artifacts.ts'
-import { collectorContext, localTarget } from '../../../tests/support/collector.ts'
+import { collectorContext, localTarget, routeTableSite } from '../../../tests/support/collector.ts'
 import type { ScanKind } from '../contract.ts'
 import type { McpServerArtifact } from './mcp.ts'
 import { mcpServerCardCollector } from './mcp-server-card.ts'
 
-/** The fixture site: a route table each test replaces; anything else is a 404. */
-let routes: Record<string, () => Response> = {}
-let requested: string[] = []
-let server: ReturnType<typeof Bun.serve>
-let origin: string
-
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch: (request) => {
-      const path = new URL(request.url).pathname
-      requested.push(path)
-      return routes[path]?.() ?? new Response('Not found', { status: 404 })
-    },
-  })
-  origin = `http://127.0.0.1:${server.port}`
-})
-afterAll(() => server.stop(true))
-beforeEach(() => {
-  routes = {}
-  requested = []
-})
+const { origin, routes, requested } = routeTableSite()
 
 const CARD = { name: 'test.acme/anvils', version: '1.4.0', description: 'Anvils' }
 

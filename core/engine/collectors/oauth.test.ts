@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { mcpServer } from '../../../tests/support/mcp-artifacts.ts'
-import { collectorContext, localTarget } from '../../../tests/support/collector.ts'
+import { collectorContext, localTarget, routeTableSite } from '../../../tests/support/collector.ts'
 import type { ScanKind } from '../contract.ts'
 import type { ApiSignals } from './api-signals.ts'
 import type { McpServerArtifact } from './mcp.ts'
@@ -12,29 +12,7 @@ import {
   resourceMetadataParam,
 } from './oauth.ts'
 
-/** The fixture site: a route table each test replaces; anything else is a 404. */
-let routes: Record<string, () => Response> = {}
-let requested: string[] = []
-let server: ReturnType<typeof Bun.serve>
-let origin: string
-
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch: (request) => {
-      const path = new URL(request.url).pathname
-      requested.push(path)
-      return routes[path]?.() ?? new Response('Not found', { status: 404 })
-    },
-  })
-  origin = `http://127.0.0.1:${server.port}`
-})
-afterAll(() => server.stop(true))
-beforeEach(() => {
-  routes = {}
-  requested = []
-})
+const { origin, routes, requested } = routeTableSite()
 
 const signals = (hasApi: boolean, hasAuth = hasApi): ApiSignals => ({ hasApi, rest: hasApi, graphql: false, reasons: [], hasAuth, authReasons: hasAuth ? ['401 on /api/v1'] : [] })
 const openapi = (servers: unknown[]): OpenapiArtifact => ({
