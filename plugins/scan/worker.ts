@@ -17,6 +17,16 @@ export type WorkerEvent =
   | { type: 'analysis_complete'; score: number; grade: string }
   | { type: 'analysis_failed'; message: string }
 
+/** The scan id of a queued job, or null for a payload that is not one (the queue is shared when Redis backs it). */
+function jobScanId(payload: string): number | null {
+  try {
+    const scanId = Number((JSON.parse(payload) as { scanId?: unknown } | null)?.scanId)
+    return Number.isInteger(scanId) ? scanId : null
+  } catch {
+    return null
+  }
+}
+
 /**
  * Finishes partial scans: resolves the pending deep checks, judges relevance, writes the one-sentence summary
  * and marks the scan complete. Runs in the API process by default and as `agent-readiness worker` elsewhere;
@@ -61,8 +71,9 @@ export class ScanWorker {
         await Bun.sleep(DEQUEUE_WAIT_MS)
       }
       if (!payload || !this.running) continue
-      const scanId = Number((JSON.parse(payload) as { scanId?: unknown }).scanId)
-      if (Number.isInteger(scanId)) await this.process(scanId)
+      const scanId = jobScanId(payload)
+      if (scanId === null) this.deps.log.warn({ payload: payload.slice(0, 200) }, 'worker: malformed job dropped')
+      else await this.process(scanId)
     }
   }
 
