@@ -66,7 +66,7 @@ export function contextPlugin(deps: AppDeps) {
       }
     })
     .derive({ as: 'global' }, async ({ request, server }) => {
-      const ip = clientIp(request, server?.requestIP(request)?.address ?? null, deps.config.trustProxy)
+      const ip = clientIp(request, () => server?.requestIP(request)?.address ?? null, deps.config.trustProxy)
       const caller = await resolveCaller(deps, request, ip)
       return {
         caller,

@@ -103,32 +103,41 @@ describe('clientIp', () => {
   const withForwarded = (value: string) => new Request('http://service.test/', { headers: { 'x-forwarded-for': value } })
 
   test('without TRUST_PROXY the socket address counts and X-Forwarded-For is ignored', () => {
-    expect(clientIp(withForwarded('203.0.113.7'), '192.0.2.10', false)).toBe('192.0.2.10')
+    expect(clientIp(withForwarded('203.0.113.7'), () => '192.0.2.10', false)).toBe('192.0.2.10')
   })
 
   test('with TRUST_PROXY the right-most valid forwarded address (the one our proxy appended) counts', () => {
-    expect(clientIp(withForwarded('198.51.100.66, 203.0.113.7'), '192.0.2.10', true)).toBe('203.0.113.7')
-    expect(clientIp(withForwarded('203.0.113.8, unknown, not-an-ip'), '192.0.2.10', true)).toBe('203.0.113.8')
-    expect(clientIp(withForwarded('203.0.113.9:4711'), null, true)).toBe('203.0.113.9')
-    expect(clientIp(withForwarded('[2001:DB8::0:1]:443'), null, true)).toBe('2001:db8::1')
+    expect(clientIp(withForwarded('198.51.100.66, 203.0.113.7'), () => '192.0.2.10', true)).toBe('203.0.113.7')
+    expect(clientIp(withForwarded('203.0.113.8, unknown, not-an-ip'), () => '192.0.2.10', true)).toBe('203.0.113.8')
+    expect(clientIp(withForwarded('203.0.113.9:4711'), () => null, true)).toBe('203.0.113.9')
+    expect(clientIp(withForwarded('[2001:DB8::0:1]:443'), () => null, true)).toBe('2001:db8::1')
   })
 
   test('with TRUST_PROXY but no usable header the socket address counts', () => {
-    expect(clientIp(new Request('http://service.test/'), '192.0.2.10', true)).toBe('192.0.2.10')
-    expect(clientIp(withForwarded('garbage'), '192.0.2.10', true)).toBe('192.0.2.10')
+    expect(clientIp(new Request('http://service.test/'), () => '192.0.2.10', true)).toBe('192.0.2.10')
+    expect(clientIp(withForwarded('garbage'), () => '192.0.2.10', true)).toBe('192.0.2.10')
   })
 
   test('IPv4-mapped IPv6 becomes plain IPv4, from the socket or the header', () => {
-    expect(clientIp(new Request('http://service.test/'), '::ffff:192.0.2.10', false)).toBe('192.0.2.10')
-    expect(clientIp(withForwarded('::ffff:203.0.113.7'), null, true)).toBe('203.0.113.7')
+    expect(clientIp(new Request('http://service.test/'), () => '::ffff:192.0.2.10', false)).toBe('192.0.2.10')
+    expect(clientIp(withForwarded('::ffff:203.0.113.7'), () => null, true)).toBe('203.0.113.7')
   })
 
-  test('octal-looking and shortened IPv4 forms are not addresses', () => {
-    expect(clientIp(withForwarded('010.1.2.3, 127.1'), '192.0.2.10', true)).toBe('192.0.2.10')
+  test('octal-looking, shortened and out-of-range IPv4 forms are not addresses', () => {
+    expect(clientIp(withForwarded('010.1.2.3, 127.1'), () => '192.0.2.10', true)).toBe('192.0.2.10')
+    expect(clientIp(withForwarded('256.1.2.3, 1.2.3.04'), () => '192.0.2.10', true)).toBe('192.0.2.10')
+    expect(clientIp(withForwarded(' 255.255.255.255 '), () => null, true)).toBe('255.255.255.255')
+  })
+
+  test('the socket address is not looked up when a trusted header names the caller', () => {
+    const unused = () => {
+      throw new Error('socket address looked up')
+    }
+    expect(clientIp(withForwarded('203.0.113.7'), unused, true)).toBe('203.0.113.7')
   })
 
   test('no socket and no trusted header is the shared unknown caller', () => {
-    expect(clientIp(withForwarded('203.0.113.7'), null, false)).toBe(UNKNOWN_IP)
+    expect(clientIp(withForwarded('203.0.113.7'), () => null, false)).toBe(UNKNOWN_IP)
   })
 })
 

@@ -131,18 +131,20 @@ export const UNKNOWN_IP = 'unknown'
 /**
  * The caller's IP for per-IP limits: the socket peer, or with TRUST_PROXY the right-most valid address of
  * X-Forwarded-For, the one the trusted proxy in front of us appended (set TRUST_PROXY only behind such a proxy).
+ * The socket address is asked for only when no trusted header names the caller.
  */
-export function clientIp(request: Request, socketIp: string | null, trustProxy: boolean): string {
+export function clientIp(request: Request, socketIp: () => string | null, trustProxy: boolean): string {
   if (trustProxy) {
     // The right-most entry is the one our own proxy appended; entries to its left are whatever the client
     // claimed and would let anyone dodge per-IP limits.
     const entries = (request.headers.get('x-forwarded-for') ?? '').split(',')
-    for (const entry of entries.reverse()) {
-      const ip = normaliseIp(entry)
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const ip = normaliseIp(entries[index]!)
       if (ip) return ip
     }
   }
-  return (socketIp === null ? null : normaliseIp(socketIp)) ?? UNKNOWN_IP
+  const socket = socketIp()
+  return (socket === null ? null : normaliseIp(socket)) ?? UNKNOWN_IP
 }
 
 async function decide(
@@ -185,8 +187,11 @@ function defaultSubject(name: LimitName, spec: LimitSpec, caller: Caller): strin
 
 /** One IPv6 host usually holds a whole /64, so counting single addresses would let it rotate past any limit. */
 function ipSubject(ip: string): string {
-  return ipaddr.IPv6.isValid(ip) ? `${ipaddr.IPv6.networkAddressFromCIDR(`${ip}/64`).toString()}/64` : ip
+  return ip.includes(':') && ipaddr.IPv6.isValid(ip) ? `${ipaddr.IPv6.networkAddressFromCIDR(`${ip}/64`).toString()}/64` : ip
 }
+
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'
+const CANONICAL_IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`)
 
 /**
  * A canonical address, so that one client has one spelling: IPv4-mapped IPv6 as IPv4, IPv6 compressed, no zone
@@ -194,6 +199,8 @@ function ipSubject(ip: string): string {
  */
 function normaliseIp(raw: string): string | null {
   const value = raw.trim()
+  // Every anonymous request passes here: the common case, a canonical dotted quad, skips the parsers.
+  if (CANONICAL_IPV4.test(value)) return value
   // Some proxies write "addr:port" or "[v6]:port".
   const withoutPort =
     /^\[([^\]]+)\](?::\d+)?$/.exec(value)?.[1] ?? /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(value)?.[1] ?? value

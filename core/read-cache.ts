@@ -4,7 +4,8 @@ import type { Store } from './store/types.ts'
 export const INVALIDATE_CHANNEL = 'read-cache:invalidate'
 
 export interface CachedRead {
-  body: string
+  /** Encoded once: a string body would be transcoded to UTF-8 on every response. */
+  body: Blob
   headers: Record<string, string>
 }
 

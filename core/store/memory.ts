@@ -171,7 +171,7 @@ export class MemoryStore implements Store {
 
   private slide(key: string, limit: number, windowMs: number, nowMs: number, record: boolean): SlidingWindowState {
     const entry = live(this.windows, key)
-    const hits = (entry?.value ?? []).filter((time) => time > nowMs - windowMs)
+    const hits = entry ? entry.value.filter((time) => time > nowMs - windowMs) : []
     const allowed = hits.length < limit
     if (allowed && record) {
       // Injected clocks may go backwards in tests; keep the log sorted so the index arithmetic below holds.

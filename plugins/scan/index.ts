@@ -247,7 +247,7 @@ export function scanPlugin(deps: AppDeps) {
           'cache-control': cacheable ? 'public, max-age=3600' : 'no-store',
         }
         const body = JSON.stringify(await render(row, options, 'score'))
-        if (cacheable && cacheKey) deps.readCache.set(cacheKey, domain, { body, headers })
+        if (cacheable && cacheKey) deps.readCache.set(cacheKey, domain, { body: new Blob([body]), headers })
         return new Response(body, { headers })
       },
       {
