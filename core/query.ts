@@ -7,6 +7,13 @@ import { z } from 'zod'
 export const commaList = z.union([z.string(), z.array(z.string())])
 
 export function listValues(value: string | string[] | undefined): Set<string> {
-  const parts = (Array.isArray(value) ? value : [value ?? '']).flatMap((part) => part.split(','))
-  return new Set(parts.map((part) => part.trim()).filter(Boolean))
+  const values = new Set<string>()
+  if (value === undefined) return values
+  for (const entry of Array.isArray(value) ? value : [value]) {
+    for (const part of entry.split(',')) {
+      const trimmed = part.trim()
+      if (trimmed) values.add(trimmed)
+    }
+  }
+  return values
 }
