@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { Elysia } from 'elysia'
+import { Elysia, status } from 'elysia'
 import type { AppDeps } from './deps.ts'
 import { AppError, renderError, usesArdEnvelope } from './errors.ts'
 import type { Capability } from './keys/service.ts'
@@ -104,6 +104,20 @@ export function contextPlugin(deps: AppDeps) {
             await context.enforceLimit!(name)
           },
         }
+      },
+      /**
+       * `cachedRead: true` answers a request target the route has already rendered (see ReadCache) before its
+       * query is parsed or validated. Declare it after `limit`: macros apply in the order a route lists them,
+       * and a cached answer must spend the limit like any other.
+       */
+      cachedRead(_enabled: true) {
+        const serveCached = ({ request, requestId }: { request: Request; requestId?: string }) => {
+          const response = deps.readCache.respond(request, { 'x-request-id': requestId ?? '' })
+          return response ? status(200, response) : undefined
+        }
+        // A status response returned from a transform is the answer (derive relies on this), though Elysia types
+        // transforms as void; mapResponse hooks do not run for it, hence the request id above.
+        return { transform: serveCached as (context: { request: Request; requestId?: string }) => void }
       },
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {

@@ -3,19 +3,25 @@ import type { Store } from './store/types.ts'
 /** Published with a tag whenever what a tag covers changes, so every instance drops its rendered reads. */
 export const INVALIDATE_CHANNEL = 'read-cache:invalidate'
 
-export interface CachedRead {
+interface CachedRead {
   /** Encoded once: a string body would be transcoded to UTF-8 on every response. */
   body: Blob
   headers: Record<string, string>
+  tag: string
+  expiresAt: number
 }
 
 /**
- * Rendered read responses (score reads), each under a tag (the domain). Reads must never lag a write: a write
- * drops the tag's entries at once in this process and tells the other instances through the store's pub/sub.
- * Entries also expire, and the map is bounded (oldest out first).
+ * Rendered read responses (score reads), keyed by the request target exactly as sent (path and query) and
+ * grouped under a tag (the domain). A route stores what it rendered for a target; the `cachedRead` route macro
+ * answers the same target again before the query is parsed or validated, which is sound because an entry only
+ * exists for a target the route itself accepted. Other spellings of the same read get entries of their own.
+ *
+ * Reads must never lag a write: a write drops the tag's entries at once in this process and tells the other
+ * instances through the store's pub/sub. Entries also expire, and the map is bounded (oldest out first).
  */
 export class ReadCache {
-  private readonly entries = new Map<string, CachedRead & { tag: string; expiresAt: number }>()
+  private readonly entries = new Map<string, CachedRead>()
   private unsubscribe: (() => Promise<void>) | null = null
 
   constructor(
@@ -32,19 +38,24 @@ export class ReadCache {
     await this.unsubscribe?.()
   }
 
-  get(key: string): CachedRead | null {
+  /** A fresh Response for what was stored under this request's target, carrying `extraHeaders`; null on a miss. */
+  respond(request: Request, extraHeaders: Record<string, string>): Response | null {
+    const key = requestTarget(request)
     const entry = this.entries.get(key)
     if (!entry) return null
     if (entry.expiresAt <= Date.now()) {
       this.entries.delete(key)
       return null
     }
-    return entry
+    return new Response(entry.body, { headers: { ...entry.headers, ...extraHeaders } })
   }
 
-  set(key: string, tag: string, read: CachedRead): void {
+  /** Keeps the 200 a route rendered for this request's target until `tag` changes or the entry expires. */
+  put(request: Request, tag: string, read: { body: string; headers: Record<string, string> }): void {
+    const key = requestTarget(request)
+    this.entries.delete(key)
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
-    this.entries.set(key, { ...read, tag, expiresAt: Date.now() + this.ttlMs })
+    this.entries.set(key, { body: new Blob([read.body]), headers: read.headers, tag, expiresAt: Date.now() + this.ttlMs })
   }
 
   /** What `tag` covers changed: drop it here now and on every other instance through the store. */
@@ -56,4 +67,11 @@ export class ReadCache {
   private drop(tag: string): void {
     for (const [key, entry] of this.entries) if (entry.tag === tag) this.entries.delete(key)
   }
+}
+
+/** Path and query as the client sent them: `request.url` is absolute, so skip the scheme and authority. */
+function requestTarget(request: Request): string {
+  const url = request.url
+  const path = url.indexOf('/', url.indexOf('//') + 2)
+  return path === -1 ? '/' : url.slice(path)
 }

@@ -246,6 +246,29 @@ describe('GET /api/score/{domain}', () => {
     expect(classified.competitors.leaders.length).toBeLessThanOrEqual(5)
   })
 
+  test('repeated reads are served from the read cache yet spend the per-IP limit, carry their own request id and never lag a scan', async () => {
+    const first = await (await post('/api/scan', { url: 'blog.test', force: true })).json()
+    const ip = clientIp()
+    const reads = []
+    for (let i = 0; i < 10; i++) reads.push(await get('/api/score/blog.test', { 'x-forwarded-for': ip }))
+    expect(reads.map((read) => read.status)).toEqual(Array(10).fill(200))
+    const bodies = await Promise.all(reads.map((read) => read.text()))
+    expect(new Set(bodies).size).toBe(1)
+    expect(JSON.parse(bodies[0]!).scannedAt).toBe(first.scannedAt)
+    expect(new Set(reads.map((read) => read.headers.get('x-request-id'))).size).toBe(10)
+    expect(reads.every((read) => read.headers.get('cache-control') === 'public, max-age=3600')).toBe(true)
+    const denied = await get('/api/score/blog.test', { 'x-forwarded-for': ip })
+    expect(denied.status).toBe(429)
+    expect((await denied.json()).code).toBe('RATE_LIMIT_EXCEEDED')
+
+    // Another spelling of the same read is answered in its own shape, not from the plain read's entry.
+    expect((await (await get('/api/score/blog.test?format=audit')).json()).contractVersion).toBe(CONTRACT_VERSION)
+    const second = await (await post('/api/scan', { url: 'blog.test', force: true })).json()
+    expect(second.scannedAt).not.toBe(first.scannedAt)
+    expect((await (await get('/api/score/blog.test')).json()).scannedAt).toBe(second.scannedAt)
+    expect((await (await get('/api/score/blog.test?format=audit')).json()).scannedAt).toBe(second.scannedAt)
+  })
+
   test('a partial result older than 30 minutes reads as stuck with next_action and is not cached', async () => {
     const repository = new ScanRepository(world.handle.deps.database.db, world.handle.deps.config)
     const stored = await repository.latest('blog.test')

@@ -31,8 +31,11 @@ const SWEEP_INTERVAL_MS = 60_000
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const
   private readonly values = new Map<string, Expiring<string>>()
-  /** Hit times per window, ascending. */
-  private readonly windows = new Map<string, Expiring<number[]>>()
+  /**
+   * One array per window: its expiry (epoch ms) first, then its hit times ascending. A single array rather than
+   * an object around one keeps the entry small: anonymous readers can each leave one behind for a window.
+   */
+  private readonly windows = new Map<string, number[]>()
   private readonly queues = new Map<string, string[]>()
   /** Consumers blocked in `dequeue`, longest waiting first (as Redis serves BRPOP clients). */
   private readonly waiters = new Map<string, Waiter[]>()
@@ -170,33 +173,43 @@ export class MemoryStore implements Store {
   }
 
   private slide(key: string, limit: number, windowMs: number, nowMs: number, record: boolean): SlidingWindowState {
-    const entry = live(this.windows, key)
-    const hits = entry ? entry.value.filter((time) => time > nowMs - windowMs) : []
-    const allowed = hits.length < limit
-    if (allowed && record) {
-      // Injected clocks may go backwards in tests; keep the log sorted so the index arithmetic below holds.
-      const at = hits.findIndex((time) => time > nowMs)
-      hits.splice(at === -1 ? hits.length : at, 0, nowMs)
-      // Expiry on the real clock, as PEXPIRE does in Redis: the log outlives its newest hit by one window.
-      this.windows.set(key, { value: hits, expiresAt: Date.now() + windowMs })
-    } else if (entry) {
-      entry.value = hits
+    let log = this.windows.get(key)
+    if (log && log[0]! <= Date.now()) {
+      this.windows.delete(key)
+      log = undefined
     }
-    const count = hits.length
+    // Hits are ascending from index 1, so the ones that left the window are a prefix.
+    let left = 1
+    while (log && left < log.length && log[left]! <= nowMs - windowMs) left++
+    if (left > 1) log!.splice(1, left - 1)
+    const before = log ? log.length - 1 : 0
+    const allowed = before < limit
+    if (allowed && record) {
+      if (!log) {
+        log = [0]
+        this.windows.set(key, log)
+      }
+      // Injected clocks may go backwards in tests; keep the log sorted so the index arithmetic below holds.
+      let at = log.length
+      while (at > 1 && log[at - 1]! > nowMs) at--
+      log.splice(at, 0, nowMs)
+      // Expiry on the real clock, as PEXPIRE does in Redis: the log outlives its newest hit by one window.
+      log[0] = Date.now() + windowMs
+    }
+    const count = log ? log.length - 1 : 0
     return {
       allowed,
       count,
-      // The hit at index count - limit is the last that must leave before the count drops below the limit.
-      retryAfterMs: allowed ? 0 : hits[count - limit]! + windowMs - nowMs,
-      resetMs: count ? hits[count - 1]! + windowMs - nowMs : 0,
+      // The hit at position count - limit is the last that must leave before the count drops below the limit.
+      retryAfterMs: allowed ? 0 : log![1 + count - limit]! + windowMs - nowMs,
+      resetMs: count ? log![count]! + windowMs - nowMs : 0,
     }
   }
 
   private sweep(): void {
     const now = Date.now()
-    for (const map of [this.values, this.windows] as Map<string, Expiring<unknown>>[]) {
-      for (const [key, entry] of map) if (entry.expiresAt <= now) map.delete(key)
-    }
+    for (const [key, entry] of this.values) if (entry.expiresAt <= now) this.values.delete(key)
+    for (const [key, log] of this.windows) if (log[0]! <= now) this.windows.delete(key)
   }
 }
 

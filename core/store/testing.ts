@@ -11,6 +11,11 @@ export interface TestBackend {
   name: 'memory' | 'redis'
   skip: boolean
   open(options?: Pick<OpenStoreOptions, 'onError'>): Promise<Store>
+  /**
+   * The stores two instances of one deployment hold: on memory the one in-process store (an instance cannot
+   * share it with another process), on Redis two connections under one prefix.
+   */
+  openPeers(): Promise<[Store, Store]>
   /** Deletes every key the run left behind. */
   cleanup(): Promise<void>
 }
@@ -24,6 +29,10 @@ export function testBackends(): TestBackend[] {
       name: 'memory',
       skip: false,
       open: (options = {}) => openStore({ redisUrl: null, logLevel: 'silent' }, options),
+      openPeers: async () => {
+        const store = await openStore({ redisUrl: null, logLevel: 'silent' })
+        return [store, store]
+      },
       cleanup: async () => {},
     },
     {
@@ -31,6 +40,11 @@ export function testBackends(): TestBackend[] {
       skip: redisUrl === null,
       // A prefix per store as well, so one test's leftovers cannot leak into the next.
       open: (options = {}) => openStore({ redisUrl, logLevel: 'silent' }, { ...options, prefix: `${runPrefix}${++opened}:` }),
+      openPeers: async () => {
+        const prefix = `${runPrefix}${++opened}:`
+        const open = () => openStore({ redisUrl, logLevel: 'silent' }, { prefix })
+        return [await open(), await open()]
+      },
       cleanup: async () => {
         if (redisUrl === null) return
         const redis = new Redis(redisUrl)

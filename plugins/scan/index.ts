@@ -230,14 +230,9 @@ export function scanPlugin(deps: AppDeps) {
     )
     .get(
       '/api/score/:domain',
-      async ({ params, query }) => {
+      async ({ params, query, request }) => {
         const { domain } = normalizeInput(params.domain)
         const options = shapeOptions(query)
-        // Competitor rows move with other domains' scans, so only reads about this domain alone are cached.
-        const cacheKey = options.competitors ? null : `score:${domain}:${JSON.stringify(options)}`
-        // Served as a prebuilt Response: the body is already serialised, so it skips response validation.
-        const cached = cacheKey ? deps.readCache.get(cacheKey) : null
-        if (cached) return new Response(cached.body, { headers: cached.headers })
         const row = await service.readScore(domain, { audit: options.audit })
         // Partial results are polled, stuck and ephemeral ones must not be cached anywhere.
         const cacheable = !row.ephemeral && row.analysisStatus === 'complete'
@@ -247,11 +242,14 @@ export function scanPlugin(deps: AppDeps) {
           'cache-control': cacheable ? 'public, max-age=3600' : 'no-store',
         }
         const body = JSON.stringify(await render(row, options, 'score'))
-        if (cacheable && cacheKey) deps.readCache.set(cacheKey, domain, { body: new Blob([body]), headers })
+        // Competitor rows move with other domains' scans, so only reads about this domain alone are cached.
+        if (cacheable && !options.competitors) deps.readCache.put(request, domain, { body, headers })
+        // A prebuilt Response: the body is already serialised, so it skips response validation.
         return new Response(body, { headers })
       },
       {
         limit: 'score',
+        cachedRead: true,
         query: commonQuery,
         response: {
           200: scanResult.or(auditScoreResult),
