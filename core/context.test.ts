@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
+import pino from 'pino'
 import { z } from 'zod'
 import { request, testApp } from '../tests/helpers.ts'
 import type { AppHandle } from './app.ts'
@@ -132,4 +133,21 @@ test('errors under an ARD-style AppError keep extra fields', async () => {
   const response = await app.handle(request('/ard-style'))
   expect(response.status).toBe(404)
   expect(await response.json()).toMatchObject({ code: 'NOT_FOUND', next: '/api/scan' })
+})
+
+test('each request is logged once with its id, path, status and duration', async () => {
+  const lines: Record<string, unknown>[] = []
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+  const logged = probeApp({ ...handle.deps, log })
+  await logged.handle(request('/whoami', { headers: { 'x-request-id': 'req-logged-1' } }))
+  await logged.handle(request('/boom'))
+  await logged.handle(request('/no-such-route'))
+  await Bun.sleep(20)
+  const seen = lines.filter((line) => line.msg === 'request')
+  expect(seen.map(({ path, status }) => ({ path, status }))).toEqual([
+    { path: '/whoami', status: 200 },
+    { path: '/boom', status: 500 },
+    { path: '/no-such-route', status: 404 },
+  ])
+  expect(seen[0]).toMatchObject({ requestId: 'req-logged-1', method: 'GET', ms: expect.any(Number) })
 })

@@ -19,28 +19,25 @@ const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', { message: `The body li
  * it by name so it runs once per request.
  */
 export function contextPlugin(deps: AppDeps) {
-  const requestIds = new WeakMap<Request, string>()
-  const requestStarts = new WeakMap<Request, number>()
-  // Responses built by the error mapper bypass `set.status`; the request log reads their status from here.
-  const errorStatuses = new WeakMap<Request, number>()
+  const records = new WeakMap<Request, RequestRecord>()
 
   const errorResponse = (request: Request, error: AppError): Response => {
     const { pathname } = new URL(request.url)
     const { body, headers } = renderError(error, pathname)
-    errorStatuses.set(request, error.status)
+    const record = records.get(request)
+    if (record) record.errorStatus = error.status
     return Response.json(body, {
       status: error.status,
-      headers: { ...headers, 'x-request-id': requestIds.get(request) ?? '', 'cache-control': 'no-store' },
+      headers: { ...headers, 'x-request-id': record?.id ?? '', 'cache-control': 'no-store' },
     })
   }
 
-  return new Elysia({ name: 'context' })
+  const plugin = new Elysia({ name: 'context' })
     .decorate('deps', deps)
     .onRequest(({ request }) => {
       const presented = request.headers.get('x-request-id')
       const requestId = presented && REQUEST_ID_PATTERN.test(presented) ? presented : randomUUID()
-      requestIds.set(request, requestId)
-      requestStarts.set(request, performance.now())
+      records.set(request, { id: requestId, startedAt: performance.now() })
       const length = Number(request.headers.get('content-length') ?? 0)
       if (length > MAX_BODY_BYTES) return errorResponse(request, tooLarge())
     })
@@ -70,7 +67,7 @@ export function contextPlugin(deps: AppDeps) {
       const caller = await resolveCaller(deps, request, ip)
       return {
         caller,
-        requestId: requestIds.get(request) ?? randomUUID(),
+        requestId: records.get(request)?.id ?? randomUUID(),
         /** Spends one unit of a named limit for this caller; throws the spec's 429 when it is exhausted. */
         enforceLimit: async (name: LimitName, subject?: string) => {
           let decision: Awaited<ReturnType<typeof consume>>
@@ -147,7 +144,7 @@ export function contextPlugin(deps: AppDeps) {
           )
         default: {
           deps.log.error(
-            { err: error, requestId: requestIds.get(request), method: request.method, path: pathname },
+            { err: error, requestId: records.get(request)?.id, method: request.method, path: pathname },
             'unhandled error',
           )
           return errorResponse(request, new AppError('INTERNAL_ERROR', { message: 'An unexpected error occurred' }))
@@ -157,27 +154,35 @@ export function contextPlugin(deps: AppDeps) {
     // The request id goes onto a Response the handler built itself rather than into `set.headers`: Elysia rebuilds
     // a returned Response around its body stream whenever `set.headers` is not empty, a real cost on hot reads.
     .mapResponse({ as: 'global' }, ({ request, responseValue, set }) => {
-      const requestId = requestIds.get(request) ?? ''
+      const requestId = records.get(request)?.id ?? ''
       if (responseValue instanceof Response) {
         responseValue.headers.set('x-request-id', requestId)
         return responseValue
       }
       set.headers['x-request-id'] = requestId
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
-      if (!deps.log.isLevelEnabled('info')) return
-      const started = requestStarts.get(request)
-      deps.log.info(
-        {
-          requestId: requestIds.get(request),
-          method: request.method,
-          path: new URL(request.url).pathname,
-          status: errorStatuses.get(request) ?? set.status,
-          ms: started === undefined ? undefined : Math.round(performance.now() - started),
-        },
-        'request',
-      )
-    })
+  // No request log, no per-request hook: Elysia schedules one setImmediate per request for afterResponse.
+  if (!deps.log.isLevelEnabled('info')) return plugin
+  return plugin.onAfterResponse({ as: 'global' }, ({ request, set }) => {
+    const record = records.get(request)
+    deps.log.info(
+      {
+        requestId: record?.id,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: record?.errorStatus ?? set.status,
+        ms: record === undefined ? undefined : Math.round(performance.now() - record.startedAt),
+      },
+      'request',
+    )
+  })
+}
+
+interface RequestRecord {
+  id: string
+  startedAt: number
+  /** Responses built by the error mapper bypass `set.status`; the request log reads their status from here. */
+  errorStatus?: number
 }
 
 interface ValidationIssue {
