@@ -32,10 +32,11 @@ export class MemoryStore implements Store {
   readonly kind = 'memory' as const
   private readonly values = new Map<string, Expiring<string>>()
   /**
-   * One array per window: its expiry (epoch ms) first, then its hit times ascending. A single array rather than
-   * an object around one keeps the entry small: anonymous readers can each leave one behind for a window.
+   * Hit logs, grouped by window length so that the sweep knows when each is over. A lone hit is kept as its time
+   * alone, more as an ascending array: most logs are an anonymous reader's one request, and a number costs the
+   * heap nothing beyond its map slot, where an array per log made every reader's address a garbage-collector cost.
    */
-  private readonly windows = new Map<string, number[]>()
+  private readonly windows = new Map<number, Map<string, number | number[]>>()
   private readonly queues = new Map<string, string[]>()
   /** Consumers blocked in `dequeue`, longest waiting first (as Redis serves BRPOP clients). */
   private readonly waiters = new Map<string, Waiter[]>()
@@ -61,7 +62,7 @@ export class MemoryStore implements Store {
 
   async del(key: string): Promise<void> {
     this.values.delete(key)
-    this.windows.delete(key)
+    for (const logs of this.windows.values()) logs.delete(key)
     this.queues.delete(key)
   }
 
@@ -173,44 +174,56 @@ export class MemoryStore implements Store {
   }
 
   private slide(key: string, limit: number, windowMs: number, nowMs: number, record: boolean): SlidingWindowState {
-    let log = this.windows.get(key)
-    if (log && log[0]! <= Date.now()) {
-      this.windows.delete(key)
-      log = undefined
-    }
-    // Hits are ascending from index 1, so the ones that left the window are a prefix.
-    let left = 1
-    while (log && left < log.length && log[left]! <= nowMs - windowMs) left++
-    if (left > 1) log!.splice(1, left - 1)
-    const before = log ? log.length - 1 : 0
-    const allowed = before < limit
+    let logs = this.windows.get(windowMs)
+    const stored = logs?.get(key)
+    const hits = inWindow(stored, nowMs - windowMs)
+    const allowed = hits.length < limit
     if (allowed && record) {
-      if (!log) {
-        log = [0]
-        this.windows.set(key, log)
-      }
       // Injected clocks may go backwards in tests; keep the log sorted so the index arithmetic below holds.
-      let at = log.length
-      while (at > 1 && log[at - 1]! > nowMs) at--
-      log.splice(at, 0, nowMs)
-      // Expiry on the real clock, as PEXPIRE does in Redis: the log outlives its newest hit by one window.
-      log[0] = Date.now() + windowMs
+      let at = hits.length
+      while (at > 0 && hits[at - 1]! > nowMs) at--
+      hits.splice(at, 0, nowMs)
     }
-    const count = log ? log.length - 1 : 0
+    if (hits.length === 0) {
+      if (stored !== undefined) logs!.delete(key)
+    } else if ((allowed && record) || hits.length !== (typeof stored === 'number' ? 1 : stored!.length)) {
+      if (!logs) {
+        logs = new Map()
+        this.windows.set(windowMs, logs)
+      }
+      logs.set(key, hits.length === 1 ? hits[0]! : hits)
+    }
+    const count = hits.length
     return {
       allowed,
       count,
-      // The hit at position count - limit is the last that must leave before the count drops below the limit.
-      retryAfterMs: allowed ? 0 : log![1 + count - limit]! + windowMs - nowMs,
-      resetMs: count ? log![count]! + windowMs - nowMs : 0,
+      // The hit at index count - limit is the last that must leave before the count drops below the limit.
+      retryAfterMs: allowed ? 0 : hits[count - limit]! + windowMs - nowMs,
+      resetMs: count ? hits[count - 1]! + windowMs - nowMs : 0,
     }
   }
 
   private sweep(): void {
     const now = Date.now()
     for (const [key, entry] of this.values) if (entry.expiresAt <= now) this.values.delete(key)
-    for (const [key, log] of this.windows) if (log[0]! <= now) this.windows.delete(key)
+    // Over once the newest hit has left the window, as a Redis log expires one window after its newest hit.
+    for (const [windowMs, logs] of this.windows) {
+      for (const [key, log] of logs) if (newest(log) <= now - windowMs) logs.delete(key)
+    }
   }
+}
+
+/** The hits of a stored log newer than `floor`, ascending, as an array the caller may change. */
+function inWindow(log: number | number[] | undefined, floor: number): number[] {
+  if (log === undefined) return []
+  if (typeof log === 'number') return log > floor ? [log] : []
+  let left = 0
+  while (left < log.length && log[left]! <= floor) left++
+  return log.slice(left)
+}
+
+function newest(log: number | number[]): number {
+  return typeof log === 'number' ? log : log[log.length - 1]!
 }
 
 /** Lazy expiry: an expired entry reads as absent and is dropped on the spot. */
