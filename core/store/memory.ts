@@ -31,12 +31,8 @@ const SWEEP_INTERVAL_MS = 60_000
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const
   private readonly values = new Map<string, Expiring<string>>()
-  /**
-   * Hit logs, grouped by window length so that the sweep knows when each is over. A lone hit is kept as its time
-   * alone, more as an ascending array: most logs are an anonymous reader's one request, and a number costs the
-   * heap nothing beyond its map slot, where an array per log made every reader's address a garbage-collector cost.
-   */
-  private readonly windows = new Map<number, Map<string, number | number[]>>()
+  /** Sliding-window hit logs by window length. */
+  private readonly windows = new Map<number, WindowLogs>()
   private readonly queues = new Map<string, string[]>()
   /** Consumers blocked in `dequeue`, longest waiting first (as Redis serves BRPOP clients). */
   private readonly waiters = new Map<string, Waiter[]>()
@@ -175,7 +171,11 @@ export class MemoryStore implements Store {
 
   private slide(key: string, limit: number, windowMs: number, nowMs: number, record: boolean): SlidingWindowState {
     let logs = this.windows.get(windowMs)
-    const stored = logs?.get(key)
+    if (!logs) {
+      logs = new WindowLogs(windowMs)
+      this.windows.set(windowMs, logs)
+    }
+    const stored = logs.get(key)
     const hits = inWindow(stored, nowMs - windowMs)
     const allowed = hits.length < limit
     if (allowed && record) {
@@ -185,12 +185,8 @@ export class MemoryStore implements Store {
       hits.splice(at, 0, nowMs)
     }
     if (hits.length === 0) {
-      if (stored !== undefined) logs!.delete(key)
+      if (stored !== undefined) logs.delete(key)
     } else if ((allowed && record) || hits.length !== (typeof stored === 'number' ? 1 : stored!.length)) {
-      if (!logs) {
-        logs = new Map()
-        this.windows.set(windowMs, logs)
-      }
       logs.set(key, hits.length === 1 ? hits[0]! : hits)
     }
     const count = hits.length
@@ -206,15 +202,11 @@ export class MemoryStore implements Store {
   private sweep(): void {
     const now = Date.now()
     for (const [key, entry] of this.values) if (entry.expiresAt <= now) this.values.delete(key)
-    // Over once the newest hit has left the window, as a Redis log expires one window after its newest hit.
-    for (const [windowMs, logs] of this.windows) {
-      for (const [key, log] of logs) if (newest(log) <= now - windowMs) logs.delete(key)
-    }
   }
 }
 
 /** The hits of a stored log newer than `floor`, ascending, as an array the caller may change. */
-function inWindow(log: number | number[] | undefined, floor: number): number[] {
+function inWindow(log: HitLog | undefined, floor: number): number[] {
   if (log === undefined) return []
   if (typeof log === 'number') return log > floor ? [log] : []
   let left = 0
@@ -222,8 +214,48 @@ function inWindow(log: number | number[] | undefined, floor: number): number[] {
   return log.slice(left)
 }
 
-function newest(log: number | number[]): number {
-  return typeof log === 'number' ? log : log[log.length - 1]!
+/** A lone hit is kept as its time alone, more as an ascending array. */
+type HitLog = number | number[]
+
+/**
+ * The hit logs of one window length, in two generations that rotate every window: a log not written for a whole
+ * window has only hits that left it, so the older generation is dropped at once instead of being swept entry by
+ * entry (sweeping a million expired logs stalled the event loop for a quarter of a second). Most logs are an
+ * anonymous reader's one request: a number costs the heap nothing beyond its map slot.
+ */
+class WindowLogs {
+  private current = new Map<string, HitLog>()
+  private previous = new Map<string, HitLog>()
+  private rotatedAt = Date.now()
+
+  constructor(private readonly windowMs: number) {}
+
+  get(key: string): HitLog | undefined {
+    this.rotate()
+    return this.current.get(key) ?? this.previous.get(key)
+  }
+
+  set(key: string, log: HitLog): void {
+    this.rotate()
+    this.previous.delete(key)
+    this.current.set(key, log)
+  }
+
+  delete(key: string): void {
+    this.current.delete(key)
+    this.previous.delete(key)
+  }
+
+  private rotate(): void {
+    const now = Date.now()
+    const age = now - this.rotatedAt
+    if (age < this.windowMs) return
+    // Every write into `current` happened within one window of `rotatedAt` (each write rotates first), so after
+    // two windows none of it is live either.
+    this.previous = age < 2 * this.windowMs ? this.current : new Map()
+    this.current = new Map()
+    this.rotatedAt = now
+  }
 }
 
 /** Lazy expiry: an expired entry reads as absent and is dropped on the spot. */

@@ -163,6 +163,20 @@ function storeContract(backend: TestBackend) {
       expect((await store.slidingWindowHit('clock', 1, 100)).allowed).toBe(true)
     })
 
+    test('over real time, hits still inside the window count and older ones do not, however the store ages its logs', async () => {
+      // 100 ms windows: the in-process store moves logs between generations every window; Redis expires keys.
+      await store.slidingWindowHit('aging', 3, 100)
+      await sleep(60)
+      await store.slidingWindowHit('aging', 3, 100)
+      await sleep(60)
+      // The first hit (about 120 ms ago) has left; the second (about 60 ms ago) still counts.
+      expect((await store.slidingWindowPeek('aging', 3, 100)).count).toBe(1)
+      await store.slidingWindowHit('aging', 3, 100)
+      expect((await store.slidingWindowPeek('aging', 3, 100)).count).toBe(2)
+      await sleep(230)
+      expect(await store.slidingWindowPeek('aging', 3, 100)).toEqual({ allowed: true, count: 0, retryAfterMs: 0, resetMs: 0 })
+    })
+
     test('50 concurrent hits against a limit of 10 admit exactly 10', async () => {
       const results = await Promise.all(Array.from({ length: 50 }, () => store.slidingWindowHit('race', 10, 60_000)))
       expect(results.filter((result) => result.allowed)).toHaveLength(10)
