@@ -322,6 +322,21 @@ for (const backend of backends) {
   })
 }
 
+describe('memory store only', () => {
+  test('200,000 distinct addresses each keep a window of their own (logs are keyed by a hash)', async () => {
+    const store = await backends.find((backend) => backend.name === 'memory')!.open()
+    try {
+      const address = (n: number) => `rl:score:ip:10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`
+      let admitted = 0
+      for (let n = 0; n < 200_000; n++) if ((await store.slidingWindowHit(address(n), 1, 60_000)).allowed) admitted++
+      expect(admitted).toBe(200_000)
+      expect((await store.slidingWindowHit(address(123_456), 1, 60_000)).allowed).toBe(false)
+    } finally {
+      await store.close()
+    }
+  })
+})
+
 const redis = backends.find((backend) => backend.name === 'redis')!
 
 describe.skipIf(redis.skip)('redis store only', () => {
