@@ -15,7 +15,7 @@ describe('ReadCache', () => {
         const store = await backend.open()
         const cache = new ReadCache(store)
         expect(cache.respond(read('/api/score/a.test'), {})).toBeNull()
-        cache.put(read('/api/score/a.test'), 'a.test', stored('{"domain":"a.test","note":"—"}'))
+        cache.put(read('/api/score/a.test'), 'a.test', cache.epoch(), stored('{"domain":"a.test","note":"—"}'))
         const first = cache.respond(read('/api/score/a.test'), { 'x-request-id': 'one' })!
         const second = cache.respond(new Request('http://other-host.test/api/score/a.test'), { 'x-request-id': 'two' })!
         expect(await first.text()).toBe('{"domain":"a.test","note":"—"}')
@@ -34,9 +34,9 @@ describe('ReadCache', () => {
         const there = new ReadCache(storeB)
         await Promise.all([here.start(), there.start()])
         for (const cache of [here, there]) {
-          cache.put(read('/api/score/a.test'), 'a.test', stored('a'))
-          cache.put(read('/api/score/a.test?format=audit'), 'a.test', stored('a audit'))
-          cache.put(read('/api/score/b.test'), 'b.test', stored('b'))
+          cache.put(read('/api/score/a.test'), 'a.test', cache.epoch(), stored('a'))
+          cache.put(read('/api/score/a.test?format=audit'), 'a.test', cache.epoch(), stored('a audit'))
+          cache.put(read('/api/score/b.test'), 'b.test', cache.epoch(), stored('b'))
         }
         await here.invalidate('a.test')
         expect(here.respond(read('/api/score/a.test'), {})).toBeNull()
@@ -53,18 +53,30 @@ describe('ReadCache', () => {
     })
   }
 
+  test('a rendering that began before a write is not kept', async () => {
+    const store = await backends[0]!.open()
+    const cache = new ReadCache(store)
+    const before = cache.epoch()
+    await cache.invalidate('a.test')
+    cache.put(read('/api/score/a.test'), 'a.test', before, stored('old'))
+    expect(cache.respond(read('/api/score/a.test'), {})).toBeNull()
+    cache.put(read('/api/score/a.test'), 'a.test', cache.epoch(), stored('new'))
+    expect(await cache.respond(read('/api/score/a.test'), {})!.text()).toBe('new')
+    await store.close()
+  })
+
   test('entries expire, and the map is bounded with the oldest out first', async () => {
     const store = await backends[0]!.open()
     const shortLived = new ReadCache(store, 20)
-    shortLived.put(read('/x'), 'x', stored('x'))
+    shortLived.put(read('/x'), 'x', shortLived.epoch(), stored('x'))
     expect(shortLived.respond(read('/x'), {})).not.toBeNull()
     await Bun.sleep(30)
     expect(shortLived.respond(read('/x'), {})).toBeNull()
 
     const small = new ReadCache(store, 60_000, 2)
-    small.put(read('/1'), 't', stored('1'))
-    small.put(read('/2'), 't', stored('2'))
-    small.put(read('/3'), 't', stored('3'))
+    small.put(read('/1'), 't', small.epoch(), stored('1'))
+    small.put(read('/2'), 't', small.epoch(), stored('2'))
+    small.put(read('/3'), 't', small.epoch(), stored('3'))
     expect(small.respond(read('/1'), {})).toBeNull()
     expect(small.respond(read('/2'), {})).not.toBeNull()
     expect(small.respond(read('/3'), {})).not.toBeNull()

@@ -18,10 +18,13 @@ interface CachedRead {
  * exists for a target the route itself accepted. Other spellings of the same read get entries of their own.
  *
  * Reads must never lag a write: a write drops the tag's entries at once in this process and tells the other
- * instances through the store's pub/sub. Entries also expire, and the map is bounded (oldest out first).
+ * instances through the store's pub/sub, and a rendering that began before any drop is not kept. Entries also
+ * expire, and the map is bounded (oldest out first).
  */
 export class ReadCache {
   private readonly entries = new Map<string, CachedRead>()
+  /** Counts drops, so that a read that raced a write cannot store what it rendered from the old data. */
+  private drops = 0
   private unsubscribe: (() => Promise<void>) | null = null
 
   constructor(
@@ -50,8 +53,17 @@ export class ReadCache {
     return new Response(entry.body, { headers: { ...entry.headers, ...extraHeaders } })
   }
 
-  /** Keeps the 200 a route rendered for this request's target until `tag` changes or the entry expires. */
-  put(request: Request, tag: string, read: { body: string; headers: Record<string, string> }): void {
+  /** Taken before reading what a rendering is made of, and handed back to `put`. */
+  epoch(): number {
+    return this.drops
+  }
+
+  /**
+   * Keeps the 200 a route rendered for this request's target until `tag` changes or the entry expires, unless
+   * something was dropped since `epoch` (the rendering may then hold data a write has already replaced).
+   */
+  put(request: Request, tag: string, epoch: number, read: { body: string; headers: Record<string, string> }): void {
+    if (epoch !== this.drops) return
     const key = requestTarget(request)
     this.entries.delete(key)
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
@@ -65,6 +77,7 @@ export class ReadCache {
   }
 
   private drop(tag: string): void {
+    this.drops++
     for (const [key, entry] of this.entries) if (entry.tag === tag) this.entries.delete(key)
   }
 }

@@ -233,6 +233,7 @@ export function scanPlugin(deps: AppDeps) {
       async ({ params, query, request }) => {
         const { domain } = normalizeInput(params.domain)
         const options = shapeOptions(query)
+        const epoch = deps.readCache.epoch()
         const row = await service.readScore(domain, { audit: options.audit })
         // Partial results are polled, stuck and ephemeral ones must not be cached anywhere.
         const cacheable = !row.ephemeral && row.analysisStatus === 'complete'
@@ -243,7 +244,7 @@ export function scanPlugin(deps: AppDeps) {
         }
         const body = JSON.stringify(await render(row, options, 'score'))
         // Competitor rows move with other domains' scans, so only reads about this domain alone are cached.
-        if (cacheable && !options.competitors) deps.readCache.put(request, domain, { body, headers })
+        if (cacheable && !options.competitors) deps.readCache.put(request, domain, epoch, { body, headers })
         // A prebuilt Response: the body is already serialised, so it skips response validation.
         return new Response(body, { headers })
       },
