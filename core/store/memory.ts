@@ -58,7 +58,8 @@ export class MemoryStore implements Store {
 
   async del(key: string): Promise<void> {
     this.values.delete(key)
-    for (const logs of this.windows.values()) logs.delete(key)
+    const hashed = hashKey(key)
+    for (const logs of this.windows.values()) logs.delete(hashed)
     this.queues.delete(key)
   }
 
@@ -175,7 +176,8 @@ export class MemoryStore implements Store {
       logs = new WindowLogs(windowMs)
       this.windows.set(windowMs, logs)
     }
-    const stored = logs.get(key)
+    const hashed = hashKey(key)
+    const stored = logs.get(hashed)
     const hits = inWindow(stored, nowMs - windowMs)
     const allowed = hits.length < limit
     if (allowed && record) {
@@ -185,9 +187,9 @@ export class MemoryStore implements Store {
       hits.splice(at, 0, nowMs)
     }
     if (hits.length === 0) {
-      if (stored !== undefined) logs.delete(key)
+      if (stored !== undefined) logs.delete(hashed)
     } else if ((allowed && record) || hits.length !== (typeof stored === 'number' ? 1 : stored!.length)) {
-      logs.set(key, hits.length === 1 ? hits[0]! : hits)
+      logs.set(hashed, hits.length === 1 ? hits[0]! : hits)
     }
     const count = hits.length
     return {
@@ -222,9 +224,9 @@ type HitLog = number | number[]
  * window has only hits that left it, so the older generation is dropped at once instead of being swept entry by
  * entry (sweeping a million expired logs stalled the event loop for a quarter of a second).
  *
- * Logs are keyed by a 53-bit hash of their key, and a lone hit is kept as a number: with a new client address
- * per request, a key string and an array per log were what garbage collection paid for, and tail latency grew
- * with every minute of traffic. Two keys that collide (about one chance in 2,000 with three million live logs,
+ * Logs are keyed by a 53-bit hash of their key (`hashKey`, computed once per store operation), and a lone hit is
+ * kept as a number: with a new client address per request, a key string and an array per log were what garbage
+ * collection paid for, and tail latency grew with every minute of traffic. Two keys that collide (about one chance in 2,000 with three million live logs,
  * under a per-process seed nobody outside knows) only share one window.
  */
 class WindowLogs {
@@ -234,21 +236,18 @@ class WindowLogs {
 
   constructor(private readonly windowMs: number) {}
 
-  get(key: string): HitLog | undefined {
+  get(hashed: number): HitLog | undefined {
     this.rotate()
-    const hashed = hashKey(key)
     return this.current.get(hashed) ?? this.previous.get(hashed)
   }
 
-  set(key: string, log: HitLog): void {
+  set(hashed: number, log: HitLog): void {
     this.rotate()
-    const hashed = hashKey(key)
     this.previous.delete(hashed)
     this.current.set(hashed, log)
   }
 
-  delete(key: string): void {
-    const hashed = hashKey(key)
+  delete(hashed: number): void {
     this.current.delete(hashed)
     this.previous.delete(hashed)
   }
