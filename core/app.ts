@@ -59,7 +59,7 @@ export async function createApp(config: Readonly<Config>, overrides: DepsOverrid
     app: buildApp(deps),
     deps,
     close: async () => {
-      await Promise.all([worker.stop(), mailRetrier.stop()])
+      await mailRetrier.stop()
       await closeDeps(deps)
     },
   }

@@ -143,7 +143,6 @@ async function workerCommand(args: string[]): Promise<void> {
   await worker.start(concurrency)
   deps.log.info({ concurrency, store: deps.store.kind }, 'worker started')
   const stop = async () => {
-    await worker.stop()
     await closeDeps(deps)
     process.exit(0)
   }

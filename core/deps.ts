@@ -6,6 +6,7 @@ import type { BrowserProvider } from './engine/browser.ts'
 import { createBrowserProvider } from './engine/browser-puppeteer.ts'
 import { CheckRegistry } from './engine/registry.ts'
 import { createOutboundClient, type OutboundClient } from './http/client.ts'
+import { JobQueue } from './jobs/queue.ts'
 import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { KeyService } from './keys/service.ts'
 import { createLogger, type Logger } from './log.ts'
@@ -30,6 +31,8 @@ export interface AppDeps {
   secrets: ServiceSecrets
   /** Rendered score reads, dropped on every scan write (here and, through the store, on every instance). */
   readCache: ReadCache
+  /** Durable background jobs (deep analysis, cleanup), kept in the database. */
+  jobs: JobQueue
 }
 
 export interface DepsOverrides {
@@ -37,6 +40,8 @@ export interface DepsOverrides {
   store?: Store
   database?: Database
   browser?: BrowserProvider | null
+  /** Prefix of this app's job queue names, for tests sharing one database. */
+  jobNamespace?: string
 }
 
 /** What the check engine needs, built without a database: the CLI's in-process scan uses exactly this. */
@@ -66,6 +71,7 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
     overrides.store ?? (await openStore(config, { onError: (error) => log.error({ err: error }, 'store error') }))
   const readCache = new ReadCache(store)
   await readCache.start()
+  const jobs = await JobQueue.open(database, log, { namespace: overrides.jobNamespace })
   return {
     ...engine,
     log,
@@ -74,10 +80,12 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
     keys: new KeyService(database.db),
     secrets: new ServiceSecrets(store, config.serviceSecret),
     readCache,
+    jobs,
   }
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
+  await deps.jobs.stop()
   await deps.readCache.stop().catch(() => {})
   await Promise.allSettled([deps.store.close(), deps.database.close(), deps.browser?.close()])
 }

@@ -31,8 +31,9 @@ export function testConfig(env: Record<string, string | undefined> = {}) {
 
 export async function testApp(env: Record<string, string | undefined> = {}): Promise<AppHandle> {
   const config = testConfig(env)
-  const store = await openStore(config, { prefix: `test:${randomUUID()}:` })
-  return createApp(config, { store })
+  const namespace = randomUUID()
+  const store = await openStore(config, { prefix: `test:${namespace}:` })
+  return createApp(config, { store, jobNamespace: `test-${namespace}.` })
 }
 
 /**

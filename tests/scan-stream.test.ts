@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { EventSource } from 'eventsource'
 import { createBrowserProvider } from '../core/engine/browser-puppeteer.ts'
-import { DEEP_QUEUE } from '../plugins/scan/service.ts'
+import { z } from 'zod'
+import { DEEP_SCAN_JOB } from '../plugins/scan/worker.ts'
 import { testConfig } from './helpers.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
 
@@ -128,8 +129,9 @@ describe('GET /api/scan/stream', () => {
 
 describe.skipIf(browser === null)('rendered checks in the background', () => {
   test('a scan needing the browser answers 202 with Location, then completes and the score route returns it (junk on the queue notwithstanding)', async () => {
-    // Payloads that are not our jobs (the Redis queue may be shared) must not stop the worker loop.
-    for (const junk of ['not json', 'null', '{"scanId":"x"}']) await world.handle.deps.store.enqueue(DEEP_QUEUE, junk)
+    // Payloads that are not our jobs (written by another producer or version) must not stop the worker.
+    const foreignProducer = { ...DEEP_SCAN_JOB, data: z.unknown() }
+    for (const junk of [{}, { scanId: 'x' }, { scanId: -1 }]) await world.handle.deps.jobs.send(foreignProducer, junk)
     const ip = clientIp()
     const response = await world.handle.app.handle(
       new Request('http://localhost/api/scan', {

@@ -14,12 +14,16 @@ import * as schema from './schema.ts'
 /** One drizzle type for both engines, so no service knows which one it talks to. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 
-export interface Database {
-  kind: 'postgres' | 'pglite'
+interface DatabaseHandle {
   db: Db
   ping(): Promise<void>
   close(): Promise<void>
 }
+
+/** The engine is visible so that the job queue can open its own connections to the same database. */
+export type Database =
+  | (DatabaseHandle & { kind: 'postgres'; url: string })
+  | (DatabaseHandle & { kind: 'pglite'; client: PGlite })
 
 const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url))
 
@@ -32,6 +36,7 @@ export async function openDatabase(config: Pick<Config, 'database'>): Promise<Da
     const db = drizzlePostgres({ client, schema }) as unknown as Db
     return {
       kind: 'postgres',
+      url: config.database.url,
       db,
       ping: async () => {
         await client`select 1`
@@ -45,6 +50,7 @@ export async function openDatabase(config: Pick<Config, 'database'>): Promise<Da
   const db = drizzlePglite({ client, schema }) as unknown as Db
   return {
     kind: 'pglite',
+    client,
     db,
     ping: async () => {
       await client.query('select 1')

@@ -7,7 +7,7 @@ import type { Store, StoreErrorHandler } from './types.ts'
 export type { ReleaseLock, SlidingWindowState, Store, StoreErrorHandler, StoreKind, Unsubscribe } from './types.ts'
 
 export interface OpenStoreOptions {
-  /** Redis namespace for every key, channel and queue (default `ar:`); tests pass a random one. */
+  /** Redis namespace for every key and channel (default `ar:`); tests pass a random one. */
   prefix?: string
   /** Failures with no caller to reject (lost connection, throwing subscriber); default: logged at error level. */
   onError?: StoreErrorHandler

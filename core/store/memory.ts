@@ -23,8 +23,6 @@ interface Subscription {
   onMessage: (message: string) => void
 }
 
-type Waiter = (payload: string | null) => void
-
 /** How often expired entries nobody reads again are dropped; lazy expiry alone would let memory grow. */
 const SWEEP_INTERVAL_MS = 60_000
 
@@ -33,9 +31,6 @@ export class MemoryStore implements Store {
   private readonly values = new Map<string, Expiring<string>>()
   /** Sliding-window hit logs by window length. */
   private readonly windows = new Map<number, WindowLogs>()
-  private readonly queues = new Map<string, string[]>()
-  /** Consumers blocked in `dequeue`, longest waiting first (as Redis serves BRPOP clients). */
-  private readonly waiters = new Map<string, Waiter[]>()
   private readonly channels = new Map<string, Set<Subscription>>()
   private readonly onError: StoreErrorHandler
   private readonly sweeper: ReturnType<typeof setInterval>
@@ -60,7 +55,6 @@ export class MemoryStore implements Store {
     this.values.delete(key)
     const hashed = hashKey(key)
     for (const logs of this.windows.values()) logs.delete(hashed)
-    this.queues.delete(key)
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
@@ -121,43 +115,6 @@ export class MemoryStore implements Store {
     }
   }
 
-  async enqueue(queue: string, payload: string): Promise<void> {
-    const waiter = this.waiters.get(queue)?.shift()
-    if (waiter) {
-      waiter(payload)
-      return
-    }
-    const items = this.queues.get(queue)
-    if (items) items.push(payload)
-    else this.queues.set(queue, [payload])
-  }
-
-  async dequeue(queue: string, timeoutMs: number): Promise<string | null> {
-    if (this.closed) return null
-    const items = this.queues.get(queue)
-    if (items) {
-      const payload = items.shift()!
-      if (items.length === 0) this.queues.delete(queue)
-      return payload
-    }
-    if (timeoutMs <= 0) return null
-    return new Promise((resolve) => {
-      const waiter: Waiter = (payload) => {
-        clearTimeout(timer)
-        resolve(payload)
-      }
-      const timer = setTimeout(() => {
-        const remaining = (this.waiters.get(queue) ?? []).filter((other) => other !== waiter)
-        if (remaining.length) this.waiters.set(queue, remaining)
-        else this.waiters.delete(queue)
-        resolve(null)
-      }, timeoutMs)
-      const waiting = this.waiters.get(queue)
-      if (waiting) waiting.push(waiter)
-      else this.waiters.set(queue, [waiter])
-    })
-  }
-
   async ping(): Promise<void> {
     if (this.closed) throw new Error('the in-process store is closed')
   }
@@ -165,8 +122,6 @@ export class MemoryStore implements Store {
   async close(): Promise<void> {
     this.closed = true
     clearInterval(this.sweeper)
-    for (const waiting of this.waiters.values()) for (const waiter of waiting) waiter(null)
-    this.waiters.clear()
     this.channels.clear()
   }
 

@@ -10,9 +10,8 @@ import {
 } from './types.ts'
 
 /**
- * The shared store for several instances. Three kinds of connection, because Redis ties a connection up for
- * subscriptions and for blocking pops: one for ordinary commands, one subscriber (created on first subscribe)
- * and a small pool for BRPOP (one per concurrent `dequeue`, so one consumer's wait never delays another's).
+ * The shared store for several instances. Two kinds of connection, because Redis ties a subscribing connection
+ * up: one for ordinary commands, one subscriber (created on first subscribe).
  */
 
 /** Bounds start-up against an address that swallows packets; a refused connection fails at once anyway. */
@@ -76,7 +75,7 @@ interface Channel {
 
 export interface RedisStoreOptions {
   url: string
-  /** Prepended to every key, channel and queue name. */
+  /** Prepended to every key and channel name. */
   prefix: string
   onError: StoreErrorHandler
 }
@@ -113,8 +112,6 @@ class RedisStore implements Store {
   readonly kind = 'redis' as const
   private subscriber: Redis | null = null
   private readonly channels = new Map<string, Channel>()
-  private readonly blocking = new Set<Redis>()
-  private readonly idleBlocking: Redis[] = []
   private closed = false
 
   constructor(
@@ -189,27 +186,6 @@ class RedisStore implements Store {
     }
   }
 
-  async enqueue(queue: string, payload: string): Promise<void> {
-    await this.redis.lpush(this.key(queue), payload)
-  }
-
-  async dequeue(queue: string, timeoutMs: number): Promise<string | null> {
-    if (this.closed) return null
-    if (timeoutMs <= 0) return this.redis.rpop(this.key(queue))
-    const connection = this.idleBlocking.pop() ?? this.blockingConnection()
-    try {
-      // Redis 6+ takes fractional seconds, so sub-second waits keep their precision.
-      const popped = await connection.brpop(this.key(queue), timeoutMs / 1000)
-      return popped?.[1] ?? null
-    } catch (error) {
-      // close() cuts blocked pops short; to the consumer that is the same as nothing arriving.
-      if (this.closed) return null
-      throw error
-    } finally {
-      if (!this.closed) this.idleBlocking.push(connection)
-    }
-  }
-
   async ping(): Promise<void> {
     // Fail at once while reconnecting: a readiness probe must not wait for the command timeout.
     if (this.redis.status !== 'ready') throw new Error(`Redis is not connected (${this.redis.status})`)
@@ -219,8 +195,6 @@ class RedisStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    // A blocked pop would hold QUIT up for its whole timeout; cut those connections at once.
-    for (const connection of this.blocking) connection.disconnect()
     await Promise.all(
       [this.redis, this.subscriber].map(async (connection) => {
         // QUIT lets replies in flight arrive; a connection that is down has nothing to wait for.
@@ -265,13 +239,6 @@ class RedisStore implements Store {
       this.subscriber = subscriber
     }
     return this.subscriber
-  }
-
-  private blockingConnection(): Redis {
-    // No command timeout here: a BRPOP legitimately waits as long as the caller asked.
-    const connection = this.duplicate({ commandTimeout: undefined })
-    this.blocking.add(connection)
-    return connection
   }
 
   private duplicate(override: Partial<RedisOptions> = {}): Redis {

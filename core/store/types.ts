@@ -1,6 +1,6 @@
 /**
- * The store holds only what may be lost: rate-limit counters, short caches, SSE fan-out, locks, replay markers
- * and the job queue's transient state. PostgreSQL is the system of record; nothing here must survive a restart.
+ * The store holds only what may be lost: rate-limit counters, short caches, SSE fan-out, locks and replay
+ * markers. PostgreSQL is the system of record (and holds the job queue); nothing here must survive a restart.
  * Two implementations share this contract and one test suite: Redis (several instances) and in-process (one).
  */
 
@@ -24,7 +24,7 @@ export type ReleaseLock = () => Promise<void>
 export type Unsubscribe = () => Promise<void>
 
 /**
- * Keys, channels and queue names share one namespace per store (Redis semantics): use a key for one kind of
+ * Keys and channels share one namespace per store (Redis semantics): use a key for one kind of
  * value only. Every time-to-live is in milliseconds.
  */
 export interface Store {
@@ -56,11 +56,6 @@ export interface Store {
 
   /** `null` when someone else holds the lock; it expires after `ttlMs` even if never released. */
   acquireLock(key: string, ttlMs: number): Promise<ReleaseLock | null>
-
-  /** First in, first out. */
-  enqueue(queue: string, payload: string): Promise<void>
-  /** Waits up to `timeoutMs` (0: does not wait) for a payload; `null` on timeout, once the store is closing or closed. */
-  dequeue(queue: string, timeoutMs: number): Promise<string | null>
 
   /** Throws when the backend cannot answer; the readiness probe. */
   ping(): Promise<void>

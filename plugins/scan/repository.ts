@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm'
 import type { Db } from '../../core/db/index.ts'
+import type { Executor } from '../../core/jobs/queue.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { type ArdConfig, syncArdEntry } from '../ard/service.ts'
 import { scans, scoreHistory } from './tables.ts'
@@ -19,7 +20,11 @@ export class ScanRepository {
     private readonly config: ArdConfig,
   ) {}
 
-  async insert(report: ScanReport, options: { ephemeral: boolean }): Promise<ScanRow> {
+  /** `beforeCommit` runs inside the insert's transaction: what it writes (a queued job) commits with the row. */
+  async insert(
+    report: ScanReport,
+    options: { ephemeral: boolean; beforeCommit?: (tx: Executor, row: ScanRow) => Promise<void> },
+  ): Promise<ScanRow> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(scans)
@@ -50,6 +55,7 @@ export class ScanRepository {
         })
       }
       await syncArdEntry(tx, row!, this.config)
+      await options.beforeCommit?.(tx, row!)
       return row!
     })
   }
@@ -170,15 +176,6 @@ export class ScanRepository {
       .where(and(eq(scans.domain, domain), eq(scans.ephemeral, false), eq(scans.authRequired, false)))
       .limit(1)
     return row !== undefined
-  }
-
-  /** Partial scans not yet finished, oldest first: the worker picks these up again after a restart. */
-  async partialSince(since: Date): Promise<{ id: number }[]> {
-    return this.db
-      .select({ id: scans.id })
-      .from(scans)
-      .where(and(eq(scans.analysisStatus, 'partial'), gte(scans.scannedAt, since)))
-      .orderBy(scans.scannedAt)
   }
 
   async deleteExpiredEphemeral(now = Date.now()): Promise<number> {

@@ -5,6 +5,7 @@ import { AppError } from '../../core/errors.ts'
 import { type Caller, consume, type LimitName, peek, retryAfterSeconds } from '../../core/limits.ts'
 import { clampMaxAge, scanNextAction } from './model.ts'
 import { ScanRepository, type ScanRow } from './repository.ts'
+import { DEEP_SCAN_JOB } from './worker.ts'
 
 /** Public tunnel hostnames: whatever answers there today is gone tomorrow, so results are always ephemeral. */
 const TUNNEL_SUFFIXES = [
@@ -29,8 +30,6 @@ export function isTunnelHost(domain: string): boolean {
   return TUNNEL_SUFFIXES.some((suffix) => domain === suffix || domain.endsWith(`.${suffix}`))
 }
 
-/** The queue the background worker reads: scans whose deep checks, relevance and summary are pending. */
-export const DEEP_QUEUE = 'scan:deep'
 export const scanChannel = (scanId: number) => `scan:${scanId}:events`
 
 export interface ScanRequest {
@@ -52,11 +51,15 @@ export interface PreparedScan {
 
 export interface ExecuteHooks {
   onEvent?: (event: ScanEvent) => void
-  /** Runs after the scan is stored and before deep work is queued, so a listener never misses worker events. */
+  /**
+   * Runs once the scan row exists and before its deep job can be taken (inside the storing transaction), so a
+   * listener subscribed here never misses worker events. Keep it short: it holds the transaction open.
+   */
   onStored?: (row: ScanRow) => Promise<void>
 }
 
 export type ScanDeps = Pick<AppDeps, 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache'>
+type ScanServiceDeps = ScanDeps & Pick<AppDeps, 'jobs'>
 
 /** A denial of one of the scan family's budgets, as the spec's 429. */
 function budgetDenied(name: LimitName, decision: Awaited<ReturnType<typeof peek>>): AppError {
@@ -73,7 +76,7 @@ function budgetDenied(name: LimitName, decision: Awaited<ReturnType<typeof peek>
 export class ScanService {
   readonly repository: ScanRepository
 
-  constructor(private readonly deps: ScanDeps) {
+  constructor(private readonly deps: ScanServiceDeps) {
     this.repository = new ScanRepository(deps.database.db, deps.config)
   }
 
@@ -138,10 +141,14 @@ export class ScanService {
       }
       throw error
     }
-    const row = await this.repository.insert(report, { ephemeral })
+    const row = await this.repository.insert(report, {
+      ephemeral,
+      beforeCommit: async (tx, stored) => {
+        await hooks.onStored?.(stored)
+        if (stored.analysisStatus === 'partial') await this.deps.jobs.send(DEEP_SCAN_JOB, { scanId: stored.id }, { tx })
+      },
+    })
     await this.deps.readCache.invalidate(domain)
-    await hooks.onStored?.(row)
-    if (row.analysisStatus === 'partial') await this.enqueueDeep(row.id)
     return row
   }
 
@@ -188,9 +195,5 @@ export class ScanService {
     await this.repository.update(stored.id, patchReport(stored.result, results, this.deps.registry))
     await this.deps.readCache.invalidate(report.domain)
     return { report, storedScanUpdated: true }
-  }
-
-  async enqueueDeep(scanId: number): Promise<void> {
-    await this.deps.store.enqueue(DEEP_QUEUE, JSON.stringify({ scanId }))
   }
 }

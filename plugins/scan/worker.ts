@@ -1,14 +1,34 @@
+import { z } from 'zod'
+import { defineJob, type JobQueue } from '../../core/jobs/queue.ts'
 import { assessRelevance } from '../../core/engine/relevance.ts'
 import { resolvePending } from '../../core/engine/scan.ts'
 import { agenticSummary } from '../../core/engine/summary.ts'
-import { DEEP_QUEUE, type ScanDeps, scanChannel } from './service.ts'
+import { type ScanDeps, scanChannel } from './service.ts'
 import { ScanRepository } from './repository.ts'
 
-/** Partial scans older than this read as stuck; the worker does not pick them up again after a restart. */
+/** Partial scans older than this read as stuck (the scan routes say so); their job has long been given up. */
 export const STUCK_AFTER_MS = 30 * 60 * 1000
-const DEQUEUE_WAIT_MS = 1000
-const JOB_LOCK_MS = 5 * 60 * 1000
-const CLEANUP_EVERY_MS = 60 * 60 * 1000
+
+/** Finishes a partial scan: its deep checks, relevance and summary. Sent in the transaction that stores the scan. */
+export const DEEP_SCAN_JOB = defineJob({
+  name: 'scan-deep',
+  data: z.object({ scanId: z.number().int().positive() }),
+  retryLimit: 3,
+  retryDelaySeconds: 5,
+  // Rendering every deep check of a slow site stays well inside this; a hung attempt is failed and retried.
+  expireInSeconds: 10 * 60,
+  heartbeatSeconds: 15,
+})
+
+/** Deletes ephemeral results past their retention, hourly, once across every process. */
+export const EPHEMERAL_CLEANUP_JOB = defineJob({
+  name: 'scan-ephemeral-cleanup',
+  data: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  retryLimit: 1,
+  retryDelaySeconds: 60,
+  expireInSeconds: 5 * 60,
+  heartbeatSeconds: 30,
+})
 
 /** Events the worker publishes on a scan's channel; the stream route relays them as SSE frames. */
 export type WorkerEvent =
@@ -17,70 +37,32 @@ export type WorkerEvent =
   | { type: 'analysis_complete'; score: number; grade: string }
   | { type: 'analysis_failed'; message: string }
 
-/** The scan id of a queued job, or null for a payload that is not one (the queue is shared when Redis backs it). */
-function jobScanId(payload: string): number | null {
-  try {
-    const scanId = Number((JSON.parse(payload) as { scanId?: unknown } | null)?.scanId)
-    return Number.isInteger(scanId) ? scanId : null
-  } catch {
-    return null
-  }
-}
+export type WorkerDeps = ScanDeps & { jobs: JobQueue }
 
 /**
  * Finishes partial scans: resolves the pending deep checks, judges relevance, writes the one-sentence summary
  * and marks the scan complete. Runs in the API process by default and as `agent-readiness worker` elsewhere;
- * jobs travel through the store's queue and each scan is locked while one worker processes it.
+ * jobs come from the durable queue, so one interrupted here is retried by whichever worker is alive.
  */
 export class ScanWorker {
-  private running = false
-  private loops: Promise<void>[] = []
-  private cleanupTimer: ReturnType<typeof setInterval> | null = null
   private readonly repository: ScanRepository
 
-  constructor(private readonly deps: ScanDeps) {
+  constructor(private readonly deps: WorkerDeps) {
     this.repository = new ScanRepository(deps.database.db, deps.config)
   }
 
   async start(concurrency: number): Promise<void> {
-    if (this.running || concurrency <= 0) return
-    this.running = true
-    // Partial scans interrupted by a restart are picked up again while they are not yet stuck.
-    for (const { id } of await this.repository.partialSince(new Date(Date.now() - STUCK_AFTER_MS))) {
-      await this.deps.store.enqueue(DEEP_QUEUE, JSON.stringify({ scanId: id }))
-    }
-    this.loops = Array.from({ length: concurrency }, () => this.loop())
-    this.cleanupTimer = setInterval(() => void this.cleanupEphemeral(), CLEANUP_EVERY_MS)
-    this.cleanupTimer.unref()
-    void this.cleanupEphemeral()
+    if (concurrency <= 0) return
+    await this.deps.jobs.work(DEEP_SCAN_JOB, concurrency, ({ scanId }, attempt) => this.process(scanId, attempt.final))
+    await this.deps.jobs.work(EPHEMERAL_CLEANUP_JOB, 1, () => this.cleanupEphemeral())
+    await this.deps.jobs.schedule(EPHEMERAL_CLEANUP_JOB, '17 * * * *')
   }
 
-  async stop(): Promise<void> {
-    this.running = false
-    if (this.cleanupTimer) clearInterval(this.cleanupTimer)
-    await Promise.allSettled(this.loops)
-  }
-
-  private async loop(): Promise<void> {
-    while (this.running) {
-      let payload: string | null = null
-      try {
-        payload = await this.deps.store.dequeue(DEEP_QUEUE, DEQUEUE_WAIT_MS)
-      } catch (error) {
-        this.deps.log.warn({ err: error }, 'worker: queue unavailable')
-        await Bun.sleep(DEQUEUE_WAIT_MS)
-      }
-      if (!payload || !this.running) continue
-      const scanId = jobScanId(payload)
-      if (scanId === null) this.deps.log.warn({ payload: payload.slice(0, 200) }, 'worker: malformed job dropped')
-      else await this.process(scanId)
-    }
-  }
-
-  /** Processes one scan; exported for tests and the CLI. Never throws. */
-  async process(scanId: number): Promise<void> {
-    const release = await this.deps.store.acquireLock(`lock:scan:${scanId}`, JOB_LOCK_MS).catch(() => null)
-    if (!release) return
+  /**
+   * Processes one scan. Throws when the attempt failed so that the queue retries it; users hear of a failure
+   * (analysis_failed) only when no retry follows. A scan that is no longer partial is already done.
+   */
+  async process(scanId: number, finalAttempt: boolean): Promise<void> {
     const publish = (event: WorkerEvent) =>
       this.deps.store.publish(scanChannel(scanId), JSON.stringify(event)).catch(() => {})
     try {
@@ -104,21 +86,14 @@ export class ScanWorker {
       await publish({ type: 'summary_ready', agenticSummary: summary })
       await publish({ type: 'analysis_complete', score: report.score, grade: report.grade })
     } catch (error) {
-      this.deps.log.error({ err: error, scanId }, 'worker: deep analysis failed')
-      await publish({ type: 'analysis_failed', message: 'The background analysis failed; the scan stays partial.' })
-    } finally {
-      await release().catch(() => {})
+      this.deps.log.error({ err: error, scanId, finalAttempt }, 'worker: deep analysis failed')
+      if (finalAttempt) await publish({ type: 'analysis_failed', message: 'The background analysis failed; the scan stays partial.' })
+      throw error
     }
   }
 
   private async cleanupEphemeral(): Promise<void> {
-    const release = await this.deps.store.acquireLock('lock:ephemeral-cleanup', CLEANUP_EVERY_MS / 2).catch(() => null)
-    if (!release) return
-    try {
-      const deleted = await this.repository.deleteExpiredEphemeral()
-      if (deleted > 0) this.deps.log.info({ deleted }, 'ephemeral scans deleted')
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'ephemeral cleanup failed')
-    }
+    const deleted = await this.repository.deleteExpiredEphemeral()
+    if (deleted > 0) this.deps.log.info({ deleted }, 'ephemeral scans deleted')
   }
 }
