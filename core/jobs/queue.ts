@@ -129,10 +129,10 @@ export class JobQueue {
     await this.boss.schedule(this.queueName(job), cron, {})
   }
 
-  /** Queued or running jobs of a queue, for readiness and tests. */
+  /** Jobs of a queue that are waiting, running or due for a retry (read now, not from cached queue stats). */
   async pending(job: JobDefinition<unknown>): Promise<number> {
-    const queue = await this.boss.getQueue(this.queueName(job))
-    return queue ? queue.queuedCount + queue.activeCount : 0
+    const found = await this.boss.findJobs(this.queueName(job))
+    return found.filter((entry) => entry.state === 'created' || entry.state === 'active' || entry.state === 'retry').length
   }
 
   /** Stops taking jobs, lets running handlers finish (up to a grace period), then closes pg-boss's connections. */
