@@ -230,3 +230,14 @@ for (const backend of backends) {
     })
   })
 }
+
+describe('with the store unreachable', () => {
+  test('every limit admits (fails open) instead of throwing', async () => {
+    const refused = () => Promise.reject(new Error('connection refused'))
+    const down = { slidingWindowHit: refused, slidingWindowPeek: refused } as unknown as Store
+    for (const name of ['scanBurst', 'scanDaily'] as const) {
+      expect(await consume(down, name, anonymous('198.51.100.9'))).toMatchObject({ allowed: true, exempt: false, remaining: LIMITS[name].limit })
+      expect((await peek(down, name, anonymous('198.51.100.9'))).allowed).toBe(true)
+    }
+  })
+})

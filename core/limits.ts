@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js'
 import { hasCapability, KEY_TIERS, type KeyTier } from './keys/service.ts'
-import type { Store } from './store/types.ts'
+import type { SlidingWindowState, Store } from './store/types.ts'
 
 /**
  * Every rate limit of the service, declared once as data (spec, Limits). Each is a true sliding window in the
@@ -160,9 +160,16 @@ async function decide(
     return { ...fixed, allowed: true, exempt: true, remaining: spec.limit, resetMs: 0, retryAfterMs: 0 }
   }
   const key = `rl:${name}:${subject ?? defaultSubject(name, spec, caller)}`
-  const window = record
-    ? await store.slidingWindowHit(key, spec.limit, spec.windowMs)
-    : await store.slidingWindowPeek(key, spec.limit, spec.windowMs)
+  let window: SlidingWindowState
+  try {
+    window = record
+      ? await store.slidingWindowHit(key, spec.limit, spec.windowMs)
+      : await store.slidingWindowPeek(key, spec.limit, spec.windowMs)
+  } catch {
+    // Limits fail open: counters are loseable state, and refusing every caller while Redis is down would turn a
+    // cache outage into a full one. The store logs the outage itself; abuse is bounded by its length.
+    return { ...fixed, allowed: true, exempt: false, remaining: spec.limit, resetMs: 0, retryAfterMs: 0 }
+  }
   return {
     ...fixed,
     allowed: window.allowed,
