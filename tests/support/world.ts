@@ -27,7 +27,11 @@ export async function startWorld(
     ...options.env,
   })
   const store = await openStore(config, { prefix: `test:${randomUUID()}:` })
-  const handle = await createApp(config, { store, ...(options.browser !== undefined ? { browser: options.browser } : {}) })
+  const handle = await createApp(config, {
+    store,
+    jobNamespace: `test-${randomUUID()}.`,
+    ...(options.browser !== undefined ? { browser: options.browser } : {}),
+  })
   return {
     sites: Object.fromEntries(started.map((site) => [site.name, site])),
     handle,
