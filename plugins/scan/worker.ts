@@ -51,11 +51,13 @@ export class ScanWorker {
     this.repository = new ScanRepository(deps.database.db, deps.config)
   }
 
+  /** Declares the queues (an API process with no worker loops still sends to them), then works them. */
   async start(concurrency: number): Promise<void> {
+    await this.deps.jobs.declare(DEEP_SCAN_JOB)
+    await this.deps.jobs.schedule(EPHEMERAL_CLEANUP_JOB, '17 * * * *')
     if (concurrency <= 0) return
     await this.deps.jobs.work(DEEP_SCAN_JOB, concurrency, ({ scanId }, attempt) => this.process(scanId, attempt.final))
     await this.deps.jobs.work(EPHEMERAL_CLEANUP_JOB, 1, () => this.cleanupEphemeral())
-    await this.deps.jobs.schedule(EPHEMERAL_CLEANUP_JOB, '17 * * * *')
   }
 
   /**
