@@ -1,6 +1,6 @@
 /**
- * Static-phase scan latency of the excellent fixture: median over 50 sequential scans, then throughput with 10
- * scans in flight. A counting proxy in front of the fixture shows how many requests each scan sends and whether
+ * Static-phase scan latency of the excellent fixture: median over 50 sequential scans, then throughput and the
+ * process's peak RSS with 10 scans in flight (`--concurrency 50` for the hardening figure in bench/RESULTS.md). A counting proxy in front of the fixture shows how many requests each scan sends and whether
  * any identical request (method, path, Accept, User-Agent, Origin, body) was sent twice. Prints figures; asserts nothing.
  *
  *   bun bench/scan.ts [--scans 50] [--concurrency 10]
@@ -55,6 +55,10 @@ for (let i = 0; i < SCANS; i++) {
 }
 durations.sort((a, b) => a - b)
 
+let peakRss = process.memoryUsage.rss()
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage.rss())
+}, 10)
 const started = performance.now()
 let next = 0
 await Promise.all(
@@ -63,11 +67,12 @@ await Promise.all(
   }),
 )
 const elapsed = (performance.now() - started) / 1000
+clearInterval(sampler)
 
 console.log(`static-phase scan of ${site.host} (${engine.registry.size} checks), ${SCANS} scans`)
 console.log(`  median ${percentile(durations, 50).toFixed(1)} ms   p95 ${percentile(durations, 95).toFixed(1)} ms   min ${durations[0]!.toFixed(1)} ms   (target: median <= 150 ms)`)
 console.log(`  requests per scan: ${requests}; identical requests sent more than once: ${duplicates}`)
-console.log(`  throughput at ${CONCURRENCY} concurrent scans: ${(SCANS / elapsed).toFixed(1)} scans/s`)
+console.log(`  throughput at ${CONCURRENCY} concurrent scans: ${(SCANS / elapsed).toFixed(1)} scans/s; peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB`)
 
 proxy.stop(true)
 await site.stop()
