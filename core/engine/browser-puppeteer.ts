@@ -1,5 +1,6 @@
-import puppeteer, { type Browser, type HTTPRequest } from 'puppeteer-core'
+import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page, type Target } from 'puppeteer-core'
 import type { Config } from '../config.ts'
+import { type EgressEvent, type EgressProxy, startEgressProxy } from '../http/egress-proxy.ts'
 import type { BrowserFetch, BrowserProvider, RenderResult } from './browser.ts'
 
 /** Flags for a headless Chromium on a closed network (background networking would only produce refused connections). */
@@ -14,10 +15,44 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--disable-dev-shm-usage',
 ]
+
+/**
+ * Flags that leave the browser one way out: the egress proxy (core/http/egress-proxy.ts), which applies the
+ * outbound client's address policy to every connection. Chromium bypasses a proxy for loopback unless told
+ * `<-loopback>`; it resolves no name itself (the proxy does, once, and checks the answer); WebRTC may not send
+ * UDP that does not go through the proxy (so STUN and TURN over UDP are off, TURN over TCP is a CONNECT); DNS
+ * prefetching is off and new windows are refused.
+ */
+export function egressArgs(proxyUrl: string): string[] {
+  return [
+    `--proxy-server=${proxyUrl}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--dns-prefetch-disable',
+    '--block-new-web-contents',
+  ]
+}
+
 const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']
 /** Resource types a rendered check never needs; refusing them keeps renders fast and small. */
 const SKIPPED_RESOURCES = new Set(['image', 'media', 'font'])
 const MAX_SUBREQUESTS = 60
+
+/**
+ * Defence in depth behind the proxy: a rendered check needs no peer-to-peer connection, no WebTransport and no
+ * service worker, so the page does not get them.
+ */
+const NETWORK_HARDENING = `(() => {
+  for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'RTCIceTransport', 'RTCSctpTransport', 'WebTransport']) {
+    try { Object.defineProperty(window, name, { value: undefined, configurable: false, writable: false }); } catch {}
+  }
+  try {
+    if (typeof ServiceWorkerContainer === 'function') ServiceWorkerContainer.prototype.register = () =>
+      Promise.reject(new DOMException('Service workers are disabled', 'SecurityError'));
+  } catch {}
+})();`
 
 /**
  * Records WebMCP registrations (navigator.modelContext / document.modelContext registerTool) made during load.
@@ -51,27 +86,77 @@ function findChromium(): string | null {
   return null
 }
 
-export function createBrowserProvider(config: Pick<Config, 'browser'>): BrowserProvider | null {
+export interface BrowserProviderOptions {
+  /** Every decision of the egress proxy (logging, tests). */
+  onEgress?: (event: EgressEvent) => void
+}
+
+interface Running {
+  browser: Browser
+  /** The egress proxy this browser's contexts go through; null for a remote browser that cannot reach it. */
+  proxy: EgressProxy | null
+  /** Set for a remote browser: the proxy is imposed per context, not at launch. */
+  contextProxy: string | null
+}
+
+export function createBrowserProvider(
+  config: Pick<Config, 'browser' | 'scanner'>,
+  options: BrowserProviderOptions = {},
+): BrowserProvider | null {
   const executablePath = config.browser.chromiumPath ?? findChromium()
-  if (!config.browser.wsEndpoint && !executablePath) return null
-  let browser: Promise<Browser> | null = null
-  const getBrowser = () => {
-    browser ??= config.browser.wsEndpoint
-      ? puppeteer.connect({ browserWSEndpoint: config.browser.wsEndpoint })
-      : puppeteer.launch({ executablePath: executablePath!, args: CHROMIUM_ARGS, headless: true })
-    // A browser that failed to start may start next time (e.g. installed meanwhile).
-    browser.catch(() => {
-      browser = null
+  const wsEndpoint = config.browser.wsEndpoint
+  if (!wsEndpoint && !executablePath) return null
+  let running: Promise<Running> | null = null
+
+  const start = async (onGone: () => void): Promise<Running> => {
+    // A remote browser elsewhere cannot reach a proxy on our loopback (README: BROWSER_WS_ENDPOINT).
+    const proxy = !wsEndpoint || isLoopbackEndpoint(wsEndpoint) ? await startEgressProxy(config, { onEvent: options.onEgress }) : null
+    try {
+      const browser = wsEndpoint
+        ? await puppeteer.connect({ browserWSEndpoint: wsEndpoint })
+        : await puppeteer.launch({
+            executablePath: executablePath!,
+            args: [...CHROMIUM_ARGS, ...egressArgs(proxy!.url)],
+            // Popups are refused, not opened (the proxy would refuse where they go, but they need not exist).
+            ignoreDefaultArgs: ['--disable-popup-blocking'],
+            headless: true,
+            // Over a pipe, Chromium exits when this process dies, however it dies (even kill -9): no orphans.
+            pipe: true,
+          })
+      browser.once('disconnected', () => {
+        void proxy?.close()
+        onGone()
+      })
+      return { browser, proxy, contextProxy: wsEndpoint && proxy ? proxy.url : null }
+    } catch (error) {
+      await proxy?.close()
+      throw error
+    }
+  }
+  const getBrowser = (): Promise<Running> => {
+    if (running) return running
+    const pending: Promise<Running> = start(() => {
+      if (running === pending) running = null
     })
-    return browser
+    running = pending
+    // A browser that failed to start may start next time (e.g. installed meanwhile).
+    pending.catch(() => {
+      if (running === pending) running = null
+    })
+    return pending
   }
 
   return {
     async render(url, { timeoutMs, userAgent, fetch }): Promise<RenderResult> {
-      const context = await (await getBrowser()).createBrowserContext()
+      const { browser, contextProxy } = await getBrowser()
+      const context = await browser.createBrowserContext(
+        contextProxy ? { proxyServer: contextProxy, proxyBypassList: ['<-loopback>'] } : {},
+      )
       try {
-        const page = await context.newPage()
+        const page = await openGuardedPage(context)
         await page.setUserAgent(userAgent)
+        await page.setBypassServiceWorker(true)
+        await page.evaluateOnNewDocument(NETWORK_HARDENING)
         await page.evaluateOnNewDocument(WEBMCP_RECORDER)
         await page.setRequestInterception(true)
         let subrequests = 0
@@ -89,13 +174,44 @@ export function createBrowserProvider(config: Pick<Config, 'browser'>): BrowserP
       }
     },
     async close() {
-      if (!browser) return
-      const current = await browser.catch(() => null)
-      browser = null
+      if (!running) return
+      const current = await running.catch(() => null)
+      running = null
       if (!current) return
-      if (config.browser.wsEndpoint) await current.disconnect()
-      else await current.close()
+      if (wsEndpoint) await current.browser.disconnect().catch(() => {})
+      else await current.browser.close().catch(() => {})
+      await current.proxy?.close()
     },
+  }
+}
+
+/**
+ * Opens the render's page in its own context and closes every other target that appears there: popups
+ * (`window.open`, `target=_blank`, even with `noopener`), shared and service workers. The proxy already refuses
+ * where they would go; closing them means they do not run at all.
+ */
+async function openGuardedPage(context: BrowserContext): Promise<Page> {
+  let own: Promise<Page> | null = null
+  context.on('targetcreated', (target: Target) => {
+    void (async () => {
+      // Events arrive after newPage() was called, so `own` is set; it settles once the page is known.
+      const page = await own!.catch(() => null)
+      if (!page || target === page.target()) return
+      const type = target.type()
+      if (type === 'page' || type === 'background_page' || type === 'webview') await (await target.page())?.close()
+      else if (type === 'shared_worker' || type === 'service_worker') await (await target.worker())?.close()
+    })().catch(() => {})
+  })
+  own = context.newPage()
+  return own
+}
+
+function isLoopbackEndpoint(endpoint: string): boolean {
+  try {
+    const host = new URL(endpoint).hostname.replace(/^\[(.*)\]$/, '$1')
+    return host === 'localhost' || host === '::1' || /^127\./.test(host)
+  } catch {
+    return false
   }
 }
 

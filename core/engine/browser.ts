@@ -10,7 +10,11 @@ export interface RenderResult {
   textLength: number
 }
 
-/** How the browser reaches the network: every request goes through the scan's SSRF-guarded session. */
+/**
+ * How the page reaches the network: what the page's own frames request is answered through the scan's SSRF-guarded
+ * session. Everything else the browser sends (popups, shared and service workers, sockets, WebRTC) can only go
+ * through the egress proxy (core/http/egress-proxy.ts), which applies the same address policy.
+ */
 export type BrowserFetch = (
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string },
