@@ -5,6 +5,8 @@ import { AppError, renderError, usesArdEnvelope } from './errors.ts'
 import type { Capability } from './keys/service.ts'
 import { hasCapability } from './keys/service.ts'
 import { type Caller, clientIp, consume, type LimitName, retryAfterSeconds } from './limits.ts'
+import { jsonNestingExceeds, MAX_JSON_DEPTH } from './parse/nesting.ts'
+import { findInvalidText, INVALID_TEXT_MESSAGE, isValidText } from './parse/text.ts'
 
 /** Bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -12,6 +14,14 @@ export const MAX_BODY_BYTES = 1024 * 1024
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/
 
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` })
+
+/** A 400 naming where the input failed (`body`, `query`, `params`) in the same shape as a schema failure. */
+function invalidInput(where: 'body' | 'query' | 'params', path: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', {
+    message: `Invalid ${where}: ${path ? `${path}: ` : ''}${message}`,
+    details: { in: where, issues: [{ path, message }] },
+  })
+}
 
 /**
  * The per-request context every feature plugin builds on: request id, caller (anonymous or a key), rate-limit
@@ -41,24 +51,28 @@ export function contextPlugin(deps: AppDeps) {
       const length = Number(request.headers.get('content-length') ?? 0)
       if (length > MAX_BODY_BYTES) return errorResponse(request, tooLarge())
     })
-    .onParse({ as: 'global' }, async ({ request, contentType }) => {
-      if (!contentType?.startsWith('application/json')) return
-      const text = await readCapped(request)
-      if (text.trim() === '') return undefined
-      try {
-        return JSON.parse(text)
-      } catch {
-        throw new AppError('INVALID_JSON', { message: 'The request body is not valid JSON' })
-      }
+    .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType))
+    // Bodies are marked by parseBody until validation has replaced them; routes without a body schema get theirs
+    // back unmarked here.
+    .onBeforeHandle({ as: 'global' }, ({ body }) => {
+      unmarkBody(body)
     })
     // Elysia splits any query value containing a comma into an array and JSON-parses values that look like
     // arrays or objects; free text (a discover intent, an ARD filter) must reach validation as the client sent it.
-    .onTransform({ as: 'global' }, ({ request, query }) => {
+    // Query and path text is checked here, once for every route, like body text in parseBody.
+    .onTransform({ as: 'global' }, ({ request, query, params }) => {
+      for (const [name, value] of Object.entries(params ?? {})) {
+        // Elysia hands over null for a segment whose percent-encoding does not decode (%E0%A4%A, %ED%A0%80).
+        if (typeof value !== 'string') throw invalidInput('params', name, 'is not valid percent-encoded UTF-8')
+        if (!isValidText(value)) throw invalidInput('params', name, INVALID_TEXT_MESSAGE)
+      }
       const start = request.url.indexOf('?')
       if (start === -1) return
-      const params = new URLSearchParams(request.url.slice(start + 1))
-      for (const key of new Set(params.keys())) {
-        const values = params.getAll(key)
+      const search = new URLSearchParams(request.url.slice(start + 1))
+      for (const key of new Set(search.keys())) {
+        if (!isValidText(key)) throw invalidInput('query', '', `parameter names ${INVALID_TEXT_MESSAGE}`)
+        const values = search.getAll(key)
+        if (!values.every(isValidText)) throw invalidInput('query', key, INVALID_TEXT_MESSAGE)
         ;(query as Record<string, string | string[]>)[key] = values.length === 1 ? values[0]! : values
       }
     })
@@ -202,6 +216,68 @@ function issuesOf(all: readonly unknown[]): ValidationIssue[] {
 
 function describeIssue(issue: ValidationIssue): string {
   return issue.path ? `${issue.path}: ${issue.message}` : issue.message
+}
+
+/** JSON and the structured `+json` types; parameters such as `charset` are already stripped by Elysia. */
+function isJsonMediaType(contentType: string | undefined): boolean {
+  const type = contentType?.trim().toLowerCase() ?? ''
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+}
+
+/**
+ * The one body parser of every route, whatever the route or the content type says: every body is read under the
+ * size cap (a chunked body has no Content-Length to refuse up front), only JSON is accepted (a form or text body
+ * would otherwise reach Elysia's own parsers, uncapped and unchecked), its nesting is bounded before JSON.parse
+ * allocates, and its strings are checked for text PostgreSQL and our logs cannot take. An empty body is null,
+ * which a body schema then refuses.
+ */
+async function parseBody(request: Request, contentType: string | undefined): Promise<unknown> {
+  if (!request.body) return null
+  if (!isJsonMediaType(contentType)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', {
+      message: `Request bodies must be application/json${contentType ? `, not ${contentType.slice(0, 100)}` : ''}`,
+    })
+  }
+  const text = await readCapped(request)
+  if (text.trim() === '') return null
+  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) {
+    throw invalidInput('body', '', `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new AppError('INVALID_JSON', { message: 'The request body is not valid JSON' })
+  }
+  // Only a \u escape can put a control character or a lone surrogate into a parsed string: raw ones are invalid
+  // JSON, and UTF-8 decoding never yields a lone surrogate.
+  if (text.includes('\\u')) {
+    const path = findInvalidText(value)
+    if (path !== null) throw invalidInput('body', path, INVALID_TEXT_MESSAGE)
+  }
+  return markBody(value)
+}
+
+/**
+ * Elysia's ValidationError pretty-prints the whole rejected value into its message, which we never send: for a
+ * 1 MiB body nested 60 deep that is 65 MB of text, 140 MB and 100 ms per request. Until validation replaces the
+ * parsed body with the schema's output, its prototype carries a `toJSON` that stands for it instead (an own
+ * non-enumerable one would not do: JavaScriptCore's indenting stringifier still walks the whole value).
+ */
+const bodyPlaceholder = () => '[request body]'
+const MARKED_OBJECT: object = Object.create(Object.prototype, { toJSON: { value: bodyPlaceholder } })
+const MARKED_ARRAY: object = Object.create(Array.prototype, { toJSON: { value: bodyPlaceholder } })
+
+function markBody(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null) Object.setPrototypeOf(value, Array.isArray(value) ? MARKED_ARRAY : MARKED_OBJECT)
+  return value
+}
+
+function unmarkBody(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return
+  const prototype: unknown = Object.getPrototypeOf(value)
+  if (prototype === MARKED_OBJECT) Object.setPrototypeOf(value, Object.prototype)
+  else if (prototype === MARKED_ARRAY) Object.setPrototypeOf(value, Array.prototype)
 }
 
 async function readCapped(request: Request): Promise<string> {
