@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { Elysia, status } from 'elysia'
 import type { AppDeps } from './deps.ts'
-import { AppError, renderError, usesArdEnvelope } from './errors.ts'
+import { AppError, isDatabaseUnavailableError, renderError, usesArdEnvelope } from './errors.ts'
 import type { Capability } from './keys/service.ts'
 import { hasCapability } from './keys/service.ts'
-import { type Caller, clientIp, consume, type LimitName, retryAfterSeconds } from './limits.ts'
+import { type Caller, clientIp, consume, LIMITS, type LimitName, retryAfterSeconds } from './limits.ts'
+import { databaseOutage, type Outage } from './outage.ts'
 import { jsonNestingExceeds, MAX_JSON_DEPTH } from './parse/nesting.ts'
 import { findInvalidText, INVALID_TEXT_MESSAGE, isValidText } from './parse/text.ts'
 
@@ -13,7 +14,13 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/
 
+/** After a failed key lookup, keyed requests skip the database this long instead of each waiting on it again. */
+const KEY_LOOKUP_BACKOFF_MS = 1000
+
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` })
+
+const databaseUnavailable = (cause?: unknown) =>
+  new AppError('DATABASE_UNAVAILABLE', { message: 'The database is unavailable; try again shortly', cause })
 
 /** A 400 naming where the input failed (`body`, `query`, `params`) in the same shape as a schema failure. */
 function invalidInput(where: 'body' | 'query' | 'params', path: string, message: string): AppError {
@@ -30,6 +37,7 @@ function invalidInput(where: 'body' | 'query' | 'params', path: string, message:
  */
 export function contextPlugin(deps: AppDeps) {
   const records = new WeakMap<Request, RequestRecord>()
+  const outage = databaseOutage(deps)
 
   const errorResponse = (request: Request, error: AppError): Response => {
     const { pathname } = new URL(request.url)
@@ -78,12 +86,17 @@ export function contextPlugin(deps: AppDeps) {
     })
     .derive({ as: 'global' }, async ({ request, server }) => {
       const ip = clientIp(request, () => server?.requestIP(request)?.address ?? null, deps.config.trustProxy)
-      const caller = await resolveCaller(deps, request, ip)
+      const { caller, unresolved } = await resolveCaller(deps, outage, request, ip)
       return {
+        /**
+         * Anonymous when the presented key could not be looked up (database down): limits and capabilities that
+         * depend on the key then answer DATABASE_UNAVAILABLE rather than guess; everything else works as usual.
+         */
         caller,
         requestId: records.get(request)?.id ?? randomUUID(),
         /** Spends one unit of a named limit for this caller; throws the spec's 429 when it is exhausted. */
         enforceLimit: async (name: LimitName, subject?: string) => {
+          if (unresolved && dependsOnKey(name)) throw databaseUnavailable()
           let decision: Awaited<ReturnType<typeof consume>>
           try {
             decision = await consume(deps.store, name, caller, subject)
@@ -101,7 +114,10 @@ export function contextPlugin(deps: AppDeps) {
           }
           return decision
         },
-        can: (capability: Capability) => caller.kind === 'key' && hasCapability(caller.tier, capability),
+        can: (capability: Capability) => {
+          if (unresolved) throw databaseUnavailable()
+          return caller.kind === 'key' && hasCapability(caller.tier, capability)
+        },
       }
     })
     .macro({
@@ -157,6 +173,10 @@ export function contextPlugin(deps: AppDeps) {
             new AppError('ENDPOINT_NOT_FOUND', { message: `No route for ${request.method} ${pathname}` }),
           )
         default: {
+          if (isDatabaseUnavailableError(error)) {
+            outage.failed(error)
+            return errorResponse(request, databaseUnavailable())
+          }
           deps.log.error(
             { err: error, requestId: records.get(request)?.id, method: request.method, path: pathname },
             'unhandled error',
@@ -298,10 +318,37 @@ async function readCapped(request: Request): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-/** An unrecognised or revoked bearer token is never an error: the caller is anonymous (spec, Authentication 1). */
-async function resolveCaller(deps: AppDeps, request: Request, ip: string): Promise<Caller> {
+/** Limits whose count or exemption depends on who the key is: they cannot be decided for an unresolved key. */
+function dependsOnKey(name: LimitName): boolean {
+  const spec = LIMITS[name]
+  return spec.per === 'key' || spec.exempt.length > 0
+}
+
+/**
+ * An unrecognised or revoked bearer token is never an error: the caller is anonymous (spec, Authentication 1).
+ * Neither is a key lookup that fails: the caller is then anonymous and `unresolved`, so that a keyed request to a
+ * route that needs no database (health, catalog) still works while the database is down.
+ */
+async function resolveCaller(
+  deps: AppDeps,
+  outage: Outage,
+  request: Request,
+  ip: string,
+): Promise<{ caller: Caller; unresolved: boolean }> {
+  const anonymous: Caller = { kind: 'anonymous', ip }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')
-  if (!match) return { kind: 'anonymous', ip }
-  const key = await deps.keys.resolve(match[1]!)
-  return key ? { kind: 'key', ip, keyId: key.id, tier: key.tier, label: key.label } : { kind: 'anonymous', ip }
+  if (!match) return { caller: anonymous, unresolved: false }
+  if (outage.failedWithin(KEY_LOOKUP_BACKOFF_MS)) return { caller: anonymous, unresolved: true }
+  let key: Awaited<ReturnType<AppDeps['keys']['resolve']>>
+  try {
+    key = await deps.keys.resolve(match[1]!)
+  } catch (error) {
+    outage.failed(error)
+    return { caller: anonymous, unresolved: true }
+  }
+  outage.succeeded()
+  return {
+    caller: key ? { kind: 'key', ip, keyId: key.id, tier: key.tier, label: key.label } : anonymous,
+    unresolved: false,
+  }
 }

@@ -102,3 +102,38 @@ export function renderError(error: AppError, pathname: string): { body: Record<s
   if (error.details) body.details = error.details
   return { body: { ...body, ...error.extra }, headers }
 }
+
+/** postgres.js socket and connection codes: the server cannot be reached or dropped the connection. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  // SQLSTATE: too_many_connections, admin_shutdown, crash_shutdown, cannot_connect_now.
+  '53300',
+  '57P01',
+  '57P02',
+  '57P03',
+])
+
+/**
+ * Whether an error (or one it wraps: drizzle puts the driver's error in `cause`) means the database cannot be
+ * reached, as opposed to a query it refused. Covers postgres.js connection failures, SQLSTATE class 08
+ * (connection exception) and a closed PGlite.
+ */
+export function isDatabaseUnavailableError(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true
+    if (current.message === 'PGlite is closed') return true
+  }
+  return false
+}
