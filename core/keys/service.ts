@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { and, asc, eq, isNull } from 'drizzle-orm'
 import type { Db } from '../db/index.ts'
+import { isRowId } from '../ids.ts'
 import { apiKeys } from './tables.ts'
 
 export const KEY_TIERS = ['scan', 'partner', 'graph-stream'] as const
@@ -74,6 +75,7 @@ export class KeyService {
 
   /** Revokes one key; other keys are untouched. Returns false when no active key has that id. */
   async revoke(id: number): Promise<boolean> {
+    if (!isRowId(id)) return false
     const rows = await this.db
       .update(apiKeys)
       .set({ revokedAt: new Date() })

@@ -6,6 +6,7 @@ import { CONTRACT_VERSION } from '../../core/contract.ts'
 import { resolveTarget, type ScanEvent } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, renderError } from '../../core/errors.ts'
+import { parseRowId } from '../../core/ids.ts'
 import { ScanSession } from '../../core/http/session.ts'
 import { sseResponse } from '../../core/sse.ts'
 import { competitorsFor } from './competitors.ts'
@@ -306,8 +307,8 @@ export function scanPlugin(deps: AppDeps) {
       '/api/v2/scan/:id',
       async ({ params }) => {
         if (!deps.config.v2ScanEnabled) throw new AppError('V2_SCAN_DISABLED')
-        const id = Number(params.id)
-        const row = Number.isInteger(id) && id > 0 ? await v2.byId(id) : null
+        const id = parseRowId(params.id)
+        const row = id === null ? null : await v2.byId(id)
         if (!row) throw new AppError('NOT_FOUND', { message: `No v2 scan ${params.id}` })
         return {
           scanId: row.id,
