@@ -1,13 +1,21 @@
 import { createApp } from './app.ts'
 import type { Config } from './config.ts'
-import { MAX_BODY_BYTES } from './context.ts'
 
 /** How long in-flight requests (including open SSE streams) get to finish after SIGTERM. */
 const SHUTDOWN_GRACE_MS = 10_000
 
+/**
+ * Bun answers a Content-Length over its own `maxRequestBodySize` with a bare 413 (no envelope, no request id)
+ * before the app sees the request. So Bun's limit is out of reach and the app enforces MAX_BODY_BYTES itself:
+ * a declared length in onRequest, a chunked body by the streaming cap of the body parser (core/context.ts).
+ */
+export function listenOptions(config: Pick<Config, 'port' | 'host'>) {
+  return { port: config.port, hostname: config.host, maxRequestBodySize: Number.MAX_SAFE_INTEGER }
+}
+
 export async function serve(config: Readonly<Config>): Promise<void> {
   const { app, deps, close } = await createApp(config)
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_BODY_BYTES })
+  app.listen(listenOptions(config))
   deps.log.info(
     {
       url: config.publicBaseUrl,
