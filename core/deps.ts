@@ -10,6 +10,7 @@ import { JobQueue } from './jobs/queue.ts'
 import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { KeyService } from './keys/service.ts'
 import { createLogger, type Logger } from './log.ts'
+import { Outage } from './outage.ts'
 import { ReadCache } from './read-cache.ts'
 import { ServiceSecrets } from './secrets/index.ts'
 import { openStore } from './store/index.ts'
@@ -67,8 +68,9 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
   const engine = createEngineDeps(config, overrides)
   const database = overrides.database ?? (await openDatabase(config))
   await migrate(config, database)
-  const store =
-    overrides.store ?? (await openStore(config, { onError: (error) => log.error({ err: error }, 'store error') }))
+  // ioredis reports every reconnection attempt; an outage is logged when it starts, not every few hundred ms.
+  const storeOutage = new Outage(log, 'store')
+  const store = overrides.store ?? (await openStore(config, { onError: (error) => storeOutage.failed(error) }))
   const readCache = new ReadCache(store)
   await readCache.start()
   const jobs = await JobQueue.open(database, log, { namespace: overrides.jobNamespace })

@@ -3,6 +3,7 @@ import { fromDrizzle, fromPglite, type Job, PgBoss } from 'pg-boss'
 import type { z } from 'zod'
 import type { Database, Db } from '../db/index.ts'
 import type { Logger } from '../log.ts'
+import { Outage } from '../outage.ts'
 
 /**
  * Durable background jobs on pg-boss: jobs live in PostgreSQL (the system of record, or PGlite by default), are
@@ -50,14 +51,16 @@ export interface JobQueueOptions {
 }
 
 export class JobQueue {
-  private outage = false
+  /** pg-boss reports every failed poll; an outage is logged when it starts, not once a second until it ends. */
+  private readonly outage: Outage
 
   private constructor(
     private readonly boss: PgBoss,
     private readonly namespace: string,
     private readonly log: Logger,
   ) {
-    boss.on('error', (error) => this.reportError(error))
+    this.outage = new Outage(log, 'job queue')
+    boss.on('error', (error) => this.outage.failed(error))
   }
 
   /** Installs or upgrades pg-boss's own schema, then starts it; queues are created by `declare`. */
@@ -144,15 +147,5 @@ export class JobQueue {
 
   private queueName(job: JobDefinition<unknown>): string {
     return `${this.namespace}${job.name}`
-  }
-
-  /** pg-boss reports each failed poll; an outage is logged when it starts, not once a second until it ends. */
-  private reportError(error: Error): void {
-    if (this.outage) return
-    this.outage = true
-    this.log.error({ err: error }, 'jobs: database unreachable; jobs wait in PostgreSQL until it is back')
-    setTimeout(() => {
-      this.outage = false
-    }, 60_000).unref()
   }
 }
