@@ -75,7 +75,7 @@ describe('JobQueue', () => {
       { retryCount: 1, final: false },
       { retryCount: 2, final: true },
     ])
-  })
+  }, 40_000)
 
   test('a payload that does not match the job schema is dropped without running the handler', async () => {
     const job = echoJob('validated')
