@@ -18,7 +18,9 @@ const API_DESCRIPTION = `Measures how ready a website, an MCP server or an MCP A
 
 Errors use one envelope: \`{ error, code, message, details?, retry_after_ms? }\` (ARD and catalog routes: \`{ errorCode, message, details? }\`).
 Schema failures are 400 with \`details.issues\`; malformed JSON is 400 \`INVALID_JSON\`; unknown routes are 404 \`ENDPOINT_NOT_FOUND\`;
-bodies over 1 MiB are 413 \`PAYLOAD_TOO_LARGE\`; rate-limit denials are 429 with \`Retry-After\` (seconds).
+bodies over 1 MiB are 413 \`PAYLOAD_TOO_LARGE\`; bodies that are not \`application/json\` are 415 \`UNSUPPORTED_MEDIA_TYPE\`;
+JSON nested more than 64 levels deep, and text (body, query or path) holding NUL, other control characters than tab, LF and CR,
+or unpaired surrogates, is 400 \`VALIDATION_FAILED\`; rate-limit denials are 429 with \`Retry-After\` (seconds).
 Optional authentication: \`Authorization: Bearer <api_key>\` (keys are issued by the operators). An unrecognised key on scan routes is treated as anonymous.`
 
 export function docsPlugin(config: Readonly<Config>) {
