@@ -172,6 +172,10 @@ describe.skipIf(!runnable)('resilience', () => {
     // Scans still run without Redis: limits fail open, cache invalidation and events are best effort.
     const duringRedisOutage = await scan(handle, 'blog.test', '198.18.8.2')
     expect([200, 202]).toContain(duringRedisOutage.status)
+    const stream = await get(handle, '/api/scan/stream?domain=spa.test&force=1', { 'x-forwarded-for': '198.18.8.3' })
+    expect(stream.status).toBe(200)
+    const frames = (await stream.text()).split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)))
+    expect(frames.some((frame) => frame.type === 'scan_complete')).toBe(true)
     expect((await get(handle, '/healthz')).status).toBe(200)
     const storeDown = await get(handle, '/readyz')
     expect(storeDown.status).toBe(503)

@@ -142,11 +142,16 @@ export function scanPlugin(deps: AppDeps) {
                 })
                 timer = setTimeout(finish, STREAM_ANALYSIS_WAIT_MS)
                 channel.signal.addEventListener('abort', finish, { once: true })
-                unsubscribe = await deps.store.subscribe(scanChannel(stored.id), (message) => {
-                  const event = JSON.parse(message) as WorkerEvent
-                  if (event.type === 'relevance_assessed' || event.type === 'summary_ready') channel.send(event)
-                  if (event.type === 'analysis_complete' || event.type === 'analysis_failed') finish()
-                })
+                try {
+                  unsubscribe = await deps.store.subscribe(scanChannel(stored.id), (message) => {
+                    const event = JSON.parse(message) as WorkerEvent
+                    if (event.type === 'relevance_assessed' || event.type === 'summary_ready') channel.send(event)
+                    if (event.type === 'analysis_complete' || event.type === 'analysis_failed') finish()
+                  })
+                } catch {
+                  // Store down: the scan still completes; this stream ends after scan_complete without worker events.
+                  finish()
+                }
               },
             })
             const result = await render(row, options, 'scan')
