@@ -1,5 +1,7 @@
-import { type CheerioAPI, load } from 'cheerio'
+import type { CheerioAPI } from 'cheerio'
 import type { FetchResult, RequestOptions } from '../http/client.ts'
+import { tryParseBoundedJson } from '../parse/bounded.ts'
+import { loadBoundedHtml } from '../parse/html.ts'
 import { OutboundError } from '../http/client.ts'
 import type { ScanSession } from '../http/session.ts'
 import { CollectorError } from './contract.ts'
@@ -68,8 +70,9 @@ export async function fetchSnapshot(http: ScanSession, url: string, options: Req
   }
 }
 
+/** The page parsed within the HTML bounds (core/parse/html.ts): a page over them is parsed up to where it passed them. */
 export function toHtmlPage(snapshot: HttpSnapshot): HtmlPage {
-  return { ...snapshot, $: load(snapshot.body) }
+  return { ...snapshot, $: loadBoundedHtml(snapshot.body) }
 }
 
 export async function fetchPage(http: ScanSession, url: string, options: RequestOptions = {}): Promise<HtmlPage> {
@@ -87,13 +90,12 @@ export function isOk(snapshot: Pick<HttpSnapshot, 'status'>): boolean {
   return snapshot.status >= 200 && snapshot.status < 300
 }
 
-/** Parses JSON without throwing: `undefined` when the body is not JSON. */
+/**
+ * Parses JSON without throwing: `undefined` when the body is not JSON, or is over the size or nesting bound
+ * (core/parse/bounded.ts), which a remote document is treated like.
+ */
 export function parseJson(body: string): unknown {
-  try {
-    return JSON.parse(body)
-  } catch {
-    return undefined
-  }
+  return tryParseBoundedJson(body)
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

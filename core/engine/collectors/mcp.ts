@@ -10,6 +10,7 @@ import { LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/typ
 import { z } from 'zod'
 import { type FetchLike, OutboundError } from '../../http/client.ts'
 import type { ScanSession } from '../../http/session.ts'
+import { guardJsonResponse } from '../../parse/stream.ts'
 import { CollectorError, defineCollector } from '../contract.ts'
 import { ACCEPT, MCP_INITIALIZE_BODY } from '../lib/discovery.ts'
 import { MCP_APP_MIME_TYPE, UI_EXTENSION_ID, uiLink } from '../lib/mcp-app.ts'
@@ -285,7 +286,20 @@ function responseTo(messages: Record<string, unknown>[], id: string | number | u
   return 'error' in message ? { error: rpcError(message.error) } : { result: message.result }
 }
 
-/** Reads a body up to READ_CHARS, stopping once an SSE stream carried the awaited response; aborting cancels the read. */
+/** The end of the last complete SSE event (a blank line) in `text`, searching from `from`; -1 when there is none. */
+function lastEventEnd(text: string, from: number): number {
+  const boundary = /\n\r?\n/g
+  boundary.lastIndex = from
+  let end = -1
+  for (let match = boundary.exec(text); match; match = boundary.exec(text)) end = match.index + match[0].length
+  return end
+}
+
+/**
+ * Reads a body up to READ_CHARS, stopping once an SSE stream carried the awaited response; aborting cancels the read.
+ * Each complete event is parsed once, as it completes: re-parsing the whole text on every chunk would cost a server
+ * trickling bytes quadratic time.
+ */
 async function readBody(
   body: ReadableStream<Uint8Array> | null,
   sse: boolean,
@@ -301,13 +315,22 @@ async function readBody(
   signal.addEventListener('abort', cancel, { once: true })
   if (signal.aborted) cancel()
   let text = ''
+  /** Text before this index is whole events already looked at. */
+  let checked = 0
   try {
     for (;;) {
       const { done, value } = await reader.read()
       if (done) return signal.aborted ? { text, ended: false, error: describeError(signal.reason, signal) } : { text: text + decoder.decode(), ended: true }
+      const searchFrom = Math.max(checked, text.length - 2)
       text += decoder.decode(value, { stream: true })
       if (text.length >= READ_CHARS) return { text: text.slice(0, READ_CHARS), ended: false, error: `body passed ${READ_CHARS} characters; read stopped` }
-      if (sse && id !== undefined && /\n\r?\n/.test(text) && responseTo(parseMessages(text, true, false).messages, id)) return { text, ended: false }
+      if (sse && id !== undefined) {
+        const end = lastEventEnd(text, searchFrom)
+        if (end === -1) continue
+        const answered = responseTo(parseMessages(text.slice(checked, end), true, true).messages, id)
+        checked = end
+        if (answered) return { text, ended: false }
+      }
     }
   } catch (error) {
     return { text, ended: false, error: describeError(error, signal) }
@@ -575,6 +598,15 @@ class SseTransport extends SSEClientTransport {
   }
 }
 
+/**
+ * The SDK reads and JSON-parses its responses itself: their bodies pass through the JSON stream guard, so a message
+ * nested past MAX_JSON_DEPTH or an SSE event past MAX_SSE_EVENT_BYTES errors the stream (the SDK reports a failed
+ * request) before the SDK holds it. The outbound client's byte cap bounds each body as a whole.
+ */
+function guardedFetch(fetch: FetchLike): FetchLike {
+  return async (input, init) => guardJsonResponse(await fetch(input, init))
+}
+
 /** A stream the SDK would resume is not reopened: a scan reads, it does not listen. */
 const NO_RECONNECT = { initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1, maxRetries: 0 }
 
@@ -667,7 +699,7 @@ const notSent = (method: string): McpExchange =>
  * transport; a JSON-RPC answer the SDK refused is used raw.
  */
 async function connect(http: ScanSession, wire: McpWire, discover: Promise<McpExchange>, limits: Limits): Promise<Connection> {
-  const recorder = new HandshakeRecorder(http.asFetch(), limits)
+  const recorder = new HandshakeRecorder(guardedFetch(http.asFetch()), limits)
   const client = newClient()
   const transport = new StreamableHTTPClientTransport(new URL(wire.url), { fetch: withoutListening(recorder.fetch), reconnectionOptions: NO_RECONNECT })
   const refused = await within(client.connect(transport, { timeout: limits.timeoutMs, signal: limits.budget }), limits.timeoutMs + 1_000).then(
@@ -729,7 +761,7 @@ export async function openSse(
   limits: Limits,
 ): Promise<{ handshake: Handshake; call: Call; close(): Promise<void>; error?: undefined } | { error: string }> {
   const client = newClient()
-  const transport = new SseTransport(new URL(url), { fetch })
+  const transport = new SseTransport(new URL(url), { fetch: guardedFetch(fetch) })
   try {
     // Two steps: the stream must name its message endpoint before initialize can be sent.
     await within(client.connect(transport, { timeout: limits.timeoutMs, signal: limits.budget }), limits.timeoutMs * 2)

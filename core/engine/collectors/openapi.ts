@@ -1,8 +1,8 @@
-import { parse as parseYaml } from 'yaml'
+import { parseBoundedJsonOrYaml } from '../../parse/bounded.ts'
 import { defineCollector } from '../contract.ts'
 import { isSameSite, parseLinkHeader } from '../lib/links.ts'
 import { openapiSchemaErrors } from '../lib/openapi-validation.ts'
-import { fetchSnapshot, type HtmlPage, type HttpSnapshot, isOk, isRecord, looksLikeHtml, parseJson } from '../snapshot.ts'
+import { fetchSnapshot, type HtmlPage, type HttpSnapshot, isOk, isRecord, looksLikeHtml } from '../snapshot.ts'
 import type { ApiCatalogArtifact } from './api-catalog.ts'
 
 export interface OpenapiArtifact {
@@ -33,20 +33,20 @@ export const OPENAPI_GUESSES = [
 
 const ACCEPT = { headers: { accept: 'application/openapi+json, application/json, application/yaml;q=0.9, */*;q=0.1' } }
 
+/**
+ * JSON, else YAML, both bounded (core/parse/bounded.ts): a document over a bound, or a JSON-looking one nested too
+ * deep (never retried as YAML), is no document, like one that does not parse.
+ */
 function parseDocument(response: HttpSnapshot): Record<string, unknown> | null {
   if (!isOk(response) || looksLikeHtml(response.body)) return null
-  const json = parseJson(response.body)
-  const value = json === undefined ? parseYamlSafely(response.body) : json
+  let value: unknown
+  try {
+    value = parseBoundedJsonOrYaml(response.body)
+  } catch {
+    return null
+  }
   if (!isRecord(value)) return null
   return typeof value.openapi === 'string' || value.swagger === '2.0' ? value : null
-}
-
-function parseYamlSafely(body: string): unknown {
-  try {
-    return parseYaml(body, { maxAliasCount: 100 })
-  } catch {
-    return undefined
-  }
 }
 
 /** Structural validation without resolving external $refs: a scan never follows a document off-site. */

@@ -1,4 +1,5 @@
-import { type CheerioAPI, load } from 'cheerio'
+import type { CheerioAPI } from 'cheerio'
+import { loadBoundedHtml } from '../../parse/html.ts'
 import { NO_BROWSER_MESSAGE } from '../browser.ts'
 import { CollectorError, defineCollector } from '../contract.ts'
 
@@ -33,7 +34,7 @@ export const renderedCollector = defineCollector({
           return { status: response.status, headers, body: response.body }
         },
       })
-      return { ...result, $: load(result.html) }
+      return { ...result, $: loadBoundedHtml(result.html) }
     } catch (error) {
       throw new CollectorError(`rendering ${target.origin}/ failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }

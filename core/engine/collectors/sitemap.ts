@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { xmlNestingExceeds } from '../../parse/nesting.ts'
 import { type CollectorContext, defineCollector } from '../contract.ts'
 import { ACCEPT, nullOnCollectorError, settle } from '../lib/discovery.ts'
 import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot, isOk, looksLikeHtml } from '../snapshot.ts'
@@ -41,6 +42,15 @@ const MAX_URLS = 50_000
 const MAX_BYTES = 52_428_800
 /** Read at most this much; a larger sitemap is scanned for <loc> without a well-formedness check. */
 const READ_CAP = 10 * 1024 * 1024
+/**
+ * Larger well-formed sitemaps are read with patterns rather than parsed into a tree: fast-xml-parser's tree costs
+ * ~50 bytes of memory per byte (a 10 MB sitemap peaks past 300 MB), the patterns next to nothing.
+ */
+const TREE_PARSE_CHARS = 1024 * 1024
+/** A sitemap nests three elements deep (urlset, url, loc), four or five with extensions; deeper is refused. */
+const MAX_XML_DEPTH = 32
+/** `Sitemap:` lines of robots.txt tried, in order; a robots.txt may list thousands. */
+const MAX_ROBOTS_SITEMAPS = 5
 const GUESSED_PATHS = ['/sitemap.xml', '/sitemap_index.xml', '/sitemap-index.xml', '/sitemap.xml.gz']
 /** W3C Datetime (the profile sitemaps.org requires for <lastmod>). */
 const W3C_DATETIME =
@@ -86,23 +96,25 @@ export function parseSitemap(response: HttpSnapshot): NonNullable<SitemapArtifac
   const overBytes = (response.truncated ? declaredSize : body.length) > MAX_BYTES
   const trimmed = body.replace(/^\uFEFF/, '').trimStart()
   if (!trimmed.startsWith('<')) {
-    const lines = trimmed.split(/\r\n|\r|\n/).map((line) => line.trim()).filter(Boolean)
-    if (lines.length === 0 || !lines.every((line) => /^https?:\/\/\S+$/.test(line))) return null
-    return {
-      wellFormed: false,
-      root: null,
-      namespaceOk: false,
-      locs: lines.slice(0, MAX_URLS),
-      invalidLastmod: 0,
-      plainText: true,
-      overLimits: lines.length > MAX_URLS || overBytes,
+    // Line by line, keeping MAX_URLS: a 10 MB list is not split into an array of every line.
+    const locs: string[] = []
+    let count = 0
+    for (const match of trimmed.matchAll(/[^\r\n]+/g)) {
+      const line = match[0].trim()
+      if (line === '') continue
+      if (!/^https?:\/\/\S+$/.test(line)) return null
+      if (++count <= MAX_URLS) locs.push(line)
     }
+    if (count === 0) return null
+    return { wellFormed: false, root: null, namespaceOk: false, locs, invalidLastmod: 0, plainText: true, overLimits: count > MAX_URLS || overBytes }
   }
-  if (response.truncated) return scanPartial(body, overBytes)
-  // Sitemaps need no DTD; entity declarations are refused rather than expanded (entity-expansion bombs).
-  if (/<!ENTITY/i.test(body) || XMLValidator.validate(body) !== true) {
+  if (response.truncated) return { ...scanSitemap(body, overBytes), partial: true }
+  // Sitemaps need no DTD; entity declarations are refused rather than expanded (entity-expansion bombs), and
+  // nesting no sitemap needs is refused before the validator or the parser walks it.
+  if (/<!ENTITY/i.test(body) || xmlNestingExceeds(body, MAX_XML_DEPTH) || XMLValidator.validate(body) !== true) {
     return { wellFormed: false, root: null, namespaceOk: false, locs: [], invalidLastmod: 0, plainText: false, overLimits: overBytes }
   }
+  if (body.length > TREE_PARSE_CHARS) return { ...scanSitemap(body, overBytes), wellFormed: true }
   const document = parser.parse(body) as Record<string, unknown>
   const rootKey = Object.keys(document).find((key) => !key.startsWith('?') && !key.startsWith('#'))
   const rootNode = rootKey === undefined ? undefined : document[rootKey]
@@ -131,19 +143,30 @@ export function parseSitemap(response: HttpSnapshot): NonNullable<SitemapArtifac
   }
 }
 
-/** A body cut at the read cap cannot be validated; its root, namespace and <loc>s are read with patterns. */
-function scanPartial(body: string, overBytes: boolean): NonNullable<SitemapArtifact['parsed']> {
-  const rootMatch = /<(?:[\w-]+:)?(urlset|sitemapindex)\b([^>]*)>/.exec(body)
-  const locs = [...body.matchAll(/<(?:[\w-]+:)?loc>\s*([^<\s]+)\s*<\//g)].map((match) => match[1]!.replaceAll('&amp;', '&'))
+/**
+ * Root, namespace and `<loc>`s read with patterns, keeping at most MAX_URLS locs: for a body cut at the read cap
+ * (which cannot be validated, so `wellFormed` only says a sitemap root was seen) and for large validated ones.
+ */
+function scanSitemap(body: string, overBytes: boolean): NonNullable<SitemapArtifact['parsed']> {
+  const rootMatch = /<([\w-]+:)?(urlset|sitemapindex)\b([^>]*)>/.exec(body)
+  // The root's own prefix: `<image:loc>` and other extensions' elements are not entries.
+  const prefix = (rootMatch?.[1] ?? '').replace(/[-]/g, '\\$&')
+  const locs: string[] = []
+  let count = 0
+  for (const match of body.matchAll(new RegExp(`<${prefix}loc>\\s*([^<\\s]+)\\s*<\\/`, 'g'))) {
+    if (++count <= MAX_URLS) locs.push(match[1]!.replaceAll('&amp;', '&'))
+  }
+  let invalidLastmod = 0
+  // No lazy quantifier between \s*: on a body cut short, that backtracks quadratically over a long run of spaces.
+  for (const match of body.matchAll(new RegExp(`<${prefix}lastmod>([^<]*)<\\/`, 'g'))) if (!W3C_DATETIME.test(match[1]!.trim())) invalidLastmod += 1
   return {
     wellFormed: rootMatch !== null,
-    root: rootMatch ? (rootMatch[1] as 'urlset' | 'sitemapindex') : null,
-    namespaceOk: rootMatch?.[2]?.includes(SITEMAP_NAMESPACE) ?? false,
-    locs: locs.slice(0, MAX_URLS),
-    invalidLastmod: [...body.matchAll(/<(?:[\w-]+:)?lastmod>\s*([^<]*?)\s*<\//g)].filter((m) => !W3C_DATETIME.test(m[1]!)).length,
+    root: rootMatch ? (rootMatch[2] as 'urlset' | 'sitemapindex') : null,
+    namespaceOk: rootMatch?.[3]?.includes(SITEMAP_NAMESPACE) ?? false,
+    locs,
+    invalidLastmod,
     plainText: false,
-    overLimits: locs.length > MAX_URLS || overBytes,
-    partial: true,
+    overLimits: count > MAX_URLS || overBytes,
   }
 }
 
@@ -158,7 +181,7 @@ export const sitemapCollector = defineCollector({
     // An unreadable robots.txt leaves the conventional paths to try.
     const robotsSitemaps = (await ctx.get('robots').catch(nullOnCollectorError))?.sitemaps ?? []
     const candidates: { url: string; source: 'robots' | 'guess' }[] = []
-    for (const url of robotsSitemaps) candidates.push({ url, source: 'robots' })
+    for (const url of robotsSitemaps.slice(0, MAX_ROBOTS_SITEMAPS)) candidates.push({ url, source: 'robots' })
     for (const path of GUESSED_PATHS) {
       const url = new URL(path, ctx.target.origin).href
       if (!candidates.some((candidate) => candidate.url === url)) candidates.push({ url, source: 'guess' })

@@ -1,4 +1,4 @@
-import { load } from 'cheerio'
+import { loadBoundedHtml } from '../../parse/html.ts'
 import { type HttpSnapshot, isOk } from '../snapshot.ts'
 
 /**
@@ -60,7 +60,7 @@ export function detectChallenge(response: HttpSnapshot, baseline: HttpSnapshot |
 /** A CAPTCHA widget inside a `<form>` of the page: agents cannot submit that form. Null when there is none. */
 export function captchaOnForm(body: string): string | null {
   if (!/recaptcha|hcaptcha|turnstile|data-sitekey/i.test(body)) return null
-  const $ = load(body)
+  const $ = loadBoundedHtml(body)
   const widget = $('form')
     .find(
       '.g-recaptcha, .h-captcha, .cf-turnstile, [data-sitekey], iframe[src*="recaptcha"], iframe[src*="hcaptcha"], iframe[src*="challenges.cloudflare.com"]',

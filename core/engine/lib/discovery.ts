@@ -5,7 +5,7 @@
  * MCP server card, agent skills index).
  */
 import { createHash } from 'node:crypto'
-import { parse as parseYaml } from 'yaml'
+import { parseBoundedYaml } from '../../parse/bounded.ts'
 import { CollectorError, type Outcome } from '../contract.ts'
 import { type HttpSnapshot, isOk, isRecord, looksLikeHtml, parseJson } from '../snapshot.ts'
 import type { WebLink } from './links.ts'
@@ -195,14 +195,21 @@ export interface MarkdownOutline {
 }
 
 const MARKDOWN_LINK = /\[([^\]]+)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g
+/** Characters of a markdown document outlined (llms.txt is judged over 1 MiB anyway); the rest is not read. */
+export const MAX_MARKDOWN_CHARS = 1024 * 1024
+/** Links and sections an outline keeps. */
+export const MAX_MARKDOWN_LINKS = 10_000
 
-/** Outlines a markdown document the way llmstxt.org describes llms.txt (H1, blockquote, H2 link lists). */
+/**
+ * Outlines a markdown document the way llmstxt.org describes llms.txt (H1, blockquote, H2 link lists), over its
+ * first MAX_MARKDOWN_CHARS characters, keeping at most MAX_MARKDOWN_LINKS links and as many sections.
+ */
 export function outlineMarkdown(body: string): MarkdownOutline {
   const outline: MarkdownOutline = { startsWithH1: false, h1: null, blockquote: false, links: [], sections: [] }
   let inFence = false
   let seenContent = false
   let section: MarkdownOutline['sections'][number] | null = null
-  for (const rawLine of body.split(/\r\n|\r|\n/)) {
+  for (const rawLine of body.slice(0, MAX_MARKDOWN_CHARS).split(/\r\n|\r|\n/)) {
     const line = rawLine.trim()
     if (/^(```|~~~)/.test(line)) {
       inFence = !inFence
@@ -220,13 +227,13 @@ export function outlineMarkdown(body: string): MarkdownOutline {
     const h2 = /^##\s+(.+?)\s*#*$/.exec(line)
     if (h2) {
       section = { title: h2[1]!, linkItems: 0 }
-      outline.sections.push(section)
+      if (outline.sections.length < MAX_MARKDOWN_LINKS) outline.sections.push(section)
       continue
     }
     if (line.startsWith('>')) outline.blockquote = true
     let found = false
     for (const match of line.matchAll(MARKDOWN_LINK)) {
-      outline.links.push({ text: match[1]!, url: match[2]!, section: section?.title ?? null })
+      if (outline.links.length < MAX_MARKDOWN_LINKS) outline.links.push({ text: match[1]!, url: match[2]!, section: section?.title ?? null })
       found = true
     }
     if (found && section && /^([-*+]|\d+\.)\s/.test(line)) section.linkItems += 1
@@ -234,17 +241,25 @@ export function outlineMarkdown(body: string): MarkdownOutline {
   return outline
 }
 
-/** Absolute http(s) URLs written anywhere in a text (code blocks and JSON configuration included). */
-export function absoluteUrlsIn(text: string): string[] {
-  return [...text.matchAll(/https?:\/\/[^\s"'`<>()[\]{},\\]+/g)].map((match) => match[0].replace(/[.;:!?]+$/, ''))
+/** Absolute http(s) URLs written anywhere in a text (code blocks and JSON configuration included), the first `limit`. */
+export function absoluteUrlsIn(text: string, limit = MAX_MARKDOWN_LINKS): string[] {
+  const urls: string[] = []
+  for (const match of text.matchAll(/https?:\/\/[^\s"'`<>()[\]{},\\]+/g)) {
+    if (urls.length === limit) break
+    urls.push(match[0].replace(/[.;:!?]+$/, ''))
+  }
+  return urls
 }
 
-/** YAML frontmatter (`---` … `---` at the very start), parsed; null when there is none or it is not a mapping. */
+/**
+ * YAML frontmatter (`---` … `---` at the very start), parsed within the YAML bounds; null when there is none, it is
+ * not a mapping, or it is over a bound.
+ */
 export function parseFrontmatter(body: string): Record<string, unknown> | null {
   const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(\r?\n|$)/.exec(body)
   if (!match) return null
   try {
-    const value: unknown = parseYaml(match[1]!)
+    const value: unknown = parseBoundedYaml(match[1]!)
     return isRecord(value) ? value : null
   } catch {
     return null

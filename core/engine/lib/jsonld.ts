@@ -4,6 +4,7 @@
  * `@type` arrays and prefixed types normalised, nested typed entities (offers inside a Product) collected too.
  */
 import type { CheerioAPI } from 'cheerio'
+import { parseBoundedJson } from '../../parse/bounded.ts'
 import { isRecord, mediaType } from '../snapshot.ts'
 
 export interface JsonLdBlock {
@@ -40,7 +41,8 @@ export function extractJsonLd($: CheerioAPI): JsonLdExtraction {
       const index = position + 1
       const text = unwrap($(element).text())
       try {
-        walk(JSON.parse(text), false, true, nodes)
+        // Bounded: a block nested past MAX_JSON_DEPTH is recorded unparsed, like one that is not JSON.
+        walk(parseBoundedJson(text), false, true, nodes)
         blocks.push({ index, parsed: true })
       } catch (error) {
         blocks.push({ index, parsed: false, error: error instanceof Error ? error.message : String(error) })

@@ -3,7 +3,7 @@
  * tools link a UI resource and under which key, tool visibility, the UI resource's `_meta.ui` and the external
  * origins its HTML reaches, so the checks can compare them with the declared CSP.
  */
-import { load } from 'cheerio'
+import { loadBoundedHtml } from '../../parse/html.ts'
 import type { McpServerArtifact, McpTool } from '../collectors/mcp.ts'
 import { isRecord, parseJson } from '../snapshot.ts'
 
@@ -289,7 +289,7 @@ function originOf(url: string): string | null {
  * Anchors are left out: navigation goes through the host (`ui/open-link`), not the CSP.
  */
 export function externalReferences(html: string): ExternalReference[] {
-  const $ = load(html)
+  const $ = loadBoundedHtml(html)
   const found: ExternalReference[] = []
   const add = (url: string | undefined, directive: CspDirective, via: string) => {
     const origin = url ? originOf(url) : null
