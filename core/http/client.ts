@@ -28,6 +28,11 @@ export type OutboundErrorCode =
   /** Only from `stream()`: a streamed body cannot be cut short silently, so passing the cap is an error. */
   | 'BODY_TOO_LARGE'
 
+/** A byte allowance shared by several requests (see RequestOptions.budget). */
+export interface ByteBudget {
+  remaining: number
+}
+
 export interface RedirectHop {
   url: string
   status: number
@@ -57,6 +62,12 @@ export interface RequestOptions {
   timeoutMs?: number
   /** Cap on the decoded body. */
   maxBytes?: number
+  /**
+   * Bytes left to read across many requests (a scan's budget, shared by every request of the scan): each decoded
+   * chunk is taken from it as it arrives; once it is spent, `request()` cuts the body (`truncated`) and `stream()`
+   * fails with BODY_TOO_LARGE.
+   */
+  budget?: ByteBudget
   /** `follow` (default) follows up to 5 redirects, checking every hop; `manual` returns the 3xx itself. */
   redirect?: 'follow' | 'manual'
   /** Web Bot Auth signature on every hop; default true when the client has a signer. */
@@ -186,7 +197,7 @@ class Outbound implements OutboundClient {
     try {
       const { exchange, finalUrl, redirects } = await this.follow(requestedUrl, options, deadline.signal)
       const { body, truncated } = exchange.body
-        ? await readCapped(exchange.body, options.maxBytes ?? this.scanner.maxBytes, deadline.signal)
+        ? await readCapped(exchange.body, options.maxBytes ?? this.scanner.maxBytes, deadline.signal, options.budget)
         : { body: new Uint8Array(), truncated: false }
       exchange.discard()
       return fetchResult({
@@ -225,7 +236,7 @@ class Outbound implements OutboundClient {
       throw new OutboundError('CONNECTION_FAILED', finalUrl, `${finalUrl} answered with unusable status ${exchange.status}`)
     }
     const body = exchange.body
-      ? webStream(exchange, options.maxBytes ?? this.scanner.maxBytes, finalUrl, options.signal)
+      ? webStream(exchange, options.maxBytes ?? this.scanner.maxBytes, finalUrl, options.signal, options.budget)
       : null
     if (!body) exchange.discard()
     const response = new Response(body, {
@@ -476,10 +487,16 @@ function decodedBody(response: IncomingMessage): Readable {
   return decoders.at(-1)!
 }
 
+/**
+ * Reads a decoded body up to `maxBytes` (and what is left of `budget`), then stops: breaking out of the iteration
+ * destroys the decoder and, through the pipeline, the response and its socket, so nothing past the cap is read off
+ * the wire or decompressed.
+ */
 async function readCapped(
   body: Readable,
   maxBytes: number,
   signal: AbortSignal,
+  budget?: ByteBudget,
 ): Promise<{ body: Uint8Array; truncated: boolean }> {
   const chunks: Uint8Array[] = []
   let size = 0
@@ -491,16 +508,18 @@ async function readCapped(
   signal.addEventListener('abort', onAbort, { once: true })
   try {
     for await (const chunk of body as AsyncIterable<Uint8Array>) {
-      const room = maxBytes - size
+      const room = Math.max(0, Math.min(maxBytes - size, budget ? budget.remaining : Number.POSITIVE_INFINITY))
       if (chunk.byteLength > room) {
         // Stop reading at the cap: the rest is never decompressed.
-        chunks.push(chunk.subarray(0, room))
+        if (room > 0) chunks.push(chunk.subarray(0, room))
         size += room
+        if (budget) budget.remaining -= room
         truncated = true
         break
       }
       chunks.push(chunk)
       size += chunk.byteLength
+      if (budget) budget.remaining -= chunk.byteLength
     }
   } finally {
     signal.removeEventListener('abort', onAbort)
@@ -514,7 +533,13 @@ async function readCapped(
   return { body: result, truncated }
 }
 
-function webStream(exchange: Exchange, maxBytes: number, url: string, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+function webStream(
+  exchange: Exchange,
+  maxBytes: number,
+  url: string,
+  signal: AbortSignal | undefined,
+  budget: ByteBudget | undefined,
+): ReadableStream<Uint8Array> {
   const body = exchange.body!
   const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
   const onAbort = (): void => {
@@ -540,6 +565,15 @@ function webStream(exchange: Exchange, maxBytes: number, url: string, signal: Ab
           finish()
           controller.error(new OutboundError('BODY_TOO_LARGE', url, `${url}: the response body passed ${maxBytes} bytes`))
           return
+        }
+        if (budget) {
+          if (value.byteLength > budget.remaining) {
+            budget.remaining = 0
+            finish()
+            controller.error(new OutboundError('BODY_TOO_LARGE', url, `${url}: the byte budget shared with other requests is spent`))
+            return
+          }
+          budget.remaining -= value.byteLength
         }
         controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength))
       } catch (error) {

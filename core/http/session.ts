@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts'
 import {
+  type ByteBudget,
   fetchAdapter,
   OutboundError,
   type FetchLike,
@@ -11,8 +12,16 @@ import {
 /**
  * One scan's view of the outbound client. Many checks read the same resources (robots.txt, the home page),
  * so a GET or HEAD is fetched once per scan, even when several collectors ask at the same moment; and a
- * scan never has more than `hostConcurrency` requests in flight to one host, to stay polite.
+ * scan never has more than `hostConcurrency` requests in flight to one host, to stay polite. Every body the scan
+ * reads comes out of one byte budget, so that a site answering every probe with a body at the per-request cap (an
+ * endless stream, a compression bomb) costs a scan SCAN_MAX_BYTES, not the cap times the probes (~50 of them).
  */
+
+/**
+ * Decoded body bytes one scan reads in all. A scan of a real site reads a few MB (the homepage ~10 times, as
+ * different agents); the memo and the artifacts hold what was read until the scan ends, twice over (bytes and text).
+ */
+export const SCAN_MAX_BYTES = 32 * 1024 * 1024
 
 export interface RequestLogEntry {
   method: string
@@ -30,6 +39,7 @@ export class ScanSession {
   private readonly entries: RequestLogEntry[] = []
   private sent = 0
   private readonly hostConcurrency: number
+  private readonly budget: ByteBudget = { remaining: SCAN_MAX_BYTES }
 
   constructor(
     private readonly client: OutboundClient,
@@ -69,7 +79,12 @@ export class ScanSession {
 
   /** Streams are never memoised; the host slot is held until the headers arrive, not for the whole stream. */
   stream(url: string | URL, options: RequestOptions = {}): Promise<Response> {
-    return this.dispatch(url, options, (response) => response.status, () => this.client.stream(url, options))
+    return this.dispatch(url, options, (response) => response.status, () => this.client.stream(url, { ...options, budget: this.budget }))
+  }
+
+  /** Body bytes the scan may still read. */
+  get bytesLeft(): number {
+    return this.budget.remaining
   }
 
   /** A `fetch` for the MCP SDK and similar libraries, counted and logged like every other request. */
@@ -78,7 +93,7 @@ export class ScanSession {
   }
 
   private send(url: string | URL, options: RequestOptions): Promise<FetchResult> {
-    return this.dispatch(url, options, (result) => result.status, () => this.client.request(url, options))
+    return this.dispatch(url, options, (result) => result.status, () => this.client.request(url, { ...options, budget: this.budget }))
   }
 
   private dispatch<T>(
