@@ -115,8 +115,9 @@ async function probe(ctx: CollectorContext, spec: ProbeSpec): Promise<HttpSnapsh
         sign: spec.sign,
         maxBytes: BODY_CAP,
       })
-    : // No size option here: the homepage collector's identical request is then answered from the session memo.
-      await fetchSnapshot(ctx.http, `${target.origin}/`, { headers: spec.headers, sign: spec.sign })
+    : // No size option for the browser: the homepage collector's identical request is then answered from the session
+      // memo. The other probes are requests of their own, and only their first BODY_CAP bytes are ever looked at.
+      await fetchSnapshot(ctx.http, `${target.origin}/`, { headers: spec.headers, sign: spec.sign, ...(spec.agent === 'browser' ? {} : { maxBytes: BODY_CAP }) })
   return response.body.length > BODY_CAP ? { ...response, body: response.body.slice(0, BODY_CAP), truncated: true } : response
 }
 

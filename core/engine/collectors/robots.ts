@@ -153,6 +153,8 @@ export function parseRobots(response: HttpSnapshot): RobotsArtifact {
 export const robotsCollector = defineCollector({
   key: 'robots',
   async collect({ http, target }) {
-    return parseRobots(await fetchSnapshot(http, `${target.origin}/robots.txt`, { headers: { accept: 'text/plain, */*;q=0.1' } }))
+    // Only PARSE_LIMIT is parsed; the byte after it is enough to say the file is longer (`truncated`).
+    const response = await fetchSnapshot(http, `${target.origin}/robots.txt`, { headers: { accept: 'text/plain, */*;q=0.1' }, maxBytes: PARSE_LIMIT + 1 })
+    return parseRobots(response)
   },
 })
