@@ -63,18 +63,28 @@ export const commerceSignalsCollector = defineCollector({
     if (isOk(acp) && isRecord(parseJson(acp.body))) reasons.push('ACP discovery document')
     if (isOk(ucp) && isRecord(parseJson(ucp.body))) reasons.push('UCP business profile')
 
-    const productUrls = [
-      ...links.map((link) => link.url),
-      ...(sitemap.parsed?.locs ?? []).map((loc) => absoluteSameSite(loc, homepage.url, target.domain)),
-    ]
-      .filter((url): url is string => url !== null && PRODUCT_PATH.test(new URL(url).pathname))
-      .filter((url, index, all) => all.indexOf(url) === index)
-      .slice(0, 10)
+    // The first 10 distinct product URLs, in order; a sitemap lists up to 50,000 locs, so this stops as soon as it
+    // has them (deduplicating with indexOf over all of them was quadratic).
+    const productUrls: string[] = []
+    const candidates = function* (): Generator<string | null> {
+      for (const link of links) yield link.url
+      for (const loc of sitemap.parsed?.locs ?? []) yield absoluteSameSite(loc, homepage.url, target.domain)
+    }
+    for (const url of candidates()) {
+      if (productUrls.length === 10) break
+      if (url !== null && !productUrls.includes(url) && PRODUCT_PATH.test(new URL(url).pathname)) productUrls.push(url)
+    }
     if (productUrls.length > 0) reasons.push(`${productUrls.length} product page link(s)`)
 
-    const llmsPricing = [...llmsTxt.body.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)]
-      .map((match) => absoluteSameSite(match[1]!, homepage.url, target.domain))
-      .find((url) => url !== null && PRICING_PATH.test(new URL(url).pathname))
+    // The first pricing link of llms.txt, reading matches one at a time rather than collecting all of them.
+    let llmsPricing: string | undefined
+    for (const match of llmsTxt.body.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)) {
+      const url = absoluteSameSite(match[1]!, homepage.url, target.domain)
+      if (url !== null && PRICING_PATH.test(new URL(url).pathname)) {
+        llmsPricing = url
+        break
+      }
+    }
     const pricingUrl =
       links.find((link) => PRICING_TEXT.test(link.text) || PRICING_PATH.test(new URL(link.url).pathname))?.url ??
       (isOk(llmsTxt) ? llmsPricing : undefined) ??

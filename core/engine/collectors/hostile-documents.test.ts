@@ -12,10 +12,11 @@ import { MAX_MARKDOWN_LINKS, outlineMarkdown } from '../lib/discovery.ts'
 import { extractJsonLd } from '../lib/jsonld.ts'
 import { type HttpSnapshot, toHtmlPage } from '../snapshot.ts'
 import type { ApiCatalogArtifact } from './api-catalog.ts'
+import { commerceSignalsCollector } from './commerce-signals.ts'
 import { mcpCollector } from './mcp.ts'
 import { openapiCollector } from './openapi.ts'
 import { robotsCollector } from './robots.ts'
-import { sitemapCollector } from './sitemap.ts'
+import { type SitemapArtifact, sitemapCollector } from './sitemap.ts'
 
 const site = routeTableSite()
 const typed = (type: string) => (body: string) => () => new Response(body, { headers: { 'content-type': type } })
@@ -111,6 +112,32 @@ describe('sitemap collector', () => {
     expect(sitemap.robotsSitemaps).toHaveLength(10_000)
     expect(sitemap.tried.filter((url) => url.includes('/s/'))).toHaveLength(5)
     expect(site.requested.filter((path) => path.startsWith('/s/'))).toHaveLength(5)
+  })
+})
+
+describe('commerce signals', () => {
+  test('50,000 product URLs in the sitemap and 10,000 links in llms.txt: the first 10 products and the pricing link, quickly', async () => {
+    const locs = Array.from({ length: 50_000 }, (_, index) => `${site.origin}/product/${index}`)
+    const llms = [...Array.from({ length: 10_000 }, (_, index) => `- [Doc](${site.origin}/docs/${index})`), `- [Pricing](${site.origin}/pricing)`].join('\n')
+    const sitemap: SitemapArtifact = {
+      source: 'guess',
+      url: `${site.origin}/sitemap.xml`,
+      response: null,
+      tried: [],
+      firstLoc: null,
+      parsed: { wellFormed: true, root: 'urlset', namespaceOk: true, locs, invalidLastmod: 0, plainText: false, overLimits: false },
+    }
+    const missing = { ...snapshot('', `${site.origin}/x`), status: 404 }
+    const started = performance.now()
+    const signals = await commerceSignalsCollector.collect(
+      collectorContext({
+        target: localTarget(site.origin),
+        artifacts: { homepage: toHtmlPage(snapshot('<html><body>Home</body></html>')), sitemap, llmsTxt: { ...snapshot(llms, `${site.origin}/llms.txt`), contentType: 'text/plain' }, acp: missing, ucp: missing },
+      }),
+    )
+    expect(signals.productUrls).toEqual(locs.slice(0, 10))
+    expect(signals.pricingUrl).toBe(`${site.origin}/pricing`)
+    expect(performance.now() - started).toBeLessThan(1_000)
   })
 })
 
