@@ -146,4 +146,13 @@ describe('a byte budget shared by requests', () => {
     expect(session.bytesLeft).toBe(0)
     expect(results.every((result) => result.truncated)).toBe(true)
   })
+
+  test('a caller with an allowance of its own (the browser) spends that one, not the scan’s', async () => {
+    const session = new ScanSession(client, config)
+    const own: ByteBudget = { remaining: MiB }
+    const result = await session.request(`${origin}/endless-own`, { budget: own })
+    expect(result.body.byteLength).toBe(MiB)
+    expect(own.remaining).toBe(0)
+    expect(session.bytesLeft).toBe(SCAN_MAX_BYTES)
+  })
 })

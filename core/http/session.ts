@@ -15,6 +15,7 @@ import {
  * scan never has more than `hostConcurrency` requests in flight to one host, to stay polite. Every body the scan
  * reads comes out of one byte budget, so that a site answering every probe with a body at the per-request cap (an
  * endless stream, a compression bomb) costs a scan SCAN_MAX_BYTES, not the cap times the probes (~50 of them).
+ * A caller with an allowance of its own (the browser's subresources) passes it as `budget`.
  */
 
 /**
@@ -79,7 +80,7 @@ export class ScanSession {
 
   /** Streams are never memoised; the host slot is held until the headers arrive, not for the whole stream. */
   stream(url: string | URL, options: RequestOptions = {}): Promise<Response> {
-    return this.dispatch(url, options, (response) => response.status, () => this.client.stream(url, { ...options, budget: this.budget }))
+    return this.dispatch(url, options, (response) => response.status, () => this.client.stream(url, { budget: this.budget, ...options }))
   }
 
   /** Body bytes the scan may still read. */
@@ -93,7 +94,7 @@ export class ScanSession {
   }
 
   private send(url: string | URL, options: RequestOptions): Promise<FetchResult> {
-    return this.dispatch(url, options, (result) => result.status, () => this.client.request(url, { ...options, budget: this.budget }))
+    return this.dispatch(url, options, (result) => result.status, () => this.client.request(url, { budget: this.budget, ...options }))
   }
 
   private dispatch<T>(

@@ -15,18 +15,24 @@ export interface RenderedPage {
 }
 
 const RENDER_TIMEOUT_MS = 20_000
+/**
+ * Decoded bytes of the subresources one render may fetch (scripts, styles, images): an allowance of its own, so that
+ * a heavy page does not spend the documents' budget (SCAN_MAX_BYTES), and a page pulling endless resources stops here.
+ */
+const RENDER_MAX_BYTES = 64 * 1024 * 1024
 
 export const renderedCollector = defineCollector({
   key: 'rendered',
   deep: true,
   async collect({ browser, http, target, config }) {
     if (!browser) throw new CollectorError(NO_BROWSER_MESSAGE)
+    const budget = { remaining: RENDER_MAX_BYTES }
     try {
       const result = await browser.render(`${target.origin}/`, {
         timeoutMs: RENDER_TIMEOUT_MS,
         userAgent: config.scanner.userAgent,
         fetch: async (url, init) => {
-          const response = await http.request(url, { method: init.method, headers: init.headers, body: init.body })
+          const response = await http.request(url, { method: init.method, headers: init.headers, body: init.body, budget })
           const headers: Record<string, string> = {}
           response.headers.forEach((value, name) => {
             headers[name] = value
