@@ -20,6 +20,11 @@ export const MARKDOWN_ACCEPT = 'text/markdown, text/html;q=0.5'
 /** For URLs that should be markdown: say so, but take whatever comes so the check can see what it was. */
 const VARIANT_ACCEPT = 'text/markdown, text/plain;q=0.9, */*;q=0.1'
 const MARKDOWN_TYPES = /^text\/(x-)?markdown\b/i
+/**
+ * What a markdown probe reads: the checks judge its status, headers and first 8 KiB (markdownServed), so a large
+ * document (or an endless one) does not spend the scan's byte budget three times over.
+ */
+const PROBE_MAX_BYTES = 256 * 1024
 
 /** A body with markdown structure (a heading, a link, a list or a fence) that is not an HTML document. */
 export function looksLikeMarkdown(body: string): boolean {
@@ -43,7 +48,7 @@ export function markdownServed(response: HttpSnapshot): 'markdown' | 'plain' | n
 export const markdownHomeCollector = defineCollector({
   key: 'markdownHome',
   async collect({ http, target }) {
-    return fetchSnapshot(http, `${target.origin}/`, { headers: { accept: MARKDOWN_ACCEPT } })
+    return fetchSnapshot(http, `${target.origin}/`, { headers: { accept: MARKDOWN_ACCEPT }, maxBytes: PROBE_MAX_BYTES })
   },
 })
 
@@ -91,8 +96,8 @@ export const markdownVariantsCollector = defineCollector({
     const unique = candidates.filter((candidate, index) => candidates.findIndex((other) => other.url === candidate.url) === index)
 
     const [probes, docsNegotiation] = await Promise.all([
-      Promise.all(unique.map(async ({ url, via }) => ({ url, via, ...(await settle(fetchSnapshot(ctx.http, url, { headers: { accept: VARIANT_ACCEPT } }))) }))),
-      docsPage ? settle(fetchSnapshot(ctx.http, docsPage.url, { headers: { accept: MARKDOWN_ACCEPT } })).then((result) => ({ url: docsPage.url, ...result })) : null,
+      Promise.all(unique.map(async ({ url, via }) => ({ url, via, ...(await settle(fetchSnapshot(ctx.http, url, { headers: { accept: VARIANT_ACCEPT }, maxBytes: PROBE_MAX_BYTES }))) }))),
+      docsPage ? settle(fetchSnapshot(ctx.http, docsPage.url, { headers: { accept: MARKDOWN_ACCEPT }, maxBytes: PROBE_MAX_BYTES })).then((result) => ({ url: docsPage.url, ...result })) : null,
     ])
     return { advertised, probes, docsNegotiation }
   },
