@@ -7,6 +7,7 @@ import { pipeline, type Readable, type Transform } from 'node:stream'
 import zlib from 'node:zlib'
 import type { Config, ResolveRule } from '../config.ts'
 import type { RequestSigner } from '../crypto/web-bot-auth.ts'
+import { parseBoundedJson } from '../parse/bounded.ts'
 import { classifyAddress, parseHostAsIp } from './address.ts'
 
 /**
@@ -91,7 +92,7 @@ export interface FetchResult {
   durationMs: number
   /** The body as text: BOM, then the declared charset, then UTF-8; malformed bytes become U+FFFD. */
   text(): string
-  /** The body parsed as JSON; throws a SyntaxError naming the URL when it is not JSON. */
+  /** The body parsed as JSON; throws a SyntaxError naming the URL when it is not JSON or nests past MAX_JSON_DEPTH. */
   json<T = unknown>(): T
 }
 
@@ -660,7 +661,8 @@ function fetchResult(fields: Omit<FetchResult, 'text' | 'json'>): FetchResult {
     json<T>(): T {
       const source = text()
       try {
-        return JSON.parse(source) as T
+        // Depth-checked first: a remote body nested past MAX_JSON_DEPTH is refused like one that is not JSON.
+        return parseBoundedJson(source, { maxChars: Number.POSITIVE_INFINITY }) as T
       } catch (error) {
         const type = fields.headers.get('content-type') ?? 'no content type'
         throw new SyntaxError(
