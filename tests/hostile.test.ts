@@ -13,30 +13,30 @@ let server: HostileServer
 let engine: ReturnType<typeof createEngineDeps>
 const reports = new Map<HostileProfile, ScanReport>()
 const seconds = new Map<HostileProfile, number>()
-let peakGrowthMb = 0
+/** Per scan: peak RSS while it ran, above the RSS just before it (after a full collection). */
+const growthMb = new Map<HostileProfile, number>()
 
 beforeAll(async () => {
   server = await startHostileServer()
   engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: server.resolveRules }), { browser: null })
-  Bun.gc(true)
-  const before = process.memoryUsage().rss
-  let peak = before
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
-  }, 5)
-  try {
-    for (const profile of HOSTILE_PROFILES) {
-      const started = performance.now()
+  for (const profile of HOSTILE_PROFILES) {
+    Bun.gc(true)
+    const before = process.memoryUsage().rss
+    let peak = before
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss)
+    }, 5)
+    const started = performance.now()
+    try {
       // The MCP profile is pinned as the MCP target, so that its endpoint goes through the MCP collector and the SDK.
       const mcpUrl = profile === 'mcp' ? `https://${server.host(profile)}/mcp` : undefined
       reports.set(profile, await scan(mcpUrl ?? server.host(profile), engine, { phase: 'static', ...(mcpUrl ? { mcpUrl } : {}) }))
-      seconds.set(profile, (performance.now() - started) / 1000)
-      peak = Math.max(peak, process.memoryUsage().rss)
+    } finally {
+      clearInterval(sampler)
     }
-  } finally {
-    clearInterval(sampler)
+    seconds.set(profile, (performance.now() - started) / 1000)
+    growthMb.set(profile, (Math.max(peak, process.memoryUsage().rss) - before) / 1024 / 1024)
   }
-  peakGrowthMb = (peak - before) / 1024 / 1024
 }, 180_000)
 afterAll(() => server.stop())
 
@@ -60,10 +60,11 @@ describe.each(HOSTILE_PROFILES)('hostile site %s', (profile) => {
       .filter((entry) => /the check failed|RangeError|call stack|out of memory/i.test(entry.details))
     expect(crashed.map((entry) => `${entry.id}: ${entry.details}`)).toEqual([])
   })
-})
 
-test('the scans together grew the process by far less than one unbounded parse would (gigabytes)', () => {
-  expect(peakGrowthMb).toBeLessThan(500)
+  test('the scan grew the process by far less than one unbounded parse would (gigabytes)', () => {
+    // bench/hostile.ts measures ~100-200 MB per scan in a process of its own; a test process carries more noise.
+    expect(growthMb.get(profile)!).toBeLessThan(400)
+  })
 })
 
 test('deep JSON: the OpenAPI guesses are no document, and a JSON-LD block nested 200,000 deep does not parse', () => {
