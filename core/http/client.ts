@@ -1,14 +1,12 @@
-import type { LookupAddress } from 'node:dns'
-import { lookup as dnsLookup } from 'node:dns/promises'
 import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import { pipeline, type Readable, type Transform } from 'node:stream'
 import zlib from 'node:zlib'
-import type { Config, ResolveRule } from '../config.ts'
+import type { Config } from '../config.ts'
 import type { RequestSigner } from '../crypto/web-bot-auth.ts'
 import { parseBoundedJson } from '../parse/bounded.ts'
-import { classifyAddress, parseHostAsIp } from './address.ts'
+import { type CheckedDestination, checkDestination, EgressRefusal, errorText } from './egress-guard.ts'
 
 /**
  * The only way the service reaches a scan target. Every hop of every request resolves DNS once, refuses
@@ -163,14 +161,6 @@ interface Exchange {
 }
 
 /** Where a URL's bytes go: the URL's own host, or a SCANNER_RESOLVE mapping (always plain http). */
-interface Route {
-  connectHost: string
-  port: number
-  tls: boolean
-  /** How refusals name the destination: the URL's host, and the mapping when one applies. */
-  label: string
-}
-
 class Outbound implements OutboundClient {
   // Per-client pools: every pooled socket was opened to an address this client checked.
   private readonly agents = {
@@ -311,8 +301,8 @@ class Outbound implements OutboundClient {
 
   /** One HTTP exchange: route, resolve and check, sign, connect to the checked address, await the headers. */
   private async send(hop: Hop, sign: boolean, signal: AbortSignal): Promise<Exchange> {
-    const route = this.route(hop.url)
-    const addresses = await this.resolve(route, hop.url, signal)
+    const route = await this.route(hop.url, signal)
+    const addresses = route.addresses
     const headers: Record<string, string> = { ...hop.headers, host: hop.url.host }
     if (this.signer && sign) {
       // Signed over the URL the target sees, even when SCANNER_RESOLVE sends the bytes elsewhere.
@@ -364,49 +354,21 @@ class Outbound implements OutboundClient {
     })
   }
 
-  private route(url: URL): Route {
+  /**
+   * Where a URL's bytes go, checked against the address policy. A host mapped by SCANNER_RESOLVE is served by a
+   * local fixture or an intranet copy over plain http (operations.md).
+   */
+  private async route(url: URL, signal: AbortSignal): Promise<CheckedDestination & { tls: boolean }> {
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80
-    const rule: ResolveRule | undefined = this.scanner.resolve.find(
-      (candidate) => candidate.host === url.hostname && candidate.port === port,
-    )
-    // A mapped host is served by a local fixture or an intranet copy over plain http (operations.md).
-    if (rule) {
-      return {
-        connectHost: rule.address,
-        port: rule.addressPort,
-        tls: false,
-        label: `${url.hostname} (mapped to ${rule.address} by SCANNER_RESOLVE)`,
+    try {
+      const destination = await checkDestination(this.scanner, url.hostname, port, signal)
+      return { ...destination, tls: !destination.mapped && url.protocol === 'https:' }
+    } catch (error) {
+      if (error instanceof EgressRefusal) {
+        throw new OutboundError(error.code === 'DNS_FAILURE' ? 'DNS_FAILURE' : 'BLOCKED_ADDRESS', url.href, error.message, { cause: error })
       }
+      throw error
     }
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
-    return { connectHost: host, port, tls: url.protocol === 'https:', label: host }
-  }
-
-  /** Resolves a host once and refuses the lot if any address is not allowed. */
-  private async resolve({ connectHost: host, label }: Route, url: URL, signal: AbortSignal): Promise<LookupAddress[]> {
-    const literal = parseHostAsIp(host)
-    let addresses: LookupAddress[]
-    if (literal !== null) {
-      addresses = [{ address: literal, family: literal.includes(':') ? 6 : 4 }]
-    } else {
-      try {
-        addresses = await abortable(dnsLookup(host, { all: true }), signal)
-      } catch (error) {
-        if (signal.aborted) throw error
-        throw new OutboundError('DNS_FAILURE', url.href, `could not resolve ${label}: ${errorText(error)}`, { cause: error })
-      }
-      if (addresses.length === 0) throw new OutboundError('DNS_FAILURE', url.href, `${label} has no addresses`)
-    }
-    for (const { address } of addresses) {
-      const { scope, reason } = classifyAddress(address)
-      if (scope === 'public' || (scope === 'private' && this.scanner.allowPrivate)) continue
-      const hint =
-        scope === 'private'
-          ? ': set SCANNER_ALLOW_PRIVATE=true to scan private networks'
-          : ' (never allowed, whatever the configuration)'
-      throw new OutboundError('BLOCKED_ADDRESS', url.href, `refused ${address} (${reason}) for ${label}${hint}`)
-    }
-    return addresses
   }
 }
 
@@ -621,15 +583,6 @@ class Deadline {
   }
 }
 
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted()
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
-  })
-}
-
 const TLS_ERROR = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|HANDSHAKE/i
 const DNS_ERROR = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'ENODATA'])
 
@@ -644,12 +597,6 @@ function connectionError(error: unknown, url: string): unknown {
     return new OutboundError('TLS_FAILURE', url, `${url}: TLS failed: ${text}`, { cause: error })
   }
   return new OutboundError('CONNECTION_FAILED', url, `${url}: ${text}`, { cause: error })
-}
-
-function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error)
-  const code = (error as { code?: unknown }).code
-  return typeof code === 'string' && !error.message.includes(code) ? `${code}: ${error.message}` : error.message
 }
 
 function fetchResult(fields: Omit<FetchResult, 'text' | 'json'>): FetchResult {

@@ -4,10 +4,9 @@ import type { Config } from '../config.ts'
 import { classifyAddress, parseHostAsIp } from './address.ts'
 
 /**
- * The outbound client's address policy for connections it does not make itself (the browser's egress proxy):
- * apply SCANNER_RESOLVE, resolve once, refuse the lot if any address is not `public` (or `private` with
- * SCANNER_ALLOW_PRIVATE), and hand back the checked addresses so the caller connects to exactly those.
- * It mirrors `Outbound.route` and `Outbound.resolve` in client.ts, refusal messages included.
+ * The one address policy for every connection a scan causes, made by the outbound client or by the browser's
+ * egress proxy: apply SCANNER_RESOLVE, resolve once, refuse the lot if any address is not `public` (or `private`
+ * with SCANNER_ALLOW_PRIVATE), and hand back the checked addresses so the caller connects to exactly those.
  */
 
 export interface CheckedDestination {
@@ -37,6 +36,7 @@ export async function checkDestination(
   scanner: Pick<Config['scanner'], 'allowPrivate' | 'resolve'>,
   rawHost: string,
   port: number,
+  signal?: AbortSignal,
 ): Promise<CheckedDestination> {
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new EgressRefusal('INVALID_DESTINATION', `${rawHost}:${port} is not a valid destination`)
@@ -54,11 +54,10 @@ export async function checkDestination(
     addresses = [{ address: literal, family: literal.includes(':') ? 6 : 4 }]
   } else {
     try {
-      addresses = await dnsLookup(connectHost, { all: true })
+      addresses = await abortable(dnsLookup(connectHost, { all: true }), signal)
     } catch (error) {
-      throw new EgressRefusal('DNS_FAILURE', `could not resolve ${label}: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      })
+      if (signal?.aborted) throw error
+      throw new EgressRefusal('DNS_FAILURE', `could not resolve ${label}: ${errorText(error)}`, { cause: error })
     }
     if (addresses.length === 0) throw new EgressRefusal('DNS_FAILURE', `${label} has no addresses`)
   }
@@ -72,4 +71,21 @@ export async function checkDestination(
     throw new EgressRefusal('BLOCKED_ADDRESS', `refused ${address} (${reason}) for ${label}${hint}`)
   }
   return { connectHost, port: connectPort, addresses, mapped: rule !== undefined, label }
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise
+  signal.throwIfAborted()
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
+/** An error's message, led by its code (ECONNREFUSED, ENOTFOUND) when the message does not already say it. */
+export function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const code = (error as { code?: unknown }).code
+  return typeof code === 'string' && !error.message.includes(code) ? `${code}: ${error.message}` : error.message
 }
