@@ -3,6 +3,7 @@ import { createEngineDeps } from '../core/deps.ts'
 import { scan, type ScanReport } from '../core/engine/scan.ts'
 import { HOSTILE_PROFILES, type HostileProfile, type HostileServer, startHostileServer } from './fixtures/hostile/server.ts'
 import { testConfig } from './helpers.ts'
+import { rssGrowth } from './support/rss.ts'
 
 /**
  * Whole scans of the hostile fixture world (tests/fixtures/hostile): every profile's scan completes, the checks
@@ -20,22 +21,16 @@ beforeAll(async () => {
   server = await startHostileServer()
   engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: server.resolveRules }), { browser: null })
   for (const profile of HOSTILE_PROFILES) {
-    Bun.gc(true)
-    const before = process.memoryUsage().rss
-    let peak = before
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss)
-    }, 5)
     const started = performance.now()
-    try {
-      // The MCP profile is pinned as the MCP target, so that its endpoint goes through the MCP collector and the SDK.
-      const mcpUrl = profile === 'mcp' ? `https://${server.host(profile)}/mcp` : undefined
-      reports.set(profile, await scan(mcpUrl ?? server.host(profile), engine, { phase: 'static', ...(mcpUrl ? { mcpUrl } : {}) }))
-    } finally {
-      clearInterval(sampler)
-    }
+    // The MCP profile is pinned as the MCP target, so that its endpoint goes through the MCP collector and the SDK.
+    const mcpUrl = profile === 'mcp' ? `https://${server.host(profile)}/mcp` : undefined
+    const { value: report, growthMb: growth } = await rssGrowth(
+      () => scan(mcpUrl ?? server.host(profile), engine, { phase: 'static', ...(mcpUrl ? { mcpUrl } : {}) }),
+      5,
+    )
+    reports.set(profile, report)
     seconds.set(profile, (performance.now() - started) / 1000)
-    growthMb.set(profile, (Math.max(peak, process.memoryUsage().rss) - before) / 1024 / 1024)
+    growthMb.set(profile, growth)
   }
 }, 180_000)
 afterAll(() => server.stop())

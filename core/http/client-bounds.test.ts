@@ -8,6 +8,7 @@ import { gzipZeroChunks } from '../../tests/fixtures/hostile/server.ts'
 import { loadConfig } from '../config.ts'
 import { type ByteBudget, createOutboundClient, OutboundError } from './client.ts'
 import { SCAN_MAX_BYTES, ScanSession } from './session.ts'
+import { rssGrowth } from '../../tests/support/rss.ts'
 
 const MiB = 1024 * 1024
 const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
@@ -57,23 +58,6 @@ beforeEach(() => {
   sent = {}
   cancelled = {}
 })
-
-/** Peak RSS growth while `run` runs, sampled every 2 ms (and at the end). */
-async function rssGrowth<T>(run: () => Promise<T>): Promise<{ value: T; growthMb: number }> {
-  Bun.gc(true)
-  const before = process.memoryUsage().rss
-  let peak = before
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
-  }, 2)
-  try {
-    const value = await run()
-    peak = Math.max(peak, process.memoryUsage().rss)
-    return { value, growthMb: (peak - before) / MiB }
-  } finally {
-    clearInterval(sampler)
-  }
-}
 
 async function eventually(condition: () => boolean, ms = 2_000): Promise<boolean> {
   const until = performance.now() + ms
