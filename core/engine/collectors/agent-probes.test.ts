@@ -1,63 +1,34 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
+import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import { mcpServer, rpcResult } from '../../../tests/support/mcp-artifacts.ts'
 import { loadConfig } from '../../config.ts'
 import { generateSigningKeyJwk, loadSigningKeys } from '../../crypto/signing.ts'
 import { createRequestSigner } from '../../crypto/web-bot-auth.ts'
 import { createOutboundClient } from '../../http/client.ts'
 import { ScanSession } from '../../http/session.ts'
-import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
-import { type CollectorContext, CollectorError, type ScanKind } from '../contract.ts'
+import type { ScanKind } from '../contract.ts'
 import { agentProbesCollector } from './agent-probes.ts'
 import type { McpServerArtifact } from './mcp.ts'
 
-/** What each request looked like, and a handler each test replaces. */
-let seen: { method: string; path: string; userAgent: string; signed: boolean }[] = []
-let handle: (request: Request) => Response | Promise<Response> = () => new Response('')
-let server: ReturnType<typeof Bun.serve>
-let origin: string
-
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch: (request) => {
-      seen.push({
-        method: request.method,
-        path: new URL(request.url).pathname,
-        userAgent: request.headers.get('user-agent') ?? '',
-        signed: request.headers.has('signature'),
-      })
-      return handle(request)
-    },
-  })
-  origin = `http://127.0.0.1:${server.port}`
-})
-afterAll(() => server.stop(true))
-beforeEach(() => {
-  seen = []
-  handle = () => new Response('<!doctype html><html><body><h1>Acme</h1></body></html>', { headers: { 'content-type': 'text/html' } })
+/** The fixture site: an HTML page at every path, unless a test answers otherwise. */
+const site = recordingSite({
+  otherwise: () => new Response('<!doctype html><html><body><h1>Acme</h1></body></html>', { headers: { 'content-type': 'text/html' } }),
 })
 
+/** The probes of a scan of `kind`, on a session that signs its requests when `env` gives a SIGNING_KEY. */
 function collect(kind: ScanKind = 'domain', env: Record<string, string> = {}, mcp?: McpServerArtifact) {
   const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', ...env })
   const key = loadSigningKeys(config).current
   const signer = key ? createRequestSigner(key, config.publicBaseUrl) : null
-  const context: CollectorContext = {
-    target: { kind, domain: '127.0.0.1', origin, url: `${origin}/`, ...(kind === 'domain' ? {} : { mcpUrl: `${origin}/mcp` }) },
-    config,
-    http: new ScanSession(createOutboundClient(config, signer), config),
-    browser: null,
-    get: <K extends ArtifactKey>(key: K) => {
-      if (key !== 'mcp') return Promise.reject(new Error(`unexpected artifact ${key}`))
-      return mcp ? Promise.resolve(mcp as ArtifactMap[K]) : Promise.reject(new CollectorError('mcp: not collected in this test'))
-    },
-  }
-  return agentProbesCollector.collect(context)
+  const http = new ScanSession(createOutboundClient(config, signer), config)
+  return agentProbesCollector.collect(collectorContext({ target: localTarget(site.origin, kind), config, http, artifacts: { mcp } }))
 }
+
+const signedRequests = () => site.requests.filter((request) => request.headers.has('signature'))
 
 describe('agentProbesCollector', () => {
   test('fetches the homepage as a browser, six AI agents and the scanner signed and unsigned', async () => {
-    handle = (request) =>
+    site.otherwise = (request) =>
       /ChatGPT-User/.test(request.headers.get('user-agent') ?? '')
         ? new Response('<title>Just a moment...</title>', { status: 403, headers: { 'cf-mitigated': 'challenge' } })
         : new Response('<h1>Acme</h1>', { headers: { 'content-type': 'text/html' } })
@@ -79,19 +50,19 @@ describe('agentProbesCollector', () => {
     expect(chatgpt.response.headers['cf-mitigated']).toBe('challenge')
     expect(chatgpt.userAgent).toContain('ChatGPT-User/1.0')
     // Only the signed scanner request carries a signature; it is the only one flagged as signed.
-    expect(seen.filter((request) => request.signed)).toHaveLength(1)
+    expect(signedRequests()).toHaveLength(1)
     expect(artifact.probes.filter((probe) => probe.signed).map((probe) => probe.agent)).toEqual(['scanner-signed'])
-    expect(seen.find((request) => request.signed)?.userAgent).toContain('AgentReadiness')
+    expect(signedRequests()[0]?.headers.get('user-agent')).toContain('AgentReadiness')
   })
 
   test('without a signing key the signed probe is not flagged as signed', async () => {
     const artifact = await collect()
     expect(artifact.probes.some((probe) => probe.signed)).toBe(false)
-    expect(seen.some((request) => request.signed)).toBe(false)
+    expect(signedRequests()).toEqual([])
   })
 
   test('bodies are capped at 64 KiB', async () => {
-    handle = () => new Response(`<h1>Acme</h1>${'x'.repeat(200 * 1024)}`, { headers: { 'content-type': 'text/html' } })
+    site.otherwise = () => new Response(`<h1>Acme</h1>${'x'.repeat(200 * 1024)}`, { headers: { 'content-type': 'text/html' } })
     const artifact = await collect()
     for (const probe of artifact.probes) {
       expect(probe.response.body.length).toBeLessThanOrEqual(64 * 1024)
@@ -100,7 +71,7 @@ describe('agentProbesCollector', () => {
   })
 
   test('a probe that times out is recorded as an error, not a block', async () => {
-    handle = async (request) => {
+    site.otherwise = async (request) => {
       if (/GPTBot/.test(request.headers.get('user-agent') ?? '')) await Bun.sleep(1500)
       return new Response('<h1>Acme</h1>', { headers: { 'content-type': 'text/html' } })
     }
@@ -110,7 +81,7 @@ describe('agentProbesCollector', () => {
   })
 
   test('a browser that cannot reach the homepage fails the artifact', async () => {
-    handle = async () => {
+    site.otherwise = async () => {
       await Bun.sleep(1500)
       return new Response('late')
     }
@@ -118,15 +89,15 @@ describe('agentProbesCollector', () => {
   })
 
   test('mcp kinds POST initialize to the MCP endpoint', async () => {
-    handle = () => Response.json({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } })
+    site.otherwise = () => Response.json({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } })
     const artifact = await collect('mcp')
     expect(artifact.probes).toHaveLength(9)
-    expect(seen.every((request) => request.method === 'POST' && request.path === '/mcp')).toBe(true)
+    expect(site.requests.every((request) => request.method === 'POST' && request.path === '/mcp')).toBe(true)
     expect(artifact.probes[0]!.response.body).toContain('jsonrpc')
   })
 
   test('mcp kinds carry the scanner\'s own MCP session, labelled, for the header and payment checks', async () => {
-    handle = () => Response.json({ jsonrpc: '2.0', id: 1, result: {} })
+    site.otherwise = () => Response.json({ jsonrpc: '2.0', id: 1, result: {} })
     const mcp = mcpServer({ toolCalls: [{ name: 'search_anvils', exchange: rpcResult('tools/call', { content: [] }), result: { content: [] } }] })
     const artifact = await collect('mcp', {}, mcp)
     const labels = artifact.mcpSession!.exchanges.map((entry) => entry.label)

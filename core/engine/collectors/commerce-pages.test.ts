@@ -1,31 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { htmlPage } from '../../../tests/support/artifacts.ts'
-import { collectorContext, localTarget } from '../../../tests/support/collector.ts'
+import { closedOrigin, collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import type { CollectorContext } from '../contract.ts'
 import { pricingPageCollector, productPagesCollector } from './commerce-pages.ts'
 import type { CommerceSignals } from './commerce-signals.ts'
 
-let seen: string[] = []
-let server: ReturnType<typeof Bun.serve>
-let origin: string
-
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(request) {
-      const path = new URL(request.url).pathname
-      seen.push(path)
-      if (path === '/products/gone') return new Response('Not found', { status: 404 })
-      return new Response(`<html><body><h1>${path}</h1></body></html>`, { headers: { 'content-type': 'text/html' } })
-    },
-  })
-  origin = `http://127.0.0.1:${server.port}`
+/** Every path is a page titled by its path, except one product that is gone. */
+const site = recordingSite({
+  routes: { '/products/gone': () => new Response('Not found', { status: 404 }) },
+  otherwise: (request) => new Response(`<html><body><h1>${new URL(request.url).pathname}</h1></body></html>`, { headers: { 'content-type': 'text/html' } }),
 })
-afterAll(() => server.stop(true))
-beforeEach(() => {
-  seen = []
-})
+const { origin } = site
+const requestedPaths = () => site.requests.map((request) => request.path)
 
 const homepage = htmlPage('<h1>Home</h1>', { url: 'http://127.0.0.1/' })
 
@@ -36,9 +22,7 @@ function context(signals: Partial<CommerceSignals>): CollectorContext {
 
 describe('productPagesCollector', () => {
   test('samples at most three product URLs; failed fetches are recorded, HTTP errors kept as pages', async () => {
-    const closed = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
-    const dead = `http://127.0.0.1:${closed.port}/products/dead`
-    closed.stop(true)
+    const dead = `${closedOrigin()}/products/dead`
     const artifact = await productPagesCollector.collect(
       context({ productUrls: [`${origin}/products/a`, `${origin}/products/gone`, dead, `${origin}/products/d`] }),
     )
@@ -49,20 +33,20 @@ describe('productPagesCollector', () => {
     ])
     expect(artifact.pages[0]!.$('h1').text()).toBe('/products/a')
     expect(artifact.errors?.map((error) => error.url)).toEqual([dead])
-    expect(seen).not.toContain('/products/d')
+    expect(requestedPaths()).not.toContain('/products/d')
   })
 
   test('a commerce site without product URLs falls back to the homepage', async () => {
     const artifact = await productPagesCollector.collect(context({}))
     expect(artifact.source).toBe('homepage')
     expect(artifact.pages).toEqual([homepage])
-    expect(seen).toEqual([])
+    expect(requestedPaths()).toEqual([])
   })
 
   test('no commerce signal: nothing is fetched', async () => {
     const artifact = await productPagesCollector.collect(context({ isCommerce: false, productUrls: [`${origin}/products/a`] }))
     expect(artifact).toEqual({ pages: [], source: 'none', errors: [] })
-    expect(seen).toEqual([])
+    expect(requestedPaths()).toEqual([])
   })
 })
 

@@ -3,7 +3,7 @@
  * absent document it amounts to, quickly, never as a crash or an allocation spree.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { collectorContext, localTarget, routeTableSite } from '../../../tests/support/collector.ts'
+import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import { startHostileServer, type HostileServer } from '../../../tests/fixtures/hostile/server.ts'
 import { loadConfig } from '../../config.ts'
 import { createOutboundClient } from '../../http/client.ts'
@@ -18,7 +18,7 @@ import { openapiCollector } from './openapi.ts'
 import { robotsCollector } from './robots.ts'
 import { type SitemapArtifact, sitemapCollector } from './sitemap.ts'
 
-const site = routeTableSite()
+const site = recordingSite()
 const typed = (type: string) => (body: string) => () => new Response(body, { headers: { 'content-type': type } })
 const json = typed('application/json')
 const yaml = typed('application/yaml')
@@ -111,7 +111,7 @@ describe('sitemap collector', () => {
     const sitemap = await collectSitemap()
     expect(sitemap.robotsSitemaps).toHaveLength(10_000)
     expect(sitemap.tried.filter((url) => url.includes('/s/'))).toHaveLength(5)
-    expect(site.requested.filter((path) => path.startsWith('/s/'))).toHaveLength(5)
+    expect(site.requests.map((request) => request.path).filter((path) => path.startsWith('/s/'))).toHaveLength(5)
   })
 })
 

@@ -1,9 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { loadConfig } from '../../config.ts'
-import { createOutboundClient } from '../../http/client.ts'
-import { ScanSession } from '../../http/session.ts'
-import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
-import type { Collector, CollectorContext } from '../contract.ts'
+import { describe, expect, test } from 'bun:test'
+import { collectorContext, type FixtureHandler, type LiveCollectors, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import { SERVER_CARD_SCHEMA } from '../lib/discovery.ts'
 import { aiCatalogCollector } from './ai-catalog.ts'
 import { apiCatalogCollector } from './api-catalog.ts'
@@ -14,30 +10,9 @@ import { mcpServerCardCollector } from './mcp-server-card.ts'
 import { robotsCollector } from './robots.ts'
 import { llmsTxtCollector } from './well-known.ts'
 
-type Handler = (request: Request) => Response | Promise<Response>
-/** The fixture site: a route table each test extends; anything else is a 404. */
-let routes: Record<string, Handler> = {}
-const requests: string[] = []
-let server: ReturnType<typeof Bun.serve>
-let origin: string
-
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(request) {
-      const path = new URL(request.url).pathname
-      requests.push(`${request.method} ${path}`)
-      return routes[path]?.(request) ?? new Response('Not found', { status: 404 })
-    },
-  })
-  origin = `http://127.0.0.1:${server.port}`
-})
-afterAll(() => server.stop(true))
-beforeEach(() => {
-  requests.length = 0
-  routes = { '/': () => page('<p>Welcome</p>') }
-})
+/** The fixture site: a home page; each test adds its routes. */
+const site = recordingSite({ routes: { '/': () => page('<p>Welcome</p>') } })
+const { origin, routes } = site
 
 const page = (body: string) => new Response(`<!doctype html><html><body>${body}</body></html>`, { headers: { 'content-type': 'text/html' } })
 const json = (value: unknown, contentType = 'application/json', headers: Record<string, string> = {}) =>
@@ -45,7 +20,7 @@ const json = (value: unknown, contentType = 'application/json', headers: Record<
 const INITIALIZED = { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'anvils', version: '1.0.0' } } }
 
 /** A legacy-era MCP endpoint: initialize over POST, answered as JSON or SSE. */
-const mcpServer = (mode: 'json' | 'sse'): Handler => async (request) => {
+const mcpServer = (mode: 'json' | 'sse'): FixtureHandler => async (request) => {
   if (request.method === 'DELETE') return new Response(null, { status: 204 })
   const message = (await request.json()) as { method?: string }
   if (message.method !== 'initialize') return json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad' } }, 'application/json')
@@ -53,7 +28,7 @@ const mcpServer = (mode: 'json' | 'sse'): Handler => async (request) => {
   return new Response(`event: message\ndata: ${JSON.stringify(INITIALIZED)}\n\n`, { headers: { 'content-type': 'text/event-stream' } })
 }
 
-const COLLECTORS: Partial<{ [K in ArtifactKey]: Collector<K> }> = {
+const COLLECTORS: LiveCollectors = {
   robots: robotsCollector,
   homepage: homepageCollector,
   llmsTxt: llmsTxtCollector,
@@ -64,23 +39,9 @@ const COLLECTORS: Partial<{ [K in ArtifactKey]: Collector<K> }> = {
   mcpEndpoints: mcpEndpointsCollector,
 }
 
-/** Collects an artifact the way the runner does: every artifact once per scan, shared. */
+/** A scan of the fixture site: every artifact collected once, shared, as the runner does. */
 function scan() {
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
-  const memo = new Map<ArtifactKey, Promise<unknown>>()
-  const context: CollectorContext = {
-    target: { kind: 'domain', domain: '127.0.0.1', origin, url: `${origin}/` },
-    config,
-    http: new ScanSession(createOutboundClient(config, null), config),
-    browser: null,
-    get<K extends ArtifactKey>(key: K): Promise<ArtifactMap[K]> {
-      const collector = COLLECTORS[key] as Collector<K> | undefined
-      if (!collector) throw new Error(`no collector for ${key} in this test`)
-      if (!memo.has(key)) memo.set(key, collector.collect(context))
-      return memo.get(key) as Promise<ArtifactMap[K]>
-    },
-  }
-  return context
+  return collectorContext({ target: localTarget(origin), collectors: COLLECTORS })
 }
 
 describe('mcpEndpointsCollector', () => {
@@ -93,7 +54,7 @@ describe('mcpEndpointsCollector', () => {
     expect(probes).toEqual([
       { url: `${origin}/v1/mcp`, source: 'server-card', answered: true, authRequired: false, status: 200, contentType: 'application/json', serverName: 'anvils' },
     ])
-    expect(requests).toContain('DELETE /v1/mcp')
+    expect(site.requests).toContainEqual(expect.objectContaining({ method: 'DELETE', path: '/v1/mcp' }))
     expect((await context.get('mcpServerCard')).found).toMatchObject({ via: 'well-known', url: `${origin}/.well-known/mcp/server-card.json` })
   })
 

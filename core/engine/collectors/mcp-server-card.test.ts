@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'bun:test'
 import { mcpServer, modernServer } from '../../../tests/support/mcp-artifacts.ts'
-import { collectorContext, localTarget, routeTableSite } from '../../../tests/support/collector.ts'
+import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import type { ScanKind } from '../contract.ts'
 import type { McpServerArtifact } from './mcp.ts'
 import { mcpServerCardCollector } from './mcp-server-card.ts'
 
-const { origin, routes, requested } = routeTableSite()
+const { origin, routes, requests } = recordingSite()
 
 const CARD = { name: 'test.acme/anvils', version: '1.4.0', description: 'Anvils' }
 
@@ -17,7 +17,7 @@ describe('mcpServerCardCollector', () => {
   test('mcp kinds: <mcp-url>/server-card first, with the runtime identity from the handshake', async () => {
     routes['/mcp/server-card'] = () => Response.json(CARD, { headers: { 'content-type': 'application/mcp-server-card+json' } })
     const artifact = await collect('mcp', mcpServer())
-    expect(requested).toEqual(['/mcp/server-card'])
+    expect(requests.map((request) => request.path)).toEqual(['/mcp/server-card'])
     expect(artifact.found).toMatchObject({ url: `${origin}/mcp/server-card`, via: 'mcp-url', card: CARD })
     expect(artifact.runtime).toEqual({ name: 'acme-anvils', version: '1.4.0', protocolVersion: '2025-11-25' })
   })

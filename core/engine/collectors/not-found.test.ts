@@ -1,36 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { collectorContext, localTarget } from '../../../tests/support/collector.ts'
+import { describe, expect, test } from 'bun:test'
+import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import type { CollectorContext } from '../contract.ts'
 import type { ApiSignals } from './api-signals.ts'
 import { notFoundCollector } from './not-found.ts'
 
-let seen: { path: string; accept: string | null }[] = []
-let server: ReturnType<typeof Bun.serve>
-let origin: string
 const UUID_PATH = /^\/(?:api\/)?[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(request) {
-      const path = new URL(request.url).pathname
-      seen.push({ path, accept: request.headers.get('accept') })
-      if (path.startsWith('/api/')) return Response.json({ title: 'Not Found', status: 404 }, { status: 404, headers: { 'content-type': 'application/problem+json' } })
-      if (path === '/') return new Response('<h1>Home</h1>', { headers: { 'content-type': 'text/html' } })
-      return Response.redirect(`${origin}/`, 302)
-    },
-  })
-  origin = `http://127.0.0.1:${server.port}`
+/** A home page, problem+json 404s under /api/, and a soft 404 (a redirect home) everywhere else. */
+const site = recordingSite({
+  routes: { '/': () => new Response('<h1>Home</h1>', { headers: { 'content-type': 'text/html' } }) },
+  otherwise: (request) =>
+    new URL(request.url).pathname.startsWith('/api/')
+      ? Response.json({ title: 'Not Found', status: 404 }, { status: 404, headers: { 'content-type': 'application/problem+json' } })
+      : Response.redirect(`${site.origin}/`, 302),
 })
-afterAll(() => server.stop(true))
-beforeEach(() => {
-  seen = []
-})
+const apiRequests = () => site.requests.filter((request) => request.path.startsWith('/api/'))
 
 function context(apiSignals: { hasApi: boolean } | 'fails'): CollectorContext {
   const given = apiSignals === 'fails' ? undefined : (apiSignals as unknown as ApiSignals)
-  return collectorContext({ target: localTarget(origin), artifacts: { apiSignals: given } })
+  return collectorContext({ target: localTarget(site.origin), artifacts: { apiSignals: given } })
 }
 
 describe('notFoundCollector', () => {
@@ -42,7 +30,7 @@ describe('notFoundCollector', () => {
     expect(first.page.status).toBe(200)
     expect(first.page.redirects).toEqual([{ url: first.page.requestedUrl, status: 302 }])
     expect(first.api).toBeNull()
-    expect(seen.some((request) => request.path.startsWith('/api/'))).toBe(false)
+    expect(apiRequests()).toEqual([])
   })
 
   test('with API signals, also asks /api/<uuid> as a JSON client', async () => {
@@ -50,7 +38,7 @@ describe('notFoundCollector', () => {
     expect(artifact.api?.status).toBe(404)
     expect(artifact.api?.contentType).toBe('application/problem+json')
     expect(new URL(artifact.api!.requestedUrl).pathname).toMatch(UUID_PATH)
-    expect(seen.find((request) => request.path.startsWith('/api/'))?.accept).toStartWith('application/json')
+    expect(apiRequests()[0]?.headers.get('accept')).toStartWith('application/json')
   })
 
   test('unavailable API signals are recorded, not fatal', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { mcpServer } from '../../../tests/support/mcp-artifacts.ts'
-import { collectorContext, localTarget, routeTableSite } from '../../../tests/support/collector.ts'
+import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import type { ScanKind } from '../contract.ts'
 import type { ApiSignals } from './api-signals.ts'
 import type { McpServerArtifact } from './mcp.ts'
@@ -12,7 +12,7 @@ import {
   resourceMetadataParam,
 } from './oauth.ts'
 
-const { origin, routes, requested } = routeTableSite()
+const { origin, routes, requests } = recordingSite()
 
 const signals = (hasApi: boolean, hasAuth = hasApi): ApiSignals => ({ hasApi, rest: hasApi, graphql: false, reasons: [], hasAuth, authReasons: hasAuth ? ['401 on /api/v1'] : [] })
 const openapi = (servers: unknown[]): OpenapiArtifact => ({
@@ -73,7 +73,7 @@ describe('oauthCollector', () => {
   test('a domain without an API is not probed', async () => {
     const artifact = await collect('domain', { apiSignals: signals(false) })
     expect(artifact).toMatchObject({ challenges: [], protectedResource: [], issuer: null, authorizationServer: [], signals: { hasApi: false } })
-    expect(requested).toEqual([])
+    expect(requests).toEqual([])
   })
 
   test('mcp kinds: path-aware then root metadata for the MCP URL, and no issuer without metadata', async () => {

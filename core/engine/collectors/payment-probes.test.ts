@@ -1,34 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import type { ScanSession } from '../../http/session.ts'
-import { collectorContext, localTarget, scanSession } from '../../../tests/support/collector.ts'
+import { describe, expect, test } from 'bun:test'
+import { closedOrigin, collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import { type CollectorContext, CollectorError } from '../contract.ts'
 import type { OpenapiArtifact } from './openapi.ts'
 import { operationsBase, paidOperations, paymentProbesCollector } from './payment-probes.ts'
 
-let seen: { method: string; path: string; headers: Record<string, string> }[] = []
-let server: ReturnType<typeof Bun.serve>
-let origin: string
+/** A home page, and a 402 x402 challenge on one paid operation and one paid document. */
+const site = recordingSite({
+  routes: {
+    '/': () => new Response('<h1>Acme</h1>', { headers: { 'content-type': 'text/html' } }),
+    '/v1/weather/1': paymentRequired,
+    '/premium.md': paymentRequired,
+  },
+})
+const { origin } = site
 
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(request) {
-      const path = new URL(request.url).pathname
-      seen.push({ method: request.method, path, headers: Object.fromEntries(request.headers) })
-      if (path === '/') return new Response('<h1>Acme</h1>', { headers: { 'content-type': 'text/html' } })
-      if (path === '/v1/weather/1' || path === '/premium.md') {
-        return Response.json({}, { status: 402, headers: { 'payment-required': btoa('{"x402Version":2}') } })
-      }
-      return new Response('Not found', { status: 404 })
-    },
-  })
-  origin = `http://127.0.0.1:${server.port}`
-})
-afterAll(() => server.stop(true))
-beforeEach(() => {
-  seen = []
-})
+function paymentRequired(): Response {
+  return Response.json({}, { status: 402, headers: { 'payment-required': btoa('{"x402Version":2}') } })
+}
 
 const DOCUMENT = {
   openapi: '3.1.0',
@@ -41,40 +29,33 @@ const DOCUMENT = {
   },
 }
 
-function context(http: ScanSession, openapi: Record<string, unknown> | 'fails', at = origin): CollectorContext {
+function context(openapi: Record<string, unknown> | 'fails', at = origin): CollectorContext {
   const artifact = openapi === 'fails' ? undefined : ({ url: `${at}/openapi.json`, document: openapi } as unknown as OpenapiArtifact)
-  return collectorContext({ target: localTarget(at), http, artifacts: { openapi: artifact } })
+  return collectorContext({ target: localTarget(at), artifacts: { openapi: artifact } })
 }
-
-const session = scanSession
 
 describe('paymentProbesCollector', () => {
   test('GETs /, /api and two paid operations (GET first), never with payment headers', async () => {
-    const http = session()
-    const artifact = await paymentProbesCollector.collect(context(http, DOCUMENT))
+    const artifact = await paymentProbesCollector.collect(context(DOCUMENT))
     expect(artifact.responses.map((probe) => [new URL(probe.url).pathname, probe.via, probe.operation, probe.response?.status])).toEqual([
       ['/', 'root', undefined, 200],
       ['/api', 'api', undefined, 404],
       ['/v1/weather/1', 'openapi-paid', 'GET /weather/{city}', 402],
       ['/v1/report', 'openapi-paid', 'GET /report', 404],
     ])
-    const probes = seen
-    expect(probes.every((request) => request.method === 'GET')).toBe(true)
-    for (const request of probes) {
-      expect(Object.keys(request.headers).filter((name) => /payment|authorization/i.test(name))).toEqual([])
+    expect(site.requests.every((request) => request.method === 'GET')).toBe(true)
+    for (const request of site.requests) {
+      expect([...request.headers.keys()].filter((name) => /payment|authorization/i.test(name))).toEqual([])
     }
   })
 
   test('an OpenAPI failure still leaves / and /api probed', async () => {
-    const artifact = await paymentProbesCollector.collect(context(session(), 'fails'))
+    const artifact = await paymentProbesCollector.collect(context('fails'))
     expect(artifact.responses.map((probe) => probe.via)).toEqual(['root', 'api'])
   })
 
   test('a target that answers nothing is a CollectorError', async () => {
-    const closed = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
-    const deadOrigin = `http://127.0.0.1:${closed.port}`
-    closed.stop(true)
-    await expect(paymentProbesCollector.collect(context(session(), 'fails', deadOrigin))).rejects.toBeInstanceOf(CollectorError)
+    await expect(paymentProbesCollector.collect(context('fails', closedOrigin()))).rejects.toBeInstanceOf(CollectorError)
   })
 })
 

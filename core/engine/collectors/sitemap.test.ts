@@ -1,44 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { gzipSync } from 'node:zlib'
-import { loadConfig } from '../../config.ts'
-import { createOutboundClient } from '../../http/client.ts'
-import { ScanSession } from '../../http/session.ts'
-import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
-import type { CollectorContext } from '../contract.ts'
+import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import { robotsCollector } from './robots.ts'
 import { sitemapCollector } from './sitemap.ts'
 
-/** The fixture site: a route table each test replaces; anything else is a 404. */
-let routes: Record<string, () => Response> = {}
-let server: ReturnType<typeof Bun.serve>
-let origin: string
-
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch: (request) => routes[new URL(request.url).pathname]?.() ?? new Response('Not found', { status: 404 }),
-  })
-  origin = `http://127.0.0.1:${server.port}`
-})
-afterAll(() => server.stop(true))
-beforeEach(() => {
-  routes = { '/': () => new Response('<!doctype html><html><body>Home</body></html>', { headers: { 'content-type': 'text/html' } }) }
+/** The fixture site: a home page; each test adds its routes. */
+const { origin, routes } = recordingSite({
+  routes: { '/': () => new Response('<!doctype html><html><body>Home</body></html>', { headers: { 'content-type': 'text/html' } }) },
 })
 
 function collect() {
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' })
-  const context: CollectorContext = {
-    target: { kind: 'domain', domain: '127.0.0.1', origin, url: `${origin}/` },
-    config,
-    http: new ScanSession(createOutboundClient(config, null), config),
-    browser: null,
-    get: <K extends ArtifactKey>(key: K) => {
-      if (key !== 'robots') throw new Error(`unexpected artifact ${key}`)
-      return robotsCollector.collect(context) as Promise<ArtifactMap[K]>
-    },
-  }
-  return sitemapCollector.collect(context)
+  return sitemapCollector.collect(collectorContext({ target: localTarget(origin), collectors: { robots: robotsCollector } }))
 }
 
 const xml = (body: string) => () => new Response(body, { headers: { 'content-type': 'application/xml' } })
