@@ -6,53 +6,25 @@ import { consume } from '../core/limits.ts'
 import { ScanRepository } from '../plugins/scan/repository.ts'
 import { scoreHistory } from '../plugins/scan/tables.ts'
 import { request, testApp } from './helpers.ts'
+import { closedOrigin } from './support/collector.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
 
 let world: World
-let authServer: ReturnType<typeof Bun.serve>
-let closedPort: number
 // v2 rows stay `pending` for good: fresh names per run keep an earlier run's rows out of these assertions.
 const v2Host = `v2-${randomUUID().slice(0, 8)}.test`
 const v2OnlyHost = `v2only-${randomUUID().slice(0, 8)}.test`
 
 beforeAll(async () => {
-  // An MCP endpoint that demands a bearer token, on a site whose homepage is public.
-  authServer = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(req) {
-      if (req.method === 'POST' && new URL(req.url).pathname === '/mcp') {
-        return new Response('{"error":"unauthorized"}', {
-          status: 401,
-          headers: {
-            'content-type': 'application/json',
-            'www-authenticate': 'Bearer resource_metadata="https://auth-mcp.test/.well-known/oauth-protected-resource/mcp"',
-          },
-        })
-      }
-      return new Response('<!doctype html><html lang="en"><head><title>Auth MCP</title></head><body><h1>Auth MCP</h1></body></html>', {
-        headers: { 'content-type': 'text/html' },
-      })
-    },
-  })
-  const closed = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
-  closedPort = closed.port!
-  closed.stop(true)
   world = await startWorld(['blog', 'excellent'], {
     browser: null,
     env: { V2_SCAN_ENABLED: 'true' },
-    extraResolve: [
-      `auth-mcp.test:443:127.0.0.1:${authServer.port}`,
-      `gone.test:443:127.0.0.1:${closedPort}`,
-      // Same fixture bytes under other names: a tunnel host, a fresh ephemeral domain, a v2-only domain.
-      ...['demo.trycloudflare.com', 'disposable.test', v2Host, v2OnlyHost].map((host) => `${host}:443:127.0.0.1:${authServer.port}`),
-    ],
+    // An MCP endpoint that demands a bearer token, on a site whose homepage is public; the same fixture also
+    // answers as a tunnel host, a fresh ephemeral domain and the v2 domains.
+    mcp: [{ name: 'auth-required', hosts: ['auth-mcp.test', 'demo.trycloudflare.com', 'disposable.test', v2Host, v2OnlyHost] }],
+    extraResolve: [`gone.test:443:127.0.0.1:${new URL(closedOrigin()).port}`],
   })
 })
-afterAll(async () => {
-  await world.close()
-  authServer.stop(true)
-})
+afterAll(() => world.close())
 
 const app = () => world.handle.app
 const post = (path: string, json: unknown, headers: Record<string, string> = {}) =>

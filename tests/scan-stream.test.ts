@@ -11,25 +11,14 @@ const browser = createBrowserProvider(testConfig())
 
 let world: World
 let base: string
-let authServer: ReturnType<typeof Bun.serve>
-
 beforeAll(async () => {
-  authServer = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch: (req) =>
-      req.method === 'POST'
-        ? new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer realm="mcp"' } })
-        : new Response('<!doctype html><title>x</title><h1>x</h1>', { headers: { 'content-type': 'text/html' } }),
-  })
-  world = await startWorld(['blog', 'spa'], { browser, extraResolve: [`locked.test:443:127.0.0.1:${authServer.port}`] })
+  world = await startWorld(['blog', 'spa'], { browser, mcp: [{ name: 'auth-required', hosts: ['locked.test'] }] })
   world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${world.handle.app.server!.port}`
 })
 afterAll(async () => {
   await world.handle.app.stop()
   await world.close()
-  authServer.stop(true)
 })
 
 interface Frame {

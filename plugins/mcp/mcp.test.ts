@@ -19,33 +19,16 @@ const listen = (deps: World['handle']['deps']) => new Elysia().use(mcpPlugin(dep
 let world: World
 let app: ReturnType<typeof listen>
 let endpoint: URL
-/** An MCP endpoint that demands a bearer token, on a site whose homepage is public. */
-let authServer: ReturnType<typeof Bun.serve>
 
 beforeAll(async () => {
-  authServer = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(req) {
-      if (new URL(req.url).pathname === '/mcp') {
-        return Response.json(
-          { error: 'unauthorized' },
-          { status: 401, headers: { 'www-authenticate': `Bearer resource_metadata="https://${AUTH_HOST}/.well-known/oauth-protected-resource/mcp"` } },
-        )
-      }
-      return new Response('<!doctype html><html lang="en"><head><title>Auth MCP</title></head><body><h1>Auth MCP</h1></body></html>', {
-        headers: { 'content-type': 'text/html' },
-      })
-    },
-  })
-  world = await startWorld(['blog', 'excellent'], { browser: null, extraResolve: [`${AUTH_HOST}:443:127.0.0.1:${authServer.port}`] })
+  // AUTH_HOST is an MCP server that demands a bearer token, on a site whose homepage is public.
+  world = await startWorld(['blog', 'excellent'], { browser: null, mcp: [{ name: 'auth-required', hosts: [AUTH_HOST] }] })
   app = listen(world.handle.deps)
   endpoint = new URL(`http://127.0.0.1:${app.server!.port}/api/mcp`)
 })
 afterAll(async () => {
   await app.stop(true)
   await world.close()
-  authServer.stop(true)
 })
 
 /** An SDK client as a distinct caller (its own IP, optionally a key); listing the tools arms output validation. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createApp, type AppHandle } from '../../core/app.ts'
 import type { BrowserProvider } from '../../core/engine/browser.ts'
 import { openStore } from '../../core/store/index.ts'
+import { type McpFixtureName, startMcpFixture } from '../fixtures/mcp/server.ts'
 import { resolveRules, type FixtureSite, type SiteName, startFixtureSites } from '../fixtures/sites/server.ts'
 import { testConfig } from '../helpers.ts'
 
@@ -11,18 +12,28 @@ export interface World {
   close(): Promise<void>
 }
 
+/** An MCP fixture server (tests/fixtures/mcp) the scanner reaches as each of `hosts`; the first is its own name. */
+export interface WorldMcpServer {
+  name: McpFixtureName
+  hosts: readonly [string, ...string[]]
+}
+
 /**
  * Fixture sites on 127.0.0.1 plus an app whose scanner reaches them by their public names (`https://<site>.test`)
- * through SCANNER_RESOLVE, exactly as it would reach public domains. `browser: null` runs without Chromium
- * (rendered checks resolve at once to error); omit it to use the system browser.
+ * through SCANNER_RESOLVE, exactly as it would reach public domains; likewise the MCP fixture servers in `mcp`.
+ * `browser: null` runs without Chromium (rendered checks resolve at once to error); omit it to use the system
+ * browser.
  */
 export async function startWorld(
   names: readonly SiteName[],
-  options: { env?: Record<string, string | undefined>; browser?: BrowserProvider | null; extraResolve?: string[] } = {},
+  options: { env?: Record<string, string | undefined>; browser?: BrowserProvider | null; extraResolve?: string[]; mcp?: readonly WorldMcpServer[] } = {},
 ): Promise<World> {
   const started = await startFixtureSites(names)
+  const mcpServers = options.mcp ?? []
+  const mcpFixtures = await Promise.all(mcpServers.map(({ name, hosts }) => startMcpFixture(name, { host: hosts[0] })))
+  const mcpResolve = mcpServers.flatMap(({ hosts }, index) => hosts.map((host) => `${host}:443:127.0.0.1:${mcpFixtures[index]!.port}`))
   const config = testConfig({
-    SCANNER_RESOLVE: [resolveRules(started), ...(options.extraResolve ?? [])].filter(Boolean).join(','),
+    SCANNER_RESOLVE: [resolveRules(started), ...mcpResolve, ...(options.extraResolve ?? [])].filter(Boolean).join(','),
     TRUST_PROXY: 'true',
     ...options.env,
   })
@@ -37,7 +48,7 @@ export async function startWorld(
     handle,
     async close() {
       await handle.close()
-      await Promise.all(started.map((site) => site.stop()))
+      await Promise.all([...started.map((site) => site.stop()), ...mcpFixtures.map((fixture) => fixture.stop())])
     },
   }
 }
