@@ -51,19 +51,15 @@ export default defineCheck({
     description:
       'An A2A agent card tells other agents what this site’s agent can do (skills, input and output modes) and how to reach it.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'verified',
     bonus: true,
-    draft: false,
-    beta: false,
     maxScore: 3,
     specUrl: 'https://a2a-protocol.org/latest/specification/',
     recommendation:
       'If you run an A2A agent, publish its card at /.well-known/agent-card.json (name, description, supportedInterfaces, version, capabilities, default modes, skills).',
     needs: ['agentCard'],
-    deep: false,
   },
   run({ agentCard }, { target }) {
     const url = `${target.origin}/.well-known/agent-card.json`

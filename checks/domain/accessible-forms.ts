@@ -38,19 +38,14 @@ export default defineCheck({
     description:
       'An agent fills a form by the names of its fields: a field without a label or name attribute, or a button without text, is a guess.',
     layer: 'usability',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 6,
     specUrl: 'https://developer.chrome.com/docs/lighthouse/agentic-browsing/',
     recommendation:
       'Give every visible input, select and textarea a <label for> (or aria-label) and a name attribute, give every button text or aria-label, and use valid autocomplete tokens.',
     needs: ['homepage', 'docsPage'],
-    deep: false,
   },
   run({ homepage, docsPage }) {
     const pages = [homepage, ...(docsPage && isOk(docsPage) ? [docsPage] : [])]

@@ -18,18 +18,13 @@ export default defineCheck({
     description:
       'The ACP discovery document tells a buying agent that the seller supports agentic checkout, which API versions it speaks and where its checkout API lives.',
     layer: 'payments',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 5,
     specUrl: 'https://github.com/agentic-commerce-protocol/agentic-commerce-protocol',
     recommendation: `Publish /.well-known/acp.json as application/json with Cache-Control: public, max-age=3600, e.g. ${EXAMPLE}.`,
     needs: ['commerceSignals', 'acp'],
-    deep: false,
   },
   run({ commerceSignals, acp }) {
     const gate = commerceGate(commerceSignals)

@@ -20,18 +20,15 @@ export default defineCheck({
     description:
       'A skills index lets an agent install the site’s own instructions for using it (SKILL.md files) from a predictable URL.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
     bonus: true,
     draft: true,
-    beta: false,
     maxScore: 2,
     specUrl: 'https://github.com/cloudflare/agent-skills-discovery-rfc',
     recommendation: `Publish /.well-known/agent-skills/index.json ({"$schema": "${SKILLS_V02_SCHEMA}", "skills": [{"name", "type": "skill-md", "description", "url", "digest"}]}) pointing to SKILL.md files with name and description frontmatter.`,
     needs: ['agentSkills'],
-    deep: false,
   },
   run({ agentSkills }, { target }) {
     const indexUrl = `${target.origin}/.well-known/agent-skills/index.json`

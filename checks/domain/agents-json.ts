@@ -11,19 +11,16 @@ export default defineCheck({
     description:
       'agents.json describes multi-step API flows on top of OpenAPI, so an agent can chain calls the way the site intends.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
     bonus: true,
     draft: true,
-    beta: false,
     maxScore: 1,
     specUrl: 'https://github.com/wild-card-ai/agents-json',
     recommendation:
       'Optionally publish /.well-known/agents.json with agentsJson, info {title, version, description}, sources [{id, path}] and flows.',
     needs: ['agentsJson'],
-    deep: false,
   },
   run({ agentsJson }, { target }) {
     return judgeManifest(agentsJson, {

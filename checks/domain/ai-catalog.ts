@@ -25,19 +25,15 @@ export default defineCheck({
     description:
       'An AI catalog lists the agents, MCP servers and skills a host offers, with stable identifiers, so agents can discover them in one fetch.',
     layer: 'discovery',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'emerging',
     maturity: 'emerging',
-    bonus: false,
     draft: true,
-    beta: false,
     maxScore: 4,
     specUrl: 'https://github.com/Agent-Card/ai-catalog',
     recommendation:
       'Serve /.well-known/ai-catalog.json as application/ai-catalog+json: {"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-host>:…", "displayName": "…", "type": "application/mcp-server-card+json", "url": "…"}]}.',
     needs: ['aiCatalog'],
-    deep: false,
   },
   run({ aiCatalog }, { target }) {
     const { response } = aiCatalog

@@ -10,19 +10,16 @@ export default defineCheck({
     description:
       'Some agents still read the ChatGPT plugin manifest to find a site’s API description and how to authenticate.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
     bonus: true,
     draft: true,
-    beta: false,
     maxScore: 1,
     specUrl: 'https://github.com/openai/plugins-quickstart',
     recommendation:
       'Optionally publish /.well-known/ai-plugin.json (schema_version "v1", names and descriptions for human and model, auth, api {type: "openapi", url}, logo_url, contact_email, legal_info_url).',
     needs: ['aiPlugin'],
-    deep: false,
   },
   run({ aiPlugin }, { target }) {
     return judgeManifest(aiPlugin, {

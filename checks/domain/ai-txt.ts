@@ -13,18 +13,15 @@ export default defineCheck({
     description:
       'Spawning\'s /ai.txt states, in robots-like syntax, which content may be used to train AI; an emerging convention with no IETF standing, so it only adds points.',
     layer: 'accessibility',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
     bonus: true,
     draft: true,
-    beta: false,
     maxScore: 1,
     specUrl: 'https://site.spawning.ai/spawning-ai-txt',
     recommendation: RECOMMENDATION,
     needs: ['aiTxt'],
-    deep: false,
   },
   run({ aiTxt }) {
     const parsed = parseRobots(aiTxt)

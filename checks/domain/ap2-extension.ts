@@ -16,18 +16,13 @@ export default defineCheck({
     description:
       'AP2 lets agents exchange verifiable payment mandates over A2A; declaring it on the agent card tells buyer agents the merchant agent can take them.',
     layer: 'payments',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 3,
     specUrl: 'https://github.com/google-agentic-commerce/AP2/blob/main/docs/a2a-extension.md',
     recommendation: `Declare AP2 in the agent card's capabilities.extensions, e.g. ${EXAMPLE}.`,
     needs: ['agentCard', 'commerceSignals'],
-    deep: false,
   },
   run({ agentCard, commerceSignals }) {
     const card = agentCard.card

@@ -15,19 +15,14 @@ export default defineCheck({
     description:
       'An API catalog at a well-known URL lets an agent list every API a site offers, with its description and docs, in one request.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'api',
     protocol: 'either',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 6,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc9727',
     recommendation: `Serve /.well-known/api-catalog as application/linkset+json; profile="${PROFILE}", e.g. ${EXAMPLE}.`,
     needs: ['apiCatalog', 'apiSignals'],
-    deep: false,
   },
   run({ apiCatalog, apiSignals }, { target }) {
     const url = `${target.origin}/.well-known/api-catalog`

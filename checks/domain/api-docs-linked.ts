@@ -16,20 +16,15 @@ export default defineCheck({
     description:
       'An agent that finds an API still needs its documentation, linked from the site and readable without running JavaScript or logging in.',
     layer: 'usability',
-    appliesTo: ['domain'],
     applicability: 'api',
     protocol: 'either',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 4,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc8631',
     recommendation:
       'Link the API documentation from the homepage (an anchor "Docs" or "API reference"), serve it as server-rendered HTML without a login, and advertise it with Link: <…>; rel="service-doc" and in llms.txt.',
     needs: ['apiSignals', 'homepage', 'docsPage', 'linkHeader', 'llmsTxt'],
-    deep: false,
   },
   run({ apiSignals, homepage, docsPage, linkHeader, llmsTxt }) {
     if (!apiSignals.hasApi) return na('No API signals (no OpenAPI document, API links or API subdomain), so there is no API to document')

@@ -20,19 +20,15 @@ export default defineCheck({
     description:
       'AI agents acting for a person, AI search bots and signed agents must get the real page or endpoint, not a CAPTCHA, an interstitial or a 403 that a browser would not see.',
     layer: 'accessibility',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 10,
     specUrl: 'https://developers.cloudflare.com/cloudflare-challenges/challenge-types/challenge-pages/detect-response/',
     recommendation:
       'Exempt declared AI agents (ChatGPT-User, Claude-User, PerplexityBot…) and Web Bot Auth signed requests from bot challenges at your CDN or WAF.',
     needs: ['agentProbes'],
-    deep: false,
+    essentialsAccess: 'unchallenged',
   },
   run({ agentProbes }, { target }) {
     const subject = target.kind === 'domain' ? 'the homepage' : 'the MCP endpoint'

@@ -10,19 +10,15 @@ export default defineCheck({
     description:
       'Content-Signal (search, ai-input, ai-train) or IETF Content-Usage lines in robots.txt tell agents which uses of the content are welcome, beyond whether they may crawl it.',
     layer: 'accessibility',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
     draft: true,
-    beta: false,
     maxScore: 4,
     specUrl: 'https://contentsignals.org/',
     recommendation:
       'Add a line such as "Content-Signal: search=yes, ai-input=yes, ai-train=no" to the "User-agent: *" group of robots.txt.',
     needs: ['robots'],
-    deep: false,
   },
   run({ robots }) {
     if (!robots.found) return na('No robots.txt to carry content signals (reported by robots-txt)')

@@ -47,19 +47,15 @@ export default defineCheck({
     description:
       'Most agents read the HTML as served and never run JavaScript; a page whose content appears only after scripts run looks empty to them.',
     layer: 'accessibility',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 8,
     specUrl: 'https://developer.chrome.com/docs/lighthouse/agentic-browsing/',
     recommendation:
       'Render the main content on the server (SSR or static generation) so the initial HTML has the text and an <h1>; keep JavaScript for interaction.',
     needs: ['homepage', 'docsPage'],
-    deep: false,
+    essentialsAccess: 'readableWithoutJs',
   },
   run({ homepage, docsPage }) {
     if (homepage.status >= 500) {

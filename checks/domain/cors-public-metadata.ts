@@ -37,19 +37,14 @@ export default defineCheck({
     description:
       'Agents running in a browser (web apps, extensions) can only read llms.txt, OpenAPI, catalogs and MCP responses from another origin when CORS allows it.',
     layer: 'accessibility',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 3,
     specUrl: 'https://fetch.spec.whatwg.org/#http-cors-protocol',
     recommendation:
       'Send Access-Control-Allow-Origin: * on public metadata (llms.txt, OpenAPI, /.well-known documents); for MCP, answer preflights allowing POST and the Content-Type, Mcp-Protocol-Version and Mcp-Session-Id headers, and expose Mcp-Session-Id.',
     needs: ['cors'],
-    deep: false,
   },
   run({ cors }, { target }) {
     const completed = cors.probes.filter((probe) => probe.status !== null)

@@ -14,19 +14,14 @@ export default defineCheck({
     description:
       'An agent can only write GraphQL queries against a schema it can read, through introspection or a published SDL.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'api',
     protocol: 'graphql',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 5,
     specUrl: 'https://spec.graphql.org/October2021/#sec-Introspection',
     recommendation: 'Allow introspection of the schema, or publish the SDL at /schema.graphql.',
     needs: ['graphql', 'apiSignals'],
-    deep: false,
   },
   run({ graphql, apiSignals }, { target }) {
     const probes = graphql.probes.map((probe) => `${pathOf(probe.url)} → ${probe.status ?? 'unreachable'}`)

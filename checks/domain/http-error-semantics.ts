@@ -19,19 +19,14 @@ export default defineCheck({
     description:
       'Agents trust status codes: a 200 for a missing page makes them read an error page as content, and an HTML error from an API leaves them nothing to parse.',
     layer: 'usability',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 5,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc9457',
     recommendation:
       'Answer unknown paths with 404 (or 410) and a small body, and unknown API paths with a JSON error, ideally application/problem+json (RFC 9457).',
     needs: ['notFound'],
-    deep: false,
   },
   run({ notFound }) {
     const verdicts = [judgePage(notFound.page)]

@@ -12,18 +12,13 @@ export default defineCheck({
     description:
       'Link headers on the homepage let an agent find the API catalog, API description, docs and sitemap from a single HEAD request.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 5,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc8288',
     recommendation: `Send discovery relations on the homepage response, e.g. ${EXAMPLE}.`,
     needs: ['linkHeader'],
-    deep: false,
   },
   run({ linkHeader }) {
     const discovery = linkHeader.links.flatMap((link) => discoveryRelations(link).map((relation) => `${relation} → ${pathOf(link.href)}`))

@@ -11,18 +11,14 @@ export default defineCheck({
     description:
       'llms-full.txt hands an agent the full documentation in one markdown fetch, instead of crawling page by page.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
     bonus: true,
-    draft: false,
-    beta: false,
     maxScore: 3,
     specUrl: 'https://llmstxt.org/',
     recommendation: 'Publish /llms-full.txt: your documentation concatenated as markdown, starting with an H1.',
     needs: ['llmsFullTxt', 'llmsTxt'],
-    deep: false,
   },
   run({ llmsFullTxt, llmsTxt }, { target }) {
     const url = `${target.origin}/llms-full.txt`

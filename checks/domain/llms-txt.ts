@@ -15,19 +15,14 @@ export default defineCheck({
     description:
       'llms.txt gives language models a curated, markdown map of the site: a name, a summary and the links worth reading.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 10,
     specUrl: 'https://llmstxt.org/',
     recommendation:
       'Serve /llms.txt as text/markdown: an H1 with the site name, a "> " summary, then H2 sections listing [name](url): notes links.',
     needs: ['llmsTxt'],
-    deep: false,
   },
   run({ llmsTxt }, { target }) {
     const url = `${target.origin}/llms.txt`

@@ -13,19 +13,14 @@ export default defineCheck({
     description:
       'A markdown twin of each page (advertised with rel="alternate" type="text/markdown", or at <page>.md) lets agents read clean text without parsing HTML.',
     layer: 'accessibility',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 3,
     specUrl: 'https://llmstxt.org/#proposal',
     recommendation:
       'Publish a markdown version of each page at <page>.md (/index.html.md for the homepage) and advertise it with <link rel="alternate" type="text/markdown" href="…"> in <head>.',
     needs: ['markdownVariants'],
-    deep: false,
   },
   run({ markdownVariants }) {
     const { advertised, probes } = markdownVariants

@@ -21,19 +21,14 @@ export default defineCheck({
     description:
       'Agents that ask for text/markdown get the page as markdown: far fewer tokens than HTML and no markup to strip, at the same URL people use.',
     layer: 'accessibility',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 6,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc7763',
     recommendation:
       'When a request prefers text/markdown (Accept: text/markdown, text/html;q=0.5), answer with Content-Type: text/markdown; charset=utf-8 and Vary: Accept; keep serving HTML to browsers.',
     needs: ['markdownHome', 'homepage', 'markdownVariants'],
-    deep: false,
   },
   run({ markdownHome, homepage, markdownVariants }) {
     if (markdownHome.status === 406) {

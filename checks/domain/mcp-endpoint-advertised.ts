@@ -21,19 +21,16 @@ export default defineCheck({
     description:
       'An agent that lands on a site should find its MCP server from the site itself (server card, catalogs, Link header, llms.txt) rather than by guessing.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 8,
     specUrl: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
     recommendation:
       'Advertise your MCP endpoint: a server card at /.well-known/mcp/server-card.json with remotes[].url, an entry in /.well-known/ai-catalog.json, or a link in llms.txt.',
     needs: ['mcpEndpoints'],
-    deep: false,
+    surface: 'mcp',
+    siteTypeRole: 'mcp-entry-point',
   },
   run({ mcpEndpoints }, { target }) {
     const { probes } = mcpEndpoints

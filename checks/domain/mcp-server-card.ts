@@ -23,18 +23,15 @@ export default defineCheck({
     description:
       'A server card tells a client what an MCP server is and how to connect before it opens a session; catalogs and registries index it.',
     layer: 'discovery',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'emerging',
     maturity: 'emerging',
-    bonus: false,
     draft: true,
-    beta: false,
     maxScore: 4,
     specUrl: 'https://github.com/modelcontextprotocol/experimental-ext-server-card',
     recommendation: `Serve a SEP-2127 server card as ${MEDIA.serverCard} with CORS, e.g. ${EXAMPLE}.`,
     needs: ['mcpServerCard'],
-    deep: false,
+    surface: 'mcp',
   },
   run({ mcpServerCard }, { target }) {
     const { found, probes, runtime } = mcpServerCard

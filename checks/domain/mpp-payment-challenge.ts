@@ -12,18 +12,15 @@ export default defineCheck({
     description:
       'The Machine Payments Protocol turns a 402 into a standard HTTP authentication challenge (scheme "Payment") that agents answer with a payment credential.',
     layer: 'payments',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
     bonus: true,
     draft: true,
-    beta: false,
     maxScore: 2,
     specUrl: 'https://paymentauth.org',
     recommendation: `Answer unpaid requests to paid resources with 402 and ${EXAMPLE}.`,
     needs: ['paymentProbes', 'commerceSignals'],
-    deep: false,
   },
   run({ paymentProbes, commerceSignals }) {
     const seen = responses402(paymentProbes).map((entry) => ({ path: new URL(entry.url).pathname, challenges: readPaymentChallenges(entry.response) }))

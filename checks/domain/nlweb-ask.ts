@@ -20,18 +20,15 @@ export default defineCheck({
     description:
       'An NLWeb /ask endpoint lets an agent query the site in natural language and get schema.org-typed results back.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
     bonus: true,
     draft: true,
-    beta: false,
     maxScore: 1,
     specUrl: 'https://github.com/nlweb-ai/NLWeb',
     recommendation: 'Optionally run NLWeb: GET /ask?query=… answering JSON {"results": [schema.org objects]}.',
     needs: ['nlweb'],
-    deep: false,
   },
   run({ nlweb }, { target }) {
     const where = pathOf(nlweb.url)

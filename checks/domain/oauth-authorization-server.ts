@@ -16,19 +16,15 @@ export default defineCheck({
     description:
       'Agents discover where to authorize and get tokens from the authorization server metadata; MCP clients refuse a server that does not advertise PKCE S256.',
     layer: 'accessibility',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 6,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc8414',
     recommendation:
       'Serve /.well-known/oauth-authorization-server with "issuer" equal to the issuer URL, https authorization_endpoint and token_endpoint, response_types_supported ["code"] and code_challenge_methods_supported ["S256"].',
     needs: ['oauth'],
-    deep: false,
+    surface: 'api',
   },
   run({ oauth }, { target }) {
     const notApplicable = oauthNotApplicable(oauth, target.kind)

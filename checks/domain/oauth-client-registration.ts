@@ -11,19 +11,16 @@ export default defineCheck({
     description:
       'An agent meeting an API or MCP server for the first time has no pre-registered client; client ID metadata documents or dynamic registration let it sign in anyway.',
     layer: 'accessibility',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
     draft: true,
-    beta: false,
     maxScore: 4,
     specUrl: 'https://datatracker.ietf.org/doc/draft-ietf-oauth-client-id-metadata-document/',
     recommendation:
       'Advertise "client_id_metadata_document_supported": true (and accept https client_id URLs), or a "registration_endpoint" for RFC 7591 dynamic registration, in the authorization server metadata.',
     needs: ['oauth'],
-    deep: false,
+    surface: 'api',
   },
   run({ oauth }, { target }) {
     const notApplicable = oauthNotApplicable(oauth, target.kind)

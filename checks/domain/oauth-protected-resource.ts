@@ -44,19 +44,15 @@ export default defineCheck({
     description:
       'Protected resource metadata tells an agent which authorization server issues tokens for an API or MCP server, so it can sign in without hard-coded configuration.',
     layer: 'accessibility',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 6,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc9728',
     recommendation:
       'Serve /.well-known/oauth-protected-resource (path-aware for a resource with a path) as JSON with "resource" equal to the protected URL and "authorization_servers" listing https issuers; point to it from WWW-Authenticate: Bearer resource_metadata="…".',
     needs: ['oauth'],
-    deep: false,
+    surface: 'api',
   },
   run({ oauth }, { target }) {
     const notApplicable = oauthNotApplicable(oauth, target.kind)

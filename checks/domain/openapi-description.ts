@@ -37,19 +37,14 @@ export default defineCheck({
     description:
       'A machine-readable OpenAPI description, linked where agents look for it, lets an agent call the API without reading prose docs.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'api',
     protocol: 'rest',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 8,
     specUrl: 'https://spec.openapis.org/oas/latest.html',
     recommendation: `Publish an OpenAPI 3.1 document (e.g. /openapi.json) and advertise it with ${ADVERTISE} and in /.well-known/api-catalog.`,
     needs: ['openapi', 'apiSignals'],
-    deep: false,
   },
   run({ openapi, apiSignals }, { target }) {
     const { document } = openapi

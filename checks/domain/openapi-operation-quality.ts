@@ -27,20 +27,15 @@ export default defineCheck({
     description:
       'Agents pick and call operations from their ids, summaries, parameter descriptions and response schemas; a bare document tells them the paths but not how to use them.',
     layer: 'usability',
-    appliesTo: ['domain'],
     applicability: 'api',
     protocol: 'rest',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 4,
     specUrl: 'https://spec.openapis.org/oas/latest.html',
     recommendation:
       'Give every operation a unique operationId, a summary, described parameters and a 2xx response schema; declare securitySchemes for any security requirement; use absolute servers URLs.',
     needs: ['apiSignals', 'openapi'],
-    deep: false,
   },
   run({ apiSignals, openapi }) {
     const document = openapi.document

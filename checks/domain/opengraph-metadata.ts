@@ -9,19 +9,14 @@ export default defineCheck({
     description:
       'Agents summarise and cite pages from their title, description, image and canonical URL; Open Graph and a meta description give those without guessing.',
     layer: 'usability',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 3,
     specUrl: 'https://ogp.me/',
     recommendation:
       'Add og:title, og:type, og:image and og:url meta tags, a <meta name="description"> and a <link rel="canonical"> to the homepage.',
     needs: ['homepage'],
-    deep: false,
   },
   run({ homepage }) {
     const { $ } = homepage

@@ -14,19 +14,15 @@ export default defineCheck({
     description:
       'Agents asked "how much is it?" need prices in the page HTML and, ideally, as Offer data; prices drawn by JavaScript or hidden behind "contact sales" are invisible to them.',
     layer: 'payments',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 5,
     specUrl: 'https://schema.org/Offer',
     recommendation:
       'Render prices in the pricing page HTML and describe each plan as an Offer (price, priceCurrency) in JSON-LD, or add a "## Pricing" section to llms.txt.',
     needs: ['commerceSignals', 'pricingPage', 'llmsTxt'],
-    deep: false,
+    siteTypeRole: 'pricing',
   },
   run({ commerceSignals, pricingPage, llmsTxt }) {
     const gate = commerceGate(commerceSignals)

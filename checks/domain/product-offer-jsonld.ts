@@ -34,19 +34,15 @@ export default defineCheck({
     description:
       'Shopping agents compare and buy from Product markup: name, image, price, currency and availability in JSON-LD, not scraped from the layout.',
     layer: 'payments',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 6,
     specUrl: 'https://developers.google.com/search/docs/appearance/structured-data/merchant-listing',
     recommendation:
       'Add Product JSON-LD to every product page with name, image and offers {price, priceCurrency, availability} (SoftwareApplication with offers for software).',
     needs: ['commerceSignals', 'productPages'],
-    deep: false,
+    siteTypeRole: 'product-listing',
   },
   run({ commerceSignals, productPages }) {
     const gate = commerceGate(commerceSignals)

@@ -29,19 +29,16 @@ export default defineCheck({
     description:
       'An agent that can read its remaining quota paces itself; one that gets a bare 429 can only guess when to retry, or hammer the server.',
     layer: 'usability',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'emerging',
     maturity: 'emerging',
-    bonus: false,
     draft: true,
-    beta: false,
     maxScore: 3,
     specUrl: 'https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/',
     recommendation:
       'Send RateLimit-Policy: "default";q=100;w=60 and RateLimit: "default";r=50;t=30 on API responses, and Retry-After on every 429.',
     needs: ['apiSignals', 'notFound', 'openapi', 'paymentProbes', 'agentProbes'],
-    deep: false,
+    surface: 'api',
   },
   run({ apiSignals, notFound, openapi, paymentProbes, agentProbes }, { target }) {
     if (target.kind !== 'domain') {

@@ -24,19 +24,16 @@ export default defineCheck({
     description:
       'Agents fetching for a person (ChatGPT-User, Claude-User…) and AI search crawlers must be allowed by robots.txt, or the site disappears from live agent use and AI answers. Blocking training crawlers is a policy choice and is not penalised.',
     layer: 'accessibility',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 10,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc9309',
     recommendation:
       'Allow user-initiated agents (ChatGPT-User, Claude-User, Perplexity-User…) and AI search bots (OAI-SearchBot, Claude-SearchBot, PerplexityBot…) in robots.txt; block training crawlers only if that is your policy.',
     needs: ['robots', 'llmsTxt', 'docsPage', 'commerceSignals'],
-    deep: false,
+    essentialsExcluded: true,
+    essentialsAccess: 'agentsAllowed',
   },
   run({ robots, llmsTxt, docsPage, commerceSignals }, { target }) {
     const { status } = robots.response

@@ -10,19 +10,16 @@ export default defineCheck({
     description:
       'A robots.txt group naming AI agents, or a Content-Signal / Content-Usage line, tells agents the site\'s AI policy instead of leaving them to infer it from the wildcard rules.',
     layer: 'accessibility',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
     bonus: true,
-    draft: false,
-    beta: false,
     maxScore: 2,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc9309',
     recommendation:
       'State your AI policy in robots.txt: name AI agents in their own groups (e.g. "User-agent: ChatGPT-User" / "Allow: /") or add a "Content-Signal: search=yes, ai-input=yes, ai-train=no" line.',
     needs: ['robots'],
-    deep: false,
+    essentialsExcluded: true,
   },
   run({ robots }) {
     if (!robots.found) {

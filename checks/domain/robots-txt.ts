@@ -11,18 +11,13 @@ export default defineCheck({
     description:
       'Agents and crawlers read /robots.txt first to learn what they may fetch; a missing or broken file leaves them guessing or locked out.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 10,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc9309',
     recommendation: 'Serve /robots.txt as text/plain with at least one User-agent group and a Sitemap line.',
     needs: ['robots'],
-    deep: false,
   },
   run({ robots }) {
     const { response } = robots

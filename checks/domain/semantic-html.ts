@@ -24,19 +24,14 @@ export default defineCheck({
     description:
       'Agents navigate pages through the accessibility tree: a language, a title, one h1, landmarks and ordered headings tell them what the page is and where its content sits.',
     layer: 'usability',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 5,
     specUrl: 'https://www.w3.org/WAI/tutorials/page-structure/',
     recommendation:
       'Give the homepage <html lang>, a <title>, exactly one <h1>, <main>, <nav>, <header> and <footer>, headings that never skip a level, alt text on images, and real buttons instead of role="button" on divs.',
     needs: ['homepage'],
-    deep: false,
   },
   run({ homepage }) {
     const { $ } = homepage

@@ -13,19 +13,14 @@ export default defineCheck({
     description:
       'A sitemap lists the pages an agent or crawler can fetch without spidering the site; robots.txt should point to it.',
     layer: 'discovery',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 8,
     specUrl: 'https://www.sitemaps.org/protocol.html',
     recommendation:
       'Publish /sitemap.xml (a sitemaps.org 0.9 urlset or sitemapindex) and reference it with a "Sitemap:" line in robots.txt.',
     needs: ['sitemap'],
-    deep: false,
   },
   run({ sitemap }, { target }) {
     const attempts = (sitemap.attempts ?? []).map(

@@ -21,13 +21,9 @@ export default defineCheck({
     description:
       'Browser agents act on links, buttons and fields through selectors; ids, names, test ids, labels and real text survive a redeploy, generated class names do not.',
     layer: 'usability',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 3,
     specUrl: 'https://developer.chrome.com/docs/lighthouse/agentic-browsing/',
     recommendation:

@@ -22,19 +22,14 @@ export default defineCheck({
     description:
       'JSON-LD states in data what the page says in prose (who runs the site, what it sells, what an article is about), so agents need not infer it.',
     layer: 'usability',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 6,
     specUrl: 'https://schema.org/docs/gs.html',
     recommendation:
       'Add a <script type="application/ld+json"> block with "@context": "https://schema.org" describing the site (Organization and WebSite, or Product / SoftwareApplication for what it sells).',
     needs: ['homepage'],
-    deep: false,
   },
   run({ homepage }) {
     const { blocks, nodes } = extractJsonLd(homepage.$)

@@ -18,18 +18,13 @@ export default defineCheck({
     description:
       'The UCP business profile tells shopping agents which commerce services, capabilities and payment handlers a merchant supports, and where to call them.',
     layer: 'payments',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 5,
     specUrl: 'https://ucp.dev/specification/overview/',
     recommendation: `Publish /.well-known/ucp as JSON in the 2026-04-08 shape, e.g. ${EXAMPLE}.`,
     needs: ['commerceSignals', 'ucp'],
-    deep: false,
   },
   run({ commerceSignals, ucp }) {
     const gate = commerceGate(commerceSignals)

@@ -12,19 +12,15 @@ export default defineCheck({
     description:
       'Agents can prove who they are by signing requests (Web Bot Auth); a site that serves signed requests lets identified agents through instead of guessing from the User-Agent.',
     layer: 'accessibility',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'emerging',
     maturity: 'emerging',
-    bonus: false,
     draft: true,
-    beta: false,
     maxScore: 3,
     specUrl: 'https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/',
     recommendation:
       'Accept Web Bot Auth signed requests at your CDN or WAF (e.g. Cloudflare verified bots / signed agents) instead of challenging them.',
     needs: ['agentProbes'],
-    deep: false,
   },
   run({ agentProbes }, { target }) {
     const subject = target.kind === 'domain' ? 'the homepage' : 'the MCP endpoint'

@@ -19,18 +19,15 @@ export default defineCheck({
     description:
       'Sites that run their own bots or agents publish their signing keys in a key directory, so that other sites can verify the requests those agents sign.',
     layer: 'accessibility',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'verified',
     bonus: true,
     draft: true,
-    beta: false,
     maxScore: 2,
     specUrl: 'https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/',
     recommendation: RECOMMENDATION,
     needs: ['wbaDirectory'],
-    deep: false,
   },
   run({ wbaDirectory: response }) {
     const path = '/.well-known/http-message-signatures-directory'

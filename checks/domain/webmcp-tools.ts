@@ -12,13 +12,11 @@ export default defineCheck({
     description:
       'WebMCP lets a page hand in-browser agents typed tools (search, add to cart, book) instead of making them click through the UI.',
     layer: 'usability',
-    appliesTo: ['domain'],
     applicability: 'domain-only',
     tier: 'emerging',
     maturity: 'emerging',
     bonus: true,
     draft: true,
-    beta: false,
     maxScore: 2,
     specUrl: 'https://webmachinelearning.github.io/webmcp/',
     recommendation:

@@ -27,18 +27,14 @@ export default defineCheck({
     description:
       'With x402 a paid resource answers 402 with machine-readable payment requirements, so an agent can pay per request without an account or a checkout page.',
     layer: 'payments',
-    appliesTo: ['domain', 'mcp', 'mcp-app'],
     applicability: 'all',
     tier: 'emerging',
     maturity: 'emerging',
-    bonus: false,
     draft: true,
-    beta: false,
     maxScore: 6,
     specUrl: 'https://github.com/coinbase/x402/tree/main/specs',
     recommendation: `Answer unpaid requests to paid resources with 402 and an x402 v2 header, ${V2_EXAMPLE}.`,
     needs: ['paymentProbes', 'commerceSignals', 'agentProbes'],
-    deep: false,
   },
   run({ paymentProbes, commerceSignals, agentProbes }, { target }) {
     const seen = responses402(paymentProbes).map(({ url, response }) => ({ where: new URL(url).pathname, response }))

@@ -15,18 +15,14 @@ export default defineCheck({
     description:
       'A server that declares the MCP Apps extension in its capabilities tells a host up front that its tools come with interactive views, before it lists a single tool.',
     layer: 'discovery',
-    appliesTo: ['mcp-app'],
     applicability: 'mcp-app',
     tier: 'emerging',
     maturity: 'emerging',
     bonus: true,
-    draft: false,
-    beta: false,
     maxScore: 2,
     specUrl: MCP_APPS_SPEC_URL,
     recommendation: `When the client advertises ${UI_EXTENSION_ID}, ${DECLARE}.`,
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     if (!mcp.handshake) return unreachable(`The handshake did not succeed (initialize: ${describeExchange(mcp.initialize)}), so the capabilities are unknown`)

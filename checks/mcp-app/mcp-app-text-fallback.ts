@@ -25,19 +25,14 @@ export default defineCheck({
     description:
       'Hosts without MCP Apps support, and the model itself, see only a UI tool’s description and its content[]; without text there the tool is a black box to the agent.',
     layer: 'usability',
-    appliesTo: ['mcp-app'],
     applicability: 'mcp-app',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 3,
     specUrl: MCP_APPS_SPEC_URL,
     recommendation:
       'Describe each UI tool in at least a sentence, and return a text summary in content[] alongside structuredContent (e.g. {"type": "text", "text": "3 anvils in stock: …"}).',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const listed = listedTools(mcp)

@@ -12,19 +12,14 @@ export default defineCheck({
     description:
       'Hosts hide tools whose visibility leaves out "model" from the agent; if every UI tool is app-only, the agent can never open the view in the first place.',
     layer: 'usability',
-    appliesTo: ['mcp-app'],
     applicability: 'mcp-app',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 2,
     specUrl: MCP_APPS_SPEC_URL,
     recommendation:
       'Set _meta.ui.visibility to ["model","app"] (the default) on the tools that open a view, and ["app"] only on helpers the view itself calls.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const listed = listedTools(mcp)

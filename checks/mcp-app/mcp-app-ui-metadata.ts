@@ -86,18 +86,13 @@ export default defineCheck({
     description:
       'Hosts sandbox an MCP App view with a CSP built from its _meta.ui; undeclared origins are blocked and mistyped metadata is ignored, so the view breaks inside the agent’s host.',
     layer: 'usability',
-    appliesTo: ['mcp-app'],
     applicability: 'mcp-app',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 3,
     specUrl: MCP_APPS_SPEC_URL,
     recommendation: `Declare every external origin the view uses in _meta.ui.csp (connectDomains for fetch/WebSocket, resourceDomains for scripts, styles, images and fonts, frameDomains for iframes), e.g. ${EXAMPLE}.`,
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const judged = mcp.uiResources.flatMap((resource) => {

@@ -96,18 +96,13 @@ export default defineCheck({
     description:
       'A host renders a tool’s interactive view only if the ui:// template it links reads back with the exact MCP Apps media type and a real HTML document.',
     layer: 'usability',
-    appliesTo: ['mcp-app'],
     applicability: 'mcp-app',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 10,
     specUrl: MCP_APPS_SPEC_URL,
     recommendation: `Link each UI tool to a ui:// template with _meta.ui.resourceUri and serve that template through resources/read as ${MCP_APP_MIME_TYPE} with a complete HTML document; ${REGISTER}.`,
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const listed = listedTools(mcp)

@@ -23,19 +23,14 @@ export default defineCheck({
     description:
       'Agents recover from mistakes by reading error codes: -32601 means "no such method", -32602 "fix your arguments". A 500, an HTML page or silence leaves them retrying blindly.',
     layer: 'usability',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 4,
     specUrl: `${MCP_SPEC}/server/tools#error-handling`,
     recommendation:
       'Answer unknown methods with -32601, unknown tools with -32602 (or an isError result), unknown resources with -32602/-32002 and unparseable bodies with -32700 (HTTP 400), never with a 500 or an HTML page.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     if (mcp.legacySseOnly) return na(SSE_ONLY)

@@ -26,18 +26,13 @@ export default defineCheck({
     description:
       'Every MCP client starts with the handshake (initialize, or server/discover in 2026-07-28); a server that fails it cannot be used by any agent.',
     layer: 'discovery',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 12,
     specUrl: `${MCP_SPEC}/basic/lifecycle`,
     recommendation: `${FIX_INITIALIZE} Answer notifications/initialized with 202 Accepted and no body.`,
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     return isModern(mcp) ? judgeDiscover(mcp) : judgeInitialize(mcp)

@@ -11,19 +11,14 @@ export default defineCheck({
     description:
       'Clients follow nextCursor until it disappears; a cursor that loops, repeats items or is rejected by the server that issued it traps them or hides tools.',
     layer: 'usability',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 2,
     specUrl: `${MCP_SPEC}/server/utilities/pagination`,
     recommendation:
       'Return nextCursor only while more items follow, never repeat a cursor or an item, accept the cursors you issue, and answer an unknown cursor with -32602.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const lists: [string, McpList<unknown>][] = [

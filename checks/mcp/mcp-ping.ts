@@ -13,18 +13,13 @@ export default defineCheck({
     name: 'Ping answered',
     description: 'Clients ping to keep connections alive and to tell a slow tool from a dead server; a server that does not answer gets dropped.',
     layer: 'usability',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 2,
     specUrl: `${MCP_SPEC}/basic/utilities/ping`,
     recommendation: FIX,
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     if (isModern(mcp)) return na('The server speaks only MCP 2026-07-28, which removed ping')

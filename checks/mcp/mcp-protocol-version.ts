@@ -24,19 +24,14 @@ export default defineCheck({
     description:
       'Structured tool output, the mandatory version header and OAuth resource metadata arrived in 2025-06-18; an older revision, or a server that mishandles the version header, leaves agents on a weaker protocol.',
     layer: 'discovery',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 6,
     specUrl: `${MCP_SPEC}/basic/lifecycle#version-negotiation`,
     recommendation:
       'Support protocol version 2025-11-25 (or at least 2025-06-18), echo the version the client asks for when you support it, and answer 400 to an unsupported MCP-Protocol-Version header.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const handshakeExchange = isModern(mcp) ? mcp.discover : mcp.initialize

@@ -18,18 +18,13 @@ export default defineCheck({
     description:
       'A declared capability is a promise: clients call resources/list and prompts/list because the server said they exist, and an error there breaks their context menus and attachments.',
     layer: 'discovery',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 4,
     specUrl: `${MCP_SPEC}/server/resources`,
     recommendation: 'Answer resources/list and prompts/list for every capability you declare, with entries carrying uri and name (resources) or name (prompts).',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const listings: Listing[] = [

@@ -15,18 +15,14 @@ export default defineCheck({
     description:
       'The 2026-07-28 revision drops the initialize handshake: clients learn versions and capabilities from server/discover, which also lets stateless deployments scale behind plain load balancers.',
     layer: 'discovery',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'emerging',
     maturity: 'emerging',
     bonus: true,
-    draft: false,
-    beta: false,
     maxScore: 2,
     specUrl: `${MCP_MODERN_SPEC}/server/discover`,
     recommendation: FIX,
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const { discover } = mcp

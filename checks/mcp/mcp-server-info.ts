@@ -14,19 +14,14 @@ export default defineCheck({
     description:
       'Agents show serverInfo to users and put the instructions in the model context; a bare name tells neither what the server is for nor how to use its tools together.',
     layer: 'discovery',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 4,
     specUrl: `${MCP_SPEC}/basic/lifecycle#initialization`,
     recommendation:
       'Return serverInfo with name, version, title and description, and an instructions string explaining what the server does and how its tools fit together.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const where = isModern(mcp) ? 'the server/discover result' : 'the InitializeResult'

@@ -12,19 +12,14 @@ export default defineCheck({
     description:
       'A client echoes the Mcp-Session-Id it was given on every request; a server that then rejects it, or hands out guessable ids, breaks every conversation after the handshake.',
     layer: 'accessibility',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 4,
     specUrl: `${MCP_SPEC}/basic/transports#session-management`,
     recommendation:
       'Either run stateless (issue no Mcp-Session-Id), or issue a random id of 16+ visible ASCII characters, accept it on later requests, answer 400 when it is missing and 2xx or 405 to DELETE.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     if (isModern(mcp)) return pass('Stateless: MCP 2026-07-28 has no sessions, so any instance can answer any request')

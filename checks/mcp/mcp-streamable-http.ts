@@ -15,19 +15,14 @@ export default defineCheck({
     description:
       'Remote MCP clients speak Streamable HTTP: they parse JSON or SSE answers, expect 202 for notifications and probe GET for a stream; anything else breaks them before any tool is called.',
     layer: 'accessibility',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 10,
     specUrl: `${MCP_SPEC}/basic/transports#streamable-http`,
     recommendation:
       'Answer every JSON-RPC request POST with application/json or text/event-stream, notifications with 202 and no body, and GET with an SSE stream or 405; never with an HTML page.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     if (mcp.legacySseOnly) {

@@ -19,19 +19,14 @@ export default defineCheck({
     description:
       'Without readOnlyHint and destructiveHint a client must treat every tool as destructive and ask the user each time; with them it can run safe tools freely and confirm only risky ones.',
     layer: 'usability',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 5,
     specUrl: `${MCP_SPEC}/server/tools#tool`,
     recommendation:
       'Set annotations.readOnlyHint on every tool, and destructiveHint (plus idempotentHint) on each tool that is not read-only.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const listed = listedTools(mcp)

@@ -17,19 +17,14 @@ export default defineCheck({
     description:
       'The model chooses a tool and fills its arguments from the descriptions alone; an undescribed tool or parameter is guessed at, or never used.',
     layer: 'usability',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 8,
     specUrl: `${MCP_SPEC}/server/tools#tool`,
     recommendation:
       'Give every tool a description of at least 20 characters saying what it does and when to use it, and a description on every inputSchema property.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const listed = listedTools(mcp)

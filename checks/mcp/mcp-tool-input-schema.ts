@@ -20,19 +20,14 @@ export default defineCheck({
     description:
       'Clients validate arguments and models build them from inputSchema; a schema that does not compile, is not an object, or leaves properties untyped produces rejected or wrong calls.',
     layer: 'usability',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 8,
     specUrl: `${MCP_SPEC}/server/tools#tool`,
     recommendation:
       'Give every tool an inputSchema of {"type": "object"} with typed, described properties and a required list naming only defined properties; for no arguments use {"type": "object", "additionalProperties": false}.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const listed = listedTools(mcp)

@@ -14,18 +14,13 @@ export default defineCheck({
     description:
       'Agents and model APIs address tools by name, and many reject names with spaces, commas or other characters; two tools with one name make one of them unreachable.',
     layer: 'usability',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 4,
     specUrl: `${MCP_SPEC}/server/tools#tool-names`,
     recommendation: 'Name every tool with 1-128 characters from A-Z, a-z, 0-9, _, - and . (e.g. "search_orders"), each name unique.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const listed = listedTools(mcp)

@@ -15,19 +15,14 @@ export default defineCheck({
     description:
       'An outputSchema tells the agent the shape of a tool result before calling it and lets clients validate structuredContent, instead of parsing free text.',
     layer: 'usability',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'recommended',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 4,
     specUrl: `${MCP_SPEC}/server/tools#output-schema`,
     recommendation:
       'Declare an outputSchema ({"type": "object", ...}) on tools that return data, and return matching structuredContent alongside the text content.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const listed = listedTools(mcp)

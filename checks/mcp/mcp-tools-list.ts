@@ -12,18 +12,13 @@ export default defineCheck({
     description:
       'Tools are how an agent acts through an MCP server; it learns them only from tools/list, so a failing, empty or malformed list leaves it nothing to call.',
     layer: 'discovery',
-    appliesTo: ['mcp', 'mcp-app'],
     applicability: 'mcp',
     tier: 'required',
     maturity: 'verified',
-    bonus: false,
-    draft: false,
-    beta: false,
     maxScore: 10,
     specUrl: `${MCP_SPEC}/server/tools#listing-tools`,
     recommendation: 'Declare capabilities.tools and answer tools/list with tools that each have a name and an inputSchema object.',
     needs: ['mcp'],
-    deep: false,
   },
   run({ mcp }) {
     const list = mcp.tools

@@ -1,64 +1,43 @@
+import { z } from 'zod'
 import { CONTRACT_VERSION } from '../contract.ts'
-import { type CheckMeta, LAYERS } from './contract.ts'
-import { essentialsTierOf, ESSENTIALS_EXCLUDED } from './essentials.ts'
+import { LAYER_IDS, LAYERS, publishedMetaSchema } from './contract.ts'
+import { ESSENTIALS_TIERS, essentialsTierOf } from './essentials.ts'
 import type { CheckRegistry } from './registry.ts'
 
-export interface CatalogCheck {
-  id: string
-  name: string
-  description: string
-  layer: string
-  maxScore: number
-  bonus: boolean
-  applicability: CheckMeta['applicability']
-  protocol?: 'rest' | 'graphql' | 'either'
-  appliesTo: string[]
-  tier: CheckMeta['tier']
-  maturity: CheckMeta['maturity']
-  draft: boolean
-  beta: boolean
-  specUrl?: string
-  recommendation?: string
-  essentialsTier?: 'required' | 'recommended' | 'signal'
-  essentialsBonusOnly?: boolean
-  essentialsExcluded?: boolean
-}
+/**
+ * One catalog entry: the published metadata plus, with `include=essentials`, how the essentials reading treats
+ * the check. The builder, the route model and the OpenAPI description all use this schema.
+ */
+export const catalogCheckSchema = publishedMetaSchema.extend({
+  essentialsTier: z.enum(ESSENTIALS_TIERS).optional(),
+  essentialsBonusOnly: z.boolean().optional(),
+  essentialsExcluded: z.boolean().optional(),
+})
+export type CatalogCheck = z.infer<typeof catalogCheckSchema>
 
-export interface CheckCatalog {
-  contractVersion: string
-  layers: { id: string; name: string; weight: number }[]
-  checks: CatalogCheck[]
-}
+export const checkCatalogSchema = z.object({
+  contractVersion: z.string(),
+  layers: z.array(z.object({ id: z.enum(LAYER_IDS), name: z.string(), weight: z.number() })),
+  checks: z.array(catalogCheckSchema).describe('Order is not contractual; key by id'),
+})
+export type CheckCatalog = z.infer<typeof checkCatalogSchema>
 
 /**
- * The catalog generated from the checks' own metadata, in registry order, with keys in a fixed order so that
- * the serialised document is byte-stable between check-set changes.
+ * The catalog generated from the checks' own metadata, in registry order. Parsing through the published schema
+ * drops the internal metadata fields and emits keys in schema order, so the serialised document is byte-stable
+ * between check-set changes.
  */
 export function buildCatalog(registry: CheckRegistry, options: { essentials: boolean }): CheckCatalog {
   return {
     contractVersion: CONTRACT_VERSION,
     layers: LAYERS.map((layer) => ({ id: layer.id, name: layer.name, weight: layer.weight })),
     checks: registry.checks.map(({ meta }) => ({
-      id: meta.id,
-      name: meta.name,
-      description: meta.description,
-      layer: meta.layer,
-      maxScore: meta.maxScore,
-      bonus: meta.bonus,
-      applicability: meta.applicability,
-      ...(meta.protocol ? { protocol: meta.protocol } : {}),
-      appliesTo: [...meta.appliesTo],
-      tier: meta.tier,
-      maturity: meta.maturity,
-      draft: meta.draft,
-      beta: meta.beta,
-      ...(meta.specUrl ? { specUrl: meta.specUrl } : {}),
-      ...(meta.recommendation ? { recommendation: meta.recommendation } : {}),
+      ...publishedMetaSchema.parse(meta),
       ...(options.essentials
         ? {
             essentialsTier: essentialsTierOf(meta),
             essentialsBonusOnly: meta.bonus || meta.tier === 'emerging',
-            essentialsExcluded: ESSENTIALS_EXCLUDED.has(meta.id),
+            essentialsExcluded: meta.essentialsExcluded,
           }
         : {}),
     })),

@@ -51,7 +51,7 @@ export type Maturity = (typeof MATURITIES)[number]
 export const APPLICABILITIES = ['all', 'domain-only', 'mcp', 'mcp-app', 'api'] as const
 export type Applicability = (typeof APPLICABILITIES)[number]
 
-/** The kinds each applicability implies; the registry refuses metadata where the two disagree. */
+/** The kinds each applicability implies: a check's `appliesTo`, in catalog order. */
 export const APPLICABILITY_KINDS: Record<Applicability, readonly ScanKind[]> = {
   all: ['domain', 'mcp', 'mcp-app'],
   'domain-only': ['domain'],
@@ -60,45 +60,96 @@ export const APPLICABILITY_KINDS: Record<Applicability, readonly ScanKind[]> = {
   'mcp-app': ['mcp-app'],
 }
 
-export const checkMetaSchema = z
-  .object({
-    id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'check ids are kebab-case'),
-    name: z.string().min(3),
-    description: z.string().min(10),
-    layer: z.enum(LAYER_IDS),
-    appliesTo: z.array(z.enum(SCAN_KINDS)).min(1),
-    applicability: z.enum(APPLICABILITIES),
-    protocol: z.enum(['rest', 'graphql', 'either']).optional(),
-    tier: z.enum(TIERS),
-    maturity: z.enum(MATURITIES),
-    bonus: z.boolean(),
-    draft: z.boolean(),
-    beta: z.boolean(),
-    maxScore: z.number().int().positive(),
-    specUrl: z.url().optional(),
-    recommendation: z.string().min(10).optional(),
+export const SURFACES = ['web', 'api', 'mcp'] as const
+/** The surface a check measures; the essentials reading scores each surface on its own. */
+export type Surface = (typeof SURFACES)[number]
+
+/** The surface a check measures unless its metadata says otherwise. */
+const SURFACE_OF_APPLICABILITY: Record<Applicability, Surface> = {
+  all: 'web',
+  'domain-only': 'web',
+  api: 'api',
+  mcp: 'mcp',
+  'mcp-app': 'mcp',
+}
+
+/** The flags of the essentials `access` summary; a check declaring one is the measurement behind that flag. */
+export const ESSENTIALS_ACCESS_FLAGS = ['agentsAllowed', 'unchallenged', 'readableWithoutJs'] as const
+export type EssentialsAccessFlag = (typeof ESSENTIALS_ACCESS_FLAGS)[number]
+
+/**
+ * Checks the site-type rubrics single out: `pricing` is the one payments check a business or an app is expected
+ * to pass, `product-listing` does not apply to apps, `mcp-entry-point` is an extra for content sites.
+ */
+export const SITE_TYPE_ROLES = ['pricing', 'product-listing', 'mcp-entry-point'] as const
+export type SiteTypeRole = (typeof SITE_TYPE_ROLES)[number]
+
+/**
+ * The metadata fields GET /api/checks publishes, in catalog order (the order makes the document byte-stable).
+ * The catalog schema extends this one; check files author it through `checkMetaSchema`.
+ */
+export const publishedMetaSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'check ids are kebab-case')
+    .describe('Stable; safe to persist and to pass to POST /api/scan/checks'),
+  name: z.string().min(3).describe('Advisory'),
+  description: z.string().min(10).describe('Advisory'),
+  layer: z.enum(LAYER_IDS),
+  maxScore: z.number().int().positive().describe('Within-layer points; do not sum into a denominator'),
+  bonus: z.boolean(),
+  applicability: z.enum(APPLICABILITIES),
+  protocol: z.enum(['rest', 'graphql', 'either']).optional().describe('Only when applicability is api'),
+  appliesTo: z.array(z.enum(SCAN_KINDS)).min(1),
+  tier: z.enum(TIERS),
+  maturity: z.enum(MATURITIES),
+  draft: z.boolean().describe('True when the underlying spec is a draft'),
+  beta: z.boolean().describe('True: runs but cannot affect any score'),
+  specUrl: z.url().optional(),
+  recommendation: z.string().min(10).optional(),
+})
+
+/**
+ * What a check file declares. Flags default to false, `appliesTo` follows from `applicability` and `surface`
+ * defaults to what `applicability` implies, so a check states only what sets it apart. The fields after `needs`
+ * are internal: the engine reads them, the catalog does not publish them.
+ */
+export const checkMetaSchema = publishedMetaSchema
+  .omit({ appliesTo: true })
+  .extend({
+    bonus: publishedMetaSchema.shape.bonus.default(false),
+    draft: publishedMetaSchema.shape.draft.default(false),
+    beta: publishedMetaSchema.shape.beta.default(false),
     /** Artifact keys the runner hands over; it hands over exactly these. */
     needs: z.array(z.string()).min(1),
     /** Deep checks start `pending` and are resolved by the background worker. */
-    deep: z.boolean(),
+    deep: z.boolean().default(false),
     timeoutMs: z.number().int().positive().optional(),
+    /** Set where the applicability does not tell: an OAuth check that runs on every kind still measures the API. */
+    surface: z.enum(SURFACES).optional(),
+    /** A site's policy choice rather than hygiene (the robots.txt policy checks): never scored in essentials. */
+    essentialsExcluded: z.boolean().default(false),
+    essentialsAccess: z.enum(ESSENTIALS_ACCESS_FLAGS).optional(),
+    siteTypeRole: z.enum(SITE_TYPE_ROLES).optional(),
   })
   .superRefine((meta, ctx) => {
-    const expected = APPLICABILITY_KINDS[meta.applicability]
-    const actual = [...meta.appliesTo].sort()
-    if (actual.join() !== [...expected].sort().join()) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['appliesTo'],
-        message: `applicability "${meta.applicability}" means appliesTo [${expected.join(', ')}]`,
-      })
-    }
     if ((meta.applicability === 'api') !== (meta.protocol !== undefined)) {
       ctx.addIssue({ code: 'custom', path: ['protocol'], message: 'protocol is set exactly when applicability is api' })
     }
   })
+  .transform(({ surface, ...meta }) => ({
+    ...meta,
+    appliesTo: APPLICABILITY_KINDS[meta.applicability],
+    surface: surface ?? SURFACE_OF_APPLICABILITY[meta.applicability],
+  }))
 
-export type CheckMeta<N extends ArtifactKey = ArtifactKey> = Omit<z.infer<typeof checkMetaSchema>, 'needs'> & {
+/** Metadata as a check file writes it. */
+export type CheckMetaInput<N extends ArtifactKey = ArtifactKey> = Omit<z.input<typeof checkMetaSchema>, 'needs'> & {
+  needs: readonly N[]
+}
+
+/** Metadata with every default applied, as the engine reads it. */
+export type CheckMeta<N extends ArtifactKey = ArtifactKey> = Omit<z.output<typeof checkMetaSchema>, 'needs'> & {
   needs: readonly N[]
 }
 
@@ -154,9 +205,17 @@ export interface CheckDefinition<N extends ArtifactKey = ArtifactKey> {
   run(artifacts: Pick<ArtifactMap, N>, context: CheckContext): Outcome
 }
 
-/** Type helper for check files: infers `needs` so `run` receives exactly those artifacts, typed. */
-export function defineCheck<const N extends ArtifactKey>(definition: CheckDefinition<N>): CheckDefinition<N> {
-  return definition
+/**
+ * Check files export `defineCheck({ meta, run })`. It infers `needs` so that `run` receives exactly those
+ * artifacts, typed, and applies the metadata defaults; invalid metadata fails at load, naming the check.
+ */
+export function defineCheck<const N extends ArtifactKey>(check: {
+  meta: CheckMetaInput<N>
+  run: CheckDefinition<N>['run']
+}): CheckDefinition<N> {
+  const parsed = checkMetaSchema.safeParse(check.meta)
+  if (!parsed.success) throw new Error(`Invalid metadata for check "${check.meta.id}":\n${z.prettifyError(parsed.error)}`)
+  return { meta: { ...parsed.data, needs: check.meta.needs }, run: check.run }
 }
 
 export interface CollectorContext {

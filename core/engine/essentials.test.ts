@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { CheckStatus, Tier } from './contract.ts'
-import { computeEssentials } from './essentials.ts'
+import { computeEssentials, type EssentialsMeta } from './essentials.ts'
 import { type CheckResult, type LayerResult, pointsFor } from './scoring.ts'
 
 function result(id: string, tier: Tier, status: CheckStatus, options: { bonus?: boolean; maxScore?: number; fraction?: number } = {}): CheckResult {
@@ -23,7 +23,7 @@ function result(id: string, tier: Tier, status: CheckStatus, options: { bonus?: 
 const layer = (checks: CheckResult[]): LayerResult[] => [
   { id: 'discovery', name: 'Discovery', description: '', checks, score: 0, maxScore: 0 },
 ]
-const metas = new Map<string, { applicability: 'domain-only' }>()
+const metas = new Map<string, EssentialsMeta>()
 
 describe('essentials', () => {
   test('required share 80, recommended 20', () => {
@@ -53,14 +53,26 @@ describe('essentials', () => {
     expect(withSignals.signals.earned).toBe(10)
   })
 
-  test('the robots policy checks never enter the model', () => {
-    const essentials = computeEssentials(
-      layer([result('robots-ai-agents-allowed', 'required', 'fail'), result('req', 'required', 'pass')]),
-      metas,
-    )
+  test('a check its metadata excludes never enters the model, yet still answers its access flag', () => {
+    const policy = new Map<string, EssentialsMeta>([
+      ['policy', { surface: 'web', essentialsExcluded: true, essentialsAccess: 'agentsAllowed' }],
+    ])
+    const essentials = computeEssentials(layer([result('policy', 'required', 'fail'), result('req', 'required', 'pass')]), policy)
     expect(essentials.score).toBe(100)
-    expect(essentials.checks['robots-ai-agents-allowed']).toBeUndefined()
-    expect(essentials.access.agentsAllowed).toBe(false)
+    expect(essentials.checks.policy).toBeUndefined()
+    expect(essentials.access).toEqual({ agentsAllowed: false, unchallenged: null, readableWithoutJs: null })
+  })
+
+  test('each surface is scored from the checks whose metadata names it', () => {
+    const surfaces = new Map<string, EssentialsMeta>([
+      ['oauth', { surface: 'api', essentialsExcluded: false }],
+      ['tools', { surface: 'mcp', essentialsExcluded: false }],
+    ])
+    const essentials = computeEssentials(
+      layer([result('oauth', 'required', 'fail'), result('tools', 'required', 'pass'), result('page', 'required', 'pass')]),
+      surfaces,
+    )
+    expect(essentials.surfaces).toEqual({ web: 100, api: 0, mcp: 100 })
   })
 
   test('nothing measured is a null score', () => {

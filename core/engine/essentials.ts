@@ -1,20 +1,24 @@
-import type { CheckMeta } from './contract.ts'
+import type { CheckMeta, EssentialsAccessFlag, Surface } from './contract.ts'
 import type { CheckResult, LayerResult } from './scoring.ts'
 
 /**
  * The essentials reading (`include=essentials`): the same scan re-read as "has the basics". Required checks share
  * 80 points and recommended checks 20 (a missing bucket hands its points to the other), each check weighted by
- * its maxScore; bonus and emerging checks are forward-looking signals that can only add. The two robots.txt
- * policy checks are a site's choice, not hygiene, so they never enter this model (contract 1.19.1).
+ * its maxScore; bonus and emerging checks are forward-looking signals that can only add. Checks whose metadata
+ * sets `essentialsExcluded` (a site's policy choice, not hygiene) never enter this model (contract 1.19.1); each
+ * reading of a check (its surface, its access flag) comes from its metadata too.
  */
-export const ESSENTIALS_EXCLUDED: ReadonlySet<string> = new Set(['robots-ai-agents-allowed', 'robots-ai-rules-explicit'])
 
 const BUCKET_POINTS = { required: 80, recommended: 20 } as const
 /** Points one passed forward-looking signal adds, and the most all of them together may add. */
 const SIGNAL_POINTS = 2
 const SIGNAL_CAP = 10
 
-export type EssentialsTier = 'required' | 'recommended' | 'signal'
+export const ESSENTIALS_TIERS = ['required', 'recommended', 'signal'] as const
+export type EssentialsTier = (typeof ESSENTIALS_TIERS)[number]
+
+/** What the essentials reading needs to know about each check beyond its result. */
+export type EssentialsMeta = Pick<CheckMeta, 'surface' | 'essentialsExcluded' | 'essentialsAccess'>
 
 export function essentialsTierOf(meta: Pick<CheckMeta, 'tier' | 'bonus'>): EssentialsTier {
   return meta.tier === 'emerging' || meta.bonus ? 'signal' : meta.tier
@@ -34,8 +38,8 @@ export interface Essentials {
   recommended: EssentialsBucket
   signals: { earned: number; max: number; passed: string[] }
   label: { headline: string; summary: string }
-  surfaces: { web: number | null; api: number | null; mcp: number | null }
-  access: { agentsAllowed: boolean | null; unchallenged: boolean | null; readableWithoutJs: boolean | null }
+  surfaces: Record<Surface, number | null>
+  access: Record<EssentialsAccessFlag, boolean | null>
   checks: Record<string, EssentialsCheck>
   issues: string[]
   scoreEvidence: string[]
@@ -50,27 +54,14 @@ export interface EssentialsBucket {
 }
 
 const MEASURED = new Set(['pass', 'warning', 'fail'])
-const API_CHECKS = /^(api-|openapi-|graphql-|oauth-|rate-limit-)/
 
 function fractionOf(result: CheckResult): number {
   return result.fraction ?? (result.maxScore > 0 ? result.score / result.maxScore : 0)
 }
 
-function surfaceOf(result: CheckResult, applicability: Map<string, string>): 'web' | 'api' | 'mcp' {
-  const kind = applicability.get(result.id)
-  if (kind === 'mcp' || kind === 'mcp-app' || result.id.startsWith('mcp-')) return 'mcp'
-  if (kind === 'api' || API_CHECKS.test(result.id)) return 'api'
-  return 'web'
-}
-
-function statusOf(results: CheckResult[], id: string): boolean | null {
-  const result = results.find((entry) => entry.id === id)
-  return result && MEASURED.has(result.status) ? result.status === 'pass' : null
-}
-
-export function computeEssentials(layers: LayerResult[], metas: ReadonlyMap<string, Pick<CheckMeta, 'applicability'>>): Essentials {
-  const results = layers.flatMap((layer) => layer.checks).filter((result) => !ESSENTIALS_EXCLUDED.has(result.id))
-  const applicability = new Map([...metas].map(([id, meta]) => [id, meta.applicability as string]))
+export function computeEssentials(layers: LayerResult[], metas: ReadonlyMap<string, EssentialsMeta>): Essentials {
+  const all = layers.flatMap((layer) => layer.checks)
+  const results = all.filter((result) => !metas.get(result.id)?.essentialsExcluded)
   const measured = results.filter((result) => MEASURED.has(result.status))
   const inBucket = (tier: 'required' | 'recommended') =>
     measured.filter((result) => essentialsTierOf(result) === tier && result.maturity === 'verified')
@@ -125,12 +116,16 @@ export function computeEssentials(layers: LayerResult[], metas: ReadonlyMap<stri
 
   const hasBuckets = requiredWeight + recommendedWeight > 0
   const score = hasBuckets ? Math.min(100, Math.round(required.earned + recommended.earned + signalEarned)) : null
-  const surfaceScore = (surface: 'web' | 'api' | 'mcp') => {
-    const list = [...buckets.required, ...buckets.recommended].filter((result) => surfaceOf(result, applicability) === surface)
+  // A result without metadata (a check since removed) counts as web, the surface most checks measure.
+  const surfaceScore = (surface: Surface) => {
+    const list = [...buckets.required, ...buckets.recommended].filter((result) => (metas.get(result.id)?.surface ?? 'web') === surface)
     const total = weight(list)
     return total === 0 ? null : Math.round((list.reduce((sum, result) => sum + result.maxScore * fractionOf(result), 0) / total) * 100)
   }
-  const all = layers.flatMap((layer) => layer.checks)
+  const accessFlag = (flag: EssentialsAccessFlag): boolean | null => {
+    const result = all.find((entry) => metas.get(entry.id)?.essentialsAccess === flag)
+    return result && MEASURED.has(result.status) ? result.status === 'pass' : null
+  }
 
   return {
     score,
@@ -140,9 +135,9 @@ export function computeEssentials(layers: LayerResult[], metas: ReadonlyMap<stri
     label: labelFor(score, required),
     surfaces: { web: surfaceScore('web'), api: surfaceScore('api'), mcp: surfaceScore('mcp') },
     access: {
-      agentsAllowed: statusOf(all, 'robots-ai-agents-allowed'),
-      unchallenged: statusOf(all, 'bot-challenge-free'),
-      readableWithoutJs: statusOf(all, 'content-without-js'),
+      agentsAllowed: accessFlag('agentsAllowed'),
+      unchallenged: accessFlag('unchallenged'),
+      readableWithoutJs: accessFlag('readableWithoutJs'),
     },
     checks,
     issues: measured.filter((result) => result.status !== 'pass' && checks[result.id]).map((result) => result.id),

@@ -1,5 +1,5 @@
 import type { ArtifactKey } from './artifacts.ts'
-import { type CheckDefinition, checkMetaSchema, type ScanKind } from './contract.ts'
+import type { CheckDefinition, ScanKind } from './contract.ts'
 import { COLLECTORS } from './collectors/index.ts'
 
 export class RegistryError extends Error {
@@ -16,9 +16,9 @@ export interface RegisteredCheck {
 }
 
 /**
- * The validated, ordered set of checks. Validation runs once at boot: kebab-case ids equal to file names and
- * unique, metadata valid by schema (applicability consistent with appliesTo), known artifacts, and no static
- * check that needs a deep (browser) artifact.
+ * The validated, ordered set of checks. Validation runs once at boot: ids equal to file names and unique, known
+ * artifacts, and no static check that needs a deep (browser) artifact. (Each check's metadata was already
+ * validated by `defineCheck` when its file loaded.)
  */
 export class CheckRegistry {
   readonly checks: readonly CheckDefinition[]
@@ -28,11 +28,7 @@ export class CheckRegistry {
     const problems: string[] = []
     const byId = new Map<string, CheckDefinition>()
     for (const { definition, file } of registered) {
-      const parsed = checkMetaSchema.safeParse({ ...definition.meta, needs: [...definition.meta.needs] })
       const id = definition.meta.id
-      if (!parsed.success) {
-        problems.push(`${file}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`)
-      }
       if (file.split('/').pop() !== id) problems.push(`${file}: id "${id}" must equal the file name`)
       if (byId.has(id)) problems.push(`${file}: duplicate id "${id}"`)
       for (const need of definition.meta.needs) {

@@ -92,7 +92,7 @@ describe('runChecks', () => {
   test('deep checks are pending in the static phase, and checks for another kind are na', async () => {
     const deep = defineCheck({ meta: { ...meta, id: 'deep', deep: true, needs: ['robots'] }, run: () => pass('ok') })
     const mcpOnly = defineCheck({
-      meta: { ...meta, id: 'mcp-only', appliesTo: ['mcp', 'mcp-app'], applicability: 'mcp', needs: ['robots'] },
+      meta: { ...meta, id: 'mcp-only', applicability: 'mcp', needs: ['robots'] },
       run: () => pass('ok'),
     })
     const events: string[] = []

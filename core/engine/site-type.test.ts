@@ -1,24 +1,23 @@
 import { describe, expect, test } from 'bun:test'
-import type { CheckMeta, CheckStatus, LayerId } from './contract.ts'
+import type { CheckStatus, LayerId, Surface } from './contract.ts'
 import { type CheckResult, type LayerResult, pointsFor } from './scoring.ts'
-import { parseSiteType, siteTypeLens } from './site-type.ts'
+import { parseSiteType, type SiteTypeMeta, siteTypeLens } from './site-type.ts'
 
-type Meta = Pick<CheckMeta, 'id' | 'layer' | 'applicability' | 'beta'>
-const metas = new Map<string, Meta>()
+const metas = new Map<string, SiteTypeMeta>()
 const byLayer = new Map<LayerId, CheckResult[]>()
 
-function add(id: string, layer: LayerId, status: CheckStatus, applicability: CheckMeta['applicability'] = 'domain-only') {
-  metas.set(id, { id, layer, applicability, beta: false })
+function add(id: string, layer: LayerId, status: CheckStatus, meta: { surface?: Surface; siteTypeRole?: SiteTypeMeta['siteTypeRole'] } = {}) {
+  metas.set(id, { layer, surface: meta.surface ?? 'web', siteTypeRole: meta.siteTypeRole, beta: false })
   const result: CheckResult = {
     id, name: id, description: id, status, score: pointsFor(status, 10), maxScore: 10, details: '', bonus: false, maturity: 'verified', tier: 'recommended',
   }
   byLayer.set(layer, [...(byLayer.get(layer) ?? []), result])
 }
 add('robots-txt', 'discovery', 'pass')
-add('openapi-description', 'discovery', 'fail', 'api')
+add('openapi-description', 'discovery', 'fail', { surface: 'api' })
 add('semantic-html', 'usability', 'pass')
-add('product-offer-jsonld', 'payments', 'fail')
-add('pricing-machine-readable', 'payments', 'pass')
+add('product-offer-jsonld', 'payments', 'fail', { siteTypeRole: 'product-listing' })
+add('pricing-machine-readable', 'payments', 'pass', { siteTypeRole: 'pricing' })
 
 const layers: LayerResult[] = (['discovery', 'accessibility', 'usability', 'payments'] as const).map((id) => ({
   id, name: id, description: '', checks: byLayer.get(id) ?? [], score: 0, maxScore: 0,

@@ -22,37 +22,39 @@ export interface SiteTypeLens {
 }
 
 type Rule = { state: 'gated'; gate: string } | { state: 'bonus' }
-type Rubric = (meta: Pick<CheckMeta, 'id' | 'layer' | 'applicability'>) => Rule | null
+/** What a rubric reads of a check; every rule is stated in metadata, never in check ids. */
+export type SiteTypeMeta = Pick<CheckMeta, 'layer' | 'surface' | 'siteTypeRole' | 'beta'>
+type Rubric = (meta: SiteTypeMeta) => Rule | null
 
-const isApiCheck = (meta: Pick<CheckMeta, 'id' | 'applicability'>) =>
-  meta.applicability === 'api' || /^(oauth-|rate-limit-)/.test(meta.id)
+/** Payments checks beyond showing a price: a checkout, a payment protocol, product markup. */
+const sellsOnline = (meta: SiteTypeMeta) => meta.layer === 'payments' && meta.siteTypeRole !== 'pricing'
 
 const RUBRICS: Record<SiteType, Rubric> = {
   // Content sites sell nothing and expose no API: those checks are out of scope, MCP is a nice extra.
   content: (meta) =>
     meta.layer === 'payments'
       ? { state: 'gated', gate: 'content sites do not sell' }
-      : isApiCheck(meta)
+      : meta.surface === 'api'
         ? { state: 'gated', gate: 'content sites need no API' }
-        : meta.id === 'mcp-endpoint-advertised'
+        : meta.siteTypeRole === 'mcp-entry-point'
           ? { state: 'bonus' }
           : null,
   // Businesses show pricing but rarely check out online; an API is welcome, not expected.
   business: (meta) =>
-    meta.layer === 'payments' && meta.id !== 'pricing-machine-readable'
+    sellsOnline(meta)
       ? { state: 'gated', gate: 'businesses rarely sell through a checkout' }
-      : isApiCheck(meta)
+      : meta.surface === 'api'
         ? { state: 'bonus' }
         : null,
   // Apps are judged on their API and MCP surface; product markup does not apply, payments protocols are extras.
   app: (meta) =>
-    meta.id === 'product-offer-jsonld'
+    meta.siteTypeRole === 'product-listing'
       ? { state: 'gated', gate: 'apps have plans, not products' }
-      : meta.layer === 'payments' && meta.id !== 'pricing-machine-readable'
+      : sellsOnline(meta)
         ? { state: 'bonus' }
         : null,
   // Stores are judged on commerce; an API is an extra.
-  store: (meta) => (isApiCheck(meta) ? { state: 'bonus' } : null),
+  store: (meta) => (meta.surface === 'api' ? { state: 'bonus' } : null),
 }
 
 export function parseSiteType(value: string | undefined | null): SiteType | null {
@@ -76,7 +78,7 @@ export function siteTypeLens(input: {
   classification: SiteClassification | null
   /** A type the caller declared (query `siteType`); an unrecognised value was already ignored. */
   declared: SiteType | null
-  metas: ReadonlyMap<string, Pick<CheckMeta, 'id' | 'layer' | 'applicability' | 'beta'>>
+  metas: ReadonlyMap<string, SiteTypeMeta>
 }): SiteTypeLens | null {
   const results = input.layers.flatMap((layer) => layer.checks)
   const scorable = results.some((result) => result.status === 'pass' || result.status === 'warning' || result.status === 'fail')
