@@ -6,7 +6,7 @@ import { consume } from '../core/limits.ts'
 import { ScanRepository } from '../plugins/scan/repository.ts'
 import { scoreHistory } from '../plugins/scan/tables.ts'
 import { request, testApp } from './helpers.ts'
-import { closedOrigin } from './support/collector.ts'
+import { freeLoopbackPort } from './support/collector.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
 
 let world: World
@@ -21,7 +21,7 @@ beforeAll(async () => {
     // An MCP endpoint that demands a bearer token, on a site whose homepage is public; the same fixture also
     // answers as a tunnel host, a fresh ephemeral domain and the v2 domains.
     mcp: [{ name: 'auth-required', hosts: ['auth-mcp.test', 'demo.trycloudflare.com', 'disposable.test', v2Host, v2OnlyHost] }],
-    extraResolve: [`gone.test:443:127.0.0.1:${new URL(closedOrigin()).port}`],
+    extraResolve: [`gone.test:443:127.0.0.1:${freeLoopbackPort()}`],
   })
 })
 afterAll(() => world.close())

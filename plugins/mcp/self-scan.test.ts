@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { Elysia } from 'elysia'
+import { freeLoopbackPort } from '../../tests/support/collector.ts'
 import { clientIp, startWorld, type World } from '../../tests/support/world.ts'
 import { mcpPlugin } from './index.ts'
 
@@ -18,9 +19,7 @@ let app: ReturnType<typeof listen>
 
 beforeAll(async () => {
   // The public name must resolve to the app's port before the app (and its config) exists: take a free port first.
-  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(null) })
-  const port = probe.port!
-  probe.stop(true)
+  const port = freeLoopbackPort()
   world = await startWorld([], { browser: null, env: { PUBLIC_BASE_URL: 'https://self.test' }, extraResolve: [`self.test:443:127.0.0.1:${port}`] })
   app = listen(world.handle.deps, port)
 })

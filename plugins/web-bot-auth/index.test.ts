@@ -8,6 +8,7 @@ import type { AppHandle } from '../../core/app.ts'
 import { generateSigningKeyJwk } from '../../core/crypto/signing.ts'
 import { siteHandler } from '../../tests/fixtures/sites/server.ts'
 import { context, snapshot } from '../../tests/support/artifacts.ts'
+import { type RecordedRequest, recordingSite } from '../../tests/support/collector.ts'
 import { request, testApp } from '../../tests/helpers.ts'
 import { clientIp, startWorld, type World } from '../../tests/support/world.ts'
 import { docsPlugin } from '../docs/index.ts'
@@ -27,13 +28,6 @@ const previousKid = JSON.parse(PREVIOUS).kid as string
 const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory'
 const RECORDER_HOST = 'recorder.test'
 
-interface Recorded {
-  method: string
-  path: string
-  headers: Headers
-  body: Uint8Array
-}
-
 interface DirectoryBody {
   client_name: string
   homepage_uri: string
@@ -43,34 +37,21 @@ interface DirectoryBody {
   [member: string]: unknown
 }
 
-let recorder: ReturnType<typeof Bun.serve>
-const recorded: Recorded[] = []
+// The blog fixture site, served under its own name, remembering every request it receives.
+const recorder = recordingSite({ otherwise: siteHandler('blog', RECORDER_HOST) })
+const recorded = recorder.requests
 let world: World
 let unsigned: AppHandle
 
 beforeAll(async () => {
-  // The blog fixture site, served under its own name, remembering every request it receives.
-  const blog = siteHandler('blog', RECORDER_HOST)
-  recorder = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    async fetch(req) {
-      const body = new Uint8Array(await req.clone().arrayBuffer())
-      recorded.push({ method: req.method, path: new URL(req.url).pathname, headers: new Headers(req.headers), body })
-      return blog(req)
-    },
-  })
   world = await startWorld([], {
     browser: null,
     env: { SIGNING_KEY: CURRENT, SIGNING_KEYS_PREVIOUS: PREVIOUS },
-    extraResolve: [`${RECORDER_HOST}:443:127.0.0.1:${recorder.port}`],
+    extraResolve: [`${RECORDER_HOST}:443:127.0.0.1:${new URL(recorder.origin).port}`],
   })
   unsigned = await testApp()
 }, 60_000)
-afterAll(async () => {
-  await Promise.all([world.close(), unsigned.close()])
-  recorder.stop(true)
-})
+afterAll(() => Promise.all([world.close(), unsigned.close()]))
 
 const directoryApp = (handle: AppHandle) => new Elysia().use(webBotAuthPlugin(handle.deps))
 
@@ -102,7 +83,7 @@ function componentParams(params: Map<string, unknown>): string {
  * Verifies the Web Bot Auth signature of a received request against a directory: returns the signature
  * parameters. Throws when a piece is missing; returns `verified: false` when the signature does not match.
  */
-function verifyRequest(received: Recorded, directory: DirectoryBody, tamper: (base: string) => string = (base) => base) {
+function verifyRequest(received: RecordedRequest, directory: DirectoryBody, tamper: (base: string) => string = (base) => base) {
   const { label, raw, value } = soleMember(received.headers.get('signature-input')!)
   const [components, params] = value as InnerList
   const agents = parseDictionary(received.headers.get('signature-agent')!)
@@ -140,7 +121,6 @@ function verifyRequest(received: Recorded, directory: DirectoryBody, tamper: (ba
 
 describe("the scanner's signed requests verify against the directory the same instance serves", () => {
   test('every signed request of a real scan', async () => {
-    recorded.length = 0
     const scan = await world.handle.app.handle(
       request('/api/scan', { method: 'POST', json: { url: RECORDER_HOST, force: true }, headers: { 'x-forwarded-for': clientIp() } }),
     )
@@ -175,7 +155,6 @@ describe("the scanner's signed requests verify against the directory the same in
   }, 60_000)
 
   test('a request with a body: its Content-Digest matches the bytes received and is covered', async () => {
-    recorded.length = 0
     const body = '{"jsonrpc":"2.0","id":1,"method":"initialize"}'
     await world.handle.deps.outbound.request(`https://${RECORDER_HOST}/mcp`, {
       method: 'POST',
@@ -184,7 +163,7 @@ describe("the scanner's signed requests verify against the directory the same in
     })
     const [entry] = recorded
     expect(entry).toBeDefined()
-    expect(new TextDecoder().decode(entry!.body)).toBe(body)
+    expect(entry!.body).toBe(body)
     expect(entry!.headers.get('content-digest')).toBe(`sha-256=:${createHash('sha256').update(entry!.body).digest('base64')}:`)
     const { body: directory } = await fetchDirectory(world.handle)
     const { verified, components } = verifyRequest(entry!, directory)
@@ -296,7 +275,7 @@ describe('without SIGNING_KEY', () => {
 
     recorded.length = 0
     expect(unsigned.deps.outbound.signs).toBe(false)
-    await unsigned.deps.outbound.request(`http://127.0.0.1:${recorder.port}/robots.txt`)
+    await unsigned.deps.outbound.request(`${recorder.origin}/robots.txt`)
     expect(recorded).toHaveLength(1)
     for (const header of ['signature', 'signature-input', 'signature-agent']) expect(recorded[0]!.headers.has(header)).toBe(false)
   })

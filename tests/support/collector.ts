@@ -110,9 +110,16 @@ export function recordingSite(defaults: { routes?: Record<string, FixtureHandler
   return site
 }
 
-/** An origin on 127.0.0.1 where nothing listens any more: every connection to it is refused. */
-export function closedOrigin(): string {
+/** A loopback port the system just handed out and nothing listens on any more: free to bind, refused to connect. */
+export function freeLoopbackPort(): number {
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: notFound })
+  // Read before stopping: a stopped server no longer reports its port.
+  const port = server.port!
   server.stop(true)
-  return `http://127.0.0.1:${server.port}`
+  return port
+}
+
+/** An origin on 127.0.0.1 where nothing listens: every connection to it is refused. */
+export function closedOrigin(): string {
+  return `http://127.0.0.1:${freeLoopbackPort()}`
 }
