@@ -1,19 +1,14 @@
 import { AppError } from '../errors.ts'
 import type { ScanSession } from '../http/session.ts'
-import {
-  type Call,
-  collectList,
-  handshakeOfDiscover,
-  isMcpApp,
-  type Limits,
-  LISTS,
-  MCP_EXCHANGE_TIMEOUT_MS,
-  maySpeakSse,
-  McpWire,
-  openSse,
-} from './collectors/mcp.ts'
+import { handshakeOfDiscover, maySpeakSse } from '../mcp-client/handshake.ts'
+import { collectList, LISTS } from '../mcp-client/lists.ts'
+import { MCP_EXCHANGE_TIMEOUT_MS } from '../mcp-client/protocol.ts'
+import { openSse } from '../mcp-client/transports.ts'
+import type { Call, Limits } from '../mcp-client/types.ts'
+import { McpWire } from '../mcp-client/wire.ts'
 import { CollectorError, type ScanKind } from './contract.ts'
 import { isBearerChallenge, isMcpLikeUrl, pathOf } from './lib/discovery.ts'
+import { classifyMcpServer } from './lib/mcp-app.ts'
 import { fetchPage, isOk, isRecord, looksLikeHtml } from './snapshot.ts'
 
 export interface DetectedKind {
@@ -40,16 +35,16 @@ type EndpointProbe =
   | { state: 'not-mcp' | 'unreachable'; reason: string }
 
 /**
- * mcp or mcp-app (checks.md §0 step 3): the UI extension in the capabilities, else the tools (and declared
- * resources) as listed, following pagination.
+ * mcp or mcp-app by the rule fan-out applies too (classifyMcpServer), reading the server's lists only until one
+ * decides: the capabilities first, then the tools, then the resources, each list followed through its pages.
  */
 async function classify(call: Call, capabilities: Record<string, unknown> | undefined): Promise<ScanKind> {
-  if (isMcpApp(capabilities, [], [])) return 'mcp-app'
-  const tools = await collectList(call, 'tools', true, LISTS.tools)
-  if (isMcpApp(undefined, tools.items, [])) return 'mcp-app'
-  if (!capabilities || !('resources' in capabilities)) return 'mcp'
-  const resources = await collectList(call, 'resources', true, LISTS.resources)
-  return isMcpApp(undefined, [], resources.items) ? 'mcp-app' : 'mcp'
+  if (classifyMcpServer({ capabilities }) === 'mcp-app') return 'mcp-app'
+  const tools = (await collectList(call, 'tools', true, LISTS.tools)).items
+  if (classifyMcpServer({ capabilities, tools }) === 'mcp-app') return 'mcp-app'
+  // Listed even when undeclared, as the collector lists them: a declaration missing must not change the kind.
+  const resources = (await collectList(call, 'resources', true, LISTS.resources)).items
+  return classifyMcpServer({ capabilities, tools, resources })
 }
 
 /**

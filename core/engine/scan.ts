@@ -6,7 +6,7 @@ import type { BrowserProvider } from './browser.ts'
 import { type CheckDefinition, LAYERS, type ScanKind, type ScanTarget } from './contract.ts'
 import { detectKind } from './detect.ts'
 import { isSameSite } from './lib/links.ts'
-import { isMcpAppServer } from './lib/mcp-app.ts'
+import { classifyMcpServer } from './lib/mcp-app.ts'
 import type { CheckRegistry } from './registry.ts'
 import type { SiteClassification } from './collectors/site-classification.ts'
 import type { SiteIdentity } from './collectors/site-identity.ts'
@@ -215,7 +215,7 @@ async function planFanout(
       const probe = new Collection({ ...runner, target: base })
       const mcp = await probe.get('mcp').catch(() => null)
       if (!mcp?.handshake) return null
-      const kind: ScanKind = isMcpAppServer(mcp) ? 'mcp-app' : 'mcp'
+      const kind = classifyMcpServer({ capabilities: mcp.handshake.capabilities, tools: mcp.tools.items, resources: mcp.resources.items })
       // The kind is known only now; a collection for the final target reuses the session, so nothing is fetched twice.
       const target = { ...base, kind }
       return {

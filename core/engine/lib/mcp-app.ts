@@ -4,7 +4,8 @@
  * origins its HTML reaches, so the checks can compare them with the declared CSP.
  */
 import { loadBoundedHtml } from '../../parse/html.ts'
-import type { McpServerArtifact, McpTool } from '../collectors/mcp.ts'
+import type { McpResource, McpServerArtifact, McpTool } from '../collectors/mcp.ts'
+import type { ScanKind } from '../contract.ts'
 import { isRecord, parseJson } from '../snapshot.ts'
 
 export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui'
@@ -386,14 +387,24 @@ export function fixSentence(fixes: readonly string[]): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
 }
 
+/** What the kind decision reads of a server: its capabilities and whichever of its lists have been read. */
+export interface McpServerEvidence {
+  capabilities?: Record<string, unknown> | undefined
+  tools?: readonly McpTool[]
+  resources?: readonly McpResource[]
+}
+
 /**
- * Whether a scanned MCP server is an MCP App server (checks.md §0 kind detection): it declares the UI extension,
- * a tool links a UI resource, or a resource is served as an MCP App page.
+ * mcp or mcp-app (checks.md §0 step 3), the one rule for a server scanned directly (detection) and one found through
+ * a domain (fan-out): the UI extension declared (under `extensions`, or `experimental` as servers did before
+ * extensions existed), a tool linking a UI resource (by any key hosts read), or a resource typed as an MCP App page
+ * (MIME types compare case-insensitively, RFC 9110 §8.3.1). Lenient on purpose: the kind picks the checks, and
+ * only the mcp-app checks can tell such a server that its declaration or type is off.
  */
-export function isMcpAppServer(mcp: Pick<McpServerArtifact, 'handshake' | 'tools' | 'resources'>): boolean {
-  return (
-    declaredUiExtension(mcp.handshake?.capabilities) !== null ||
-    uiLinks(mcp.tools.items).length > 0 ||
-    mcp.resources.items.some((resource) => classifyUiMimeType(resource.mimeType) === 'exact')
-  )
+export function classifyMcpServer({ capabilities, tools = [], resources = [] }: McpServerEvidence): Extract<ScanKind, 'mcp' | 'mcp-app'> {
+  const isApp =
+    declaredUiExtension(capabilities) !== null ||
+    uiLinks(tools).length > 0 ||
+    resources.some((resource) => ['exact', 'variant'].includes(classifyUiMimeType(resource.mimeType)))
+  return isApp ? 'mcp-app' : 'mcp'
 }
