@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { AppHandle } from '../core/app.ts'
 import { CONTRACT_VERSION } from '../core/contract.ts'
-import { currentLock, readLock } from '../core/engine/catalog-lock.ts'
+import { readFileSync } from 'node:fs'
+import { CHANGELOG_PATH, currentCatalog, type CatalogLock, lockFor, lockRefusal, readLock } from '../core/engine/catalog-lock.ts'
+import type { CheckCatalog } from '../core/engine/catalog.ts'
 import { LAYERS } from '../core/engine/contract.ts'
 import { request, testApp } from './helpers.ts'
 
@@ -70,13 +72,43 @@ describe('GET /api/checks', () => {
   })
 })
 
-test('the catalog matches catalog.lock.json: a catalog change needs a contract-version bump', () => {
-  const lock = readLock()
-  const current = currentLock()
-  if (current.sha256 !== lock.sha256 && current.contractVersion === lock.contractVersion) {
-    throw new Error(
-      `The check catalog changed but CONTRACT_VERSION is still ${lock.contractVersion}: bump it in core/contract.ts (minor for catalog membership) and run \`npm run catalog:lock\``,
-    )
-  }
-  expect(current).toEqual(lock)
+describe('catalog.lock.json: the contract version cannot drift', () => {
+  const changelog = readFileSync(CHANGELOG_PATH, 'utf8')
+
+  test('the catalog and the contract version match the lock', () => {
+    const locked = readLock()
+    const current = lockFor(currentCatalog())
+    // The refusal names what to do (bump, changelog entry, `npm run catalog:lock`); check it before the equality.
+    expect(lockRefusal(locked, current, changelog)).toBeNull()
+    expect(current).toEqual(locked)
+  })
+
+  // Simulated on a copy of the catalog: the real lock is never written.
+  const catalog = currentCatalog()
+  const locked = lockFor(catalog)
+  const variant = (version: string, edit: (checks: CheckCatalog['checks']) => CheckCatalog['checks']): CatalogLock =>
+    lockFor({ ...catalog, contractVersion: version, checks: edit(catalog.checks.map((check) => ({ ...check }))) })
+  const renamed = (checks: CheckCatalog['checks']) => checks.map((check, index) => (index === 0 ? { ...check, id: `${check.id}-renamed` } : check))
+  const reworded = (checks: CheckCatalog['checks']) =>
+    checks.map((check, index) => (index === 0 ? { ...check, description: `${check.description} Reworded.` } : check))
+  const [major, minor, patch] = locked.contractVersion.split('.').map(Number)
+  const nextMinor = `${major}.${minor! + 1}.0`
+  const nextPatch = `${major}.${minor}.${patch! + 1}`
+  const withEntry = (version: string) => `${changelog}\n## ${version}\n\nA simulated catalog change.\n`
+
+  test('a renamed check under the same version is refused', () => {
+    expect(lockRefusal(locked, variant(locked.contractVersion, renamed), changelog)).toContain('bump it in core/contract.ts')
+  })
+
+  test('a rename ships on a minor with a changelog entry, not on a patch', () => {
+    expect(lockRefusal(locked, variant(nextPatch, renamed), withEntry(nextPatch))).toContain('ships on a minor')
+    expect(lockRefusal(locked, variant(nextMinor, renamed), changelog)).toContain(`no "## ${nextMinor}" entry`)
+    expect(lockRefusal(locked, variant(nextMinor, renamed), withEntry(nextMinor))).toBeNull()
+  })
+
+  test('a reworded description may ship on a patch with its entry; a version never goes backwards', () => {
+    expect(lockRefusal(locked, variant(nextPatch, reworded), withEntry(nextPatch))).toBeNull()
+    expect(lockRefusal(locked, variant(nextMinor, (checks) => checks), changelog)).toBeNull()
+    expect(lockRefusal(variant(nextMinor, (checks) => checks), locked, changelog)).toContain('older than')
+  })
 })

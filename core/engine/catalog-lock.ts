@@ -2,34 +2,90 @@ import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { REGISTERED_CHECKS } from '../../checks/index.ts'
-import { CONTRACT_VERSION } from '../contract.ts'
-import { buildCatalog } from './catalog.ts'
+import { buildCatalog, type CheckCatalog } from './catalog.ts'
 import { CheckRegistry } from './registry.ts'
 
 /**
- * catalog.lock.json pins the catalog's bytes to the contract version: changing a check's metadata without
- * bumping CONTRACT_VERSION fails the catalog test, so no catalog change ships silently.
+ * catalog.lock.json records the contract version together with a digest of the catalog it published, so that
+ * no catalog change ships under an old version: the catalog test fails, and `npm run catalog:lock` refuses to
+ * rewrite the lock, until CONTRACT_VERSION is bumped past the locked one (a minor when checks are added,
+ * renamed or removed, per the spec's Versioning section) and CHANGELOG.md has an entry for the new version.
  */
 export const LOCK_PATH = fileURLToPath(new URL('../../catalog.lock.json', import.meta.url))
+export const CHANGELOG_PATH = fileURLToPath(new URL('../../CHANGELOG.md', import.meta.url))
 
 export interface CatalogLock {
   contractVersion: string
-  checks: number
+  /** Every check id, in catalog order: the lock can tell a membership change from a metadata edit. */
+  checkIds: string[]
+  /** sha256 of the layers and checks as served with `include=essentials` (the version is recorded apart). */
   sha256: string
 }
 
-export function currentLock(): CatalogLock {
-  const registry = new CheckRegistry(REGISTERED_CHECKS)
-  const body = JSON.stringify(buildCatalog(registry, { essentials: true }))
-  return { contractVersion: CONTRACT_VERSION, checks: registry.size, sha256: createHash('sha256').update(body).digest('hex') }
+export function lockFor(catalog: CheckCatalog): CatalogLock {
+  const body = JSON.stringify({ layers: catalog.layers, checks: catalog.checks })
+  return {
+    contractVersion: catalog.contractVersion,
+    checkIds: catalog.checks.map((check) => check.id),
+    sha256: createHash('sha256').update(body).digest('hex'),
+  }
+}
+
+export function currentCatalog(): CheckCatalog {
+  return buildCatalog(new CheckRegistry(REGISTERED_CHECKS), { essentials: true })
 }
 
 export function readLock(): CatalogLock {
   return JSON.parse(readFileSync(LOCK_PATH, 'utf8')) as CatalogLock
 }
 
+const versionParts = (version: string): [number, number, number] => {
+  const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(version)
+  if (!match) throw new Error(`"${version}" is not a MAJOR.MINOR.PATCH version`)
+  return [Number(match[1]), Number(match[2]), Number(match[3])]
+}
+
+/** Which part of the version moved from `from` to `to`, or `none` / `backwards`. */
+export function versionStep(from: string, to: string): 'major' | 'minor' | 'patch' | 'none' | 'backwards' {
+  const [a, b] = [versionParts(from), versionParts(to)]
+  for (const [index, step] of (['major', 'minor', 'patch'] as const).entries()) {
+    if (b[index]! > a[index]!) return step
+    if (b[index]! < a[index]!) return 'backwards'
+  }
+  return 'none'
+}
+
+/** Whether CHANGELOG.md has a `## <version>` entry. */
+export function changelogHasEntry(changelog: string, version: string): boolean {
+  return new RegExp(`^## \\[?${version.replaceAll('.', '\\.')}\\b`, 'm').test(changelog)
+}
+
+/** Why the lock may not move from `locked` to `next`; null when it may. */
+export function lockRefusal(locked: CatalogLock, next: CatalogLock, changelog: string): string | null {
+  const step = versionStep(locked.contractVersion, next.contractVersion)
+  if (step === 'backwards') return `CONTRACT_VERSION ${next.contractVersion} is older than the locked ${locked.contractVersion}`
+  if (next.sha256 === locked.sha256) return null
+  if (step === 'none') {
+    return `The check catalog changed but CONTRACT_VERSION is still ${locked.contractVersion}: bump it in core/contract.ts, add a CHANGELOG.md entry and run \`npm run catalog:lock\``
+  }
+  const removed = locked.checkIds.filter((id) => !next.checkIds.includes(id))
+  const added = next.checkIds.filter((id) => !locked.checkIds.includes(id))
+  if ((removed.length || added.length) && step === 'patch') {
+    return `Catalog membership changed (removed: ${removed.join(', ') || 'none'}; added: ${added.join(', ') || 'none'}): that ships on a minor, not the patch ${next.contractVersion}`
+  }
+  if (!changelogHasEntry(changelog, next.contractVersion)) {
+    return `The check catalog changed in ${next.contractVersion} but CHANGELOG.md has no "## ${next.contractVersion}" entry`
+  }
+  return null
+}
+
 if (import.meta.main) {
-  const lock = currentLock()
-  writeFileSync(LOCK_PATH, `${JSON.stringify(lock, null, 2)}\n`)
-  console.log(`catalog.lock.json: ${lock.checks} checks, contract ${lock.contractVersion}, sha256 ${lock.sha256}`)
+  const next = lockFor(currentCatalog())
+  const refusal = lockRefusal(readLock(), next, readFileSync(CHANGELOG_PATH, 'utf8'))
+  if (refusal) {
+    console.error(`catalog.lock.json not rewritten. ${refusal}`)
+    process.exit(1)
+  }
+  writeFileSync(LOCK_PATH, `${JSON.stringify(next, null, 2)}\n`)
+  console.log(`catalog.lock.json: ${next.checkIds.length} checks, contract ${next.contractVersion}, sha256 ${next.sha256}`)
 }
