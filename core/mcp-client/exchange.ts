@@ -8,7 +8,7 @@ import { OutboundError } from '../http/client.ts'
 import type { ScanSession } from '../http/session.ts'
 import type { JsonRpcError, Limits, McpExchange } from './types.ts'
 
-/** Bodies kept in the artifact (characters). */
+/** Bodies kept in an exchange's record (characters). */
 const STORED_BODY_CHARS = 16 * 1024
 /** Bodies read for parsing (characters): lists and UI documents are larger than what is stored. */
 const READ_CHARS = 1024 * 1024

@@ -40,6 +40,7 @@ function isModernError(exchange: McpExchange): boolean {
   return exchange.status === 400 && code !== undefined && MODERN_ERROR_CODES.has(code)
 }
 
+/** An endpoint as the handshake left it, whichever era and transport answered; `call` reads its lists. */
 export interface Connection {
   era: McpEra
   legacySseOnly: boolean
