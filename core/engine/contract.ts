@@ -111,8 +111,9 @@ export const publishedMetaSchema = z.object({
 
 /**
  * What a check file declares. Flags default to false, `appliesTo` follows from `applicability` and `surface`
- * defaults to what `applicability` implies, so a check states only what sets it apart. The fields after `needs`
- * are internal: the engine reads them, the catalog does not publish them.
+ * defaults to what `applicability` implies, so a check states only what sets it apart. The fields from `needs` on
+ * are the engine's and stay out of the published metadata (`essentialsExcluded` reaches the catalog only through
+ * the essentials variant, which the catalog builder computes).
  */
 export const checkMetaSchema = publishedMetaSchema
   .omit({ appliesTo: true })
