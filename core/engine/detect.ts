@@ -1,15 +1,13 @@
 import { AppError } from '../errors.ts'
 import type { ScanSession } from '../http/session.ts'
-import { handshakeOfDiscover, maySpeakSse } from '../mcp-client/handshake.ts'
 import { collectList, LISTS } from '../mcp-client/lists.ts'
 import { MCP_EXCHANGE_TIMEOUT_MS } from '../mcp-client/protocol.ts'
-import { openSse } from '../mcp-client/transports.ts'
+import { type McpAnswer, reachEndpoint } from '../mcp-client/reach.ts'
 import type { Call, Limits } from '../mcp-client/types.ts'
-import { McpWire } from '../mcp-client/wire.ts'
 import { CollectorError, type ScanKind } from './contract.ts'
-import { isBearerChallenge, isMcpLikeUrl, pathOf } from './lib/discovery.ts'
+import { isMcpLikeUrl, pathOf } from './lib/discovery.ts'
 import { classifyMcpServer } from './lib/mcp-app.ts'
-import { fetchPage, isOk, isRecord, looksLikeHtml } from './snapshot.ts'
+import { fetchPage, isOk, looksLikeHtml } from './snapshot.ts'
 
 export interface DetectedKind {
   kind: ScanKind
@@ -47,44 +45,20 @@ async function classify(call: Call, capabilities: Record<string, unknown> | unde
   return classifyMcpServer({ capabilities, tools, resources })
 }
 
-/**
- * checks.md §0 step 2: a legacy initialize; a 401 (or 403 with a Bearer challenge) is an MCP server requiring
- * auth; a JSON-RPC result is a legacy server; otherwise `server/discover` (a 2026-07-28 server answers it); a
- * JSON-RPC error body to either still marks an MCP server; after a 400/404/405, the deprecated HTTP+SSE
- * transport (§6.3 back-compat) may still answer.
- */
+const ANSWER_HINTS: Record<McpAnswer, string> = {
+  initialize: 'answered MCP initialize',
+  discover: 'answered server/discover (2026-07-28 only)',
+  sse: 'answered over the deprecated HTTP+SSE transport only',
+}
+
+/** checks.md §0 steps 2 and 3: is the URL an MCP endpoint (reachEndpoint), and if so, mcp or mcp-app. */
 async function probeEndpoint(http: ScanSession, url: string, limits: Limits): Promise<EndpointProbe> {
-  const wire = new McpWire(http, url, limits)
-  const initialize = await wire.initialize()
-  if (initialize.status === null) return { state: 'unreachable', reason: initialize.error ?? 'no answer' }
-  const challenge = initialize.headers['www-authenticate'] ?? null
-  if (initialize.status === 401 || (initialize.status === 403 && isBearerChallenge(challenge ?? undefined))) {
-    return { state: 'auth', status: initialize.status, challenge }
-  }
-  const result = initialize.response?.result
-  if (isRecord(result)) {
-    wire.adopt(initialize.headers['mcp-session-id'] ?? null, result.protocolVersion)
-    await wire.notify('notifications/initialized')
-    const kind = await classify(wire.call, isRecord(result.capabilities) ? result.capabilities : undefined)
-    // Polite: end the session detection opened; the scan's collector opens its own.
-    if (wire.sessionId) await wire.endSession()
-    return { state: 'mcp', kind, hint: 'answered MCP initialize' }
-  }
-  const discover = await wire.discover()
-  const discovered = handshakeOfDiscover(discover.response?.result)
-  if (discovered) {
-    wire.era = 'modern'
-    return { state: 'mcp', kind: await classify(wire.call, discovered.capabilities), hint: 'answered server/discover (2026-07-28 only)' }
-  }
-  if (initialize.response || discover.response) return { state: 'mcp', kind: 'mcp', hint: 'answered initialize with a JSON-RPC error' }
-  if (maySpeakSse(initialize)) {
-    const sse = await openSse(http.asFetch(), url, limits)
-    if (sse.error === undefined) {
-      const kind = await classify(sse.call, sse.handshake.capabilities).finally(() => sse.close())
-      return { state: 'mcp', kind, hint: 'answered over the deprecated HTTP+SSE transport only' }
-    }
-  }
-  return { state: 'not-mcp', reason: `initialize got ${initialize.status}${initialize.html ? ' with an HTML page' : ''}` }
+  const reach = await reachEndpoint(http, url, limits)
+  if (reach.state === 'mcp-error') return { state: 'mcp', kind: 'mcp', hint: 'answered initialize with a JSON-RPC error' }
+  if (reach.state !== 'mcp') return reach
+  // The scan's collector opens its own conversation: this one ends once the kind is known.
+  const kind = await classify(reach.call, reach.capabilities).finally(() => reach.close())
+  return { state: 'mcp', kind, hint: ANSWER_HINTS[reach.answer] }
 }
 
 function decided(url: string, probe: EndpointProbe): DetectedKind | null {
