@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { setDefaultTimeout } from 'bun:test'
 import postgres from 'postgres'
 import { createApp, type AppHandle } from '../core/app.ts'
 import { loadConfig } from '../core/config.ts'
 import { openStore } from '../core/store/index.ts'
-
-// Integration tests start fixture servers, PGlite and Chromium; every file importing this gets the same budget,
-// whether the suite runs as `npm test` or plain `bun test`.
-setDefaultTimeout(60_000)
 
 /**
  * Tests run on embedded defaults (a throwaway PGlite, the in-process store) unless DATABASE_URL / REDIS_URL are
