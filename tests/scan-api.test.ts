@@ -253,6 +253,20 @@ describe('GET /api/score/{domain}', () => {
     expect(body.analysisStatus).toBe('stuck')
     expect(body.next_action).toMatchObject({ method: 'POST', endpoint: '/api/scan', body: { url: 'stuck.example' } })
   })
+
+  test('check evidence is stored with the result and never rendered, in either shape', async () => {
+    const repository = new ScanRepository(world.handle.deps.database.db, world.handle.deps.config)
+    const stored = (await repository.latest('blog.test'))!.result!
+    const evidence = { mcpEndpoints: [{ url: 'https://evidence.example/mcp', source: 'server-card' }] }
+    const layers = stored.layers.map((layer) => ({ ...layer, checks: layer.checks.map((check) => ({ ...check, evidence })) }))
+    await repository.insert({ ...stored, domain: 'evidence.example', layers }, { ephemeral: false })
+    expect((await repository.latest('evidence.example'))!.result!.layers[0]!.checks[0]!.evidence).toEqual(evidence)
+    for (const path of ['/api/score/evidence.example', '/api/score/evidence.example?format=audit']) {
+      const body = await (await get(path)).json()
+      for (const check of body.layers.flatMap((layer: { checks: unknown[] }) => layer.checks)) expect(check).not.toHaveProperty('evidence')
+      expect(JSON.stringify(body)).not.toContain('evidence.example/mcp')
+    }
+  })
 })
 
 describe('POST /api/scan/checks', () => {

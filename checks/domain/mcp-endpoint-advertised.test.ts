@@ -36,6 +36,16 @@ describe('mcp-endpoint-advertised', () => {
     if (expected === 'warning' || expected === 'fail') expect(outcome.recommendation).toBeString()
   })
 
+  test.each([
+    ['answering endpoints, not the silent ones', of(probe({ answered: true, status: 200 }), probe({ url: 'https://acme.test/v2/mcp', source: 'llms-txt', status: 500 })), [{ url: 'https://acme.test/mcp', source: 'server-card' }]],
+    ['the blind-probe find', of(probe({ source: 'blind-probe', answered: true, status: 200 })), [{ url: 'https://acme.test/mcp', source: 'blind-probe' }]],
+    ['nothing when no endpoint answers', of(probe({ source: 'llms-txt', status: 500 }), ...blindMiss), undefined],
+  ] satisfies [string, McpEndpointsArtifact, unknown][])('its evidence names %s', (_name, mcpEndpoints, endpoints) => {
+    const outcome = check.run({ mcpEndpoints }, context)
+    expect(outcome.evidence).toEqual(endpoints && { mcpEndpoints: endpoints })
+    if (outcome.evidence !== undefined) expect(check.evidence!.safeParse(outcome.evidence).success).toBe(true)
+  })
+
   test('the blind-probe warning tells the site how to advertise the URL it found', () => {
     const outcome = check.run({ mcpEndpoints: of(probe({ source: 'blind-probe', answered: true, status: 200 })) }, context)
     expect(outcome.recommendation).toContain('"url": "https://acme.test/mcp"')

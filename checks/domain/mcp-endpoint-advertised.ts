@@ -2,10 +2,15 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports (discovery: checks.md §7)
 import type { McpEndpointProbe, McpEndpointSource } from '../../core/engine/collectors/mcp-endpoints.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { type McpEndpointsEvidence, mcpEndpointsEvidence } from '../../core/engine/evidence.ts'
 import { listSome, unreachable } from '../../core/engine/lib/discovery.ts'
 
 const MENTION_SOURCES = new Set<McpEndpointSource>(['homepage', 'llms-txt'])
 const responds = (probe: McpEndpointProbe): boolean => probe.answered || probe.authRequired
+
+const endpointsOf = (probes: McpEndpointProbe[]): McpEndpointsEvidence => ({
+  mcpEndpoints: probes.map(({ url, source }) => ({ url, source })),
+})
 
 function describe(probe: McpEndpointProbe): string {
   if (probe.answered) return `${probe.url} (via ${probe.source}) answers initialize${probe.serverName ? ` as "${probe.serverName}"` : ''}`
@@ -32,6 +37,7 @@ export default defineCheck({
     surface: 'mcp',
     siteTypeRole: 'mcp-entry-point',
   },
+  evidence: mcpEndpointsEvidence,
   run({ mcpEndpoints }, { target }) {
     const { probes } = mcpEndpoints
     // A URL merely written on a page (homepage, llms.txt) that answers with HTML is a page about MCP, not an
@@ -45,7 +51,9 @@ export default defineCheck({
     const working = advertised.filter(responds)
     if (working.length > 0) {
       const others = advertised.length - working.length
-      return pass(`${listSome(working.map(describe), 2)}${others > 0 ? `; ${others} other advertised URL(s) did not answer` : ''}`)
+      return pass(`${listSome(working.map(describe), 2)}${others > 0 ? `; ${others} other advertised URL(s) did not answer` : ''}`, {
+        evidence: endpointsOf(working),
+      })
     }
     const blindHit = blind.find(responds)
     if (blindHit) {
@@ -53,6 +61,7 @@ export default defineCheck({
       return warn(
         `An MCP server answers at ${blindHit.url}, but only a blind probe found it: nothing on the site advertises it${broken}`,
         `Advertise ${blindHit.url}: publish /.well-known/mcp/server-card.json with remotes: [{"type": "streamable-http", "url": "${blindHit.url}"}], and link it from llms.txt.`,
+        { evidence: endpointsOf([blindHit]) },
       )
     }
     if (advertised.length > 0) {

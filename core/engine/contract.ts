@@ -164,9 +164,11 @@ export interface Outcome {
   naReason?: string
   /** How many instances were examined (tools, forms, pages); reported in the essentials map. */
   occurrences?: number
+  /** Typed facts for programs (core/engine/evidence.ts); only a check that declares an evidence schema sets it. */
+  evidence?: unknown
 }
 
-type OutcomeOptions = { fraction?: number; occurrences?: number }
+type OutcomeOptions = Pick<Outcome, 'fraction' | 'occurrences' | 'evidence'>
 
 export const pass = (details: string, options: OutcomeOptions = {}): Outcome => ({ status: 'pass', details, ...options })
 export const warn = (details: string, recommendation: string, options: OutcomeOptions = {}): Outcome => ({
@@ -203,6 +205,8 @@ export interface CheckContext {
 
 export interface CheckDefinition<N extends ArtifactKey = ArtifactKey> {
   meta: CheckMeta<N>
+  /** The shape of the outcome's `evidence`; the runner refuses evidence from a check that declares none. */
+  evidence?: z.ZodType
   run(artifacts: Pick<ArtifactMap, N>, context: CheckContext): Outcome
 }
 
@@ -212,11 +216,12 @@ export interface CheckDefinition<N extends ArtifactKey = ArtifactKey> {
  */
 export function defineCheck<const N extends ArtifactKey>(check: {
   meta: CheckMetaInput<N>
+  evidence?: z.ZodType
   run: CheckDefinition<N>['run']
 }): CheckDefinition<N> {
   const parsed = checkMetaSchema.safeParse(check.meta)
   if (!parsed.success) throw new Error(`Invalid metadata for check "${check.meta.id}":\n${z.prettifyError(parsed.error)}`)
-  return { meta: { ...parsed.data, needs: check.meta.needs }, run: check.run }
+  return { meta: { ...parsed.data, needs: check.meta.needs }, ...(check.evidence ? { evidence: check.evidence } : {}), run: check.run }
 }
 
 export interface CollectorContext {

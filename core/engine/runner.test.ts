@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { z } from 'zod'
 import { loadConfig } from '../config.ts'
 import { createOutboundClient } from '../http/client.ts'
 import { ScanSession } from '../http/session.ts'
@@ -71,6 +72,17 @@ describe('runChecks', () => {
     expect(results[0]).toMatchObject({ id: 'broken', status: 'error', score: 0 })
     expect(results[0]!.details).toContain('bug in the check')
     expect(results[1]!.status).toBe('pass')
+  })
+
+  test('evidence is validated against the schema the check declares, and kept on the result', async () => {
+    const evidence = z.object({ pages: z.number().int() })
+    const counted = defineCheck({ meta: { ...meta, id: 'counted', needs: ['robots'] }, evidence, run: () => pass('ok', { evidence: { pages: 3 } }) })
+    const miscounted = defineCheck({ meta: { ...meta, id: 'miscounted', needs: ['robots'] }, evidence, run: () => pass('ok', { evidence: { pages: 'three' } }) })
+    const undeclared = defineCheck({ meta: { ...meta, id: 'undeclared', needs: ['robots'] }, run: () => pass('ok', { evidence: { pages: 3 } }) })
+    const [good, invalid, unschemed] = await runChecks([counted, miscounted, undeclared], options(server.port!))
+    expect(good).toMatchObject({ status: 'pass', evidence: { pages: 3 } })
+    expect(invalid).toMatchObject({ status: 'error', details: expect.stringContaining('invalid evidence') })
+    expect(unschemed).toMatchObject({ status: 'error', details: expect.stringContaining('declares no evidence schema') })
   })
 
   test('a failed collector turns its dependent checks into error with the reason', async () => {

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { Config } from '../config.ts'
 import type { ScanSession } from '../http/session.ts'
 import type { ArtifactKey, ArtifactMap } from './artifacts.ts'
@@ -110,13 +111,22 @@ export async function runCheck(check: CheckDefinition, collection: Collection, o
     return { status: 'error', details: describeFailure(error) }
   }
   try {
-    return check.run(artifacts as never, { target: options.target })
+    return withCheckedEvidence(check, check.run(artifacts as never, { target: options.target }))
   } catch (error) {
     return {
       status: 'error',
       details: `the check failed: ${error instanceof Error ? error.message : String(error)}`,
     }
   }
+}
+
+/** Programs rely on evidence without reading prose, so evidence outside the check's declared schema is an error of that check. */
+function withCheckedEvidence(check: CheckDefinition, outcome: Outcome): Outcome {
+  if (outcome.evidence === undefined) return outcome
+  if (!check.evidence) return { status: 'error', details: 'the check returned evidence but declares no evidence schema' }
+  const parsed = check.evidence.safeParse(outcome.evidence)
+  if (!parsed.success) return { status: 'error', details: `the check returned invalid evidence: ${z.prettifyError(parsed.error)}` }
+  return { ...outcome, evidence: parsed.data }
 }
 
 function notApplicable(check: CheckDefinition, options: RunnerOptions): Outcome {

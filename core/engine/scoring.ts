@@ -23,6 +23,8 @@ export interface CheckResult {
   /** Share of maxScore earned (0..1), kept for the essentials reading; not part of the wire shape. */
   fraction?: number
   occurrences?: number
+  /** The check's typed evidence (core/engine/evidence.ts): stored for programs such as the ARD indexer, never on the wire. */
+  evidence?: unknown
 }
 
 export interface LayerResult {
@@ -244,6 +246,7 @@ export function toCheckResult(
     fraction?: number
     naReason?: string
     occurrences?: number
+    evidence?: unknown
   },
 ): CheckResult {
   const score = pointsFor(outcome.status, meta.maxScore, outcome.fraction)
@@ -263,5 +266,6 @@ export function toCheckResult(
     ...(meta.specUrl ? { specUrl: meta.specUrl } : {}),
     ...(outcome.fraction !== undefined ? { fraction: outcome.fraction } : {}),
     ...(outcome.occurrences !== undefined ? { occurrences: outcome.occurrences } : {}),
+    ...(outcome.evidence !== undefined ? { evidence: outcome.evidence } : {}),
   }
 }

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import type { AppHandle } from '../../core/app.ts'
 import type { CheckStatus } from '../../core/engine/contract.ts'
+import { type CheckResult, toCheckResult } from '../../core/engine/scoring.ts'
+import mcpEndpointAdvertised from '../../checks/domain/mcp-endpoint-advertised.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { isolatedTestApp, request } from '../../tests/helpers.ts'
@@ -22,13 +24,13 @@ function mulberry32(seed: number): () => number {
   }
 }
 
-type CheckSeed = [id: string, status: CheckStatus, details?: string, mcpUrl?: string]
+type CheckSeed = [id: string, status: CheckStatus, overrides?: Partial<CheckResult>]
 type Seed = Partial<Omit<ScanReport, 'layers'>> & Pick<ScanReport, 'domain' | 'score'> & { checks?: CheckSeed[] }
 
 function report({ checks = [], ...overrides }: Seed): ScanReport {
   return scanReport({
     name: `Name of ${overrides.domain}`,
-    layers: [discoveryLayer(checks.map(([id, status, details = '', mcpUrl]) => checkResult(id, status, { details, ...(mcpUrl ? { mcpUrl } : {}) })))],
+    layers: [discoveryLayer(checks.map(([id, status, overrides]) => checkResult(id, status, overrides)))],
     ...overrides,
   })
 }
@@ -50,7 +52,15 @@ const FIXED: Seed[] = [
       [
         'mcp-endpoint-advertised',
         'pass',
-        'https://trail-shoes.test/mcp (via server-card) answers initialize as "Trail", https://trail-shoes.test/api/mcp (via llms-txt) answers 401 with an auth challenge',
+        {
+          details: 'Two advertised endpoints answer',
+          evidence: {
+            mcpEndpoints: [
+              { url: 'https://trail-shoes.test/mcp', source: 'server-card' },
+              { url: 'https://trail-shoes.test/api/mcp', source: 'llms-txt' },
+            ],
+          },
+        },
       ],
     ],
   },
@@ -64,14 +74,14 @@ const FIXED: Seed[] = [
     url: 'https://weather.test/mcp',
     mcpUrl: 'https://weather.test/mcp',
     score: 64,
-    checks: [['mcp-tool-descriptions', 'pass', '', 'https://weather.test/mcp']],
+    checks: [['mcp-tool-descriptions', 'pass', { mcpUrl: 'https://weather.test/mcp' }]],
   },
   {
     domain: 'blind.test',
     name: 'Blind Probe Books',
     category: 'education',
     score: 55,
-    checks: [['mcp-endpoint-advertised', 'warning', 'An MCP server answers at https://blind.test/mcp, but only a blind probe found it']],
+    checks: [['mcp-endpoint-advertised', 'warning', { evidence: { mcpEndpoints: [{ url: 'https://blind.test/mcp', source: 'blind-probe' }] } }]],
   },
   { domain: 'partial.test', name: 'Partial Planet News', category: 'media-publishing', score: 30, analysisStatus: 'partial', pendingChecks: ['webmcp-tools'] },
 ]
@@ -184,6 +194,24 @@ describe('the index follows the scans table', () => {
     expect(weather.category).toBeUndefined()
     expect(weather.oraScorecard).toEqual({ score: 64, grade: 'C', checkedAt: '2025-06-01T12:00:00.000Z' })
     expect(blind).toMatchObject({ type: SERVER_CARD, mcpEndpoints: [{ url: 'https://blind.test/mcp', source: 'blind-probe' }] })
+  })
+
+  test('endpoints come from the check\'s typed evidence: rewording its details leaves the entry unchanged', async () => {
+    const target = { kind: 'domain' as const, domain: 'reworded.test', origin: 'https://reworded.test', url: 'https://reworded.test/' }
+    const probe = { url: 'https://reworded.test/mcp', source: 'server-card' as const, answered: true, authRequired: false, status: 200 }
+    const outcome = mcpEndpointAdvertised.run({ mcpEndpoints: { probes: [probe] } }, { target })
+    const seed = (details: string, scannedAt: string) =>
+      scanReport({ domain: 'reworded.test', score: 70, scannedAt, layers: [discoveryLayer([toCheckResult(mcpEndpointAdvertised.meta, { ...outcome, details })])] })
+    const entry = async () => {
+      const { updatedAt: _updatedAt, oraScorecard: _oraScorecard, ...rest } = (await agents({ filter: 'publisherId = reworded.test' })).body.items[0]
+      return rest
+    }
+    await repository.insert(seed(outcome.details, '2025-03-01T00:00:00.000Z'), { ephemeral: false })
+    const before = await entry()
+    expect(before).toMatchObject({ type: SERVER_CARD, mcpEndpoints: [{ url: 'https://reworded.test/mcp', source: 'server-card' }] })
+    await repository.insert(seed('Entirely different prose, naming no URL', '2025-04-01T00:00:00.000Z'), { ephemeral: false })
+    expect(await entry()).toEqual(before)
+    indexed += 1
   })
 
   test('a partial scan with a score is indexed; ephemeral results and auth markers never are', async () => {

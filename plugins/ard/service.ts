@@ -25,6 +25,7 @@ import { z } from 'zod'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
 import type { Db } from '../../core/db/index.ts'
+import { mcpEndpointsEvidence } from '../../core/engine/evidence.ts'
 import { CATEGORIES, type CategorySlug, isCategorySlug } from '../../core/engine/lib/categories.ts'
 import { MEDIA } from '../../core/engine/lib/discovery.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
@@ -213,13 +214,9 @@ function entryValues(row: IndexableScan, config: ArdConfig): EntryValues {
   }
 }
 
-/** `<url> (via <source>) answers initialize…` / `… answers 401 with an auth challenge`: mcp-endpoint-advertised's details. */
-const ADVERTISED_ENDPOINT = /(https?:\/\/\S+) \(via ([a-z-]+)\) answers (?:initialize|\d{3} with an auth challenge)/g
-const BLIND_ENDPOINT = /^An MCP server answers at (https?:\/\/\S+?), but only a blind probe found it/
-
 /**
- * MCP endpoints the scan found answering: the scanned MCP URL, endpoints MCP checks ran against, and the
- * working endpoints mcp-endpoint-advertised names (its details are the only place a domain scan records them).
+ * MCP endpoints the scan found answering: the scanned MCP URL, endpoints MCP checks ran against, and the endpoints
+ * any check reported as typed evidence (a domain scan records advertised and blind-probed endpoints only there).
  */
 function mcpEndpointsOf(report: ScanReport, checks: CheckResult[]): McpEndpoint[] {
   const found = new Map<string, string>()
@@ -229,11 +226,10 @@ function mcpEndpointsOf(report: ScanReport, checks: CheckResult[]): McpEndpoint[
   if (report.mcpUrl) add(report.mcpUrl, 'scan')
   if (report.urlKind !== 'domain') add(report.url, 'scan')
   for (const check of checks) if (check.mcpUrl) add(check.mcpUrl, 'scan')
-  const advertised = checks.find((check) => check.id === 'mcp-endpoint-advertised' && (check.status === 'pass' || check.status === 'warning'))
-  if (advertised) {
-    for (const match of advertised.details.matchAll(ADVERTISED_ENDPOINT)) add(match[1]!, match[2]!)
-    const blind = BLIND_ENDPOINT.exec(advertised.details)
-    if (blind) add(blind[1]!, 'blind-probe')
+  for (const check of checks) {
+    // Stored results are plain JSON: the evidence is parsed again rather than trusted.
+    const evidence = mcpEndpointsEvidence.safeParse(check.evidence)
+    if (evidence.success) for (const endpoint of evidence.data.mcpEndpoints) add(endpoint.url, endpoint.source)
   }
   return [...found].map(([url, source]) => ({ url, source }))
 }

@@ -47,9 +47,9 @@ export function isStuck(row: Pick<ScanRow, 'analysisStatus' | 'scannedAt'>, now 
   return row.analysisStatus === 'partial' && now - row.scannedAt.getTime() > STUCK_AFTER_MS
 }
 
-/** Internal bookkeeping on a result that never goes on the wire. */
+/** Internal bookkeeping and evidence on a result never go on the wire. */
 function wireCheck(check: CheckResult): CheckResult {
-  const { fraction: _fraction, occurrences: _occurrences, ...rest } = check
+  const { fraction: _fraction, occurrences: _occurrences, evidence: _evidence, ...rest } = check
   return rest
 }
 
@@ -123,7 +123,7 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
       score: layer.score,
       maxScore: layer.maxScore,
       checks: layer.checks.map((check) => {
-        const { description: _description, fraction: _fraction, occurrences: _occurrences, ...rest } = check
+        const { description: _description, ...rest } = wireCheck(check)
         return rest
       }),
     })),
