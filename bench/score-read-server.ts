@@ -8,7 +8,6 @@ import { createApp } from '../core/app.ts'
 import { loadConfig } from '../core/config.ts'
 import { createEngineDeps } from '../core/deps.ts'
 import { scan } from '../core/engine/scan.ts'
-import { ScanRepository } from '../plugins/scan/repository.ts'
 import { startFixtureSite } from '../tests/fixtures/sites/server.ts'
 
 const [mode, bodyFile] = process.argv.slice(2)
@@ -25,7 +24,7 @@ if (mode === 'bare') {
   const report = await scan(site.host, createEngineDeps(config, { browser: null }))
   await site.stop()
   const { app, deps } = await createApp(config, { browser: null })
-  await new ScanRepository(deps.database.db, deps.config).insert(report, { ephemeral: false })
+  await deps.scans.insert(report, { ephemeral: false })
   app.listen({ port: 0, hostname: '127.0.0.1' })
   console.log(`READY ${app.server!.port}`)
 }

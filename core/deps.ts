@@ -15,6 +15,8 @@ import { ReadCache } from './read-cache.ts'
 import { ServiceSecrets } from './secrets/index.ts'
 import { openStore } from './store/index.ts'
 import type { Store } from './store/types.ts'
+import { ardIndexer } from '../plugins/ard/service.ts'
+import { ScanRepository } from '../plugins/scan/repository.ts'
 
 /** Everything a plugin or service may need, built once per app; services receive plain pieces of it. */
 export interface AppDeps {
@@ -34,6 +36,8 @@ export interface AppDeps {
   readCache: ReadCache
   /** Durable background jobs (deep analysis, cleanup), kept in the database. */
   jobs: JobQueue
+  /** The scans table; every stored result also updates the ARD index, in the same transaction. */
+  scans: ScanRepository
 }
 
 export interface DepsOverrides {
@@ -83,6 +87,7 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
     secrets: new ServiceSecrets(store, config.serviceSecret),
     readCache,
     jobs,
+    scans: new ScanRepository(database.db, [ardIndexer(config)]),
   }
 }
 

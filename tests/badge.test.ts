@@ -9,7 +9,7 @@ import { badgePlugin } from '../plugins/badge/index.ts'
 import { escapeXml, renderBadge, textWidth } from '../plugins/badge/service.ts'
 import type { ScanRepository } from '../plugins/scan/repository.ts'
 import { request, testApp } from './helpers.ts'
-import { scanReport, scanRepository } from './support/scan-report.ts'
+import { scanReport } from './support/scan-report.ts'
 
 let handle: AppHandle
 let app: { handle(request: Request): Promise<Response> }
@@ -17,7 +17,7 @@ let repository: ScanRepository
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
   app = new Elysia().use(badgePlugin(handle.deps))
-  repository = scanRepository(handle)
+  repository = handle.deps.scans
 })
 afterAll(() => handle.close())
 

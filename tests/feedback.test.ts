@@ -15,7 +15,7 @@ import { checkFeedback } from '../plugins/feedback/tables.ts'
 import { AgentVerification } from '../plugins/feedback/verification.ts'
 import { ScanRepository, type ScanRow } from '../plugins/scan/repository.ts'
 import { request, testApp } from './helpers.ts'
-import { checkResult, discoveryLayer, scanReport, scanRepository } from './support/scan-report.ts'
+import { checkResult, discoveryLayer, scanReport } from './support/scan-report.ts'
 import { solveChallenge } from './support/solve-challenge.ts'
 import { clientIp } from './support/world.ts'
 
@@ -38,7 +38,7 @@ function report(domain: string, entries: Entry[], overrides: Partial<ScanReport>
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
   app = new Elysia().use(feedbackPlugin(handle.deps))
-  const scans = scanRepository(handle)
+  const scans = handle.deps.scans
   // The older scan has robots-txt, the latest does not: feedback is about the latest scan only.
   await scans.insert(
     report(scanned, [{ id: 'robots-txt', status: 'pass', score: 10, details: 'old' }], { scannedAt: '2025-01-01T00:00:00.000Z' }),

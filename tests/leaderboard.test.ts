@@ -6,7 +6,7 @@ import { CATEGORY_SLUGS } from '../core/engine/lib/categories.ts'
 import type { ScanReport } from '../core/engine/scan.ts'
 import { leaderboardPlugin } from '../plugins/leaderboard/index.ts'
 import { isolatedTestApp, request } from './helpers.ts'
-import { checkResult, discoveryLayer, scanReport, scanRepository } from './support/scan-report.ts'
+import { checkResult, discoveryLayer, scanReport } from './support/scan-report.ts'
 
 type Seed = Partial<ScanReport> & Pick<ScanReport, 'domain' | 'score'> & { checks?: [string, CheckStatus][] }
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   // Rankings and statistics read every stored scan, so exact totals need a database nobody else writes to.
   isolated = await isolatedTestApp()
   app = new Elysia().use(leaderboardPlugin(isolated.deps))
-  const repository = scanRepository(isolated)
+  const repository = isolated.deps.scans
   const seeds: [Seed, { ephemeral: boolean }?][] = [
     [{ domain: 'shop-a.test', score: 91, category: 'ecommerce-retail', checks: [['llms-txt', 'pass'], ['robots-txt', 'pass']] }],
     [{ domain: 'shop-b.test', score: 72, category: 'ecommerce-retail', checks: [['llms-txt', 'fail'], ['robots-txt', 'pass']] }],

@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url'
 import { createApp, type AppHandle } from '../core/app.ts'
 import { loadConfig } from '../core/config.ts'
 import { createBrowserProvider } from '../core/engine/browser-puppeteer.ts'
-import { ScanRepository } from '../plugins/scan/repository.ts'
 import { type FixtureSite, resolveRules, startFixtureSites } from './fixtures/sites/server.ts'
 import { testConfig } from './helpers.ts'
 import {
@@ -117,7 +116,7 @@ describe.skipIf(!runnable)('resilience', () => {
   }
 
   async function completed(handle: AppHandle, domain: string) {
-    const row = await new ScanRepository(handle.deps.database.db, handle.deps.config).latest(domain)
+    const row = await handle.deps.scans.latest(domain)
     return row?.analysisStatus === 'complete' ? row : undefined
   }
 
@@ -144,7 +143,7 @@ describe.skipIf(!runnable)('resilience', () => {
     await until('the first worker to reach the model', () => (model.requests() > 0 ? true : undefined), 120_000)
     first.kill('SIGKILL')
     await first.exited
-    expect((await new ScanRepository(handle.deps.database.db, handle.deps.config).latest('spa.test'))?.analysisStatus).toBe('partial')
+    expect((await handle.deps.scans.latest('spa.test'))?.analysisStatus).toBe('partial')
 
     model.release()
     const restartedAt = Date.now()

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { inArray } from 'drizzle-orm'
 import { CONTRACT_VERSION } from '../core/contract.ts'
 import { consume } from '../core/limits.ts'
-import { ScanRepository } from '../plugins/scan/repository.ts'
 import { scoreHistory } from '../plugins/scan/tables.ts'
 import { request, testApp } from './helpers.ts'
 import { freeLoopbackPort } from './support/collector.ts'
@@ -242,7 +241,7 @@ describe('GET /api/score/{domain}', () => {
   })
 
   test('a partial result older than 30 minutes reads as stuck with next_action and is not cached', async () => {
-    const repository = new ScanRepository(world.handle.deps.database.db, world.handle.deps.config)
+    const repository = world.handle.deps.scans
     const stored = await repository.latest('blog.test')
     const stale = { ...stored!.result!, domain: 'stuck.example', analysisStatus: 'partial' as const, pendingChecks: ['webmcp-tools'], scannedAt: new Date(Date.now() - 31 * 60_000).toISOString() }
     await repository.insert(stale, { ephemeral: false })
@@ -255,7 +254,7 @@ describe('GET /api/score/{domain}', () => {
   })
 
   test('check evidence is stored with the result and never rendered, in either shape', async () => {
-    const repository = new ScanRepository(world.handle.deps.database.db, world.handle.deps.config)
+    const repository = world.handle.deps.scans
     const stored = (await repository.latest('blog.test'))!.result!
     const evidence = { mcpEndpoints: [{ url: 'https://evidence.example/mcp', source: 'server-card' }] }
     const layers = stored.layers.map((layer) => ({ ...layer, checks: layer.checks.map((check) => ({ ...check, evidence })) }))

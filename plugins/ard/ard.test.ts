@@ -7,7 +7,7 @@ import mcpEndpointAdvertised from '../../checks/domain/mcp-endpoint-advertised.t
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { isolatedTestApp, request } from '../../tests/helpers.ts'
-import { checkResult, discoveryLayer, scanReport, scanRepository } from '../../tests/support/scan-report.ts'
+import { checkResult, discoveryLayer, scanReport } from '../../tests/support/scan-report.ts'
 import type { ScanRepository } from '../scan/repository.ts'
 import { ardPlugin } from './index.ts'
 import { catalogDumpStream } from './service.ts'
@@ -107,7 +107,7 @@ beforeAll(async () => {
   // to. Every request below comes from its own forwarded address, so the per-IP limits stay out of the way.
   isolated = await isolatedTestApp({ TRUST_PROXY: 'true' })
   app = new Elysia().use(ardPlugin(isolated.deps))
-  repository = scanRepository(isolated)
+  repository = isolated.deps.scans
   for (const seed of [...FIXED, ...FILLERS]) await repository.insert(report(seed), { ephemeral: false })
   // Never indexed: ephemeral results (one on a domain of its own, one on an indexed domain) and auth markers.
   await repository.insert(report({ domain: 'tunnel.test', name: 'Tunnel Running Shoes', score: 99, scannedAt: '2020-01-01T00:00:00.000Z' }), { ephemeral: true })

@@ -32,7 +32,7 @@ import type { ScanReport } from '../../core/engine/scan.ts'
 import type { CheckResult } from '../../core/engine/scoring.ts'
 import { AppError } from '../../core/errors.ts'
 import type { Logger } from '../../core/log.ts'
-import type { scans } from '../scan/tables.ts'
+import type { ScanRow, ScanStoredListener } from '../scan/repository.ts'
 import {
   type AgentsQuery,
   type AgentsResponse,
@@ -113,7 +113,6 @@ function publisher(config: ArdConfig) {
 // ---------------------------------------------------------------------------------------------------------
 // The index, kept in step with the scans table
 
-type ScanRow = typeof scans.$inferSelect
 type IndexableScan = ScanRow & { result: ScanReport; score: number; grade: string }
 type EntryValues = typeof ardEntries.$inferInsert
 type McpEndpoint = { url: string; source: string }
@@ -124,15 +123,17 @@ function isIndexable(row: ScanRow): row is IndexableScan {
 }
 
 /**
- * Upserts the index entry of a stored scan; a no-op for scans that never enter the index. Called by the scan
- * repository inside the transaction that writes the scan, so the index never disagrees with the scans table.
+ * The scan repository's listener that upserts the index entry of a stored scan (a no-op for scans that never
+ * enter the index). It runs inside the transaction that writes the scan, so the index never disagrees with the
+ * scans table; the composition root registers it (core/deps.ts).
  */
-export async function syncArdEntry(executor: Pick<Db, 'insert'>, row: ScanRow, config: ArdConfig): Promise<void> {
-  if (!isIndexable(row)) return
-  const values = entryValues(row, config)
-  const { domain: _domain, ...changes } = values
-  await executor
-    .insert(ardEntries)
+export function ardIndexer(config: ArdConfig): ScanStoredListener {
+  return async (tx, row) => {
+    if (!isIndexable(row)) return
+    const values = entryValues(row, config)
+    const { domain: _domain, ...changes } = values
+    await tx
+      .insert(ardEntries)
     .values(values)
     .onConflictDoUpdate({
       target: ardEntries.domain,
@@ -141,6 +142,7 @@ export async function syncArdEntry(executor: Pick<Db, 'insert'>, row: ScanRow, c
       // the newer entry: the entry follows the newest measured scan, ties broken by scan id.
       setWhere: sql`(coalesce(${ardEntries.checkedAt}, '-infinity'::timestamptz), coalesce(${ardEntries.scanId}, 0)) <= (excluded.checked_at, excluded.scan_id)`,
     })
+  }
 }
 
 /** Checks whose pass is worth a tag: the machine-readable entry points an agent looks for first. */

@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { ScanRepository } from '../scan/repository.ts'
 import { badgeParams, badgeResponses } from './model.ts'
 import { badgeFor } from './service.ts'
 
 export function badgePlugin(deps: AppDeps) {
-  const scans = new ScanRepository(deps.database.db, deps.config)
+  const { scans } = deps
   return new Elysia({ name: 'badge' }).use(contextPlugin(deps)).get(
     '/api/badge/:domain',
     async ({ params }) => {

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia'
 import type { AppHandle } from '../../core/app.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { request, testApp } from '../../tests/helpers.ts'
-import { scanReport, scanRepository } from '../../tests/support/scan-report.ts'
+import { scanReport } from '../../tests/support/scan-report.ts'
 import type { ScanRepository } from '../scan/repository.ts'
 import { discoverPlugin } from './index.ts'
 
@@ -28,7 +28,7 @@ let nextIp = 0
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
   app = new Elysia().use(discoverPlugin(handle.deps))
-  repository = scanRepository(handle)
+  repository = handle.deps.scans
   const seeds: ScanReport[] = [
     report('kayak', `${term('kayak')} Rentals`, 30, { category: 'travel-hospitality' }),
     report('outfitters', 'Outfitters', 100, { category: 'travel-hospitality' }),

@@ -2,7 +2,7 @@ import { count, desc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
-import { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/repository.ts'
 import {
   type AgentFeedback,
   type AgentFeedbackInput,
@@ -29,7 +29,7 @@ export class FeedbackService {
 
   constructor(private readonly deps: AppDeps) {
     this.db = deps.database.db
-    this.scans = new ScanRepository(this.db, deps.config)
+    this.scans = deps.scans
     this.verification = new AgentVerification(deps)
   }
 

@@ -4,7 +4,7 @@ import type { AppHandle } from '../../core/app.ts'
 import type { Db } from '../../core/db/index.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { testApp } from '../../tests/helpers.ts'
-import { type ScanReportSeed, scanReport, scanRepository } from '../../tests/support/scan-report.ts'
+import { type ScanReportSeed, scanReport } from '../../tests/support/scan-report.ts'
 import { competitorsFor, selfAndParents } from './competitors.ts'
 import type { ScanRepository } from './repository.ts'
 
@@ -18,7 +18,7 @@ let repository: ScanRepository
 beforeAll(async () => {
   handle = await testApp()
   db = handle.deps.database.db
-  repository = scanRepository(handle)
+  repository = handle.deps.scans
 })
 afterAll(() => handle.close())
 

@@ -2,22 +2,27 @@ import { and, desc, eq, gte, lt, sql } from 'drizzle-orm'
 import type { Db } from '../../core/db/index.ts'
 import type { Executor } from '../../core/jobs/queue.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
-import { type ArdConfig, syncArdEntry } from '../ard/service.ts'
 import { scans, scoreHistory } from './tables.ts'
 
 export type ScanRow = typeof scans.$inferSelect
+
+/**
+ * Told of every scan result the repository stores or replaces, inside the writing transaction (the ARD index follows the scans
+ * table this way): what a listener writes commits with the row, and its failure rolls the row back.
+ */
+export type ScanStoredListener = (tx: Db, row: ScanRow) => Promise<void>
 
 /** Ephemeral results are deleted after this long (spec: "after a few days"). */
 export const EPHEMERAL_RETENTION_MS = 3 * 24 * 60 * 60 * 1000
 
 /**
- * The scans table, as the scan routes and the worker need it. No HTTP here. Every write of a measured,
- * published scan also upserts its ARD index entry in the same transaction; `config` names the index's publisher.
+ * The scans table, as the scan routes and the worker need it. No HTTP here. Built once at the composition root,
+ * which hands it the listeners that follow every stored scan (core/deps.ts).
  */
 export class ScanRepository {
   constructor(
     private readonly db: Db,
-    private readonly config: ArdConfig,
+    private readonly onStored: readonly ScanStoredListener[],
   ) {}
 
   /** `beforeCommit` runs inside the insert's transaction: what it writes (a queued job) commits with the row. */
@@ -54,7 +59,7 @@ export class ScanRepository {
           scannedAt: new Date(report.scannedAt),
         })
       }
-      await syncArdEntry(tx, row!, this.config)
+      await this.notifyStored(tx, row!)
       await options.beforeCommit?.(tx, row!)
       return row!
     })
@@ -104,9 +109,13 @@ export class ScanRepository {
           scannedAt: new Date(report.scannedAt),
         })
       }
-      if (row) await syncArdEntry(tx, row, this.config)
+      if (row) await this.notifyStored(tx, row)
       return row ?? null
     })
+  }
+
+  private async notifyStored(tx: Db, row: ScanRow): Promise<void> {
+    for (const listener of this.onStored) await listener(tx, row)
   }
 
   async byId(id: number): Promise<ScanRow | null> {

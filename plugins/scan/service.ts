@@ -4,7 +4,7 @@ import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
 import { type Caller, consume, type LimitName, peek, retryAfterSeconds } from '../../core/limits.ts'
 import { clampMaxAge, scanNextAction } from './model.ts'
-import { ScanRepository, type ScanRow } from './repository.ts'
+import type { ScanRepository, ScanRow } from './repository.ts'
 import { DEEP_SCAN_JOB } from './worker.ts'
 
 /** Public tunnel hostnames: whatever answers there today is gone tomorrow, so results are always ephemeral. */
@@ -58,7 +58,7 @@ export interface ExecuteHooks {
   onStored?: (row: ScanRow) => Promise<void>
 }
 
-export type ScanDeps = Pick<AppDeps, 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache'>
+export type ScanDeps = Pick<AppDeps, 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache' | 'scans'>
 type ScanServiceDeps = ScanDeps & Pick<AppDeps, 'jobs'>
 
 /** A denial of one of the scan family's budgets, as the spec's 429. */
@@ -77,7 +77,7 @@ export class ScanService {
   readonly repository: ScanRepository
 
   constructor(private readonly deps: ScanServiceDeps) {
-    this.repository = new ScanRepository(deps.database.db, deps.config)
+    this.repository = deps.scans
   }
 
   /** Refuses early when a budget is already exhausted, without spending anything. */

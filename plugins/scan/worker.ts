@@ -4,7 +4,7 @@ import { assessRelevance } from '../../core/engine/relevance.ts'
 import { resolvePending } from '../../core/engine/scan.ts'
 import { agenticSummary } from '../../core/engine/summary.ts'
 import { type ScanDeps, scanChannel } from './service.ts'
-import { ScanRepository } from './repository.ts'
+import type { ScanRepository } from './repository.ts'
 
 /** Partial scans older than this read as stuck (the scan routes say so); their job has long been given up. */
 export const STUCK_AFTER_MS = 30 * 60 * 1000
@@ -48,7 +48,7 @@ export class ScanWorker {
   private readonly repository: ScanRepository
 
   constructor(private readonly deps: WorkerDeps) {
-    this.repository = new ScanRepository(deps.database.db, deps.config)
+    this.repository = deps.scans
   }
 
   /** Declares the queues (an API process with no worker loops still sends to them), then works them. */

@@ -8,7 +8,7 @@ import { CONTRACT_VERSION } from '../../core/contract.ts'
 import { generateSigningKeyJwk, loadSigningKeys } from '../../core/crypto/signing.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { request, testApp } from '../../tests/helpers.ts'
-import { checkResult, discoveryLayer, scanReport, scanRepository } from '../../tests/support/scan-report.ts'
+import { checkResult, discoveryLayer, scanReport } from '../../tests/support/scan-report.ts'
 import { docsPlugin } from '../docs/index.ts'
 import { trustPlugin } from './index.ts'
 
@@ -56,7 +56,7 @@ function report(domain: string, overrides: Partial<ScanReport> = {}): ScanReport
 }
 
 async function store(domain: string, options: { ephemeral?: boolean; overrides?: Partial<ScanReport> } = {}) {
-  return scanRepository(signed).insert(report(domain, options.overrides), { ephemeral: options.ephemeral ?? false })
+  return signed.deps.scans.insert(report(domain, options.overrides), { ephemeral: options.ephemeral ?? false })
 }
 
 beforeAll(async () => {
@@ -138,7 +138,7 @@ describe('GET /api/ard/attestation/:domain (signed)', () => {
     expect(header.kid).toBe(body.kid)
 
     // The payload binds what the attestation is about.
-    const stored = (await scanRepository(signed).byId(row.id))!.result!
+    const stored = (await signed.deps.scans.byId(row.id))!.result!
     expect(body.payload).toEqual({
       analysisStatus: 'complete',
       contractVersion: CONTRACT_VERSION,
@@ -184,7 +184,7 @@ describe('GET /api/ard/attestation/:domain (signed)', () => {
     const domain = domainOf('digest')
     const row = await store(domain)
     const body = (await (await app.handle(request(`/api/ard/attestation/${domain}`))).json()) as SignedBody
-    const stored = (await scanRepository(signed).byId(row.id))!.result!
+    const stored = (await signed.deps.scans.byId(row.id))!.result!
     const expected = createHash('sha256').update(canonical(stored), 'utf8').digest('hex')
     expect(body.payload.resultDigest).toBe(`sha256:${expected}`)
     expect(canonical(stored)).toContain('"fraction":0.7')
@@ -389,7 +389,7 @@ describe('GET /api/ard/jwks and /.well-known/jwks.json', () => {
 describe('without SIGNING_KEY', () => {
   test('the attestation is an unsigned payload, also when application/jose is asked for', async () => {
     const domain = domainOf('unsigned')
-    await scanRepository(unsigned).insert(report(domain), { ephemeral: false })
+    await unsigned.deps.scans.insert(report(domain), { ephemeral: false })
     for (const accept of ['application/json', 'application/jose']) {
       const response = await unsignedApp.handle(request(`/api/ard/attestation/${domain}`, { headers: { accept } }))
       expect(response.status).toBe(200)

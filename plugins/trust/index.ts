@@ -30,7 +30,7 @@ export function trustPlugin(deps: AppDeps) {
     .get(
       '/api/ard/attestation/:domain',
       async ({ params, request }) => {
-        const attestation = await attestationFor({ db, config: deps.config, signing: deps.signing }, params.domain)
+        const attestation = await attestationFor({ scans: deps.scans, config: deps.config, signing: deps.signing }, params.domain)
         // Without a key there is no JWS to give, and the unsigned JSON answers whatever was asked for.
         const jws = prefersJose(request.headers.get('accept')) ? attestation.jws : null
         // Serialized here, not by Elysia: the `payload` member must keep its canonical member order.

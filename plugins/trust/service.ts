@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
 import type { SigningKey, SigningKeys } from '../../core/crypto/signing.ts'
-import type { Db } from '../../core/db/index.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { type Serialized, serialize } from '../../core/etag.ts'
 import { AppError } from '../../core/errors.ts'
-import { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/repository.ts'
 import { ATTESTATION_TYPE, type AttestationPayload, type AttestationResponse, JOSE_MEDIA_TYPE } from './model.ts'
 
 /**
@@ -109,7 +108,7 @@ export interface Attestation {
 }
 
 export interface AttestationContext {
-  db: Db
+  scans: Pick<ScanRepository, 'latest'>
   config: Pick<Config, 'publicBaseUrl'>
   signing: Pick<SigningKeys, 'current'>
 }
@@ -121,7 +120,7 @@ export interface AttestationContext {
  */
 export async function attestationFor(context: AttestationContext, input: string): Promise<Attestation> {
   const { domain } = normalizeInput(input)
-  const row = await new ScanRepository(context.db, context.config).latest(domain)
+  const row = await context.scans.latest(domain)
   if (!row || row.ephemeral || !row.result) throw notAttested(domain, row?.ephemeral === true)
   const result = row.result
   const payload: AttestationPayload = {

@@ -5,7 +5,7 @@ import { loadConfig } from '../../core/config.ts'
 import { ERRORS, usesArdEnvelope } from '../../core/errors.ts'
 import { type OutboundClient, OutboundError } from '../../core/http/client.ts'
 import { openStore } from '../../core/store/index.ts'
-import { checkResult, discoveryLayer, scanReport, scanRepository } from './scan-report.ts'
+import { checkResult, discoveryLayer, scanReport } from './scan-report.ts'
 
 /**
  * A property-based fuzz over every route of /openapi.json: requests with hostile path parameters, query strings,
@@ -95,7 +95,7 @@ export async function createFuzzApp(env: Record<string, string> = {}): Promise<A
   const handle = await createApp(config, { store, browser: null })
   handle.deps.outbound = offlineClient(handle.deps.outbound)
   // Stored scans of the domains the generators favour, so that reads, feedback and the ARD index have data.
-  const scans = scanRepository(handle)
+  const scans = handle.deps.scans
   for (const domain of SCANNED_DOMAINS) {
     const layers = [discoveryLayer([checkResult('robots-txt', 'pass'), checkResult('llms-txt', 'fail')])]
     await scans.insert(scanReport({ domain, score: 72, layers }), { ephemeral: false })

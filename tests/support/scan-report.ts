@@ -1,8 +1,6 @@
-import type { AppHandle } from '../../core/app.ts'
 import type { CheckStatus } from '../../core/engine/contract.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { type CheckResult, ctaFor, gradeFor, type LayerResult } from '../../core/engine/scoring.ts'
-import { ScanRepository } from '../../plugins/scan/repository.ts'
 
 /** What a test must say about a scan: its domain and score; every other field has a default and can be overridden. */
 export type ScanReportSeed = Partial<ScanReport> & Pick<ScanReport, 'domain' | 'score'>
@@ -55,9 +53,3 @@ export function checkResult(id: string, status: CheckStatus, overrides: Partial<
 export function discoveryLayer(checks: CheckResult[]): LayerResult {
   return { id: 'discovery', name: 'Discovery', description: 'Can agents find it', score: 0, maxScore: 0, checks }
 }
-
-/** A ScanRepository on the app's database. */
-export function scanRepository(handle: AppHandle): ScanRepository {
-  return new ScanRepository(handle.deps.database.db, handle.deps.config)
-}
-
