@@ -15,7 +15,7 @@ import { ReadCache } from './read-cache.ts'
 import { ServiceSecrets } from './secrets/index.ts'
 import { openStore } from './store/index.ts'
 import type { Store } from './store/types.ts'
-import { ardIndexer } from '../plugins/ard/service.ts'
+import { ardIndexer } from '../plugins/ard/indexer.ts'
 import { ScanRepository } from '../plugins/scan/repository.ts'
 
 /** Everything a plugin or service may need, built once per app; services receive plain pieces of it. */

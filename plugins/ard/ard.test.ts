@@ -10,7 +10,7 @@ import { isolatedTestApp, request } from '../../tests/helpers.ts'
 import { checkResult, discoveryLayer, scanReport } from '../../tests/support/scan-report.ts'
 import type { ScanRepository } from '../scan/repository.ts'
 import { ardPlugin } from './index.ts'
-import { catalogDumpStream } from './service.ts'
+import { catalogDumpStream } from './documents.ts'
 
 /** Deterministic pseudo-random numbers in [0, 1): the property and fuzz tests replay identically. */
 function mulberry32(seed: number): () => number {

@@ -15,17 +15,11 @@ import {
   searchBody,
   searchResponse,
 } from './model.ts'
-import {
-  ARD_MEDIA,
-  type ArdContext,
-  catalogDumpStream,
-  exploreEntries,
-  listEntries,
-  PageTokens,
-  registryDescriptor,
-  searchEntries,
-  serviceCatalog,
-} from './service.ts'
+import { catalogDumpStream, registryDescriptor, serviceCatalog } from './documents.ts'
+import { ARD_MEDIA } from './identity.ts'
+import { PageTokens } from './page-tokens.ts'
+import type { ArdContext } from './records.ts'
+import { exploreEntries, listEntries, searchEntries } from './search.ts'
 
 
 /** The descriptor and our AI catalog change only with the deployment's configuration. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { and, asc, count, desc, isNotNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { readinessFactor, textMatch } from '../ard/service.ts'
+import { readinessFactor, textMatch } from '../ard/text-match.ts'
 import { ardEntries } from '../ard/tables.ts'
 import { type DiscoverQuery, type DiscoverResponse, type DiscoverResult, discoverResponse } from './model.ts'
 
@@ -46,7 +46,7 @@ async function readCached(deps: DiscoverDeps, key: string): Promise<Answer | nul
  * rank = matchScore x (0.6 + 0.4 x score/100), then domain: the same readiness factor as ARD search. Readiness
  * moves an entry by at most 40% (0.6 for a score of 0, 1.0 for 100): it breaks near-ties and lifts well-built
  * sites, while an entry at least 1/0.6 times as relevant always stays ahead. matchScore is textMatch's relevance
- * (coverage of the intent's words x normalised ts_rank_cd, 0..1; plugins/ard/service.ts).
+ * (coverage of the intent's words x normalised ts_rank_cd, 0..1; plugins/ard/text-match.ts).
  */
 async function rankByIntent(db: DiscoverDeps['database']['db'], query: DiscoverQuery): Promise<Answer> {
   const { where: matches, relevance: matchScore } = textMatch(query.intent)

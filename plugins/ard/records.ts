@@ -1,0 +1,44 @@
+import { getTableColumns } from 'drizzle-orm'
+import type { Db } from '../../core/db/index.ts'
+import { ARD_MEDIA, type ArdConfig, attestationUrl } from './identity.ts'
+import type { ArdRecord } from './model.ts'
+import type { PageTokens } from './page-tokens.ts'
+import { ardEntries } from './tables.ts'
+
+/** Index rows as the ARD record every route answers with. */
+
+export interface ArdContext {
+  db: Db
+  config: ArdConfig
+  tokens: PageTokens
+}
+
+/** Every column but the search vector, which only matching reads. */
+export const ENTRY_COLUMNS = (({ search: _search, ...columns }) => columns)(getTableColumns(ardEntries))
+export type EntryRow = Omit<typeof ardEntries.$inferSelect, 'search'>
+
+export function toArdRecord(row: EntryRow, config: ArdConfig): ArdRecord {
+  const scored = row.score !== null && row.grade !== null
+  return {
+    identifier: row.identifier,
+    displayName: row.displayName,
+    type: row.type,
+    url: row.url,
+    description: row.description,
+    tags: row.tags,
+    representativeQueries: row.representativeQueries,
+    updatedAt: row.updatedAt.toISOString(),
+    publisherId: row.publisherId,
+    ...(row.category ? { category: row.category } : {}),
+    mcpEndpoints: row.mcpEndpoints,
+    trustManifest: {
+      identity: row.identifier,
+      attestations: [{ type: 'agent-readiness-scorecard', uri: attestationUrl(config, row.domain), mediaType: ARD_MEDIA.attestation }],
+    },
+    oraScorecard: {
+      ...(scored ? { score: row.score!, grade: row.grade as NonNullable<ArdRecord['oraScorecard']['grade']> } : {}),
+      ...(row.category ? { category: row.category } : {}),
+      ...(row.checkedAt ? { checkedAt: row.checkedAt.toISOString() } : {}),
+    },
+  }
+}
