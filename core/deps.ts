@@ -87,7 +87,7 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
     secrets: new ServiceSecrets(store, config.serviceSecret),
     readCache,
     jobs,
-    scans: new ScanRepository(database.db, [ardIndexer(config)]),
+    scans: new ScanRepository(database.db, [ardIndexer(config, engine.registry)]),
   }
 }
 

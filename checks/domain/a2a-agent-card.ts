@@ -60,6 +60,7 @@ export default defineCheck({
     recommendation:
       'If you run an A2A agent, publish its card at /.well-known/agent-card.json (name, description, supportedInterfaces, version, capabilities, default modes, skills).',
     needs: ['agentCard'],
+    agentEntryPoint: true,
   },
   run({ agentCard }, { target }) {
     const url = `${target.origin}/.well-known/agent-card.json`

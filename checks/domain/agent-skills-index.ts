@@ -29,6 +29,7 @@ export default defineCheck({
     specUrl: 'https://github.com/cloudflare/agent-skills-discovery-rfc',
     recommendation: `Publish /.well-known/agent-skills/index.json ({"$schema": "${SKILLS_V02_SCHEMA}", "skills": [{"name", "type": "skill-md", "description", "url", "digest"}]}) pointing to SKILL.md files with name and description frontmatter.`,
     needs: ['agentSkills'],
+    agentEntryPoint: true,
   },
   run({ agentSkills }, { target }) {
     const indexUrl = `${target.origin}/.well-known/agent-skills/index.json`

@@ -34,6 +34,7 @@ export default defineCheck({
     recommendation:
       'Serve /.well-known/ai-catalog.json as application/ai-catalog+json: {"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-host>:…", "displayName": "…", "type": "application/mcp-server-card+json", "url": "…"}]}.',
     needs: ['aiCatalog'],
+    agentEntryPoint: true,
   },
   run({ aiCatalog }, { target }) {
     const { response } = aiCatalog

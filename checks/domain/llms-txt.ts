@@ -23,6 +23,7 @@ export default defineCheck({
     recommendation:
       'Serve /llms.txt as text/markdown: an H1 with the site name, a "> " summary, then H2 sections listing [name](url): notes links.',
     needs: ['llmsTxt'],
+    agentEntryPoint: true,
   },
   run({ llmsTxt }, { target }) {
     const url = `${target.origin}/llms.txt`

@@ -29,6 +29,7 @@ export default defineCheck({
     recommendation:
       'When a request prefers text/markdown (Accept: text/markdown, text/html;q=0.5), answer with Content-Type: text/markdown; charset=utf-8 and Vary: Accept; keep serving HTML to browsers.',
     needs: ['markdownHome', 'homepage', 'markdownVariants'],
+    agentEntryPoint: true,
   },
   run({ markdownHome, homepage, markdownVariants }) {
     if (markdownHome.status === 406) {

@@ -34,6 +34,7 @@ export default defineCheck({
     recommendation:
       'Advertise your MCP endpoint: a server card at /.well-known/mcp/server-card.json with remotes[].url, an entry in /.well-known/ai-catalog.json, or a link in llms.txt.',
     needs: ['mcpEndpoints'],
+    agentEntryPoint: true,
     surface: 'mcp',
     siteTypeRole: 'mcp-entry-point',
   },

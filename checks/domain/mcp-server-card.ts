@@ -31,6 +31,7 @@ export default defineCheck({
     specUrl: 'https://github.com/modelcontextprotocol/experimental-ext-server-card',
     recommendation: `Serve a SEP-2127 server card as ${MEDIA.serverCard} with CORS, e.g. ${EXAMPLE}.`,
     needs: ['mcpServerCard'],
+    agentEntryPoint: true,
     surface: 'mcp',
   },
   run({ mcpServerCard }, { target }) {

@@ -45,6 +45,7 @@ export default defineCheck({
     specUrl: 'https://spec.openapis.org/oas/latest.html',
     recommendation: `Publish an OpenAPI 3.1 document (e.g. /openapi.json) and advertise it with ${ADVERTISE} and in /.well-known/api-catalog.`,
     needs: ['openapi', 'apiSignals'],
+    agentEntryPoint: true,
   },
   run({ openapi, apiSignals }, { target }) {
     const { document } = openapi

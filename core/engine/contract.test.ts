@@ -15,7 +15,7 @@ const authored = {
 describe('defineCheck', () => {
   test('applies the metadata defaults: flags false, appliesTo and surface from applicability', () => {
     const web = defineCheck({ meta: { ...authored, applicability: 'all' }, run: () => pass('ok') })
-    expect(web.meta).toMatchObject({ bonus: false, draft: false, beta: false, deep: false, essentialsExcluded: false })
+    expect(web.meta).toMatchObject({ bonus: false, draft: false, beta: false, deep: false, essentialsExcluded: false, agentEntryPoint: false })
     expect(web.meta).toMatchObject({ appliesTo: ['domain', 'mcp', 'mcp-app'], surface: 'web' })
     const api = defineCheck({ meta: { ...authored, applicability: 'api', protocol: 'rest' }, run: () => pass('ok') })
     expect(api.meta).toMatchObject({ appliesTo: ['domain'], surface: 'api' })

@@ -132,6 +132,11 @@ export const checkMetaSchema = publishedMetaSchema
     essentialsExcluded: z.boolean().default(false),
     essentialsAccess: z.enum(ESSENTIALS_ACCESS_FLAGS).optional(),
     siteTypeRole: z.enum(SITE_TYPE_ROLES).optional(),
+    /**
+     * A pass means the site offers a machine-readable entry point an agent looks for first (llms.txt, an MCP
+     * endpoint, an OpenAPI document, a catalog or card): the ARD registry tags the entry with the check's id.
+     */
+    agentEntryPoint: z.boolean().default(false),
   })
   .superRefine((meta, ctx) => {
     if ((meta.applicability === 'api') !== (meta.protocol !== undefined)) {

@@ -4,6 +4,7 @@ import type { AppHandle } from '../../core/app.ts'
 import type { CheckStatus } from '../../core/engine/contract.ts'
 import { type CheckResult, toCheckResult } from '../../core/engine/scoring.ts'
 import mcpEndpointAdvertised from '../../checks/domain/mcp-endpoint-advertised.ts'
+import { REGISTERED_CHECKS } from '../../checks/index.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { isolatedTestApp, request } from '../../tests/helpers.ts'
@@ -194,6 +195,16 @@ describe('the index follows the scans table', () => {
     expect(weather.category).toBeUndefined()
     expect(weather.oraScorecard).toEqual({ score: 64, grade: 'C', checkedAt: '2025-06-01T12:00:00.000Z' })
     expect(blind).toMatchObject({ type: SERVER_CARD, mcpEndpoints: [{ url: 'https://blind.test/mcp', source: 'blind-probe' }] })
+  })
+
+  test('passing checks whose metadata marks an agent entry point become tags; failing and unmarked ones do not', async () => {
+    const { body } = await agents({ filter: 'publisherId = deploy.test,trail-shoes.test', orderBy: 'identifier' })
+    const [deploy, trail] = body.items
+    expect(deploy.tags).toContain('openapi-description')
+    expect(trail.tags).not.toContain('openapi-description')
+    const tagged = REGISTERED_CHECKS.filter(({ definition }) => definition.meta.agentEntryPoint).map(({ definition }) => definition.meta.id)
+    expect(tagged).toContain('openapi-description')
+    expect(tagged).not.toContain('robots-txt')
   })
 
   test('endpoints come from the check\'s typed evidence: rewording its details leaves the entry unchanged', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { mcpEndpointsEvidence } from '../../core/engine/evidence.ts'
 import { CATEGORIES, type CategorySlug, isCategorySlug } from '../../core/engine/lib/categories.ts'
+import type { CheckRegistry } from '../../core/engine/registry.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import type { CheckResult } from '../../core/engine/scoring.ts'
 import type { ScanRow, ScanStoredListener } from '../scan/repository.ts'
@@ -23,10 +24,11 @@ function isIndexable(row: ScanRow): row is IndexableScan {
  * enter the index). It runs inside the transaction that writes the scan, so the index never disagrees with the
  * scans table; the composition root registers it (core/deps.ts).
  */
-export function ardIndexer(config: ArdConfig): ScanStoredListener {
+export function ardIndexer(config: ArdConfig, registry: Pick<CheckRegistry, 'checks'>): ScanStoredListener {
+  const entryPointChecks = registry.checks.filter((check) => check.meta.agentEntryPoint).map((check) => check.meta.id)
   return async (tx, row) => {
     if (!isIndexable(row)) return
-    const values = entryValues(row, config)
+    const values = entryValues(row, config, entryPointChecks)
     const { domain: _domain, ...changes } = values
     await tx
       .insert(ardEntries)
@@ -40,18 +42,6 @@ export function ardIndexer(config: ArdConfig): ScanStoredListener {
       })
   }
 }
-
-/** Checks whose pass is worth a tag: the machine-readable entry points an agent looks for first. */
-const NOTABLE_CHECKS = [
-  'llms-txt',
-  'mcp-endpoint-advertised',
-  'mcp-server-card',
-  'openapi-description',
-  'ai-catalog',
-  'a2a-agent-card',
-  'agent-skills-index',
-  'markdown-negotiation',
-] as const
 
 const KIND_NOUNS: Record<ScanReport['urlKind'], string> = { domain: 'website', mcp: 'MCP server', 'mcp-app': 'MCP App server' }
 const KIND_TAGS: Record<ScanReport['urlKind'], string> = { domain: 'website', mcp: 'mcp-server', 'mcp-app': 'mcp-app' }
@@ -79,7 +69,8 @@ function categoryName(slug: string | null): string | null {
   return CATEGORIES.find((category) => category.slug === slug)?.name ?? null
 }
 
-function entryValues(row: IndexableScan, config: ArdConfig): EntryValues {
+/** `entryPointChecks`: ids of the checks whose pass is worth a tag (metadata `agentEntryPoint`), in catalog order. */
+function entryValues(row: IndexableScan, config: ArdConfig, entryPointChecks: readonly string[]): EntryValues {
   const report = row.result
   const checks = report.layers.flatMap((layer) => layer.checks)
   const mcpEndpoints = mcpEndpointsOf(report, checks)
@@ -100,7 +91,7 @@ function entryValues(row: IndexableScan, config: ArdConfig): EntryValues {
     type: mcpEndpoints.length > 0 ? ARD_MEDIA.serverCard : ARD_MEDIA.website,
     url: report.url,
     category: report.category,
-    tags: tagsOf(report, checks, row.grade, mcpEndpoints.length > 0),
+    tags: tagsOf(report, checks, row.grade, mcpEndpoints.length > 0, entryPointChecks),
     representativeQueries: representativeQueries(report, displayName, mcpEndpoints.length > 0),
     mcpEndpoints,
     publisherId: row.domain,
@@ -132,7 +123,7 @@ function mcpEndpointsOf(report: ScanReport, checks: CheckResult[]): McpEndpoint[
   return [...found].map(([url, source]) => ({ url, source }))
 }
 
-function tagsOf(report: ScanReport, checks: CheckResult[], grade: string, hasMcp: boolean): string[] {
+function tagsOf(report: ScanReport, checks: CheckResult[], grade: string, hasMcp: boolean, entryPointChecks: readonly string[]): string[] {
   const passing = new Set(checks.filter((check) => check.status === 'pass').map((check) => check.id))
   const tags = [
     report.category,
@@ -140,7 +131,7 @@ function tagsOf(report: ScanReport, checks: CheckResult[], grade: string, hasMcp
     hasMcp ? 'mcp' : null,
     // A+ and A share a band: the letter is what people filter on.
     `grade-${grade.replace('+', '').toLowerCase()}`,
-    ...NOTABLE_CHECKS.filter((id) => passing.has(id)),
+    ...entryPointChecks.filter((id) => passing.has(id)),
   ]
   return [...new Set(tags.filter((tag): tag is string => Boolean(tag)))]
 }
