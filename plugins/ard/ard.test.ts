@@ -9,7 +9,7 @@ import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { isolatedTestApp, request } from '../../tests/helpers.ts'
 import { checkResult, discoveryLayer, scanReport } from '../../tests/support/scan-report.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import { ScanRepository } from '../scan/repository.ts'
 import { ardPlugin } from './index.ts'
 import { catalogDumpStream } from './documents.ts'
 
@@ -195,6 +195,16 @@ describe('the index follows the scans table', () => {
     expect(weather.category).toBeUndefined()
     expect(weather.oraScorecard).toEqual({ score: 64, grade: 'C', checkedAt: '2025-06-01T12:00:00.000Z' })
     expect(blind).toMatchObject({ type: SERVER_CARD, mcpEndpoints: [{ url: 'https://blind.test/mcp', source: 'blind-probe' }] })
+  })
+
+  test('a failing stored-scan listener rolls the scan write back: the index and the scans table never disagree', async () => {
+    const failing = new ScanRepository(isolated.deps.database.db, [
+      async () => {
+        throw new Error('listener failed')
+      },
+    ])
+    await expect(failing.insert(report({ domain: 'rolled-back.test', score: 80 }), { ephemeral: false })).rejects.toThrow('listener failed')
+    expect(await repository.count('rolled-back.test')).toBe(0)
   })
 
   test('passing checks whose metadata marks an agent entry point become tags; failing and unmarked ones do not', async () => {
