@@ -5,7 +5,7 @@ import type { ArdRecord } from './model.ts'
 import type { PageTokens } from './page-tokens.ts'
 import { ardEntries } from './tables.ts'
 
-/** Index rows as the ARD record every route answers with. */
+/** Index rows as the ARD record every reading route answers with, and what those routes are handed. */
 
 export interface ArdContext {
   db: Db
@@ -17,6 +17,7 @@ export interface ArdContext {
 export const ENTRY_COLUMNS = (({ search: _search, ...columns }) => columns)(getTableColumns(ardEntries))
 export type EntryRow = Omit<typeof ardEntries.$inferSelect, 'search'>
 
+/** `oraScorecard` carries score and grade only for a scored domain: never a fabricated 0/F. */
 export function toArdRecord(row: EntryRow, config: ArdConfig): ArdRecord {
   const scored = row.score !== null && row.grade !== null
   return {
