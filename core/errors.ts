@@ -3,6 +3,8 @@
  * Routes throw `AppError`; the single `onError` mapper in core/context.ts turns it into the spec's envelope.
  */
 
+import { z } from 'zod'
+
 export const ERRORS = {
   VALIDATION_FAILED: { status: 400, title: 'Invalid request' },
   INVALID_JSON: { status: 400, title: 'Malformed JSON body' },
@@ -34,8 +36,25 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS
 
+/** The spec's ErrorResponse, as routes declare it for validation and OpenAPI. */
+export const errorResponse = z.object({
+  error: z.string(),
+  message: z.string().optional(),
+  code: z.string().optional(),
+  retry_after_ms: z.number().int().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+})
+
 /** ARD routes answer with `errorCode` from this closed set, derived from the status. */
-export type ArdErrorCode = 'INVALID_ARGUMENT' | 'UNAUTHENTICATED' | 'NOT_FOUND' | 'RATE_LIMIT_EXCEEDED' | 'INTERNAL_ERROR'
+export const ARD_ERROR_CODES = ['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'] as const
+export type ArdErrorCode = (typeof ARD_ERROR_CODES)[number]
+
+/** The spec's ArdErrorResponse (ARD routes and the catalog). */
+export const ardErrorResponse = z.object({
+  errorCode: z.enum(ARD_ERROR_CODES),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+})
 
 /** Paths whose errors use ArdErrorResponse; the spec also gives the catalog route that envelope. */
 export const ARD_ENVELOPE_PREFIXES = ['/api/ard', '/api/checks'] as const

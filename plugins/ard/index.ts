@@ -3,7 +3,6 @@ import { z } from 'zod'
 import { contextPlugin } from '../../core/context.ts'
 import { openApiSchema } from '../../core/openapi.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { ardError } from '../checks/model.ts'
 import {
   agentsQuery,
   agentsResponse,
@@ -20,6 +19,7 @@ import { ARD_MEDIA } from './identity.ts'
 import { PageTokens } from './page-tokens.ts'
 import type { ArdContext } from './records.ts'
 import { exploreEntries, listEntries, searchEntries } from './search.ts'
+import { ardErrorResponse } from '../../core/errors.ts'
 
 
 /** The descriptor and our AI catalog change only with the deployment's configuration. */
@@ -111,7 +111,7 @@ export function ardPlugin(deps: AppDeps) {
       limit: 'ardSearch',
       parse: 'json',
       body: searchBody,
-      response: { 200: searchResponse, 400: ardError, 429: ardError, 500: ardError },
+      response: { 200: searchResponse, 400: ardErrorResponse, 429: ardErrorResponse, 500: ardErrorResponse },
       detail: {
         tags: ['ARD'],
         summary: 'Search the registry',
@@ -123,7 +123,7 @@ export function ardPlugin(deps: AppDeps) {
       limit: 'ardSearch',
       parse: 'json',
       body: exploreBody,
-      response: { 200: exploreResponse, 400: ardError, 429: ardError, 500: ardError },
+      response: { 200: exploreResponse, 400: ardErrorResponse, 429: ardErrorResponse, 500: ardErrorResponse },
       detail: {
         tags: ['ARD'],
         summary: 'Facet counts over the registry',
@@ -141,7 +141,7 @@ export function ardPlugin(deps: AppDeps) {
       {
         limit: 'ardRead',
         query: agentsQuery,
-        response: { 200: agentsResponse, 400: ardError, 429: ardError, 500: ardError },
+        response: { 200: agentsResponse, 400: ardErrorResponse, 429: ardErrorResponse, 500: ardErrorResponse },
         detail: {
           tags: ['ARD'],
           summary: 'List registry entries',

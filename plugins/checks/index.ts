@@ -2,8 +2,9 @@ import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { documentResponse } from '../../core/etag.ts'
-import { ardError, catalogQuery, checkCatalog } from './model.ts'
+import { catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
+import { ardErrorResponse } from '../../core/errors.ts'
 
 export function checksPlugin(deps: AppDeps) {
   const catalogs = serializeCatalogs(deps.registry)
@@ -20,7 +21,7 @@ export function checksPlugin(deps: AppDeps) {
     {
       limit: 'checksCatalog',
       query: catalogQuery,
-      response: { 200: checkCatalog, 429: ardError },
+      response: { 200: checkCatalog, 429: ardErrorResponse },
       detail: {
         tags: ['Checks'],
         summary: 'Catalog of every check',

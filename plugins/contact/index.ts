@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { errorResponse } from '../scan/model.ts'
 import { contactBody, contactResponse } from './model.ts'
 import { ContactService } from './service.ts'
+import { errorResponse } from '../../core/errors.ts'
 
 export function contactPlugin(deps: AppDeps) {
   const service = new ContactService(deps)

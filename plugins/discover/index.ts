@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { errorResponse } from '../scan/model.ts'
 import { discoverQuery, discoverResponse } from './model.ts'
 import { discover } from './service.ts'
+import { errorResponse } from '../../core/errors.ts'
 
 export function discoverPlugin(deps: AppDeps) {
   return new Elysia({ name: 'discover' }).use(contextPlugin(deps)).get(

@@ -2,7 +2,6 @@ import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
-import { errorResponse } from '../scan/model.ts'
 import {
   agentFeedbackList,
   checkFeedbackBody,
@@ -15,6 +14,7 @@ import {
   VERIFICATION_DESCRIPTION,
 } from './model.ts'
 import { FeedbackService } from './service.ts'
+import { errorResponse } from '../../core/errors.ts'
 
 /** Reads change with every report; a minute of staleness keeps a popular domain's page off the database. */
 const READ_CACHE_CONTROL = 'public, max-age=60'

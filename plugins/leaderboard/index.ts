@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { errorResponse } from '../scan/model.ts'
 import { leaderboardQuery, leaderboardResponse, statsResponse } from './model.ts'
 import { leaderboardPage, publishedStats } from './service.ts'
+import { errorResponse } from '../../core/errors.ts'
 
 /** Both reads change only when a scan completes; five minutes of staleness is fine for a public ranking. */
 const CACHE_CONTROL = 'public, max-age=300'

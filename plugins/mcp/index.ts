@@ -2,7 +2,6 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { Elysia } from 'elysia'
 import { contextPlugin } from '../../core/context.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { errorResponse } from '../scan/model.ts'
 import { documentResponse, serialize } from '../../core/etag.ts'
 import { openApiSchema } from '../../core/openapi.ts'
 import {
@@ -22,6 +21,7 @@ import {
 } from './model.ts'
 import { createMcpServer } from './server.ts'
 import { buildTools } from './tools.ts'
+import { errorResponse } from '../../core/errors.ts'
 
 /** Discovery documents change only with a deployment, so caches may keep them for an hour (checks.md §7). */
 const DOCUMENT_CACHE = 'public, max-age=3600'

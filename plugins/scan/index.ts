@@ -5,7 +5,7 @@ import { deprecationHeaders } from '../../core/deprecations.ts'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
 import { resolveTarget, type ScanEvent } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
-import { AppError, renderError } from '../../core/errors.ts'
+import { AppError, errorResponse, renderError } from '../../core/errors.ts'
 import { parseRowId } from '../../core/ids.ts'
 import { ScanSession } from '../../core/http/session.ts'
 import { sseResponse } from '../../core/sse.ts'
@@ -14,7 +14,6 @@ import {
   auditScanResult,
   auditScoreResult,
   commonQuery,
-  errorResponse,
   mcpAuthRequiredResponse,
   notScannedResponse,
   runChecksBody,

@@ -232,14 +232,6 @@ export const auditScoreResult = z.object({
   durationMs: z.number().int().nullable(),
 })
 
-export const errorResponse = z.object({
-  error: z.string(),
-  message: z.string().optional(),
-  code: z.string().optional(),
-  retry_after_ms: z.number().int().optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-})
-
 export const notScannedResponse = z.object({
   error: z.string(),
   code: z.literal('DOMAIN_NOT_SCANNED'),

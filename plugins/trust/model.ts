@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { openApiSchema } from '../../core/openapi.ts'
 import { SCAN_KINDS } from '../../core/engine/contract.ts'
+import { ardErrorResponse } from '../../core/errors.ts'
 
 export const JOSE_MEDIA_TYPE = 'application/jose'
 export const JWK_SET_MEDIA_TYPE = 'application/jwk-set+json'
@@ -68,10 +69,7 @@ export const attestationResponse = z.discriminatedUnion('signed', [signedAttesta
 
 export type AttestationResponse = z.infer<typeof attestationResponse>
 
-export const ardError = z.object({
-  errorCode: z.enum(['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR']),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
+export const ardError = ardErrorResponse.extend({
   next: z
     .object({
       method: z.literal('POST'),
