@@ -253,6 +253,14 @@ describe('GET /api/score/{domain}', () => {
     expect(body.next_action).toMatchObject({ method: 'POST', endpoint: '/api/scan', body: { url: 'stuck.example' } })
   })
 
+  test('a stored scan answers with the contract version that produced it; a live scan records the current one', async () => {
+    const repository = world.handle.deps.scans
+    const stored = (await repository.latest('blog.test'))!.result!
+    expect(stored.contractVersion).toBe(CONTRACT_VERSION)
+    await repository.insert({ ...stored, domain: 'older-contract.example', contractVersion: '1.26.0' }, { ephemeral: false })
+    expect((await (await get('/api/score/older-contract.example?format=audit')).json()).contractVersion).toBe('1.26.0')
+  })
+
   test('check evidence is stored with the result and never rendered, in either shape', async () => {
     const repository = world.handle.deps.scans
     const stored = (await repository.latest('blog.test'))!.result!

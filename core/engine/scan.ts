@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts'
+import { CONTRACT_VERSION } from '../contract.ts'
 import { AppError } from '../errors.ts'
 import { OutboundError, type OutboundClient } from '../http/client.ts'
 import { ScanSession } from '../http/session.ts'
@@ -61,6 +62,11 @@ export interface ScanReport extends Scorecard {
   requestCount: number
   /** What kind of site this is, for the siteType lens; null for MCP kinds or when it could not be decided. */
   siteClassification: SiteClassification | null
+  /**
+   * The contract version that produced this report: a stored scan answers with it, not with today's version.
+   * Absent on reports stored before it was recorded.
+   */
+  contractVersion?: string
 }
 
 /** Thrown when the MCP server requires authentication: no score is produced (spec: 422 MCP_AUTH_REQUIRED). */
@@ -307,6 +313,7 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
     durationMs: Math.round(performance.now() - started),
     requestCount: http.requestCount,
     siteClassification,
+    contractVersion: CONTRACT_VERSION,
   }
 }
 

@@ -131,7 +131,7 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
     url: `${context.config.publicBaseUrl}/site/${encodeURIComponent(report.domain)}`,
     generatedAt: new Date().toISOString(),
     source: context.config.serviceHost,
-    contractVersion: CONTRACT_VERSION,
+    contractVersion: report.contractVersion ?? CONTRACT_VERSION,
     analysisStatus,
     pendingChecks: report.pendingChecks,
     urlKind,
