@@ -97,14 +97,8 @@ export function contextPlugin(deps: AppDeps) {
         /** Spends one unit of a named limit for this caller; throws the spec's 429 when it is exhausted. */
         enforceLimit: async (name: LimitName, subject?: string) => {
           if (unresolved && dependsOnKey(name)) throw databaseUnavailable()
-          let decision: Awaited<ReturnType<typeof consume>>
-          try {
-            decision = await consume(deps.store, name, caller, subject)
-          } catch (error) {
-            // Counters are loseable state: an unreachable store must not take the API down with it.
-            deps.log.error({ err: error, limit: name }, 'rate limit store unavailable; request admitted')
-            return null
-          }
+          // An unreachable store admits the request inside consume (limits fail open; core/limits.ts).
+          const decision = await consume(deps.store, name, caller, subject)
           if (!decision.allowed) {
             throw new AppError('RATE_LIMIT_EXCEEDED', {
               message: `Rate limit "${name}" exceeded: ${decision.limit} per ${Math.round(decision.windowMs / 1000)} s`,
