@@ -5,7 +5,7 @@ import { CONTRACT_VERSION } from '../core/contract.ts'
 import { consume } from '../core/limits.ts'
 import { scoreHistory } from '../plugins/scan/tables.ts'
 import { request, testApp } from './helpers.ts'
-import { freeLoopbackPort } from './support/collector.ts'
+import { freeLoopbackPort } from './support/ports.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
 
 let world: World

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { Elysia } from 'elysia'
-import { freeLoopbackPort } from '../../tests/support/collector.ts'
+import { freeLoopbackPort } from '../../tests/support/ports.ts'
 import { clientIp, startWorld, type World } from '../../tests/support/world.ts'
 import { mcpPlugin } from './index.ts'
 

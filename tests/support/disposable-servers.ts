@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freeLoopbackPort } from './ports.ts'
 
 /**
  * A PostgreSQL cluster and a Redis server of the test's own, on loopback ports, which the test may stop, kill and
@@ -18,17 +18,6 @@ const POSTGRES_BIN = (() => {
 
 export function disposableServersAvailable(): boolean {
   return POSTGRES_BIN !== null && Bun.which('redis-server') !== null
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** initdb and postgres refuse to run as root; as root the cluster runs as the `postgres` user. */
@@ -55,7 +44,7 @@ export async function startDisposablePostgres(): Promise<DisposablePostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'ar-pg-'))
   chmodSync(dir, 0o777)
   const data = join(dir, 'data')
-  const port = await freePort()
+  const port = freeLoopbackPort()
   await run(asPostgresUser([join(POSTGRES_BIN!, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']))
   const ctl = (...args: string[]) => run(asPostgresUser([join(POSTGRES_BIN!, 'pg_ctl'), '-D', data, ...args]))
   const start = () => ctl('-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-l', join(dir, 'log'), '-w', 'start')
@@ -79,7 +68,7 @@ export interface DisposableRedis {
 }
 
 export async function startDisposableRedis(): Promise<DisposableRedis> {
-  const port = await freePort()
+  const port = freeLoopbackPort()
   let child: ReturnType<typeof Bun.spawn> | null = null
   const start = async () => {
     child = Bun.spawn(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { closedOrigin, collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
+import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
+import { closedOrigin } from '../../../tests/support/ports.ts'
 import { type CollectorContext, CollectorError } from '../contract.ts'
 import type { OpenapiArtifact } from './openapi.ts'
 import { operationsBase, paidOperations, paymentProbesCollector } from './payment-probes.ts'
