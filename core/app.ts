@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Config } from './config.ts'
-import { contextPlugin } from './context.ts'
 import { type AppDeps, closeDeps, type DepsOverrides, openDeps } from './deps.ts'
+import { createRoot, type Root, type Services } from './root.ts'
 import { ardPlugin } from '../plugins/ard/index.ts'
 import { badgePlugin } from '../plugins/badge/index.ts'
 import { checksPlugin } from '../plugins/checks/index.ts'
@@ -18,46 +18,66 @@ import { trustPlugin } from '../plugins/trust/index.ts'
 import { webBotAuthPlugin } from '../plugins/web-bot-auth/index.ts'
 import { ScanWorker } from '../plugins/scan/worker.ts'
 
-/** Composes the feature plugins over one set of dependencies. Never listens: main.ts does, tests call handle(). */
-export function buildApp(deps: AppDeps) {
+/** Composes the feature plugins over one root (core/root.ts). Never listens: main.ts does, tests call handle(). */
+export function buildApp(root: Root) {
+  const { deps, context } = root
   return new Elysia({ name: 'agent-readiness' })
-    .use(contextPlugin(deps))
+    .use(context)
     .use(docsPlugin(deps.config))
-    .use(opsPlugin(deps))
-    .use(checksPlugin(deps))
-    .use(scanPlugin(deps))
-    .use(badgePlugin(deps))
-    .use(leaderboardPlugin(deps))
-    .use(discoverPlugin(deps))
-    .use(ardPlugin(deps))
-    .use(trustPlugin(deps))
-    .use(webBotAuthPlugin(deps))
-    .use(feedbackPlugin(deps))
-    .use(contactPlugin(deps))
-    .use(mcpPlugin(deps))
+    .use(opsPlugin(root))
+    .use(checksPlugin(root))
+    .use(scanPlugin(root))
+    .use(badgePlugin(root))
+    .use(leaderboardPlugin(root))
+    .use(discoverPlugin(root))
+    .use(ardPlugin(root))
+    .use(trustPlugin(root))
+    .use(webBotAuthPlugin(root))
+    .use(feedbackPlugin(root))
+    .use(contactPlugin(root))
+    .use(mcpPlugin(root))
 }
 
 export type App = ReturnType<typeof buildApp>
 
 export interface AppHandle {
   app: App
+  /** What the plugins are built from; tests build single-plugin apps from it. */
+  root: Root
   deps: AppDeps
+  services: Services
+  /**
+   * Starts what runs in the background: the read cache's invalidation feed, the job queue (pg-boss timers), the
+   * scan worker (WORKER_CONCURRENCY loops; 0 for none) and the retry of mail that could not be sent. Requests that
+   * queue jobs (a scan with rendered checks) need it; idempotent.
+   */
+  start(): Promise<void>
+  /** Stops the background work, then closes connections. */
   close(): Promise<void>
 }
 
 /**
- * Builds the app and starts its background jobs: the scan worker (WORKER_CONCURRENCY loops; 0 for none) and the
- * retry of mail that could not be sent.
+ * Opens the dependencies (connections, migrations) and builds the app, starting nothing: no timer, poller or
+ * worker runs until `start()` (the build/listen split of Fastify), so an app can be built to be inspected.
  */
 export async function createApp(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<AppHandle> {
   const deps = await openDeps(config, overrides)
+  const root = createRoot(deps)
   const worker = new ScanWorker(deps)
-  await worker.start(config.workerConcurrency)
-  const mailRetrier = new OutboxRetrier(deps)
-  mailRetrier.start()
+  const mailRetrier = new OutboxRetrier(deps, root.services.mailer)
+  let starting: Promise<void> | null = null
   return {
-    app: buildApp(deps),
+    app: buildApp(root),
+    root,
     deps,
+    services: root.services,
+    start: () =>
+      (starting ??= (async () => {
+        await deps.readCache.start()
+        await deps.jobs.start()
+        await worker.start(config.workerConcurrency)
+        mailRetrier.start()
+      })()),
     close: async () => {
       await mailRetrier.stop()
       await closeDeps(deps)

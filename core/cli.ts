@@ -139,6 +139,7 @@ async function workerCommand(args: string[]): Promise<void> {
   const concurrency = Number(values.concurrency)
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError('--concurrency is 1 to 32')
   const deps = await openDeps(loadConfig())
+  await deps.jobs.start()
   const worker = new ScanWorker(deps)
   await worker.start(concurrency)
   deps.log.info({ concurrency, store: deps.store.kind }, 'worker started')

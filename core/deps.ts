@@ -76,8 +76,7 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
   const storeOutage = new Outage(log, 'store')
   const store = overrides.store ?? (await openStore(config, { onError: (error) => storeOutage.failed(error) }))
   const readCache = new ReadCache(store)
-  await readCache.start()
-  const jobs = await JobQueue.open(database, log, { namespace: overrides.jobNamespace })
+  const jobs = JobQueue.create(database, log, { namespace: overrides.jobNamespace })
   return {
     ...engine,
     log,

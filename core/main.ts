@@ -14,7 +14,8 @@ export function listenOptions(config: Pick<Config, 'port' | 'host'>) {
 }
 
 export async function serve(config: Readonly<Config>): Promise<void> {
-  const { app, deps, close } = await createApp(config)
+  const { app, deps, start, close } = await createApp(config)
+  await start()
   app.listen(listenOptions(config))
   deps.log.info(
     {

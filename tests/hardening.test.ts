@@ -290,6 +290,7 @@ describe('with the database down', () => {
     const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
     const store = await openStore(config, { prefix: `test:${randomUUID()}:` })
     app = await createApp(config, { store, database: switchable.database, log })
+    await app.start()
     key = (await app.deps.keys.create('scan', 'outage test')).key
     switchable.setDown(true)
   })

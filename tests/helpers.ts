@@ -28,7 +28,9 @@ export async function testApp(env: Record<string, string | undefined> = {}): Pro
   const config = testConfig(env)
   const namespace = randomUUID()
   const store = await openStore(config, { prefix: `test:${namespace}:` })
-  return createApp(config, { store, jobNamespace: `test-${namespace}.` })
+  const handle = await createApp(config, { store, jobNamespace: `test-${namespace}.` })
+  await handle.start()
+  return handle
 }
 
 /**

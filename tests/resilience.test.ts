@@ -126,6 +126,7 @@ describe.skipIf(!runnable)('resilience', () => {
     const env = baseEnv(await freshDatabase('resilience_killed_worker'))
     const handle = await createApp(loadConfig({ ...env, WORKER_CONCURRENCY: '0' }))
     cleanups.push(() => handle.close())
+    await handle.start()
 
     const response = await scan(handle, 'spa.test', '198.18.7.1')
     expect(response.status).toBe(202)
@@ -163,6 +164,7 @@ describe.skipIf(!runnable)('resilience', () => {
     const env = { ...baseEnv(await freshDatabase('resilience_outage')), REDIS_URL: redis.url }
     const handle = await createApp(loadConfig({ ...env, WORKER_CONCURRENCY: '1' }))
     cleanups.push(() => handle.close())
+    await handle.start()
 
     expect((await scan(handle, 'spa.test', '198.18.8.1')).status).toBe(202)
     await until('the worker to reach the model', () => (model.requests() > 0 ? true : undefined), 120_000)

@@ -12,7 +12,8 @@ let jobs: JobQueue
 
 beforeAll(async () => {
   database = await openDatabase(testConfig())
-  jobs = await JobQueue.open(database, createLogger(testConfig()), { namespace: `test-${randomUUID()}.` })
+  jobs = JobQueue.create(database, createLogger(testConfig()), { namespace: `test-${randomUUID()}.` })
+  await jobs.start()
   await database.db.execute(sql`create table if not exists job_queue_test (id text primary key)`)
 })
 
@@ -37,6 +38,12 @@ async function eventually<T>(take: () => T | undefined | Promise<T | undefined>,
 }
 
 describe('JobQueue', () => {
+  test('a queue that was only built refuses to send, so building an app never depends on started timers', async () => {
+    const built = JobQueue.create(database, createLogger(testConfig()), { namespace: `test-${randomUUID()}.` })
+    await expect(built.send(echoJob('never-started'), { value: 'x' })).rejects.toThrow(/before the job queue was started/)
+    await built.stop()
+  })
+
   test('a job sent inside a transaction exists only if the transaction commits', async () => {
     const job = echoJob('transactional')
     await jobs.declare(job)
@@ -92,7 +99,8 @@ describe('JobQueue', () => {
   })
 
   test('namespaces keep the jobs of two queues on one database apart', async () => {
-    const other = await JobQueue.open(database, createLogger(testConfig()), { namespace: `test-${randomUUID()}.`, supervise: false })
+    const other = JobQueue.create(database, createLogger(testConfig()), { namespace: `test-${randomUUID()}.`, supervise: false })
+    await other.start()
     try {
       const job = echoJob('isolated')
       await other.declare(job)

@@ -53,6 +53,7 @@ export interface JobQueueOptions {
 export class JobQueue {
   /** pg-boss reports every failed poll; an outage is logged when it starts, not once a second until it ends. */
   private readonly outage: Outage
+  private started = false
 
   private constructor(
     private readonly boss: PgBoss,
@@ -63,8 +64,8 @@ export class JobQueue {
     boss.on('error', (error) => this.outage.failed(error))
   }
 
-  /** Installs or upgrades pg-boss's own schema, then starts it; queues are created by `declare`. */
-  static async open(database: Database, log: Logger, options: JobQueueOptions = {}): Promise<JobQueue> {
+  /** Builds the queue without touching the database: `start()` installs pg-boss's schema and starts it. */
+  static create(database: Database, log: Logger, options: JobQueueOptions = {}): JobQueue {
     const common = {
       supervise: options.supervise ?? true,
       superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
@@ -75,9 +76,16 @@ export class JobQueue {
       database.kind === 'postgres'
         ? new PgBoss({ ...common, connectionString: database.url, max: 4 })
         : new PgBoss({ ...common, db: fromPglite(database.client), backend: 'pglite' })
-    const queue = new JobQueue(boss, options.namespace ?? '', log)
-    await boss.start()
-    return queue
+    return new JobQueue(boss, options.namespace ?? '', log)
+  }
+
+  /**
+   * Installs or upgrades pg-boss's own schema and starts its timers (queue cache, supervision, cron); jobs can
+   * only be sent, worked or scheduled after this.
+   */
+  async start(): Promise<void> {
+    await this.boss.start()
+    this.started = true
   }
 
   /** Creates the queue or brings its retry and expiry policy up to date. */
@@ -99,6 +107,7 @@ export class JobQueue {
    * `singletonKey` keeps one queued job per key (a second send while one waits is a no-op).
    */
   async send<T>(job: JobDefinition<T>, data: T, options: { tx?: Executor; singletonKey?: string } = {}): Promise<void> {
+    if (!this.started) throw new Error(`jobs: ${job.name} sent before the job queue was started (AppHandle.start())`)
     await this.boss.send(this.queueName(job), job.data.parse(data) as object, {
       // pg-boss types drizzle's execute result more narrowly than drizzle declares it; the shapes agree at run time.
       ...(options.tx ? { db: fromDrizzle(options.tx as unknown as Parameters<typeof fromDrizzle>[0], sql) } : {}),
@@ -140,6 +149,7 @@ export class JobQueue {
 
   /** Stops taking jobs, lets running handlers finish (up to a grace period), then closes pg-boss's connections. */
   async stop(): Promise<void> {
+    this.started = false
     await this.boss.stop({ graceful: true, timeout: STOP_TIMEOUT_MS }).catch((error: unknown) => {
       this.log.warn({ err: error }, 'jobs: stop failed')
     })

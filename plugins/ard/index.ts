@@ -1,8 +1,7 @@
 import { type DocumentDecoration, Elysia } from 'elysia'
 import { z } from 'zod'
-import { contextPlugin } from '../../core/context.ts'
 import { openApiSchema } from '../../core/openapi.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import {
   agentsQuery,
   agentsResponse,
@@ -50,7 +49,8 @@ function documentResponses(contentType: string, schema: z.ZodType, description: 
   }
 }
 
-export function ardPlugin(deps: AppDeps) {
+export function ardPlugin(root: Root) {
+  const { deps } = root
   const context: ArdContext = {
     db: deps.database.db,
     config: deps.config,
@@ -67,7 +67,7 @@ export function ardPlugin(deps: AppDeps) {
   }
 
   return new Elysia({ name: 'ard' })
-    .use(contextPlugin(deps))
+    .use(root.context)
     .get('/api/ard', () => documentResponse(descriptor, ARD_MEDIA.registry), {
       detail: {
         tags: ['ARD'],

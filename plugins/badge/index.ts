@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { badgeParams, badgeResponses } from './model.ts'
 import { badgeFor } from './service.ts'
 
-export function badgePlugin(deps: AppDeps) {
+export function badgePlugin({ deps, context }: Root) {
   const { scans } = deps
-  return new Elysia({ name: 'badge' }).use(contextPlugin(deps)).get(
+  return new Elysia({ name: 'badge' }).use(context).get(
     '/api/badge/:domain',
     async ({ params }) => {
       const badge = await badgeFor(scans, params.domain)

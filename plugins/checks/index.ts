@@ -1,14 +1,13 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { documentResponse } from '../../core/etag.ts'
 import { catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
 import { ardErrorResponse } from '../../core/errors.ts'
 
-export function checksPlugin(deps: AppDeps) {
+export function checksPlugin({ deps, context }: Root) {
   const catalogs = serializeCatalogs(deps.registry)
-  return new Elysia({ name: 'checks' }).use(contextPlugin(deps)).get(
+  return new Elysia({ name: 'checks' }).use(context).get(
     '/api/checks',
     async ({ query, request }) => {
       const catalog = wantsEssentials(query.include) ? catalogs.essentials : catalogs.plain

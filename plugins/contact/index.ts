@@ -1,14 +1,12 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { contactBody, contactResponse } from './model.ts'
-import { ContactService } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 
-export function contactPlugin(deps: AppDeps) {
-  const service = new ContactService(deps)
+export function contactPlugin({ deps, services, context }: Root) {
+  const service = services.contact
   return new Elysia({ name: 'contact' })
-    .use(contextPlugin(deps))
+    .use(context)
     .post('/api/contact', ({ body }) => service.submit(body), {
       limit: 'contact',
       parse: 'json',

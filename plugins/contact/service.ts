@@ -27,7 +27,7 @@ const AUTO_REPLY_WINDOW_MS = 60 * 60 * 1000
  * with STARTTLS/implicit TLS, AUTH, SMTP_URL parsing, dot-stuffing and RFC 2047 header encoding (which also keeps
  * CR/LF out of headers) are exactly the parts that go wrong in a hand-written client.
  */
-class OutboxMailer {
+export class OutboxMailer {
   private readonly transport: ReturnType<typeof nodemailer.createTransport> | null
 
   constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'log'>) {
@@ -79,11 +79,10 @@ class OutboxMailer {
  * Both are written to the outbox before anything is sent, so a mail server that is down or absent loses nothing.
  */
 export class ContactService {
-  private readonly mailer: OutboxMailer
-
-  constructor(private readonly deps: MailDeps) {
-    this.mailer = new OutboxMailer(deps)
-  }
+  constructor(
+    private readonly deps: MailDeps,
+    private readonly mailer: OutboxMailer,
+  ) {}
 
   /**
    * 200 when the inquiry was accepted by the SMTP server, or kept as `unconfigured` when there is none; MAIL_FAILED
@@ -150,7 +149,6 @@ const STALE_PENDING_MS = 15 * 60 * 1000
  * never sent: they were written while the deployment had no mail server and stay a record for the operators.
  */
 export class OutboxRetrier {
-  private readonly mailer: OutboxMailer
   private readonly intervalMs: number
   private readonly baseDelayMs: number
   private readonly maxAttempts: number
@@ -159,9 +157,9 @@ export class OutboxRetrier {
 
   constructor(
     private readonly deps: MailDeps,
+    private readonly mailer: OutboxMailer,
     options: OutboxRetrierOptions = {},
   ) {
-    this.mailer = new OutboxMailer(deps)
     this.intervalMs = options.intervalMs ?? 60_000
     this.baseDelayMs = options.baseDelayMs ?? 60_000
     this.maxAttempts = options.maxAttempts ?? 8

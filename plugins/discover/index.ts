@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { discoverQuery, discoverResponse } from './model.ts'
 import { discover } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 
-export function discoverPlugin(deps: AppDeps) {
-  return new Elysia({ name: 'discover' }).use(contextPlugin(deps)).get(
+export function discoverPlugin({ deps, context }: Root) {
+  return new Elysia({ name: 'discover' }).use(context).get(
     '/api/discover',
     async ({ query, set }) => {
       const answer = await discover(deps, query)

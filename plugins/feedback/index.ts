@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import {
   agentFeedbackList,
@@ -13,7 +12,6 @@ import {
   MAX_FEEDBACK_MESSAGE,
   VERIFICATION_DESCRIPTION,
 } from './model.ts'
-import { FeedbackService } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 
 /** Reads change with every report; a minute of staleness keeps a popular domain's page off the database. */
@@ -22,10 +20,10 @@ const LEGACY_NOTE = Object.entries(LEGACY_STAGES)
   .map(([legacy, stage]) => `\`${legacy}\` -> \`${stage}\``)
   .join(', ')
 
-export function feedbackPlugin(deps: AppDeps) {
-  const service = new FeedbackService(deps)
+export function feedbackPlugin({ deps, services, context }: Root) {
+  const service = services.feedback
   return new Elysia({ name: 'feedback' })
-    .use(contextPlugin(deps))
+    .use(context)
     .post('/api/feedback/check', ({ body }) => service.submitCheckFeedback(body), {
       limit: 'feedback',
       parse: 'json',

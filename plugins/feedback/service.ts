@@ -14,7 +14,7 @@ import {
   type LayerScoresInput,
 } from './model.ts'
 import { agentFeedback, checkFeedback } from './tables.ts'
-import { AgentVerification } from './verification.ts'
+import type { AgentVerification } from './verification.ts'
 
 type AgentFeedbackRow = typeof agentFeedback.$inferSelect
 
@@ -25,12 +25,13 @@ type AgentFeedbackRow = typeof agentFeedback.$inferSelect
 export class FeedbackService {
   private readonly db: AppDeps['database']['db']
   private readonly scans: ScanRepository
-  private readonly verification: AgentVerification
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly verification: AgentVerification,
+  ) {
     this.db = deps.database.db
     this.scans = deps.scans
-    this.verification = new AgentVerification(deps)
   }
 
   /**

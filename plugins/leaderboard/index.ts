@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { leaderboardQuery, leaderboardResponse, statsResponse } from './model.ts'
 import { leaderboardPage, publishedStats } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
@@ -8,10 +7,10 @@ import { errorResponse } from '../../core/errors.ts'
 /** Both reads change only when a scan completes; five minutes of staleness is fine for a public ranking. */
 const CACHE_CONTROL = 'public, max-age=300'
 
-export function leaderboardPlugin(deps: AppDeps) {
+export function leaderboardPlugin({ deps, context }: Root) {
   const { db } = deps.database
   return new Elysia({ name: 'leaderboard' })
-    .use(contextPlugin(deps))
+    .use(context)
     .get(
       '/api/leaderboard',
       async ({ query, set }) => {

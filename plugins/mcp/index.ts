@@ -1,7 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { documentResponse, serialize } from '../../core/etag.ts'
 import { openApiSchema } from '../../core/openapi.ts'
 import {
@@ -63,8 +62,8 @@ function methodNotAllowed(): Response {
  * be shared or expired. The tools need no server-to-client messages (no sampling, elicitation or progress), which
  * is all a session or an SSE stream would add.
  */
-export function mcpPlugin(deps: AppDeps) {
-  const tools = buildTools(deps)
+export function mcpPlugin({ deps, services, context }: Root) {
+  const tools = buildTools(deps, services)
   const card = serialize(buildServerCard(deps.config))
   const legacy = serialize(buildLegacyPointer(deps.config))
   const openid = serialize(buildOpenidDescriptor(deps.config))
@@ -81,7 +80,7 @@ export function mcpPlugin(deps: AppDeps) {
   const cardPreflight = () => new Response(null, { status: 204, headers: { ...CARD_CORS, 'access-control-max-age': '86400' } })
 
   return new Elysia({ name: 'mcp' })
-    .use(contextPlugin(deps))
+    .use(context)
     .post(
       MCP_PATH,
       async ({ request, body, caller, enforceLimit }) => {

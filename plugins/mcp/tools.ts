@@ -1,18 +1,15 @@
 import type { z } from 'zod'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Services } from '../../core/root.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { discover } from '../discover/service.ts'
 import { VERIFICATION_TTL_MS } from '../feedback/model.ts'
-import { FeedbackService } from '../feedback/service.ts'
-import { AgentVerification } from '../feedback/verification.ts'
 import { leaderboardPage } from '../leaderboard/service.ts'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../leaderboard/model.ts'
 import { MAX_AGE_DEFAULT, type runChecksResultEntry } from '../scan/model.ts'
-import type { ScanRow } from '../scan/repository.ts'
-import { ScanService } from '../scan/service.ts'
-import { renderScan, shapeOptions } from '../scan/shapes.ts'
+import { shapeOptions } from '../scan/shapes.ts'
 import {
   describeLimit,
   discoverProductsInput,
@@ -51,16 +48,9 @@ const FEEDBACK_WRITE = { readOnlyHint: false, destructiveHint: false, idempotent
  * The tools of our MCP server. Each one fronts the service behind the matching HTTP route, with the same limits
  * and budgets, so an agent gets exactly what the REST API would give it.
  */
-export function buildTools(deps: AppDeps): ToolDefinition[] {
-  const scans = new ScanService(deps)
-  const feedback = new FeedbackService(deps)
-  const verification = new AgentVerification(deps)
-  const metas = new Map(deps.registry.checks.map((check) => [check.meta.id, check.meta]))
+export function buildTools(deps: AppDeps, { scans, feedback, verification }: Services): ToolDefinition[] {
   const checkIds = deps.registry.checks.map((check) => check.meta.id) as [string, ...string[]]
   const scoreUrl = (domain: string) => `${deps.config.publicBaseUrl}/api/score/${encodeURIComponent(domain)}?format=audit`
-  // A stored scan row always has a result; only auth-required markers lack one, and no read here returns those.
-  const render = (row: ScanRow, route: 'scan' | 'score', cached?: { ageSeconds: number }) =>
-    renderScan(row as ScanRow & { result: NonNullable<ScanRow['result']> }, AUDIT, { config: deps.config, metas, route, cached })
 
   return [
     defineTool({
@@ -78,10 +68,10 @@ export function buildTools(deps: AppDeps): ToolDefinition[] {
         const prepared = await scans.prepare(args)
         if (prepared.fresh) {
           const { row, ageSeconds } = prepared.fresh
-          return { ...render(row, 'scan', { ageSeconds }), scoreUrl: scoreUrl(row.domain) } as z.input<typeof scanDomainOutput>
+          return { ...(await scans.render(row, AUDIT, 'scan', { ageSeconds })), scoreUrl: scoreUrl(row.domain) } as z.input<typeof scanDomainOutput>
         }
         const row = await scans.execute(prepared, call.caller)
-        return { ...render(row, 'scan'), scoreUrl: scoreUrl(row.domain) } as z.input<typeof scanDomainOutput>
+        return { ...(await scans.render(row, AUDIT, 'scan')), scoreUrl: scoreUrl(row.domain) } as z.input<typeof scanDomainOutput>
       },
     }),
     defineTool({
@@ -95,7 +85,7 @@ export function buildTools(deps: AppDeps): ToolDefinition[] {
       async run(args, call) {
         await call.enforceLimit('score')
         const row = await scans.readScore(normalizeInput(args.domain).domain, { audit: true })
-        return render(row, 'score') as z.input<typeof getScoreOutput>
+        return (await scans.render(row, AUDIT, 'score')) as z.input<typeof getScoreOutput>
       },
     }),
     defineTool({

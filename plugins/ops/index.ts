@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { healthResponse, readinessResponse } from './model.ts'
 import { readiness } from './service.ts'
 
-export function opsPlugin(deps: AppDeps) {
+export function opsPlugin({ deps, context }: Root) {
   return new Elysia({ name: 'ops', detail: { tags: ['Operations'] } })
-    .use(contextPlugin(deps))
+    .use(context)
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: healthResponse },
       detail: { summary: 'Liveness: the process is up', tags: ['Operations'] },

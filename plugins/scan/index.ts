@@ -1,15 +1,13 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { deprecationHeaders } from '../../core/deprecations.ts'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
-import { resolveTarget, type ScanEvent } from '../../core/engine/scan.ts'
+import { resolveTarget } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
-import { AppError, errorResponse, renderError } from '../../core/errors.ts'
+import { AppError, errorResponse } from '../../core/errors.ts'
 import { parseRowId } from '../../core/ids.ts'
 import { ScanSession } from '../../core/http/session.ts'
 import { sseResponse } from '../../core/sse.ts'
-import { competitorsFor } from './competitors.ts'
 import {
   auditScanResult,
   auditScoreResult,
@@ -24,33 +22,17 @@ import {
   v2ScanBody,
   v2ScanResponse,
 } from './model.ts'
-import type { ScanRow } from './repository.ts'
-import { ScanService, scanChannel } from './service.ts'
-import { renderScan, type ShapeOptions, shapeOptions } from './shapes.ts'
-import { V2ScanService } from './v2.ts'
-import type { WorkerEvent } from './worker.ts'
-
-/** How long the stream stays open after scan_complete waiting for the background analysis. */
-const STREAM_ANALYSIS_WAIT_MS = 120_000
+import { shapeOptions } from './shapes.ts'
 
 const isForced = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true'
 
-export function scanPlugin(deps: AppDeps) {
-  const service = new ScanService(deps)
-  const v2 = new V2ScanService(deps)
-  const metas = new Map(deps.registry.checks.map((check) => [check.meta.id, check.meta]))
-
-  const render = async (row: ScanRow, options: ShapeOptions, route: 'scan' | 'score', cached?: { ageSeconds: number }) =>
-    renderScan(row as ScanRow & { result: NonNullable<ScanRow['result']> }, options, {
-      config: deps.config,
-      metas,
-      route,
-      cached,
-      competitors: options.competitors ? await competitorsFor(deps.database.db, row.domain) : undefined,
-    })
+export function scanPlugin({ deps, services, context }: Root) {
+  const service = services.scans
+  const v2 = services.v2Scans
+  const render = service.render.bind(service)
 
   return new Elysia({ name: 'scan' })
-    .use(contextPlugin(deps))
+    .use(context)
     .post(
       '/api/scan',
       async ({ body, query, caller, set }) => {
@@ -112,65 +94,7 @@ export function scanPlugin(deps: AppDeps) {
         const headers: Record<string, string> = { ...deprecationHeaders('GET /api/scan/stream') }
         if (prepared.fresh) headers.age = String(prepared.fresh.ageSeconds)
 
-        return sseResponse(request, headers, async (channel) => {
-          if (prepared.fresh) {
-            const { row, ageSeconds } = prepared.fresh
-            const result = await render(row, options, 'scan', { ageSeconds })
-            channel.send({ type: 'kind_detected', kind: row.urlKind, ...(row.mcpUrl ? { mcpUrl: row.mcpUrl } : {}), hint: 'served from cache' })
-            channel.send({
-              type: 'scan_complete',
-              result,
-              ...(options.siteType ? { siteType: result.siteType } : {}),
-              servedFromCache: true,
-              resultAgeSeconds: ageSeconds,
-            })
-            return
-          }
-          let unsubscribe: (() => Promise<void>) | null = null
-          let timer: ReturnType<typeof setTimeout> | undefined
-          let analysisDone: Promise<void> = Promise.resolve()
-          try {
-            const row = await service.execute(prepared, caller, {
-              onEvent: (event: ScanEvent) => channel.send(event),
-              // Subscribed (awaited) before the deep job is queued, so a fast worker's events are never missed.
-              onStored: async (stored) => {
-                if (stored.analysisStatus !== 'partial') return
-                let finish = () => {}
-                analysisDone = new Promise<void>((resolve) => {
-                  finish = resolve
-                })
-                timer = setTimeout(finish, STREAM_ANALYSIS_WAIT_MS)
-                channel.signal.addEventListener('abort', finish, { once: true })
-                try {
-                  unsubscribe = await deps.store.subscribe(scanChannel(stored.id), (message) => {
-                    const event = JSON.parse(message) as WorkerEvent
-                    if (event.type === 'relevance_assessed' || event.type === 'summary_ready') channel.send(event)
-                    if (event.type === 'analysis_complete' || event.type === 'analysis_failed') finish()
-                  })
-                } catch {
-                  // Store down: the scan still completes; this stream ends after scan_complete without worker events.
-                  finish()
-                }
-              },
-            })
-            const result = await render(row, options, 'scan')
-            channel.send({
-              type: 'scan_complete',
-              result,
-              ...(options.siteType ? { siteType: result.siteType } : {}),
-            })
-            await analysisDone
-            if (row.analysisStatus === 'partial') channel.send({ type: 'discovery_phase', step: 'finalize', label: 'Background analysis finished' })
-          } catch (error) {
-            const appError = error instanceof AppError ? error : new AppError('SCAN_FAILED', { message: 'The scan failed' })
-            if (!(error instanceof AppError)) deps.log.error({ err: error }, 'stream scan failed')
-            const { body } = renderError(appError, '/api/scan/stream')
-            channel.send({ type: 'error', ...body, message: appError.message, code: appError.code })
-          } finally {
-            clearTimeout(timer)
-            await (unsubscribe as (() => Promise<void>) | null)?.()
-          }
-        })
+        return sseResponse(request, headers, (channel) => service.stream(prepared, caller, options, channel))
       },
       {
         limit: 'scanBurst',

@@ -1,11 +1,13 @@
 import type { AppDeps } from '../../core/deps.ts'
 import { patchReport, scan, type ScanEvent, type ScanReport, McpAuthRequiredError } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
-import { AppError } from '../../core/errors.ts'
+import { AppError, renderError } from '../../core/errors.ts'
+import { competitorsFor } from './competitors.ts'
 import { type Caller, consume, type LimitName, peek, retryAfterSeconds } from '../../core/limits.ts'
 import { clampMaxAge, scanNextAction } from './model.ts'
 import type { ScanRepository, ScanRow } from './repository.ts'
-import { DEEP_SCAN_JOB } from './worker.ts'
+import { renderScan, type ShapeContext, type ShapeOptions } from './shapes.ts'
+import { DEEP_SCAN_JOB, type WorkerEvent } from './worker.ts'
 
 /** Public tunnel hostnames: whatever answers there today is gone tomorrow, so results are always ephemeral. */
 const TUNNEL_SUFFIXES = [
@@ -31,6 +33,9 @@ export function isTunnelHost(domain: string): boolean {
 }
 
 export const scanChannel = (scanId: number) => `scan:${scanId}:events`
+
+/** How long a stream stays open after scan_complete waiting for the background analysis. */
+const STREAM_ANALYSIS_WAIT_MS = 120_000
 
 export interface ScanRequest {
   url: string
@@ -73,11 +78,92 @@ function budgetDenied(name: LimitName, decision: Awaited<ReturnType<typeof peek>
   })
 }
 
+/** Where a streamed scan's events go: an SSE channel, closed by the caller once `stream` settles. */
+export interface ScanEventSink {
+  send(event: object): void
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal
+}
+
 export class ScanService {
   readonly repository: ScanRepository
+  private readonly metas: ShapeContext['metas']
 
   constructor(private readonly deps: ScanServiceDeps) {
     this.repository = deps.scans
+    this.metas = new Map(deps.registry.checks.map((check) => [check.meta.id, check.meta]))
+  }
+
+  /** A stored scan in the requested shape; competitors are read only when asked for. */
+  async render(row: ScanRow, options: ShapeOptions, route: 'scan' | 'score', cached?: { ageSeconds: number }): Promise<Record<string, unknown>> {
+    // Every row read for rendering has a result: auth-required markers (the rows without one) are never rendered.
+    return renderScan(row as ScanRow & { result: NonNullable<ScanRow['result']> }, options, {
+      config: this.deps.config,
+      metas: this.metas,
+      route,
+      cached,
+      competitors: options.competitors ? await competitorsFor(this.deps.database.db, row.domain) : undefined,
+    })
+  }
+
+  /**
+   * The events of a streamed scan, in the spec's order: a fresh stored result is kind_detected then scan_complete
+   * (servedFromCache); otherwise the engine's progress, scan_complete, then (when rendered checks run in the
+   * background) the worker's relevance_assessed / summary_ready until the analysis ends, the client leaves or
+   * STREAM_ANALYSIS_WAIT_MS pass. A failure ends the stream with an `error` event carrying the error envelope.
+   */
+  async stream(prepared: PreparedScan, caller: Caller, options: ShapeOptions, sink: ScanEventSink): Promise<void> {
+    const completion = (result: Record<string, unknown>) => ({
+      type: 'scan_complete',
+      result,
+      ...(options.siteType ? { siteType: result.siteType } : {}),
+    })
+    if (prepared.fresh) {
+      const { row, ageSeconds } = prepared.fresh
+      const result = await this.render(row, options, 'scan', { ageSeconds })
+      sink.send({ type: 'kind_detected', kind: row.urlKind, ...(row.mcpUrl ? { mcpUrl: row.mcpUrl } : {}), hint: 'served from cache' })
+      sink.send({ ...completion(result), servedFromCache: true, resultAgeSeconds: ageSeconds })
+      return
+    }
+    let unsubscribe: (() => Promise<void>) | null = null
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let analysisDone: Promise<void> = Promise.resolve()
+    try {
+      const row = await this.execute(prepared, caller, {
+        onEvent: (event) => sink.send(event),
+        // Subscribed (awaited) before the deep job is queued, so a fast worker's events are never missed.
+        onStored: async (stored) => {
+          if (stored.analysisStatus !== 'partial') return
+          let finish = () => {}
+          analysisDone = new Promise<void>((resolve) => {
+            finish = resolve
+          })
+          timer = setTimeout(finish, STREAM_ANALYSIS_WAIT_MS)
+          sink.signal.addEventListener('abort', finish, { once: true })
+          try {
+            unsubscribe = await this.deps.store.subscribe(scanChannel(stored.id), (message) => {
+              const event = JSON.parse(message) as WorkerEvent
+              if (event.type === 'relevance_assessed' || event.type === 'summary_ready') sink.send(event)
+              if (event.type === 'analysis_complete' || event.type === 'analysis_failed') finish()
+            })
+          } catch {
+            // Store down: the scan still completes; this stream ends after scan_complete without worker events.
+            finish()
+          }
+        },
+      })
+      sink.send(completion(await this.render(row, options, 'scan')))
+      await analysisDone
+      if (row.analysisStatus === 'partial') sink.send({ type: 'discovery_phase', step: 'finalize', label: 'Background analysis finished' })
+    } catch (error) {
+      const appError = error instanceof AppError ? error : new AppError('SCAN_FAILED', { message: 'The scan failed' })
+      if (!(error instanceof AppError)) this.deps.log.error({ err: error }, 'stream scan failed')
+      const { body } = renderError(appError, '/api/scan/stream')
+      sink.send({ type: 'error', ...body, message: appError.message, code: appError.code })
+    } finally {
+      clearTimeout(timer)
+      await (unsubscribe as (() => Promise<void>) | null)?.()
+    }
   }
 
   /** Refuses early when a budget is already exhausted, without spending anything. */

@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { attestationParams, attestationResponses, JOSE_MEDIA_TYPE, JWK_SET_MEDIA_TYPE, jwksResponses } from './model.ts'
 import { documentResponse, strongEtag } from '../../core/etag.ts'
 import { attestationFor, prefersJose, serializeJwks } from './service.ts'
@@ -11,7 +10,7 @@ import { attestationFor, prefersJose, serializeJwks } from './service.ts'
  */
 const CACHE_CONTROL = 'public, max-age=300'
 
-export function trustPlugin(deps: AppDeps) {
+export function trustPlugin({ deps, context }: Root) {
   const { db } = deps.database
   const jwks = serializeJwks(deps.signing)
 
@@ -26,7 +25,7 @@ export function trustPlugin(deps: AppDeps) {
   }
 
   return new Elysia({ name: 'trust' })
-    .use(contextPlugin(deps))
+    .use(context)
     .get(
       '/api/ard/attestation/:domain',
       async ({ params, request }) => {

@@ -1,11 +1,10 @@
 import { Elysia } from 'elysia'
-import { contextPlugin } from '../../core/context.ts'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Root } from '../../core/root.ts'
 import { matchesEtag } from '../../core/etag.ts'
 import { DIRECTORY_MEDIA_TYPE, directoryResponses } from './model.ts'
 import { buildDirectory, directorySignatureHeaders, serializeDirectory } from './service.ts'
 
-export function webBotAuthPlugin(deps: AppDeps) {
+export function webBotAuthPlugin({ deps, context }: Root) {
   const directory = serializeDirectory(buildDirectory(deps.config, deps.signing))
 
   const serve = ({ request }: { request: Request }) => {
@@ -35,7 +34,7 @@ export function webBotAuthPlugin(deps: AppDeps) {
   }
 
   return new Elysia({ name: 'web-bot-auth' })
-    .use(contextPlugin(deps))
+    .use(context)
     .get('/api/web-bot-auth/directory', serve, { detail })
     .get('/.well-known/http-message-signatures-directory', serve, { detail: { ...detail, summary: `${detail.summary} (well-known path)` } })
 }

@@ -93,6 +93,7 @@ export async function createFuzzApp(env: Record<string, string> = {}): Promise<A
   })
   const store = await openStore(config, { prefix: `fuzz:${randomUUID()}:` })
   const handle = await createApp(config, { store, browser: null })
+  await handle.start()
   handle.deps.outbound = offlineClient(handle.deps.outbound)
   // Stored scans of the domains the generators favour, so that reads, feedback and the ARD index have data.
   const scans = handle.deps.scans

@@ -43,6 +43,7 @@ export async function startWorld(
     jobNamespace: `test-${randomUUID()}.`,
     ...(options.browser !== undefined ? { browser: options.browser } : {}),
   })
+  await handle.start()
   return {
     sites: Object.fromEntries(started.map((site) => [site.name, site])),
     handle,
