@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startServerEverything } from '../../../tests/fixtures/mcp/everything.ts'
 import { type McpFixture, type McpFixtureName, resolveRules, startMcpFixtures } from '../../../tests/fixtures/mcp/server.ts'
 import { loadConfig } from '../../config.ts'
-import { createOutboundClient } from '../../http/client.ts'
-import { ScanSession } from '../../http/session.ts'
+import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import { CollectorError, type CollectorContext } from '../contract.ts'
 import { embeddedMcpUrls } from '../detect.ts'
 import { type McpExchange, type McpServerArtifact, mcpCollector } from './mcp.ts'
@@ -11,9 +10,6 @@ import { type McpExchange, type McpServerArtifact, mcpCollector } from './mcp.ts
 const NAMES: McpFixtureName[] = ['well-made', 'sloppy', 'auth-required', 'mcp-app', 'mcp-app-broken', 'modern', 'modern-sdk', 'sse-only']
 let fixtures: Record<string, McpFixture> = {}
 let everything: Awaited<ReturnType<typeof startServerEverything>>
-let quirky: ReturnType<typeof Bun.serve>
-/** tools/call names the quirky server received. */
-const called: string[] = []
 
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: `The ${name} tool, for the tests.`, inputSchema: { type: 'object' }, ...extra })
 const readOnly = { annotations: { readOnlyHint: true } }
@@ -55,7 +51,6 @@ async function quirkyHandler(request: Request): Promise<Response> {
   if (message.method === 'initialize') result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'quirky', version: '1.0.0' } }
   else if (message.method === 'tools/list') result = PAGES[path]?.(message.params?.cursor)
   else if (message.method === 'tools/call') {
-    called.push(String(message.params?.name))
     result = { content: [{ type: 'text', text: 'called' }] }
   } else if (message.method === 'ping') result = {}
   const body = result === undefined ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } } : { jsonrpc: '2.0', id: message.id, result }
@@ -66,31 +61,39 @@ async function quirkyHandler(request: Request): Promise<Response> {
   return new Response(new ReadableStream({ start: (controller) => controller.enqueue(event) }), { headers: { 'content-type': 'text/event-stream' } })
 }
 
+const quirky = recordingSite({ otherwise: quirkyHandler })
+/** Names of the tools the quirky server was asked to call in this test. */
+const calledTools = () =>
+  quirky.requests.flatMap((received) => {
+    // The collector's conformance probes send malformed JSON on purpose: those are not calls.
+    const message = safeJson(received.body) as { method?: string; params?: { name?: string } } | null
+    return message?.method === 'tools/call' ? [String(message.params?.name)] : []
+  })
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
 beforeAll(async () => {
   const [started, server] = await Promise.all([startMcpFixtures(NAMES), startServerEverything()])
   fixtures = Object.fromEntries(started.map((fixture) => [fixture.name, fixture]))
   everything = server
-  quirky = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 30, fetch: quirkyHandler })
 })
 afterAll(async () => {
-  quirky.stop(true)
   await Promise.all([...Object.values(fixtures).map((fixture) => fixture.stop()), everything.stop()])
 })
 
-function context(url: string | undefined, env: Record<string, string> = {}): CollectorContext {
+function context(url: string, env: Record<string, string> = {}): CollectorContext {
   const config = loadConfig({
     SCANNER_ALLOW_PRIVATE: 'true',
-    SCANNER_RESOLVE: [resolveRules(Object.values(fixtures)), everything.resolveRule, `quirky.mcp.test:443:127.0.0.1:${quirky.port}`].join(','),
+    SCANNER_RESOLVE: [resolveRules(Object.values(fixtures)), everything.resolveRule, `quirky.mcp.test:443:127.0.0.1:${new URL(quirky.origin).port}`].join(','),
     ...env,
   })
-  const host = url ? new URL(url).host : 'quirky.mcp.test'
-  return {
-    target: { kind: 'mcp', domain: host, origin: `https://${host}`, url: url ?? `https://${host}/`, ...(url ? { mcpUrl: url } : {}) },
-    config,
-    http: new ScanSession(createOutboundClient(config, null), config),
-    get: () => Promise.reject(new Error('the mcp collector reads no other artifact')),
-    browser: null,
-  }
+  const { host } = new URL(url)
+  return collectorContext({ target: { kind: 'mcp', domain: host, origin: `https://${host}`, url, mcpUrl: url }, config })
 }
 
 const collect = (name: McpFixtureName): Promise<McpServerArtifact> => mcpCollector.collect(context(fixtures[name]!.url))
@@ -284,9 +287,8 @@ describe('mcp collector: bounded against misbehaving servers', () => {
     const mcp = await mcpCollector.collect(context(quirkyUrl('/loop/mcp')))
     expect(mcp.tools).toMatchObject({ pages: 2, cursorLoop: true, duplicatesAcrossPages: ['unsafe'] })
     expect(mcp.toolCalls.map((call) => call.name)).toEqual(['safe'])
-    expect(called).not.toContain('unsafe')
-    expect(called).not.toContain('plain')
-    expect(called).not.toContain('needs_args')
+    // What reached the server, not only what the artifact says: the read-only tool alone.
+    expect(calledTools()).toEqual(['safe'])
   })
 
   test('a chain that never ends stops after 20 pages', async () => {
@@ -329,7 +331,7 @@ describe('mcp collector: bounded against misbehaving servers', () => {
   })
 
   test('a target without an MCP endpoint is a collector error', async () => {
-    await expect(mcpCollector.collect(context(undefined))).rejects.toBeInstanceOf(CollectorError)
+    await expect(mcpCollector.collect(collectorContext({ target: localTarget(quirky.origin) }))).rejects.toBeInstanceOf(CollectorError)
   })
 })
 
