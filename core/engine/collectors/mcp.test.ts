@@ -287,8 +287,9 @@ describe('mcp collector: bounded against misbehaving servers', () => {
     const mcp = await mcpCollector.collect(context(quirkyUrl('/loop/mcp')))
     expect(mcp.tools).toMatchObject({ pages: 2, cursorLoop: true, duplicatesAcrossPages: ['unsafe'] })
     expect(mcp.toolCalls.map((call) => call.name)).toEqual(['safe'])
-    // What reached the server, not only what the artifact says: the read-only tool alone.
-    expect(calledTools()).toEqual(['safe'])
+    // What reached the server, not only what the artifact says: the read-only tool, and the probe of a tool that
+    // cannot exist (error handling).
+    expect(calledTools().sort()).toEqual(['agent-readiness-probe-no-such-tool', 'safe'])
   })
 
   test('a chain that never ends stops after 20 pages', async () => {
