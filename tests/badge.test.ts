@@ -55,15 +55,20 @@ function readBadge(svg: string) {
   }
 }
 
+/** A badge that must be served (200): the response for its headers, and what it shows. */
+async function servedBadge(path: string) {
+  const response = await app.handle(request(`/api/badge/${path}`))
+  expect(response.status).toBe(200)
+  return { headers: response.headers, badge: readBadge(await response.text()) }
+}
+
 describe('GET /api/badge/{domain}', () => {
   test('an SVG with the score and grade in the grade colour, an accessible title, cached 1 hour', async () => {
     const domain = fresh('acme')
     await repository.insert(report(domain, 87), { ephemeral: false })
-    const response = await app.handle(request(`/api/badge/${domain}`))
-    expect(response.status).toBe(200)
-    expect(response.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8')
-    expect(response.headers.get('cache-control')).toBe('public, max-age=3600')
-    const badge = readBadge(await response.text())
+    const { headers, badge } = await servedBadge(domain)
+    expect(headers.get('content-type')).toBe('image/svg+xml; charset=utf-8')
+    expect(headers.get('cache-control')).toBe('public, max-age=3600')
     expect(badge.root['@role']).toBe('img')
     expect(badge.title).toBe(`${domain}: agent-readiness score 87 of 100, grade A`)
     expect(badge.ariaLabel).toBe(badge.title)
@@ -75,7 +80,7 @@ describe('GET /api/badge/{domain}', () => {
     const domain = fresh('acme')
     await repository.insert(report(domain, 95, { scannedAt: '2025-01-01T00:00:00.000Z' }), { ephemeral: false })
     await repository.insert(report(domain, 12, { scannedAt: '2025-02-01T00:00:00.000Z' }), { ephemeral: false })
-    const badge = readBadge(await (await app.handle(request(`/api/badge/${domain}`))).text())
+    const { badge } = await servedBadge(domain)
     expect(badge.texts[1]!.content).toBe('12 F')
     expect(badge.valueColor).toBe(GRADE_COLORS.F)
   })
@@ -84,28 +89,24 @@ describe('GET /api/badge/{domain}', () => {
     const domain = fresh('docs')
     await repository.insert(report(domain, 50), { ephemeral: false })
     for (const path of [encodeURIComponent(`https://${domain}/some/path?q=1`), domain.toUpperCase()]) {
-      const response = await app.handle(request(`/api/badge/${path}`))
-      expect(response.status).toBe(200)
-      expect(readBadge(await response.text()).texts[1]!.content).toBe('50 C')
+      expect((await servedBadge(path)).badge.texts[1]!.content).toBe('50 C')
     }
   })
 
   test('a partial scan shows its score, not cached', async () => {
     const domain = fresh('partial')
     await repository.insert(report(domain, 64, { analysisStatus: 'partial', pendingChecks: ['rendered-content'] }), { ephemeral: false })
-    const response = await app.handle(request(`/api/badge/${domain}`))
-    expect(response.status).toBe(200)
-    expect(response.headers.get('cache-control')).toBe('no-store')
-    expect(readBadge(await response.text()).texts[1]!.content).toBe('64 C')
+    const { headers, badge } = await servedBadge(domain)
+    expect(headers.get('cache-control')).toBe('no-store')
+    expect(badge.texts[1]!.content).toBe('64 C')
   })
 
   test('an ephemeral result is served with no-store', async () => {
     const domain = fresh('tunnel')
     await repository.insert(report(domain, 99), { ephemeral: true })
-    const response = await app.handle(request(`/api/badge/${domain}`))
-    expect(response.status).toBe(200)
-    expect(response.headers.get('cache-control')).toBe('no-store')
-    expect(readBadge(await response.text()).texts[1]!.content).toBe('99 A+')
+    const { headers, badge } = await servedBadge(domain)
+    expect(headers.get('cache-control')).toBe('no-store')
+    expect(badge.texts[1]!.content).toBe('99 A+')
   })
 
   test('404 NOT_FOUND when there is no score, including an auth-required marker only', async () => {

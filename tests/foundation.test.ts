@@ -12,6 +12,12 @@ beforeAll(async () => {
 })
 afterAll(() => handle.close())
 
+async function readiness(app: AppHandle, status: number) {
+  const response = await app.app.handle(request('/readyz'))
+  expect(response.status).toBe(status)
+  return (await response.json()) as { status: string; checks: Record<'database' | 'store', { ok: boolean; kind: string }> }
+}
+
 describe('operations routes', () => {
   test('GET /healthz is 200', async () => {
     const response = await handle.app.handle(request('/healthz'))
@@ -20,9 +26,7 @@ describe('operations routes', () => {
   })
 
   test('GET /readyz reports the database and the store', async () => {
-    const response = await handle.app.handle(request('/readyz'))
-    expect(response.status).toBe(200)
-    const body = await response.json()
+    const body = await readiness(handle, 200)
     expect(body.status).toBe('ready')
     expect(body.checks.database.ok).toBe(true)
     expect(body.checks.store.ok).toBe(true)
@@ -156,9 +160,7 @@ test('GET /readyz is 503 naming the part that is down when the store cannot be r
   const down = await createApp(testConfig(), { store })
   try {
     store.ping = () => Promise.reject(new Error('connection refused'))
-    const response = await down.app.handle(request('/readyz'))
-    expect(response.status).toBe(503)
-    const body = await response.json()
+    const body = await readiness(down, 503)
     expect(body.status).toBe('not_ready')
     expect(body.checks.store.ok).toBe(false)
     expect(body.checks.database.ok).toBe(true)
