@@ -1,0 +1,81 @@
+import { defineAgent, type FetchedPage, NO_USAGE, type StepSource } from '../contract.ts'
+import { onSite } from '../insights.ts'
+import type { FetchIntent } from '../session.ts'
+
+interface Candidate {
+  url: string
+  how: FetchIntent
+  score: number
+  /** Discovery order: ties go to what was found first, so the same site always gives the same walk. */
+  order: number
+}
+
+/** How much each kind of pointer is worth before relevance: an agent reads the machine-facing ones first. */
+const SOURCE_WEIGHT: Partial<Record<StepSource, number>> = { 'well-known': 8, 'llms-txt': 5, 'link-header': 3, alternate: 3, sitemap: 1 }
+/** rel values that name machine-readable descriptions of the site: worth following for any intent. */
+const MACHINE_RELS = /\b(service-desc|service-doc|api-catalog|alternate|describedby|llms-txt|mcp|ai-catalog)\b/
+
+/**
+ * The built-in agent: no model, no randomness. It reads a site the way an agent does (robots.txt first, then the
+ * home page, llms.txt, the sitemap, the intent's well-known locations, links by their text and rel, Link headers),
+ * always takes the most relevant unvisited pointer (ties by discovery order), renders a page in Chromium when its
+ * content needs JavaScript, and stops when the intent is satisfied, nothing relevant is left, or the budget is
+ * spent. The same site therefore gives the same trajectory every time.
+ */
+export default defineAgent({
+  meta: { id: 'deterministic', harness: 'builtin', model: 'deterministic', label: 'Built-in deterministic agent', public: true },
+  async run(run) {
+    const { tools, intent, origin } = run
+    const keywords = intent.meta.keywords.map((word) => word.toLowerCase())
+    const frontier = new Map<string, Candidate>()
+    let order = 0
+
+    const relevance = (text: string) => {
+      const haystack = text.toLowerCase()
+      return keywords.reduce((sum, word) => sum + (haystack.includes(word) ? 1 : 0), 0)
+    }
+    const offer = (url: string, how: FetchIntent, score: number) => {
+      if (tools.seen(url) || score <= 0) return
+      const known = frontier.get(url)
+      if (known && known.score >= score) return
+      frontier.set(url, { url, how, score, order: known?.order ?? order++ })
+    }
+    const follow = (page: FetchedPage) => {
+      for (const link of page.links) {
+        const host = new URL(link.url).host
+        const local = onSite(host, run.domain)
+        const source: StepSource = link.rel === 'sitemap-entry' ? 'sitemap' : /llms(-full)?\.txt$/.test(page.url) ? 'llms-txt' : page.headers.link?.includes(link.url) && !link.text ? 'link-header' : /alternate/.test(link.rel) ? 'alternate' : 'link'
+        const path = new URL(link.url).pathname.replace(/[-_/.]/g, ' ')
+        const matched = 3 * relevance(`${link.text} ${link.rel}`) + 2 * relevance(path)
+        const machine = MACHINE_RELS.test(link.rel) ? 1 : 0
+        const score = (matched + machine) * (local ? 1 : 0.3) + (matched > 0 ? (SOURCE_WEIGHT[source] ?? 0) : 0)
+        offer(link.url, { source, anchor: link.text || link.rel || undefined, parentId: page.stepId }, score)
+      }
+    }
+
+    run.say(`Task: ${run.prompt}`, 'Task')
+    tools.nextTurn()
+    const home = await tools.fetchPage(`${origin}/`, { source: 'start' })
+    let current = home
+    if (home?.jsOnly) current = (await tools.renderPage(`${origin}/`, { source: 'start', parentId: home.stepId })) ?? home
+    if (current) follow(current)
+    intent.meta.paths.forEach((path, index) => offer(new URL(path, origin).href, { source: 'well-known', anchor: path }, 20 - index * 0.01))
+    offer(`${origin}/llms.txt`, { source: 'well-known', anchor: 'llms.txt' }, 6)
+    offer(`${origin}/sitemap.xml`, { source: 'well-known', anchor: 'sitemap' }, 2)
+
+    while (!run.satisfied() && run.hasBudget()) {
+      const next = [...frontier.values()].sort((a, b) => b.score - a.score || a.order - b.order)[0]
+      if (!next) break
+      frontier.delete(next.url)
+      tools.nextTurn()
+      let page = await tools.fetchPage(next.url, next.how)
+      if (page?.jsOnly && run.hasBudget()) page = (await tools.renderPage(next.url, { ...next.how, parentId: page.stepId })) ?? page
+      if (page && page.status < 400 && !page.challenged) follow(page)
+    }
+
+    const done = run.satisfied()
+    const response = done ? `Done: ${intent.meta.title}.` : run.hasBudget() ? 'Nothing relevant was left to follow.' : 'The budget ran out.'
+    run.say(response, done ? 'Answer' : 'Gave up')
+    return { response, usage: NO_USAGE }
+  },
+})

@@ -1,0 +1,268 @@
+import { createHash } from 'node:crypto'
+import robotsParser from 'robots-parser'
+import type { Config } from '../core/config.ts'
+import type { BrowserProvider } from '../core/engine/browser.ts'
+import { type HttpSnapshot, toSnapshot } from '../core/engine/snapshot.ts'
+import { OutboundError } from '../core/http/client.ts'
+import type { ScanSession } from '../core/http/session.ts'
+import type { FetchedPage, JourneyEvidence, StepSource, StepStatus, TrajectoryStep } from './contract.ts'
+import { readPage } from './page.ts'
+
+/** The product token robots.txt groups name our agent by (it is in the scanner's User-Agent). */
+export const AGENT_TOKEN = 'AgentReadiness'
+
+export interface JourneyBudget {
+  /** Tool calls a run may make (robots.txt reads included). */
+  maxSteps: number
+  /** Wall-clock time a run may take. */
+  maxMs: number
+}
+
+export const DEFAULT_BUDGET: JourneyBudget = { maxSteps: 24, maxMs: 90_000 }
+
+/** One page fetch: where the URL came from and what led to it. */
+export interface FetchIntent {
+  source: StepSource
+  /** The link text or rel that led here. */
+  anchor?: string
+  parentId?: string | null
+  /** Recorded with `source: 'search'`. */
+  searchQuery?: string
+}
+
+const RENDER_TIMEOUT_MS = 20_000
+/** Subresources one render may fetch, apart from the run's document budget. */
+const RENDER_MAX_BYTES = 32 * 1024 * 1024
+
+interface RobotsRules {
+  isAllowed(url: string, agent: string): boolean | undefined
+}
+
+/**
+ * The tools' runtime for one run: every fetch goes through the scan session (SSRF guard, Web Bot Auth signing,
+ * size, time and byte budgets), robots.txt rules for our agent are honoured per origin, and every call becomes a
+ * trajectory step (handed to `onStep` as soon as it is complete) with what it found added to the evidence.
+ */
+export class JourneySession {
+  readonly steps: TrajectoryStep[] = []
+  readonly evidence: JourneyEvidence
+  private turn = 0
+  private readonly robots = new Map<string, Promise<RobotsRules | null>>()
+  private readonly startedAt = performance.now()
+  private readonly visited = new Map<string, FetchedPage | null>()
+
+  constructor(
+    private readonly options: {
+      domain: string
+      origin: string
+      http: ScanSession
+      browser: BrowserProvider | null
+      config: Pick<Config, 'scanner'>
+      budget: JourneyBudget
+      onStep: (step: TrajectoryStep) => void
+      signal: AbortSignal
+    },
+  ) {
+    this.evidence = { domain: options.domain, origin: options.origin, pages: [], disallowed: [] }
+  }
+
+  /** Tool calls left before the step budget is spent, and time left; false once either is spent or aborted. */
+  hasBudget(): boolean {
+    return (
+      !this.options.signal.aborted &&
+      this.toolSteps() < this.options.budget.maxSteps &&
+      performance.now() - this.startedAt < this.options.budget.maxMs
+    )
+  }
+
+  /** Starts the next turn: the agent's decisions between tool calls are counted in turns. */
+  nextTurn(): number {
+    return ++this.turn
+  }
+
+  /** Whether the URL was already fetched (or refused) in this run. */
+  seen(url: string): boolean {
+    return this.visited.has(normalize(url))
+  }
+
+  /** What an earlier fetch of the URL found, without a new step. */
+  known(url: string): FetchedPage | null | undefined {
+    return this.visited.get(normalize(url))
+  }
+
+  /** Records what the agent says. */
+  say(text: string, label = 'Agent note'): TrajectoryStep {
+    return this.record({ type: 'text', action: 'say', tool: null, status: 'ok', duration_ms: 0, label, text }, null)
+  }
+
+  /** GET a URL over HTTP, as an agent's fetch tool does. Null when robots.txt forbids it or nothing answered. */
+  fetchPage(url: string, how: FetchIntent): Promise<FetchedPage | null> {
+    return this.visit(url, how, 'http')
+  }
+
+  /** Loads the URL in Chromium and reads the DOM after scripts ran; falls back to HTTP when there is no browser. */
+  renderPage(url: string, how: FetchIntent): Promise<FetchedPage | null> {
+    return this.visit(url, how, this.options.browser ? 'browser' : 'http')
+  }
+
+  /** SHA-256 over what the run fetched, in order: equal digests mean the site answered the same. */
+  contentDigest(): string {
+    const hash = createHash('sha256')
+    for (const page of this.evidence.pages) hash.update(`${page.fetchMethod} ${page.url} ${page.status} ${page.bodyDigest}\n`)
+    for (const url of this.evidence.disallowed) hash.update(`disallowed ${url}\n`)
+    return hash.digest('hex')
+  }
+
+  private toolSteps(): number {
+    return this.steps.filter((step) => step.type === 'tool').length
+  }
+
+  private async visit(url: string, how: FetchIntent, method: 'http' | 'browser'): Promise<FetchedPage | null> {
+    const key = normalize(url)
+    if (this.visited.has(key) && method === 'http') return this.visited.get(key) ?? null
+    const target = new URL(url)
+    const rules = await this.robotsFor(target.origin, how.parentId ?? null)
+    if (rules && rules.isAllowed(target.href, AGENT_TOKEN) === false) {
+      this.visited.set(key, null)
+      this.evidence.disallowed.push(target.href)
+      this.record({ ...this.navigation(target, how, method), type: 'tool', action: 'fetch', tool: toolName(method), status: 'blocked', duration_ms: 0, label: `robots.txt disallows ${target.pathname} for agents`, completed: false }, how.parentId ?? null)
+      return null
+    }
+    const page = await this.load(target, how, method)
+    this.visited.set(key, page)
+    return page
+  }
+
+  private async load(target: URL, how: FetchIntent, method: 'http' | 'browser'): Promise<FetchedPage | null> {
+    const started = performance.now()
+    const base = { ...this.navigation(target, how, method), type: 'tool' as const, action: method === 'browser' ? 'render' : 'fetch', tool: toolName(method) }
+    try {
+      const { snapshot, body } = method === 'browser' ? await this.rendered(target) : await this.fetched(target)
+      const duration_ms = Math.round(performance.now() - started)
+      const page = readPage(snapshot, '', method, body)
+      const completed = snapshot.status >= 200 && snapshot.status < 300 && !page.challenged
+      const status: StepStatus = page.challenged ? 'blocked' : 'ok'
+      const step = this.record(
+        {
+          ...base,
+          status,
+          duration_ms,
+          label: describe(page),
+          http_status: snapshot.status,
+          content_type: snapshot.contentType || undefined,
+          completed,
+        },
+        how.parentId ?? null,
+      )
+      // Ids are given when a step completes, so that calls made concurrently (a model may make several) never share one.
+      page.stepId = step.id
+      this.evidence.pages.push(page)
+      return page
+    } catch (error) {
+      this.record(
+        { ...base, status: 'error', duration_ms: Math.round(performance.now() - started), label: `${base.action} failed: ${failure(error)}`, completed: false },
+        how.parentId ?? null,
+      )
+      return null
+    }
+  }
+
+  private async fetched(target: URL): Promise<{ snapshot: HttpSnapshot; body: Uint8Array }> {
+    const result = await this.options.http.request(target.href, { signal: this.options.signal })
+    return { snapshot: toSnapshot(result), body: result.body }
+  }
+
+  private async rendered(target: URL): Promise<{ snapshot: HttpSnapshot; body: string }> {
+    const budget = { remaining: RENDER_MAX_BYTES }
+    let document: HttpSnapshot | null = null
+    const result = await this.options.browser!.render(target.href, {
+      timeoutMs: RENDER_TIMEOUT_MS,
+      userAgent: this.options.config.scanner.userAgent,
+      fetch: async (url, init) => {
+        const response = await this.options.http.request(url, { method: init.method, headers: init.headers, body: init.body, budget })
+        // The first answer for the page's own URL is the document's status and headers.
+        if (!document && normalize(url) === normalize(target.href)) document = toSnapshot(response)
+        const headers: Record<string, string> = {}
+        response.headers.forEach((value, name) => {
+          headers[name] = value
+        })
+        return { status: response.status, headers, body: response.body }
+      },
+    })
+    const answered = document as HttpSnapshot | null
+    const snapshot: HttpSnapshot = {
+      requestedUrl: target.href,
+      url: result.url,
+      status: answered?.status ?? 200,
+      headers: answered?.headers ?? {},
+      contentType: 'text/html',
+      body: result.html,
+      truncated: false,
+      redirects: [],
+      durationMs: 0,
+    }
+    return { snapshot, body: result.html }
+  }
+
+  /** robots.txt of an origin, read once per run as a step of its own; null when there is none. */
+  private robotsFor(origin: string, parentId: string | null): Promise<RobotsRules | null> {
+    let rules = this.robots.get(origin)
+    if (!rules) {
+      rules = this.readRobots(origin, parentId)
+      this.robots.set(origin, rules)
+    }
+    return rules
+  }
+
+  private async readRobots(origin: string, parentId: string | null): Promise<RobotsRules | null> {
+    const url = new URL('/robots.txt', origin)
+    const page = await this.load(url, { source: 'robots', parentId }, 'http')
+    this.visited.set(normalize(url.href), page)
+    if (!page || page.status < 200 || page.status >= 300 || page.contentType === 'text/html') return null
+    return robotsParser(url.href, page.text)
+  }
+
+  private navigation(target: URL, how: FetchIntent, method: 'http' | 'browser') {
+    return {
+      url: target.href,
+      url_host: target.host,
+      url_path: target.pathname,
+      source: how.source,
+      fetch_method: method,
+      ...(how.anchor ? { anchor_relation: how.anchor.slice(0, 200) } : {}),
+      ...(how.searchQuery ? { search_query: how.searchQuery } : {}),
+    }
+  }
+
+  private record(step: Omit<TrajectoryStep, 'id' | 'turn' | 'parent_id'>, parentId: string | null): TrajectoryStep {
+    const complete: TrajectoryStep = { id: `s${this.steps.length + 1}`, turn: Math.max(this.turn, 1), parent_id: parentId, ...step }
+    this.steps.push(complete)
+    this.options.onStep(complete)
+    return complete
+  }
+}
+
+const toolName = (method: 'http' | 'browser') => (method === 'browser' ? 'render_page' : 'fetch_page')
+
+/** One spelling per resource: fragments dropped. */
+function normalize(url: string): string {
+  try {
+    const parsed = new URL(url)
+    parsed.hash = ''
+    return parsed.href
+  } catch {
+    return url
+  }
+}
+
+function describe(page: FetchedPage): string {
+  const path = new URL(page.url).pathname
+  if (page.challenged) return `${path}: a bot challenge answered instead of the page`
+  if (page.status >= 400) return `${path}: ${page.status}`
+  return `${path}: ${page.status}${page.title ? ` "${page.title.slice(0, 80)}"` : ''}`
+}
+
+function failure(error: unknown): string {
+  if (error instanceof OutboundError) return error.code
+  return error instanceof Error ? error.message : String(error)
+}
