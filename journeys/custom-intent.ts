@@ -1,0 +1,35 @@
+import { defineIntent, type IntentDefinition } from './contract.ts'
+import { completedPages, stepsOf } from './judging.ts'
+
+/** Words that carry no topic: they would make every page relevant. */
+const STOP_WORDS = new Set(
+  'a an and are as at be by can could do does for find from get has have how i in is it its me my of on or our that the their there this to was what when where which who why will with you your'.split(' '),
+)
+
+/** The topic words of a free-text task, lower case, in order, without repeats. */
+export function topicWords(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []
+  return [...new Set(words.filter((word) => !STOP_WORDS.has(word)))]
+}
+
+/**
+ * The intent behind a partner's free-text task (`intent.custom`). Its judge is necessarily coarse: done when a
+ * page the agent read names at least half of the task's topic words (at least one) in its title, headings or
+ * URL. Its keywords steer the deterministic agent; model-backed agents read the text itself.
+ */
+export function customIntent(text: string): IntentDefinition {
+  const words = topicWords(text)
+  const needed = Math.max(1, Math.ceil(words.length / 2))
+  return defineIntent({
+    meta: { id: 'custom', title: text, prompt: text, layers: ['discovery', 'experience'], keywords: words, paths: [] },
+    judge(_trajectory, evidence) {
+      const matching = completedPages(evidence).filter((page) => {
+        const heading = `${page.title} ${page.headings.join(' ')} ${decodeURIComponent(new URL(page.finalUrl).pathname)}`.toLowerCase()
+        return words.filter((word) => heading.includes(word)).length >= needed
+      })
+      return matching.length > 0
+        ? { satisfied: true, reason: `${matching[0]!.finalUrl} is about the task.`, evidence: stepsOf(matching) }
+        : { satisfied: false, reason: 'No page the agent read is about the task.', evidence: [] }
+    },
+  })
+}
