@@ -1,4 +1,4 @@
-import type { FetchedPage, JourneyEvidence } from './contract.ts'
+import type { FetchedPage, JourneyEvidence, Judgement } from './contract.ts'
 
 /**
  * Helpers the intents' judges share. Judges are pure: they read the evidence, never fetch.
@@ -17,4 +17,50 @@ export function stepsOf(pages: readonly FetchedPage[]): string[] {
 /** A JSON document's top-level object, or null. */
 export function jsonObject(page: FetchedPage): Record<string, unknown> | null {
   return page.json !== null && typeof page.json === 'object' && !Array.isArray(page.json) ? (page.json as Record<string, unknown>) : null
+}
+
+/** The path of the URL the page was finally read from. */
+export function pathOf(page: FetchedPage): string {
+  try {
+    return new URL(page.finalUrl).pathname
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * What a page says it is about: its final URL path (separators as spaces), title and headings. Judges match a
+ * topic here rather than in the body, so that a page merely mentioning a word does not count as the page about it.
+ */
+export function topicOf(page: FetchedPage): string {
+  return `${pathOf(page).replace(/[-_/.]+/g, ' ')} ${page.title} ${page.headings.join(' ')}`
+}
+
+/** An HTML page a reader without a browser can actually read (not an empty app shell). */
+export function readable(page: FetchedPage): boolean {
+  return !page.jsOnly && page.text.length > 0
+}
+
+/** Markdown as served: a text/markdown answer, or a `.md` document that is not HTML in disguise. */
+export function isMarkdown(page: FetchedPage): boolean {
+  if (/markdown/.test(page.contentType)) return true
+  return /\.md$/i.test(pathOf(page)) && !/html/.test(page.contentType)
+}
+
+/** A non-empty string field. */
+export function hasString(object: Record<string, unknown>, key: string): boolean {
+  return typeof object[key] === 'string' && (object[key] as string).length > 0
+}
+
+/** An absolute http(s) URL in a string field. */
+export function hasUrl(object: Record<string, unknown>, key: string): boolean {
+  return hasString(object, key) && /^https?:\/\/\S+$/.test(object[key] as string)
+}
+
+/**
+ * The judgement for the pages that satisfy an intent: success citing all of them (the first named in the reason),
+ * or failure with the reason given.
+ */
+export function judgement(found: readonly FetchedPage[], success: (first: FetchedPage) => string, failure: string): Judgement {
+  return found.length > 0 ? { satisfied: true, reason: success(found[0]!), evidence: stepsOf(found) } : { satisfied: false, reason: failure, evidence: [] }
 }

@@ -1,9 +1,12 @@
 import { defineIntent } from '../contract.ts'
-import { completedPages, stepsOf } from '../judging.ts'
+import { completedPages, judgement, readable, topicOf } from '../judging.ts'
 
-const PRICE = /(\$|€|£|usd|eur|gbp)\s?\d|\d+(\.\d{2})?\s?(\$|€|£|usd|eur)|\bfree\b.*\bplan\b|\bper (month|year|seat|user)\b|\/\s?(mo|month|yr|year)\b/i
+/** An amount with a currency, or a plan price per period. */
+const PRICE = /(\$|€|£|\b(usd|eur|gbp)\b)\s?\d|\d+([.,]\d{2})?\s?(\$|€|£|\b(usd|eur|gbp)\b)|\bper (month|year|seat|user)\b|\/\s?(mo|month|yr|year)\b/i
+/** What a price page is about: a page that merely mentions an amount (a news story, a blog post) is not one. */
+const TOPIC = /pric|\bplans?\b|\bcosts?\b|billing|subscription/i
 
-/** Found when a page the agent read states prices (amounts with a currency, or plans per month or seat). */
+/** Found when a page about prices or plans states prices (amounts with a currency, or plans per month or seat). */
 export default defineIntent({
   meta: {
     id: 'find-pricing',
@@ -14,9 +17,7 @@ export default defineIntent({
     paths: ['/pricing'],
   },
   judge(_trajectory, evidence) {
-    const priced = completedPages(evidence).filter((page) => PRICE.test(`${page.title} ${page.text}`) && /pric|plan|cost|billing/i.test(`${page.url} ${page.title} ${page.headings.join(' ')}`))
-    return priced.length > 0
-      ? { satisfied: true, reason: `Prices are stated at ${priced[0]!.finalUrl}.`, evidence: stepsOf(priced) }
-      : { satisfied: false, reason: 'No page the agent could read states prices or plans.', evidence: [] }
+    const priced = completedPages(evidence).filter((page) => readable(page) && TOPIC.test(topicOf(page)) && PRICE.test(`${page.title} ${page.text}`))
+    return judgement(priced, (page) => `Prices are stated at ${page.finalUrl}.`, 'No page the agent could read states prices or plans.')
   },
 })

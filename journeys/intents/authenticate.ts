@@ -1,0 +1,35 @@
+import { defineIntent, type FetchedPage } from '../contract.ts'
+import { completedPages, hasUrl, jsonObject, judgement } from '../judging.ts'
+
+/** RFC 8414 or OpenID Connect discovery metadata: an issuer and a token endpoint to get a token from. */
+function authorizationServer(page: FetchedPage): boolean {
+  const metadata = jsonObject(page)
+  return metadata !== null && hasUrl(metadata, 'issuer') && hasUrl(metadata, 'token_endpoint')
+}
+
+/** RFC 9728 protected resource metadata: the resource and the authorization servers that issue its tokens. */
+function protectedResource(page: FetchedPage): boolean {
+  const metadata = jsonObject(page)
+  if (!metadata || !hasUrl(metadata, 'resource') || !Array.isArray(metadata.authorization_servers)) return false
+  return metadata.authorization_servers.some((server) => typeof server === 'string' && /^https?:\/\//.test(server))
+}
+
+/**
+ * Found when the agent read OAuth metadata it could authenticate with: authorization server (or OpenID) metadata
+ * with an issuer and a token endpoint, or protected resource metadata naming an authorization server. Prose about
+ * logging in is not something an agent can act on.
+ */
+export default defineIntent({
+  meta: {
+    id: 'authenticate',
+    title: 'Find how to authenticate',
+    prompt: 'Find out how an agent can authenticate with {domain}: its OAuth authorization server and token endpoint.',
+    layers: ['identity'],
+    keywords: ['oauth', 'auth', 'authentication', 'authorization', 'openid', 'token', 'login', 'sign in'],
+    paths: ['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
+  },
+  judge(_trajectory, evidence) {
+    const metadata = completedPages(evidence).filter((page) => authorizationServer(page) || protectedResource(page))
+    return judgement(metadata, (page) => `${page.finalUrl} is OAuth metadata an agent can authenticate with.`, 'No OAuth authorization server or protected resource metadata was found.')
+  },
+})

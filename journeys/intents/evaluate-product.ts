@@ -1,0 +1,30 @@
+import { defineIntent } from '../contract.ts'
+import { completedPages, judgement, pathOf, readable } from '../judging.ts'
+
+/** Enough visible text to say what a product does, beyond a name and a navigation bar. */
+const MIN_DESCRIPTION_CHARS = 300
+/** Pages whose job is to say what the site offers. */
+const OVERVIEW_PATH = /^\/($|index\.html?$|about|company|product|features|overview|why)/i
+
+/**
+ * Found when an overview page (home, about, product, features) describes the product in real text with a title,
+ * or llms.txt gives a title and a summary. An app shell, a bare title or a soft-404 page is not a description.
+ */
+export default defineIntent({
+  meta: {
+    id: 'evaluate-product',
+    title: 'Evaluate the product',
+    prompt: 'What does {domain} offer? Describe its product or service in two sentences.',
+    layers: ['discovery', 'experience'],
+    keywords: ['about', 'product', 'products', 'features', 'overview', 'company', 'llms'],
+    paths: ['/about', '/llms.txt'],
+  },
+  judge(_trajectory, evidence) {
+    const described = completedPages(evidence).filter((page) => {
+      const path = pathOf(page)
+      if (/llms\.txt$/i.test(path)) return !/html/.test(page.contentType) && page.title.length > 0 && /^#\s.+\n+>\s*\S.{40,}/m.test(page.text)
+      return /html/.test(page.contentType) && readable(page) && page.title.length > 0 && page.text.length >= MIN_DESCRIPTION_CHARS && OVERVIEW_PATH.test(path)
+    })
+    return judgement(described, (page) => `${page.finalUrl} describes what the product does.`, 'No overview page or llms.txt summary the agent could read describes the product.')
+  },
+})

@@ -1,0 +1,33 @@
+import { defineIntent, type FetchedPage } from '../contract.ts'
+import { completedPages, judgement, readable, topicOf } from '../judging.ts'
+
+const EMAIL = /\b[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b/i
+/** Pages whose job is to say how to reach people; an address quoted in a blog post or a code sample is not one. */
+const TOPIC = /contact|support|help|about|team|imprint|impressum|get in touch/i
+
+/** A form that sends a message: somewhere to write it and a way to be answered. */
+function contactForm(page: FetchedPage): boolean {
+  return page.forms.some((form) => form.method === 'post' && form.fields.some((field) => /^(message|body|comment|question|enquiry|inquiry|description|details)\b/.test(field)) && form.fields.some((field) => /email|phone/.test(field)))
+}
+
+/**
+ * Found when a page gives a way to reach the people behind the site: an email address on a contact, support or
+ * about page, or a contact form. A newsletter sign-up (an email field and nothing to say) is not. (mailto: links
+ * are not in the evidence: page.ts keeps http(s) links only, so an address counts by its visible text.)
+ */
+export default defineIntent({
+  meta: {
+    id: 'find-support',
+    title: 'Find support',
+    prompt: 'How can I contact {domain} for help? Find a support email, a contact form or a contact page.',
+    layers: ['experience'],
+    keywords: ['contact', 'support', 'help', 'about', 'email', 'hello', 'feedback'],
+    paths: ['/contact', '/support', '/help', '/about'],
+  },
+  judge(_trajectory, evidence) {
+    const reachable = completedPages(evidence).filter(
+      (page) => readable(page) && (contactForm(page) || (TOPIC.test(topicOf(page)) && EMAIL.test(page.text))),
+    )
+    return judgement(reachable, (page) => `${page.finalUrl} says how to reach the team.`, 'No page the agent could read gives a contact email or form.')
+  },
+})

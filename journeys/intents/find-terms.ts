@@ -1,0 +1,23 @@
+import { defineIntent } from '../contract.ts'
+import { completedPages, judgement, readable, topicOf } from '../judging.ts'
+
+const TOPIC = /terms|legal|privacy|conditions|\btos\b|policy/i
+/** What terms and privacy notices talk about; a page titled "Terms" with nothing of the kind in it is not one. */
+const CLAUSES = /personal (data|information)|privacy|terms of (service|use)|cookies|liabilit|governing law|we (keep|collect|store|share|process)|permitted|license/i
+const MIN_CHARS = 80
+
+/** Found when the agent read the terms of service or privacy notice that govern using the site. */
+export default defineIntent({
+  meta: {
+    id: 'find-terms',
+    title: 'Find the terms and privacy policy',
+    prompt: 'Find the terms of service and privacy policy of {domain}: what they allow, and what they do with personal data.',
+    layers: ['access'],
+    keywords: ['terms', 'legal', 'privacy', 'policy', 'conditions', 'tos'],
+    paths: ['/terms', '/legal', '/privacy'],
+  },
+  judge(_trajectory, evidence) {
+    const terms = completedPages(evidence).filter((page) => readable(page) && TOPIC.test(topicOf(page)) && page.text.length >= MIN_CHARS && CLAUSES.test(page.text))
+    return judgement(terms, (page) => `${page.finalUrl} states the terms or privacy policy.`, 'No terms of service or privacy policy the agent could read.')
+  },
+})

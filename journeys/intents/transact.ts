@@ -1,0 +1,55 @@
+import { defineIntent, type FetchedPage } from '../contract.ts'
+import { completedPages, hasString, jsonObject, judgement, pathOf } from '../judging.ts'
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/** An x402 challenge: the payment requirements, from the `payment-required` header (base64 JSON) or the body. */
+function x402(page: FetchedPage): boolean {
+  if (page.status !== 402 || page.challenged) return false
+  const header = page.headers['payment-required']
+  if (header && paymentRequirements(decoded(header))) return true
+  return paymentRequirements(page.json)
+}
+
+function decoded(header: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(header, 'base64').toString('utf8'))
+  } catch {
+    return null
+  }
+}
+
+function paymentRequirements(value: unknown): boolean {
+  return isObject(value) && typeof value.x402Version === 'number' && Array.isArray(value.accepts) && value.accepts.length > 0
+}
+
+/** ACP discovery: the protocol it speaks and where its API is. */
+function acp(page: FetchedPage): boolean {
+  const doc = jsonObject(page)
+  return doc !== null && pathOf(page) === '/.well-known/acp.json' && isObject(doc.protocol) && doc.protocol.name === 'acp' && hasString(doc, 'api_base_url')
+}
+
+/** A UCP business profile with at least one service. */
+function ucp(page: FetchedPage): boolean {
+  const doc = jsonObject(page)
+  return doc !== null && pathOf(page) === '/.well-known/ucp' && isObject(doc.ucp) && isObject(doc.ucp.services) && Object.keys(doc.ucp.services).length > 0
+}
+
+/**
+ * Found when the agent met a way to pay or check out as a machine: an x402 payment challenge (402 with payment
+ * requirements), ACP discovery or a UCP profile. A price on an HTML page, or a cart for people, is not one.
+ */
+export default defineIntent({
+  meta: {
+    id: 'transact',
+    title: 'Transact as an agent',
+    prompt: 'Buy from {domain} as an agent: find a machine payment or agentic checkout it accepts (x402, ACP or UCP).',
+    layers: ['payments'],
+    keywords: ['x402', 'acp', 'ucp', 'checkout', 'payment', 'payments', 'pay', 'premium', 'buy'],
+    paths: ['/.well-known/acp.json', '/.well-known/ucp'],
+  },
+  judge(_trajectory, evidence) {
+    const ready = [...evidence.pages.filter(x402), ...completedPages(evidence).filter((page) => acp(page) || ucp(page))].sort((a, b) => evidence.pages.indexOf(a) - evidence.pages.indexOf(b))
+    return judgement(ready, (page) => `${page.finalUrl} offers agents a way to pay.`, 'No x402 challenge, ACP discovery or UCP profile was found.')
+  },
+})
