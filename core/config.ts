@@ -63,6 +63,8 @@ const envSchema = z.object({
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
+  LLM_PRICE_INPUT_PER_MTOK: z.coerce.number().positive().optional(),
+  LLM_PRICE_OUTPUT_PER_MTOK: z.coerce.number().positive().optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected smtp://… or smtps://…').optional(),
   MAIL_FROM: z.string().min(3).optional(),
   CONTACT_TO: z.string().min(3).optional(),
@@ -96,7 +98,15 @@ export interface Config {
     userAgent: string
   }
   browser: { chromiumPath: string | null; wsEndpoint: string | null }
-  llm: { provider: 'openai' | 'anthropic'; baseUrl: string | null; apiKey: string; model: string } | null
+  llm: {
+    provider: 'openai' | 'anthropic'
+    baseUrl: string | null
+    apiKey: string
+    model: string
+    /** USD per million tokens; a run's cost is unknown (null) unless both are set. */
+    priceInputPerMTok: number | null
+    priceOutputPerMTok: number | null
+  } | null
   mail: { smtpUrl: string | null; from: string; contactTo: string }
   contactEmail: string
   v2ScanEnabled: boolean
@@ -163,7 +173,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     browser: { chromiumPath: e.CHROMIUM_PATH ?? null, wsEndpoint: e.BROWSER_WS_ENDPOINT ?? null },
     llm: llmComplete
-      ? { provider: e.LLM_PROVIDER!, baseUrl: e.LLM_BASE_URL ?? null, apiKey: e.LLM_API_KEY!, model: e.LLM_MODEL! }
+      ? {
+          provider: e.LLM_PROVIDER!,
+          baseUrl: e.LLM_BASE_URL ?? null,
+          apiKey: e.LLM_API_KEY!,
+          model: e.LLM_MODEL!,
+          priceInputPerMTok: e.LLM_PRICE_INPUT_PER_MTOK ?? null,
+          priceOutputPerMTok: e.LLM_PRICE_OUTPUT_PER_MTOK ?? null,
+        }
       : null,
     mail: {
       smtpUrl: e.SMTP_URL ?? null,
