@@ -1,0 +1,62 @@
+import { describe, expect, test } from 'bun:test'
+import type { FetchedPage, JourneyEvidence } from './contract.ts'
+import { completedPages, hasUrl, isMarkdown, jsonObject, judgement, readable, stepsOf, topicOf } from './judging.ts'
+
+function page(path: string, fields: Partial<FetchedPage> = {}): FetchedPage {
+  const url = `https://acme.test${path}`
+  return { stepId: 's1', url, finalUrl: url, status: 200, contentType: 'text/html', fetchMethod: 'http', challenged: false, jsOnly: false, title: '', text: 'x', headings: [], links: [], forms: [], headers: {}, json: null, bodyDigest: '', ...fields }
+}
+
+describe('judging helpers', () => {
+  test('completedPages keeps 2xx answers that are not challenges', () => {
+    const evidence: JourneyEvidence = {
+      domain: 'acme.test',
+      origin: 'https://acme.test',
+      pages: [page('/a', { stepId: 's1' }), page('/b', { stepId: 's2', status: 404 }), page('/c', { stepId: 's3', challenged: true }), page('/d', { stepId: 's4', status: 301 })],
+      disallowed: [],
+    }
+    expect(completedPages(evidence).map((p) => p.stepId)).toEqual(['s1'])
+  })
+
+  test('stepsOf keeps the first occurrence of each step', () => {
+    expect(stepsOf([page('/a', { stepId: 's2' }), page('/b', { stepId: 's1' }), page('/a', { stepId: 's2' })])).toEqual(['s2', 's1'])
+  })
+
+  test('jsonObject reads objects only', () => {
+    expect(jsonObject(page('/a', { json: { a: 1 } }))).toEqual({ a: 1 })
+    expect(jsonObject(page('/a', { json: [1] }))).toBeNull()
+    expect(jsonObject(page('/a', { json: 'text' }))).toBeNull()
+  })
+
+  test('topicOf is where a page says what it is about: its final path, title and headings, not its body', () => {
+    const topic = topicOf(page('/x', { finalUrl: 'https://acme.test/pages/price-list', title: 'Prices', headings: ['Plans'], text: 'unrelated words' }))
+    expect(topic).toContain('pages price list')
+    expect(topic).toContain('Prices Plans')
+    expect(topic).not.toContain('unrelated')
+  })
+
+  test('readable refuses app shells and empty pages', () => {
+    expect(readable(page('/'))).toBe(true)
+    expect(readable(page('/', { jsOnly: true }))).toBe(false)
+    expect(readable(page('/', { text: '' }))).toBe(false)
+  })
+
+  test('isMarkdown: a markdown content type, or a .md name that is not HTML', () => {
+    expect(isMarkdown(page('/docs', { contentType: 'text/markdown' }))).toBe(true)
+    expect(isMarkdown(page('/docs.md', { contentType: 'text/plain' }))).toBe(true)
+    expect(isMarkdown(page('/docs.md', { contentType: 'text/html' }))).toBe(false)
+    expect(isMarkdown(page('/docs', { contentType: 'text/plain' }))).toBe(false)
+  })
+
+  test('hasUrl wants an absolute http(s) URL', () => {
+    expect(hasUrl({ a: 'https://acme.test/token' }, 'a')).toBe(true)
+    expect(hasUrl({ a: '/token' }, 'a')).toBe(false)
+    expect(hasUrl({ a: 3 }, 'a')).toBe(false)
+  })
+
+  test('judgement cites every page found, and names the first', () => {
+    const found = [page('/a', { stepId: 's3' }), page('/b', { stepId: 's5' })]
+    expect(judgement(found, (first) => `at ${first.url}`, 'none')).toEqual({ satisfied: true, reason: 'at https://acme.test/a', evidence: ['s3', 's5'] })
+    expect(judgement([], () => 'x', 'none')).toEqual({ satisfied: false, reason: 'none', evidence: [] })
+  })
+})
