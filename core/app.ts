@@ -10,6 +10,8 @@ import { discoverPlugin } from '../plugins/discover/index.ts'
 import { OutboxRetrier } from '../plugins/contact/service.ts'
 import { docsPlugin } from '../plugins/docs/index.ts'
 import { feedbackPlugin } from '../plugins/feedback/index.ts'
+import { journeyPlugin } from '../plugins/journey/index.ts'
+import { JourneyWorker } from '../plugins/journey/worker.ts'
 import { leaderboardPlugin } from '../plugins/leaderboard/index.ts'
 import { mcpPlugin } from '../plugins/mcp/index.ts'
 import { opsPlugin } from '../plugins/ops/index.ts'
@@ -35,6 +37,7 @@ export function buildApp(root: Root) {
     .use(webBotAuthPlugin(root))
     .use(feedbackPlugin(root))
     .use(contactPlugin(root))
+    .use(journeyPlugin(root))
     .use(mcpPlugin(root))
 }
 
@@ -48,8 +51,8 @@ export interface AppHandle {
   services: Services
   /**
    * Starts what runs in the background: the read cache's invalidation feed, the job queue (pg-boss timers), the
-   * scan worker (WORKER_CONCURRENCY loops; 0 for none) and the retry of mail that could not be sent. Requests that
-   * queue jobs (a scan with rendered checks) need it; idempotent.
+   * scan and journey workers (WORKER_CONCURRENCY loops each; 0 for none) and the retry of mail that could not be
+   * sent. Requests that queue jobs (a scan with rendered checks, a journey run) need it; idempotent.
    */
   start(): Promise<void>
   /** Stops the background work, then closes connections. */
@@ -64,6 +67,7 @@ export async function createApp(config: Readonly<Config>, overrides: DepsOverrid
   const deps = await openDeps(config, overrides)
   const root = createRoot(deps)
   const worker = new ScanWorker(deps)
+  const journeyWorker = new JourneyWorker(deps)
   const mailRetrier = new OutboxRetrier(deps, root.services.mailer)
   let starting: Promise<void> | null = null
   return {
@@ -76,6 +80,7 @@ export async function createApp(config: Readonly<Config>, overrides: DepsOverrid
         await deps.readCache.start()
         await deps.jobs.start()
         await worker.start(config.workerConcurrency)
+        await journeyWorker.start(config.workerConcurrency)
         mailRetrier.start()
       })()),
     close: async () => {

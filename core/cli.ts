@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.ts'
 import { generateSigningKeyJwk } from './crypto/signing.ts'
 import { migrate, openDatabase } from './db/index.ts'
 import { closeDeps, createEngineDeps, openDeps } from './deps.ts'
+import { JourneyWorker } from '../plugins/journey/worker.ts'
 import { ScanWorker } from '../plugins/scan/worker.ts'
 import { renderTextReport } from './engine/report-text.ts'
 import { scan } from './engine/scan.ts'
@@ -14,7 +15,7 @@ import { serve } from './main.ts'
 const USAGE = `agent-readiness <command>
 
   serve                                   migrate, then serve the API (what \`npm start\` runs)
-  worker [--concurrency N]                run background analysis only (scale-out; set WORKER_CONCURRENCY=0 on API nodes)
+  worker [--concurrency N]                run background work only: deep analysis and journey runs (scale-out; set WORKER_CONCURRENCY=0 on API nodes)
   migrate                                 apply database migrations and exit
   keys create --tier scan|partner|graph-stream --label NAME
                                           create an API key; the key is printed once, only its hash is stored
@@ -142,6 +143,7 @@ async function workerCommand(args: string[]): Promise<void> {
   await deps.jobs.start()
   const worker = new ScanWorker(deps)
   await worker.start(concurrency)
+  await new JourneyWorker(deps).start(concurrency)
   deps.log.info({ concurrency, store: deps.store.kind }, 'worker started')
   const stop = async () => {
     await closeDeps(deps)

@@ -2,6 +2,7 @@ import { contextPlugin } from './context.ts'
 import type { AppDeps } from './deps.ts'
 import { ContactService, OutboxMailer } from '../plugins/contact/service.ts'
 import { FeedbackService } from '../plugins/feedback/service.ts'
+import { JourneyService } from '../plugins/journey/service.ts'
 import { AgentVerification } from '../plugins/feedback/verification.ts'
 import { ScanService } from '../plugins/scan/service.ts'
 import { V2ScanService } from '../plugins/scan/v2.ts'
@@ -15,6 +16,7 @@ export interface Services {
   /** One SMTP transport for the contact route and the outbox retrier. */
   mailer: OutboxMailer
   contact: ContactService
+  journeys: JourneyService
 }
 
 export function createServices(deps: AppDeps): Services {
@@ -27,6 +29,7 @@ export function createServices(deps: AppDeps): Services {
     feedback: new FeedbackService(deps, verification),
     mailer,
     contact: new ContactService(deps, mailer),
+    journeys: new JourneyService(deps),
   }
 }
 

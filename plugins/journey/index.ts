@@ -1,0 +1,125 @@
+import { Elysia } from 'elysia'
+import type { Root } from '../../core/root.ts'
+import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { AppError, errorResponse } from '../../core/errors.ts'
+import { sseResponse } from '../../core/sse.ts'
+import { agentList, cappedRun, createdRun, createRunBody, domainBody, domainQuery, domainRuns, intentList, journeyRun, runIdParams } from './model.ts'
+
+const RUN_RECORD_NOTE =
+  'A run record: `status` goes `queued` -> `running` -> `completed` | `failed` and never reads `running` once its outcome was streamed. `verdict` ({ outcome: success | failure | blocked, reason, evidence_step_ids }), `insight`, `run_signals`, `agent_response`, `usage` and the digests are null until the run completed; `error` ({ code, message }; `RUN_INTERRUPTED` when the process running it died, `RUN_FAILED` otherwise) only on failed runs. `steps` is the trajectory so far. Every record carries `contractVersion`.'
+
+export function journeyPlugin({ services, context }: Root) {
+  const journeys = services.journeys
+
+  return new Elysia({ name: 'journey' })
+    .use(context)
+    .post(
+      '/api/journey/runs',
+      async ({ body, caller, can, set }) => {
+        const request = journeys.understand(body, 'custom' in body.intent && can('journey-custom-intent'))
+        const admission = await journeys.admit(caller, request)
+        Object.assign(set.headers, admission.headers, { 'cache-control': 'no-store' })
+        if (admission.capped) return { ...(await journeys.record(admission.capped)), rate_limited: true as const }
+        set.status = 201
+        return { ...(await journeys.create(request, caller)), intent: request.echo }
+      },
+      {
+        limit: 'journeyBurst',
+        parse: 'json',
+        body: createRunBody,
+        response: { 200: cappedRun, 201: createdRun, 400: errorResponse, 401: errorResponse, 429: errorResponse, 500: errorResponse },
+        detail: {
+          tags: ['Journeys'],
+          summary: 'Start an agent journey against a domain',
+          description: `Queues a run and answers at once (201) with its record, \`stream_url\` (the live trajectory as SSE) and the \`intent\` echo; poll GET /api/journey/runs/{id} or follow the stream. Body (strict; unknown fields are 400): \`{ intent: { id }, domain }\` for a curated intent (ids from GET /api/journey/intents), or, with a partner key, \`{ intent: { custom, domain } }\` with 4-300 characters of free text (401 \`CUSTOM_INTENT_REQUIRES_KEY\` without a key holding that capability). \`agent\` defaults to \`deterministic\`; only agents listed by GET /api/journey/agents are accepted. A curated body with a missing or unrecognised key runs anonymously. Anonymous limits: 20 per minute per IP (429), 20 per rolling 24 hours per IP (429 with \`retry_after_ms\` and \`Retry-After\`), 100 per rolling 24 hours per (domain, intent, harness, model): over that cap the answer is 200 with the newest stored run of that target, \`rate_limited: true\` and \`Retry-After\` (no \`intent\` echo), or 429 when no stored run remains. Keys: 1000 per rolling 24 hours per key, no burst or per-target cap. \`X-RateLimit-Limit\`, \`-Remaining\` and \`-Reset\` (seconds until the window is empty) describe the per-target window for anonymous callers and the per-key window for keyed ones. ${RUN_RECORD_NOTE}`,
+          security: [{ bearerKey: [] }, {}],
+        },
+      },
+    )
+    .get(
+      '/api/journey/runs/:id',
+      async ({ params, set }) => {
+        set.headers['cache-control'] = 'no-store'
+        return journeys.record(await journeys.byId(params.id))
+      },
+      {
+        limit: 'journeyRead',
+        params: runIdParams,
+        response: { 200: journeyRun, 404: errorResponse, 429: errorResponse, 500: errorResponse },
+        detail: {
+          tags: ['Journeys'],
+          summary: 'Read a journey run',
+          description: `404 \`NOT_FOUND\` for an unknown id. Not cached: poll it while \`status\` is queued or running. 120 requests per minute per IP. ${RUN_RECORD_NOTE}`,
+        },
+      },
+    )
+    .get(
+      '/api/journey/runs/:id/stream',
+      async ({ params, request, can }) => {
+        const run = await journeys.byId(params.id)
+        const graph = can('journey-graph-stream')
+        return sseResponse(request, {}, (channel) => journeys.stream(run.id, graph, channel))
+      },
+      {
+        limit: 'journeyRead',
+        params: runIdParams,
+        detail: {
+          tags: ['Journeys'],
+          summary: 'Follow a journey run (Server-Sent Events)',
+          description:
+            'Named events, each `data:` a JSON object: `run_id` `{ run_id }` first; one `trajectory` `{ run_id, seq, step }` per step in order (the stored history first, then live; `seq` counts from 0); `processing` `{ run_id, step_count }` once the agent is done and the verdict is being recorded; then exactly one terminal event, `result` (the run record, as GET /api/journey/runs/{id} returns it) or `error` `{ run_id, code, message }` (`RUN_INTERRUPTED`, `RUN_FAILED`, …). A stream opened after the run ended replays every `trajectory` then the terminal event, without `processing`. A key with the graph-stream tier gets graph-narrowed frames: steps carry only their identity fields and `result` is the graph projection (see POST /api/journey/domains/{host}). Comment heartbeats every 15 s; the server closes the stream after the terminal event. 404 `NOT_FOUND` for an unknown id.',
+          responses: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+        },
+      },
+    )
+    .get('/api/journey/intents', () => ({ contractVersion: CONTRACT_VERSION, intents: journeys.intents() }), {
+      limit: 'journeyRead',
+      response: { 200: intentList, 429: errorResponse },
+      detail: {
+        tags: ['Journeys'],
+        summary: 'List the curated intents',
+        description: 'The tasks anyone may run: `id` (send it as `intent.id`), `title`, `prompt` (`{domain}` stands for the run’s domain) and the journey `layers` the task exercises. 120 requests per minute per IP.',
+      },
+    })
+    .get(
+      '/api/journey/agents',
+      () => ({
+        contractVersion: CONTRACT_VERSION,
+        agents: journeys.publicAgents().map(({ meta }) => ({ id: meta.id, harness: meta.harness, model: meta.model, label: meta.label })),
+      }),
+      {
+        limit: 'journeyRead',
+        response: { 200: agentList, 429: errorResponse },
+        detail: {
+          tags: ['Journeys'],
+          summary: 'List the publicly runnable agents',
+          description: 'Agents POST /api/journey/runs accepts as `agent`. Model-backed agents appear only when the deployment configures a model. 120 requests per minute per IP.',
+        },
+      },
+    )
+    .post(
+      '/api/journey/domains/:host',
+      async ({ params, query, body, set }) => {
+        set.headers['cache-control'] = 'no-store'
+        return { contractVersion: CONTRACT_VERSION, ...(await journeys.domainRuns(params.host, query.view ?? 'graph', body?.limit)) }
+      },
+      {
+        limit: 'journeyRead',
+        // The key is checked before the body is validated: without one there is nothing to tell the caller but 401.
+        transform({ can }) {
+          if (!can('journey-domain-route')) throw new AppError('PARTNER_KEY_REQUIRED', { message: 'POST /api/journey/domains/{host} needs a partner key' })
+        },
+        parse: 'json',
+        query: domainQuery,
+        body: domainBody,
+        response: { 200: domainRuns, 400: errorResponse, 401: errorResponse, 429: errorResponse, 500: errorResponse },
+        detail: {
+          tags: ['Journeys'],
+          summary: 'A domain’s journey runs and how agents fare there (partner key)',
+          description:
+            'Partner keys only (401 `PARTNER_KEY_REQUIRED` otherwise). Body (optional, strict): `{ limit?: 1-100 }`, default 20. Returns the domain’s runs, newest first, and an `aggregate` over them: `runs`, `completed`, `median_steps` of the completed runs, and `success_rates` per (intent, agent) pair (successes over completed runs). `view=graph` (default; JourneyDomainRunGraph): each run narrowed to its identity, the step tree (steps with identity fields only), the verdict and the insight summary. `view=full` (JourneyDomainRun): the complete run records. Every graph field is also in the full projection with the same value.',
+          security: [{ bearerKey: [] }],
+        },
+      },
+    )
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto'
+import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm'
+import { CONTRACT_VERSION } from '../../core/contract.ts'
+import type { Db } from '../../core/db/index.ts'
+import type { Executor } from '../../core/jobs/queue.ts'
+import type { TrajectoryStep } from '../../journeys/contract.ts'
+import type { JourneyOutcome } from '../../journeys/runner.ts'
+import { journeyRuns, journeySteps, type RunError } from './tables.ts'
+
+export type JourneyRunRow = typeof journeyRuns.$inferSelect
+export type NewJourneyRun = Pick<JourneyRunRow, 'intentId' | 'customIntent' | 'domain' | 'agentId' | 'harness' | 'model' | 'keyId'>
+
+/** Run ids are public and unguessable: knowing one id says nothing about any other run. */
+export const RUN_ID_PATTERN = /^jr_[A-Za-z0-9_-]{22}$/
+
+function newRunId(): string {
+  return `jr_${randomBytes(16).toString('base64url')}`
+}
+
+export interface StoredStep {
+  seq: number
+  step: TrajectoryStep
+}
+
+/**
+ * The journey tables, as the routes and the worker need them. Status changes are conditional on the status they
+ * leave, so a run ends exactly once even when an expired job's worker and its retry both try to end it.
+ */
+export class JourneyRepository {
+  constructor(private readonly db: Db) {}
+
+  /** `beforeCommit` runs inside the insert's transaction: the run's job commits with its row. */
+  async insert(run: NewJourneyRun, beforeCommit: (tx: Executor, row: JourneyRunRow) => Promise<void>): Promise<JourneyRunRow> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(journeyRuns)
+        .values({ ...run, id: newRunId(), contractVersion: CONTRACT_VERSION })
+        .returning()
+      await beforeCommit(tx, row!)
+      return row!
+    })
+  }
+
+  async byId(id: string): Promise<JourneyRunRow | null> {
+    if (!RUN_ID_PATTERN.test(id)) return null
+    const [row] = await this.db.select().from(journeyRuns).where(eq(journeyRuns.id, id))
+    return row ?? null
+  }
+
+  /** Steps after `afterSeq` (all with -1), in order. */
+  async steps(runId: string, afterSeq = -1): Promise<StoredStep[]> {
+    return this.db
+      .select({ seq: journeySteps.seq, step: journeySteps.step })
+      .from(journeySteps)
+      .where(and(eq(journeySteps.runId, runId), gt(journeySteps.seq, afterSeq)))
+      .orderBy(asc(journeySteps.seq))
+  }
+
+  /** The steps of several runs at once (the partner route's full view), keyed by run id. */
+  async stepsOf(runIds: readonly string[]): Promise<Map<string, TrajectoryStep[]>> {
+    const found = new Map<string, TrajectoryStep[]>(runIds.map((id) => [id, []]))
+    if (runIds.length === 0) return found
+    const rows = await this.db
+      .select()
+      .from(journeySteps)
+      .where(inArray(journeySteps.runId, [...runIds]))
+      .orderBy(asc(journeySteps.runId), asc(journeySteps.seq))
+    for (const row of rows) found.get(row.runId)!.push(row.step)
+    return found
+  }
+
+  async addStep(runId: string, seq: number, step: TrajectoryStep): Promise<void> {
+    await this.db.insert(journeySteps).values({ runId, seq, step }).onConflictDoNothing()
+  }
+
+  /** queued -> running; false when the run is not queued (another attempt took it, or it ended). */
+  async markRunning(id: string): Promise<boolean> {
+    const rows = await this.db
+      .update(journeyRuns)
+      .set({ status: 'running', startedAt: new Date() })
+      .where(and(eq(journeyRuns.id, id), eq(journeyRuns.status, 'queued')))
+      .returning({ id: journeyRuns.id })
+    return rows.length > 0
+  }
+
+  /** running -> completed with the outcome; false when the run was already ended (e.g. failed as interrupted). */
+  async complete(id: string, outcome: JourneyOutcome): Promise<boolean> {
+    const rows = await this.db
+      .update(journeyRuns)
+      .set({
+        status: 'completed',
+        verdict: outcome.verdict,
+        insight: outcome.insight,
+        runSignals: outcome.run_signals,
+        agentResponse: outcome.agent_response,
+        usage: outcome.usage,
+        contentDigest: outcome.content_digest,
+        trajectoryDigest: outcome.trajectory_digest,
+        stepCount: outcome.steps.length,
+        finishedAt: new Date(),
+      })
+      .where(and(eq(journeyRuns.id, id), eq(journeyRuns.status, 'running')))
+      .returning({ id: journeyRuns.id })
+    return rows.length > 0
+  }
+
+  /** queued or running -> failed; false when the run had already ended. */
+  async fail(id: string, error: RunError, stepCount: number): Promise<boolean> {
+    const rows = await this.db
+      .update(journeyRuns)
+      .set({ status: 'failed', error, stepCount, finishedAt: new Date() })
+      .where(and(eq(journeyRuns.id, id), inArray(journeyRuns.status, ['queued', 'running'])))
+      .returning({ id: journeyRuns.id })
+    return rows.length > 0
+  }
+
+  /** The newest run of one per-target window's target: what an anonymous caller over the cap is served. */
+  async latestForTarget(target: { domain: string; intentId: string; harness: string; model: string }): Promise<JourneyRunRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(journeyRuns)
+      .where(
+        and(
+          eq(journeyRuns.domain, target.domain),
+          eq(journeyRuns.intentId, target.intentId),
+          eq(journeyRuns.harness, target.harness),
+          eq(journeyRuns.model, target.model),
+        ),
+      )
+      .orderBy(desc(journeyRuns.createdAt), desc(journeyRuns.id))
+      .limit(1)
+    return row ?? null
+  }
+
+  async forDomain(domain: string, limit: number): Promise<JourneyRunRow[]> {
+    return this.db
+      .select()
+      .from(journeyRuns)
+      .where(eq(journeyRuns.domain, domain))
+      .orderBy(desc(journeyRuns.createdAt), desc(journeyRuns.id))
+      .limit(limit)
+  }
+}
