@@ -35,9 +35,10 @@ describe('judging helpers', () => {
     expect(topic).not.toContain('unrelated')
   })
 
-  test('readable refuses app shells and empty pages', () => {
+  test('readable refuses app shells fetched without a browser, and empty pages', () => {
     expect(readable(page('/'))).toBe(true)
     expect(readable(page('/', { jsOnly: true }))).toBe(false)
+    expect(readable(page('/', { jsOnly: true, fetchMethod: 'browser' }))).toBe(true)
     expect(readable(page('/', { text: '' }))).toBe(false)
   })
 

@@ -36,9 +36,12 @@ export function topicOf(page: FetchedPage): string {
   return `${pathOf(page).replace(/[-_/.]+/g, ' ')} ${page.title} ${page.headings.join(' ')}`
 }
 
-/** An HTML page a reader without a browser can actually read (not an empty app shell). */
+/**
+ * A page with text to read: not an app shell fetched without a browser. A rendered page counts whatever its
+ * length, since page.ts flags short pages with scripts as JS-only even after Chromium ran them.
+ */
 export function readable(page: FetchedPage): boolean {
-  return !page.jsOnly && page.text.length > 0
+  return (page.fetchMethod === 'browser' || !page.jsOnly) && page.text.length > 0
 }
 
 /** Markdown as served: a text/markdown answer, or a `.md` document that is not HTML in disguise. */
