@@ -1,0 +1,82 @@
+/**
+ * The deterministic journey agent's cost apart from the network, on loopback fixture sites with every curated
+ * intent: (a) its own time per tool step (a run's wall time minus the time its steps spent fetching, over its
+ * tool steps: judging, parsing, choosing the next link, recording), over many runs; (b) the process's peak RSS
+ * while 20 runs are kept in flight (every site and intent, three times over, so the sampler sees the plateau).
+ * Prints figures and pass/fail against the targets; asserts nothing. Step timings are whole milliseconds: the
+ * rounding evens out over thousands of steps.
+ *
+ *   bun bench/journey.ts [--rounds 10] [--concurrency 20]
+ */
+import { parseArgs } from 'node:util'
+import { loadConfig } from '../core/config.ts'
+import { createEngineDeps } from '../core/deps.ts'
+import deterministic from '../journeys/agents/deterministic.ts'
+import { intentPrompt, type IntentDefinition } from '../journeys/contract.ts'
+import { INTENTS } from '../journeys/intents/index.ts'
+import { runJourney } from '../journeys/runner.ts'
+import { resolveRules, SITE_NAMES, startFixtureSites, type FixtureSite } from '../tests/fixtures/sites/server.ts'
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '20' } } })
+const ROUNDS = Number(values.rounds)
+const CONCURRENCY = Number(values.concurrency)
+const OVERHEAD_TARGET_MS = 5
+const RSS_TARGET_MB = 300
+
+const sites = await startFixtureSites(SITE_NAMES)
+const deps = createEngineDeps(
+  loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolveRules(sites) }),
+  { browser: null },
+)
+const pairs = sites.flatMap((site) => INTENTS.map((intent) => ({ site, intent })))
+
+const journey = (site: FixtureSite, intent: IntentDefinition) =>
+  runJourney({ agent: deterministic, intent, prompt: intentPrompt(intent.meta, site.host), domain: site.host, deps })
+
+for (const { site, intent } of pairs) await journey(site, intent)
+
+let runs = 0
+let toolSteps = 0
+let overheadMs = 0
+const perRun: number[] = []
+for (let round = 0; round < ROUNDS; round++) {
+  for (const { site, intent } of pairs) {
+    const started = performance.now()
+    const outcome = await journey(site, intent)
+    const wall = performance.now() - started
+    const tools = outcome.steps.filter((step) => step.type === 'tool')
+    const fetching = tools.reduce((sum, step) => sum + step.duration_ms, 0)
+    runs++
+    toolSteps += tools.length
+    overheadMs += wall - fetching
+    perRun.push((wall - fetching) / Math.max(1, tools.length))
+  }
+}
+perRun.sort((a, b) => a - b)
+const perStep = overheadMs / toolSteps
+const p95 = perRun[Math.min(perRun.length - 1, Math.floor(0.95 * perRun.length))]!
+
+Bun.gc(true)
+const baseline = process.memoryUsage().rss
+let peak = baseline
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss)
+}, 20)
+const concurrentStarted = performance.now()
+const queue = [...pairs, ...pairs, ...pairs]
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await journey(next.site, next.intent)
+  }),
+)
+const concurrentMs = performance.now() - concurrentStarted
+peak = Math.max(peak, process.memoryUsage().rss)
+clearInterval(sampler)
+
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0)
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL')
+console.log(`deterministic agent, ${sites.length} fixture sites x ${INTENTS.length} intents, ${runs} runs, ${toolSteps} tool steps`)
+console.log(`  own overhead per tool step: ${perStep.toFixed(2)} ms (p95 of runs ${p95.toFixed(2)} ms)   target < ${OVERHEAD_TARGET_MS} ms: ${verdict(perStep < OVERHEAD_TARGET_MS)}`)
+console.log(`  ${pairs.length * 3} runs, ${CONCURRENCY} in flight, in ${concurrentMs.toFixed(0)} ms: peak RSS ${mb(peak)} MB (${mb(baseline)} MB before, +${mb(peak - baseline)} MB)   target < ${RSS_TARGET_MB} MB: ${verdict(peak / 2 ** 20 < RSS_TARGET_MB)}`)
+
+await Promise.all(sites.map((site) => site.stop()))
