@@ -137,6 +137,64 @@ describe('ai-sdk agent', () => {
     expect(outcome.agent_response).toBe('I did not look.')
     expect(outcome.usage).toMatchObject({ input_tokens: 900, output_tokens: 10, cost_usd: null })
   })
+
+  test('a cancelled run stops waiting for the model and is judged on what was found', async () => {
+    let release = () => {}
+    const hanging = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: () => new Promise<Response>((resolve) => (release = () => resolve(new Response(null, { status: 503 })))),
+    })
+    try {
+      const config = configFor(`http://127.0.0.1:${hanging.port}/v1`, PRICES)
+      const started = performance.now()
+      const outcome = await runJourney({
+        agent: createAiSdkAgent(config.llm!),
+        intent: findPricing,
+        prompt: 'p',
+        domain: site.host,
+        deps: createEngineDeps(config, { browser: null }),
+        signal: AbortSignal.timeout(200),
+      })
+      expect(performance.now() - started).toBeLessThan(5_000)
+      expect(outcome.agent_response).toBeNull()
+      expect(outcome.verdict.outcome).toBe('failure')
+      expect(outcome.usage).toMatchObject({ input_tokens: null, cost_usd: null })
+    } finally {
+      release()
+      await hanging.stop(true)
+    }
+  })
+
+  test('anthropic: the Messages API under LLM_BASE_URL, as the summaries call it, with its cache figures', async () => {
+    const received: { path: string; key: string | null }[] = []
+    const anthropic = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      async fetch(request) {
+        received.push({ path: new URL(request.url).pathname, key: request.headers.get('x-api-key') })
+        return Response.json({
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'scripted-claude',
+          content: [{ type: 'text', text: 'No prices checked.' }],
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: 100, output_tokens: 8, cache_creation_input_tokens: 50, cache_read_input_tokens: 30 },
+        })
+      },
+    })
+    try {
+      const config = loadConfig({ LLM_PROVIDER: 'anthropic', LLM_BASE_URL: `http://127.0.0.1:${anthropic.port}`, LLM_API_KEY: 'test', LLM_MODEL: 'scripted-claude', SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: site.resolveRule, LOG_LEVEL: 'silent', ...PRICES })
+      const outcome = await runJourney({ agent: createAiSdkAgent(config.llm!), intent: findPricing, prompt: 'p', domain: site.host, deps: createEngineDeps(config, { browser: null }) })
+      expect(received).toEqual([{ path: '/v1/messages', key: 'test' }])
+      expect(outcome.agent_response).toBe('No prices checked.')
+      expect(outcome.usage).toMatchObject({ cache_read_tokens: 30, cache_write_tokens: 50, output_tokens: 8 })
+    } finally {
+      await anthropic.stop(true)
+    }
+  })
 })
 
 describe('availableAgents', () => {

@@ -64,9 +64,12 @@ export function createAiSdkAgent(llm: Llm): AgentDefinition {
   })
 }
 
-/** The outbound calls to the model use the SDK's own fetch: the endpoint is the operator's, not a scanned site. */
+/**
+ * The outbound calls to the model use the SDK's own fetch: the endpoint is the operator's, not a scanned site.
+ * An Anthropic LLM_BASE_URL names the host, as for the summaries (core/engine/summary.ts); the SDK wants its /v1.
+ */
 function languageModel(llm: Llm): LanguageModel {
-  if (llm.provider === 'anthropic') return createAnthropic({ apiKey: llm.apiKey, ...(llm.baseUrl ? { baseURL: llm.baseUrl } : {}) })(llm.model)
+  if (llm.provider === 'anthropic') return createAnthropic({ apiKey: llm.apiKey, ...(llm.baseUrl ? { baseURL: `${llm.baseUrl.replace(/\/$/, '')}/v1` } : {}) })(llm.model)
   return createOpenAICompatible({ name: 'openai', baseURL: llm.baseUrl ?? 'https://api.openai.com/v1', apiKey: llm.apiKey, includeUsage: true })(llm.model)
 }
 
