@@ -25,7 +25,7 @@ export default defineIntent({
     title: 'Find how to authenticate',
     prompt: 'Find out how an agent can authenticate with {domain}: its OAuth authorization server and token endpoint.',
     layers: ['identity'],
-    keywords: ['oauth', 'auth', 'authentication', 'authorization', 'openid', 'token', 'login', 'sign in'],
+    keywords: ['oauth', 'authentication', 'authorization', 'openid', 'token', 'login', 'sign in'],
     paths: ['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
   },
   judge(_trajectory, evidence) {

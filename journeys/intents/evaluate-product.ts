@@ -16,7 +16,7 @@ export default defineIntent({
     title: 'Evaluate the product',
     prompt: 'What does {domain} offer? Describe its product or service in two sentences.',
     layers: ['discovery', 'experience'],
-    keywords: ['about', 'product', 'products', 'features', 'overview', 'company', 'llms'],
+    keywords: ['about', 'product', 'features', 'overview', 'company', 'llms'],
     paths: ['/about', '/llms.txt'],
   },
   judge(_trajectory, evidence) {

@@ -47,7 +47,7 @@ export default defineIntent({
     title: 'Find how agents may access the site',
     prompt: 'How can an AI agent use {domain}? Find what it publishes for agents: an MCP server, an agent card, llms.txt or robots.txt rules for AI agents.',
     layers: ['access', 'discovery'],
-    keywords: ['mcp', 'agent', 'agents', 'llms', 'a2a', 'server-card', 'ai-catalog'],
+    keywords: ['mcp', 'agent', 'llms', 'a2a', 'server-card', 'ai-catalog'],
     paths: ['/.well-known/mcp/server-card.json', '/.well-known/mcp.json', '/.well-known/agent-card.json', '/llms.txt'],
   },
   judge(_trajectory, evidence) {

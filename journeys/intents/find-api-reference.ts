@@ -16,7 +16,7 @@ export default defineIntent({
     title: 'Find the API reference',
     prompt: 'Find the API reference of {domain}: the documentation of its HTTP endpoints.',
     layers: ['discovery', 'experience'],
-    keywords: ['api', 'reference', 'developer', 'developers', 'docs', 'documentation', 'endpoints', 'openapi', 'service-doc', 'service-desc'],
+    keywords: ['api', 'reference', 'developer', 'docs', 'documentation', 'endpoints', 'openapi', 'service-doc', 'service-desc'],
     paths: ['/docs', '/api', '/developers', '/api-docs'],
   },
   judge(_trajectory, evidence) {

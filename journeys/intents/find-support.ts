@@ -21,7 +21,7 @@ export default defineIntent({
     title: 'Find support',
     prompt: 'How can I contact {domain} for help? Find a support email, a contact form or a contact page.',
     layers: ['experience'],
-    keywords: ['contact', 'support', 'help', 'about', 'email', 'hello', 'feedback'],
+    keywords: ['contact', 'support', 'help', 'about', 'feedback'],
     paths: ['/contact', '/support', '/help', '/about'],
   },
   judge(_trajectory, evidence) {

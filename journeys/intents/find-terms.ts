@@ -13,7 +13,7 @@ export default defineIntent({
     title: 'Find the terms and privacy policy',
     prompt: 'Find the terms of service and privacy policy of {domain}: what they allow, and what they do with personal data.',
     layers: ['access'],
-    keywords: ['terms', 'legal', 'privacy', 'policy', 'conditions', 'tos'],
+    keywords: ['terms', 'legal', 'privacy', 'policy', 'conditions'],
     paths: ['/terms', '/legal', '/privacy'],
   },
   judge(_trajectory, evidence) {

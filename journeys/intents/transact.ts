@@ -45,7 +45,7 @@ export default defineIntent({
     title: 'Transact as an agent',
     prompt: 'Buy from {domain} as an agent: find a machine payment or agentic checkout it accepts (x402, ACP or UCP).',
     layers: ['payments'],
-    keywords: ['x402', 'acp', 'ucp', 'checkout', 'payment', 'payments', 'pay', 'premium', 'buy'],
+    keywords: ['x402', 'acp', 'ucp', 'checkout', 'pay', 'premium', 'buy'],
     paths: ['/.well-known/acp.json', '/.well-known/ucp'],
   },
   judge(_trajectory, evidence) {
