@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { FetchedPage, JourneyEvidence } from './contract.ts'
-import { completedPages, hasUrl, isMarkdown, jsonObject, judgement, readable, stepsOf, topicOf } from './judging.ts'
+import { completedPages, hasUrl, isMarkdown, isOpenApi, jsonObject, judgement, readable, stepsOf, topicOf } from './judging.ts'
 
 function page(path: string, fields: Partial<FetchedPage> = {}): FetchedPage {
   const url = `https://acme.test${path}`
@@ -26,6 +26,15 @@ describe('judging helpers', () => {
     expect(jsonObject(page('/a', { json: { a: 1 } }))).toEqual({ a: 1 })
     expect(jsonObject(page('/a', { json: [1] }))).toBeNull()
     expect(jsonObject(page('/a', { json: 'text' }))).toBeNull()
+  })
+
+  test('isOpenApi wants a versioned document with info and paths (or webhooks), not a pointer to one', () => {
+    expect(isOpenApi(page('/o', { json: { openapi: '3.0.3', info: {}, paths: {} } }))).toBe(true)
+    expect(isOpenApi(page('/o', { json: { openapi: '3.1.0', info: {}, webhooks: {} } }))).toBe(true)
+    expect(isOpenApi(page('/o', { json: { swagger: '2.0', info: {}, paths: {} } }))).toBe(true)
+    expect(isOpenApi(page('/o', { json: { openapi: 'https://acme.test/openapi.json' } }))).toBe(false)
+    expect(isOpenApi(page('/o', { json: { openapi: '3.1.0', info: {} } }))).toBe(false)
+    expect(isOpenApi(page('/o', { json: { swagger: '1.2', info: {}, paths: {} } }))).toBe(false)
   })
 
   test('topicOf is where a page says what it is about: its final path, title and headings, not its body', () => {

@@ -1,6 +1,5 @@
 import { defineIntent } from '../contract.ts'
-import { completedPages, judgement, readable, topicOf } from '../judging.ts'
-import { isOpenApi } from './find-openapi.ts'
+import { completedPages, isOpenApi, judgement, readable, topicOf } from '../judging.ts'
 
 /** An endpoint as API references write it: a method and a path, or a request to an API URL. */
 const ENDPOINT = /\b(GET|POST|PUT|PATCH|DELETE)\s+\/[\w{}:.\-/]*|\bcurl\b.{0,160}https?:\/\/\S+\/(api|v\d+)\b/

@@ -1,7 +1,5 @@
 import { defineIntent, type FetchedPage } from '../contract.ts'
-import { completedPages, hasString, jsonObject, judgement, pathOf } from '../judging.ts'
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+import { completedPages, hasString, isObject, jsonObject, judgement, pathOf } from '../judging.ts'
 
 /** An x402 challenge: the payment requirements, from the `payment-required` header (base64 JSON) or the body. */
 function x402(page: FetchedPage): boolean {
