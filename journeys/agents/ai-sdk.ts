@@ -74,7 +74,7 @@ function languageModel(llm: Llm): LanguageModel {
 }
 
 /** Sums the model steps; a figure no step reported stays null. */
-export function runUsage(steps: readonly LanguageModelUsage[], llm: Pick<Llm, 'priceInputPerMTok' | 'priceOutputPerMTok'>): RunUsage {
+function runUsage(steps: readonly LanguageModelUsage[], llm: Pick<Llm, 'priceInputPerMTok' | 'priceOutputPerMTok'>): RunUsage {
   const sum = (read: (step: LanguageModelUsage) => number | undefined) =>
     steps.reduce<number | null>((total, step) => {
       const value = read(step)

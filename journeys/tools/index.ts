@@ -9,5 +9,3 @@ import { renderPage } from './render-page.ts'
 export function journeyTools(run: AgentRun) {
   return { fetch_page: fetchPage(run), render_page: renderPage(run) }
 }
-
-export type JourneyTools = ReturnType<typeof journeyTools>

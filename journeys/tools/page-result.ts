@@ -28,7 +28,7 @@ export interface ToolRefusal {
   error: string
 }
 
-export function pageResult(page: FetchedPage): PageResult {
+function pageResult(page: FetchedPage): PageResult {
   return {
     url: page.url,
     final_url: page.finalUrl,
