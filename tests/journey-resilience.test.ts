@@ -70,6 +70,8 @@ describe('journey runs that cannot finish', () => {
     const published: string[] = []
     const unsubscribe = await api.deps.store.subscribe(journeyChannel(row.id), (message) => published.push(message))
     await new JourneyWorker(api.deps).process(row.id)
+    // Redis delivers asynchronously.
+    for (let waited = 0; published.length === 0 && waited < 5000; waited += 50) await Bun.sleep(50)
     await unsubscribe()
     expect(published.map((message) => JSON.parse(message) as { type: string })).toEqual([
       { type: 'error', error: { code: 'AGENT_UNAVAILABLE', message: expect.any(String) } },

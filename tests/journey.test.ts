@@ -71,6 +71,20 @@ describe('POST /api/journey/runs', () => {
     expect(last.data).toEqual(run)
   })
 
+  test('a graph-stream key gets graph-narrowed frames: step identity only, the graph projection as result', async () => {
+    const graphKey = (await world.handle.deps.keys.create('graph-stream', 'journey graph stream')).key
+    const created = (await (await createRun(world.handle, pricing)).json()) as { id: string }
+    const run = await untilEnded(world.handle, created.id)
+    const frames = await readFrames(await getPath(world.handle, `/api/journey/runs/${created.id}/stream`, { authorization: `Bearer ${graphKey}` }))
+    const steps = frames.filter((frame) => frame.event === 'trajectory').map((frame) => frame.data.step as Record<string, unknown>)
+    expect(steps.length).toBe(run.step_count as number)
+    for (const step of steps) expect(Object.keys(step).sort()).toEqual(['action', 'duration_ms', 'id', 'label', 'parent_id', 'status', 'tool', 'turn', 'type'])
+    const result = frames.at(-1)!
+    expect(result.event).toBe('result')
+    expect(journeyRunGraph.strict().safeParse(result.data).success).toBe(true)
+    expect(isDeepSubset(result.data, run)).toBe(true)
+  })
+
   test('a stream opened while the run goes ends with processing then result, every step exactly once', async () => {
     const created = (await (await createRun(world.handle, pricing)).json()) as { id: string }
     const frames = await readFrames(await getPath(world.handle, `/api/journey/runs/${created.id}/stream`))
