@@ -1,16 +1,10 @@
 #!/usr/bin/env bun
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from './config.ts'
-import { generateSigningKeyJwk } from './crypto/signing.ts'
-import { migrate, openDatabase } from './db/index.ts'
-import { closeDeps, createEngineDeps, openDeps } from './deps.ts'
-import { JourneyWorker } from '../plugins/journey/worker.ts'
-import { ScanWorker } from '../plugins/scan/worker.ts'
-import { renderTextReport } from './engine/report-text.ts'
-import { scan } from './engine/scan.ts'
-import { AppError } from './errors.ts'
-import { KEY_TIERS, KeyService, type KeyTier } from './keys/service.ts'
-import { serve } from './main.ts'
+import { EXIT_USAGE, TargetError, UsageError } from './cli/usage.ts'
+import type { KeyService, KeyTier } from './keys/service.ts'
+
+// Each command imports what it needs when it runs: `--help` and an in-process scan load no database driver, job
+// queue or HTTP framework (and a scan loads the browser driver only for a render).
 
 const USAGE = `agent-readiness <command>
 
@@ -22,75 +16,20 @@ const USAGE = `agent-readiness <command>
   keys list                               list keys (id, tier, label, prefix, created, revoked)
   keys revoke ID                          revoke one key
   keygen                                  print a new Ed25519 private JWK for SIGNING_KEY
-  scan <url> [--checks a,b] [--min-score N] [--format json|text] [--mcp URL]
-                                          scan in-process and print the report; exit 1 when the score is
-                                          below --min-score or a listed check does not pass, 2 when the
-                                          target cannot be scanned
+  scan <target> [--format text|json|markdown|junit] [--min-score N] [--checks a,b | --only a,b]
+       [--server URL] [--allow-private] [--static] [--mcp URL] [--quiet]
+                                          scan (in-process, or on a running service with --server) and print
+                                          the report; exit 1 when a gate fails, 2 on a usage or target error.
+                                          \`agent-readiness scan --help\` explains every option
 
 Configuration comes from the environment; see README.md.`
 
-class UsageError extends Error {}
-
-/** Exit codes a CI gate can tell apart. */
-const EXIT_GATE_FAILED = 1
-const EXIT_SCAN_FAILED = 2
-
-async function scanCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      checks: { type: 'string' },
-      'min-score': { type: 'string' },
-      format: { type: 'string', default: 'text' },
-      mcp: { type: 'string' },
-    },
-  })
-  const [target] = positionals
-  if (!target || positionals.length > 1) throw new UsageError('scan takes exactly one target URL or domain')
-  if (values.format !== 'text' && values.format !== 'json') throw new UsageError('--format is json or text')
-  const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score'])
-  if (minScore !== undefined && !(Number.isInteger(minScore) && minScore >= 0 && minScore <= 100)) {
-    throw new UsageError('--min-score is a whole number from 0 to 100')
-  }
-  const engine = createEngineDeps(loadConfig())
-  const checkIds = values.checks?.split(',').map((id) => id.trim()).filter(Boolean)
-  const unknown = checkIds?.filter((id) => !engine.registry.has(id)) ?? []
-  if (unknown.length > 0) throw new UsageError(`Unknown check ids: ${unknown.join(', ')} (see GET /api/checks)`)
-  try {
-    const report = await scan(target, engine, {
-      phase: 'all',
-      checkIds,
-      mcpUrl: values.mcp,
-      onEvent: (event) => {
-        if (event.type === 'check_complete') process.stderr.write(`  ${event.status.padEnd(7)} ${event.checkId}\n`)
-        if (event.type === 'kind_detected') process.stderr.write(`scanning ${target} as ${event.kind}\n`)
-      },
-    })
-    console.log(values.format === 'json' ? JSON.stringify(report, null, 2) : renderTextReport(report))
-    const results = report.layers.flatMap((layer) => layer.checks)
-    const failedChecks = (checkIds ?? []).filter((id) => results.some((result) => result.id === id && result.status !== 'pass'))
-    if (minScore !== undefined && report.score < minScore) {
-      console.error(`gate: score ${report.score} is below --min-score ${minScore}`)
-      return EXIT_GATE_FAILED
-    }
-    if (failedChecks.length > 0) {
-      console.error(`gate: ${failedChecks.join(', ')} did not pass`)
-      return EXIT_GATE_FAILED
-    }
-    return 0
-  } catch (error) {
-    if (error instanceof AppError) {
-      console.error(`cannot scan ${target}: ${error.message}`)
-      return EXIT_SCAN_FAILED
-    }
-    throw error
-  } finally {
-    await engine.browser?.close()
-  }
-}
-
 async function withDatabase<T>(run: (keys: KeyService) => Promise<T>): Promise<T> {
+  const [{ loadConfig }, { migrate, openDatabase }, { KeyService }] = await Promise.all([
+    import('./config.ts'),
+    import('./db/index.ts'),
+    import('./keys/service.ts'),
+  ])
   const config = loadConfig()
   const database = await openDatabase(config)
   try {
@@ -104,6 +43,7 @@ async function withDatabase<T>(run: (keys: KeyService) => Promise<T>): Promise<T
 async function keysCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args
   if (action === 'create') {
+    const { KEY_TIERS } = await import('./keys/service.ts')
     const { values } = parseArgs({ args: rest, options: { tier: { type: 'string' }, label: { type: 'string' } } })
     if (!values.tier || !KEY_TIERS.includes(values.tier as KeyTier)) {
       throw new UsageError(`--tier must be one of ${KEY_TIERS.join(', ')}`)
@@ -139,6 +79,12 @@ async function workerCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { concurrency: { type: 'string', default: '2' } } })
   const concurrency = Number(values.concurrency)
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError('--concurrency is 1 to 32')
+  const [{ loadConfig }, { closeDeps, openDeps }, { ScanWorker }, { JourneyWorker }] = await Promise.all([
+    import('./config.ts'),
+    import('./deps.ts'),
+    import('../plugins/scan/worker.ts'),
+    import('../plugins/journey/worker.ts'),
+  ])
   const deps = await openDeps(loadConfig())
   await deps.jobs.start()
   const worker = new ScanWorker(deps)
@@ -157,11 +103,13 @@ export async function runCli(argv: string[]): Promise<void> {
   const [command, ...args] = argv
   switch (command) {
     case 'scan':
-      process.exitCode = await scanCommand(args)
+      process.exitCode = await (await import('./cli/scan.ts')).scanCommand(args)
       return
-    case 'serve':
+    case 'serve': {
+      const [{ loadConfig }, { serve }] = await Promise.all([import('./config.ts'), import('./main.ts')])
       await serve(loadConfig())
       return
+    }
     case 'worker':
       await workerCommand(args)
       return
@@ -173,7 +121,7 @@ export async function runCli(argv: string[]): Promise<void> {
       await keysCommand(args)
       return
     case 'keygen':
-      console.log(generateSigningKeyJwk())
+      console.log((await import('./crypto/signing.ts')).generateSigningKeyJwk())
       return
     case undefined:
     case 'help':
@@ -186,13 +134,15 @@ export async function runCli(argv: string[]): Promise<void> {
 }
 
 if (import.meta.main) {
-  runCli(process.argv.slice(2)).catch((error: unknown) => {
-    if (error instanceof ConfigError || error instanceof UsageError) {
+  runCli(process.argv.slice(2)).catch(async (error: unknown) => {
+    const { ConfigError } = await import('./config.ts')
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${error.usage ?? USAGE}`)
+    } else if (error instanceof ConfigError || error instanceof TargetError) {
       console.error(error.message)
-      if (error instanceof UsageError) console.error(`\n${USAGE}`)
     } else {
       console.error(error)
     }
-    process.exit(EXIT_SCAN_FAILED)
+    process.exit(EXIT_USAGE)
   })
 }

@@ -1,13 +1,11 @@
 import type { Config } from './config.ts'
-import { loadSigningKeys, type SigningKeys } from './crypto/signing.ts'
-import { createRequestSigner } from './crypto/web-bot-auth.ts'
+import type { SigningKeys } from './crypto/signing.ts'
 import { type Database, migrate, openDatabase } from './db/index.ts'
 import type { BrowserProvider } from './engine/browser.ts'
-import { createBrowserProvider } from './engine/browser-puppeteer.ts'
-import { CheckRegistry } from './engine/registry.ts'
-import { createOutboundClient, type OutboundClient } from './http/client.ts'
+import { createEngineDeps } from './engine-deps.ts'
+import type { CheckRegistry } from './engine/registry.ts'
+import type { OutboundClient } from './http/client.ts'
 import { JobQueue } from './jobs/queue.ts'
-import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { KeyService } from './keys/service.ts'
 import { createLogger, type Logger } from './log.ts'
 import { Outage } from './outage.ts'
@@ -49,23 +47,8 @@ export interface DepsOverrides {
   jobNamespace?: string
 }
 
-/** What the check engine needs, built without a database: the CLI's in-process scan uses exactly this. */
-export function createEngineDeps(
-  config: Readonly<Config>,
-  overrides: Pick<DepsOverrides, 'browser'> = {},
-): Pick<AppDeps, 'config' | 'registry' | 'signing' | 'outbound' | 'browser'> {
-  const registry = new CheckRegistry(REGISTERED_CHECKS)
-  const signing = loadSigningKeys(config)
-  // Outbound requests are signed only when a key exists (checks.md §17.2: no key, no signature).
-  const signer = signing.current ? createRequestSigner(signing.current, config.publicBaseUrl) : null
-  return {
-    config,
-    registry,
-    signing,
-    outbound: createOutboundClient(config, signer),
-    browser: overrides.browser === undefined ? createBrowserProvider(config) : overrides.browser,
-  }
-}
+/** Built without a database: the CLI's in-process scan uses exactly this. */
+export { createEngineDeps } from './engine-deps.ts'
 
 export async function openDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<AppDeps> {
   const log = overrides.log ?? createLogger(config)

@@ -1,4 +1,4 @@
-import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page, type Target } from 'puppeteer-core'
+import type { Browser, BrowserContext, HTTPRequest, Page, Target } from 'puppeteer-core'
 import type { Config } from '../config.ts'
 import { type EgressEvent, type EgressProxy, startEgressProxy } from '../http/egress-proxy.ts'
 import type { BrowserFetch, BrowserProvider, RenderResult } from './browser.ts'
@@ -112,6 +112,8 @@ export function createBrowserProvider(
     // A remote browser elsewhere cannot reach a proxy on our loopback (README: BROWSER_WS_ENDPOINT).
     const proxy = !wsEndpoint || isLoopbackEndpoint(wsEndpoint) ? await startEgressProxy(config, { onEvent: options.onEgress }) : null
     try {
+      // Loaded on the first render: a scan whose checks never render (or the CLI's --help) does not pay for it.
+      const { default: puppeteer } = await import('puppeteer-core')
       const browser = wsEndpoint
         ? await puppeteer.connect({ browserWSEndpoint: wsEndpoint })
         : await puppeteer.launch({

@@ -14,7 +14,7 @@ import type { SiteIdentity } from './collectors/site-identity.ts'
 import { type CheckEvent, Collection, type RunnerOptions, runChecks } from './runner.ts'
 import { type CheckResult, type Scorecard, scoreScan } from './scoring.ts'
 import { BROWSER_HEADERS } from './snapshot.ts'
-import { normalizeInput } from './target.ts'
+import { type NormalizeOptions, normalizeInput } from './target.ts'
 
 export interface EngineDeps {
   config: Readonly<Config>
@@ -111,10 +111,10 @@ function selectChecks(registry: CheckRegistry, checkIds: readonly string[] | und
 export async function resolveTarget(
   input: string,
   http: ScanSession,
-  options: Pick<ScanOptions, 'mcpUrl' | 'onEvent'>,
+  options: Pick<ScanOptions, 'mcpUrl' | 'onEvent'> & NormalizeOptions,
 ): Promise<ScanTarget> {
-  const normalized = normalizeInput(input)
-  const pinned = options.mcpUrl ? normalizeInput(options.mcpUrl).url : undefined
+  const normalized = normalizeInput(input, options)
+  const pinned = options.mcpUrl ? normalizeInput(options.mcpUrl, options).url : undefined
   await probeReachable(http, normalized.origin)
   options.onEvent?.({ type: 'kind_detecting' })
   const detected = await detectKind(http, { url: normalized.url, hasPath: normalized.hasPath, mcpUrl: pinned })
@@ -249,7 +249,8 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   const started = performance.now()
   const scannedAt = new Date().toISOString()
   const http = sessionFor(deps)
-  const target = await resolveTarget(input, http, options)
+  // Where private targets may be reached at all, local ones (a dev server in CI) may also be named.
+  const target = await resolveTarget(input, http, { ...options, allowLocal: deps.config.scanner.allowPrivate })
   await options.beforeRun?.(target)
   const checks = selectChecks(deps.registry, options.checkIds)
   const phase = options.phase ?? 'static'

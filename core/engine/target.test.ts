@@ -37,3 +37,33 @@ describe('normalizeInput', () => {
     }
   })
 })
+
+describe('normalizeInput with local targets allowed (SCANNER_ALLOW_PRIVATE, the CLI --allow-private)', () => {
+  test.each([
+    ['http://localhost:3000', { domain: 'localhost', origin: 'http://localhost:3000', url: 'http://localhost:3000/', hasPath: false }],
+    ['localhost:3000', { domain: 'localhost', origin: 'http://localhost:3000', url: 'http://localhost:3000/', hasPath: false }],
+    ['app.localhost', { domain: 'app.localhost', origin: 'http://app.localhost', url: 'http://app.localhost/', hasPath: false }],
+    ['127.0.0.1:8080', { domain: '127.0.0.1', origin: 'http://127.0.0.1:8080', url: 'http://127.0.0.1:8080/', hasPath: false }],
+    ['http://[::1]:5173', { domain: '[::1]', origin: 'http://[::1]:5173', url: 'http://[::1]:5173/', hasPath: false }],
+    ['[::1]:5173/mcp', { domain: '[::1]', origin: 'http://[::1]:5173', url: 'http://[::1]:5173/mcp', hasPath: true }],
+    ['192.168.1.20', { domain: '192.168.1.20', origin: 'http://192.168.1.20', url: 'http://192.168.1.20/', hasPath: false }],
+    ['https://localhost:8443', { domain: 'localhost', origin: 'https://localhost:8443', url: 'https://localhost:8443/', hasPath: false }],
+    // A public target is unchanged: a bare domain or public address is still scanned over https.
+    ['example.com', { domain: 'example.com', origin: 'https://example.com', url: 'https://example.com/', hasPath: false }],
+    ['93.184.216.34', { domain: '93.184.216.34', origin: 'https://93.184.216.34', url: 'https://93.184.216.34/', hasPath: false }],
+  ])('%s', (input, expected) => {
+    expect(normalizeInput(input, { allowLocal: true })).toEqual(expected)
+  })
+
+  test('without it, localhost stays refused and a bare loopback address stays https (the API unchanged)', () => {
+    expect(() => normalizeInput('http://localhost:3000')).toThrow('not a fully qualified domain name')
+    expect(normalizeInput('127.0.0.1:8080').origin).toBe('https://127.0.0.1:8080')
+    // The memo of one mode never answers for the other.
+    expect(normalizeInput('localhost:3000', { allowLocal: true }).origin).toBe('http://localhost:3000')
+    expect(() => normalizeInput('localhost:3000')).toThrow(AppError)
+  })
+
+  test.each([['intranet'], ['ftp://localhost'], ['http://user:pw@localhost:3000']])('still refuses %s', (input) => {
+    expect(() => normalizeInput(input, { allowLocal: true })).toThrow(AppError)
+  })
+})

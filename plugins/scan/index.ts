@@ -160,7 +160,7 @@ export function scanPlugin({ deps, services, context }: Root) {
     .get(
       '/api/score/:domain',
       async ({ params, query, request }) => {
-        const { domain } = normalizeInput(params.domain)
+        const { domain } = normalizeInput(params.domain, { allowLocal: deps.config.scanner.allowPrivate })
         const options = shapeOptions(query)
         const epoch = deps.readCache.epoch()
         const row = await service.readScore(domain, { audit: options.audit })

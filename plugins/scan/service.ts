@@ -190,8 +190,9 @@ export class ScanService {
    * a real one, and whether a complete stored result younger than the window can be served (no budget spent).
    */
   async prepare(request: ScanRequest): Promise<PreparedScan> {
-    const { domain, url } = normalizeInput(request.url)
-    const mcpUrl = request.mcpUrl ? normalizeInput(request.mcpUrl).url : null
+    const local = { allowLocal: this.deps.config.scanner.allowPrivate }
+    const { domain, url } = normalizeInput(request.url, local)
+    const mcpUrl = request.mcpUrl ? normalizeInput(request.mcpUrl, local).url : null
     const ephemeral = Boolean(request.ephemeral) || isTunnelHost(domain)
     if (request.ephemeral && (await this.repository.hasRealScan(domain))) {
       throw new AppError('EPHEMERAL_CLOBBER', {

@@ -1,0 +1,75 @@
+import { loadConfig } from '../config.ts'
+import { createEngineDeps } from '../engine-deps.ts'
+import { assessRelevance } from '../engine/relevance.ts'
+import { resolvePending, scan } from '../engine/scan.ts'
+import { isLocalHost } from '../engine/target.ts'
+import { AppError } from '../errors.ts'
+import type { ProgressEvent } from './progress.ts'
+import { type CliReport, fromScanReport } from './report.ts'
+import { TargetError, UsageError } from './usage.ts'
+
+export interface LocalScan {
+  mcpUrl?: string
+  /** Run just these checks: a partial result without a score. */
+  only?: string[]
+  /** Ids the gate needs; unknown ones are refused before anything is fetched. */
+  gateChecks?: string[]
+  /** No browser: rendered checks are skipped (and puppeteer is never loaded). */
+  static: boolean
+  allowPrivate: boolean
+  onEvent: (event: ProgressEvent) => void
+  onNote: (line: string) => void
+  usage: string
+}
+
+/**
+ * Scans in this process, the way the service does: the static phase, then (when rendered checks are pending) the
+ * background analysis of the worker: deep checks, then relevance. A server and this give the same score.
+ */
+export async function scanLocally(target: string, options: LocalScan): Promise<CliReport> {
+  const config = loadConfig(options.allowPrivate ? { ...process.env, SCANNER_ALLOW_PRIVATE: 'true' } : process.env)
+  const engine = createEngineDeps(config, options.static ? { browser: null } : {})
+  const unknown = [...(options.only ?? []), ...(options.gateChecks ?? [])].filter((id) => !engine.registry.has(id))
+  if (unknown.length > 0) throw new UsageError(`unknown check ids: ${[...new Set(unknown)].join(', ')} (see GET /api/checks)`, options.usage)
+  try {
+    if (options.only) {
+      // A selective run, as POST /api/scan/checks: rendered checks inline, no relevance judgement.
+      const report = await scan(target, engine, { phase: 'all', checkIds: options.only, mcpUrl: options.mcpUrl, onEvent: options.onEvent })
+      return skipRendered(fromScanReport(report, { partial: true }), options.static, engine.registry)
+    }
+    let report = await scan(target, engine, { phase: 'static', mcpUrl: options.mcpUrl, onEvent: options.onEvent })
+    if (report.pendingChecks.length > 0) {
+      options.onNote(`rendering ${report.pendingChecks.length} checks in a browser`)
+      report = { ...assessRelevance(await resolvePending(report, engine), engine.registry).report, analysisStatus: 'complete', pendingChecks: [] }
+    }
+    return skipRendered(fromScanReport(report, { partial: false }), options.static, engine.registry)
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `http://${target}`
+    const local = URL.canParse(url) && isLocalHost(new URL(url).hostname)
+    const hint = !config.scanner.allowPrivate && local ? ' (a local target needs --allow-private)' : ''
+    throw new TargetError(`cannot scan ${target}: ${error.message}${hint}`)
+  } finally {
+    await engine.browser?.close()
+  }
+}
+
+/**
+ * Without a browser a rendered check can only say so (status error, which never counts toward the score); under
+ * --static that is the user's choice, so it reads as skipped rather than as a failure in CI reports.
+ */
+function skipRendered(report: CliReport, isStatic: boolean, registry: ReturnType<typeof createEngineDeps>['registry']): CliReport {
+  if (!isStatic) return report
+  const rendered = (id: string) => registry.get(id)?.meta.deep === true
+  return {
+    ...report,
+    layers: report.layers.map((layer) => ({
+      ...layer,
+      checks: layer.checks.map((check) =>
+        check.status === 'error' && rendered(check.id)
+          ? { ...check, status: 'na', score: 0, naReason: 'Rendered in a browser: skipped by --static', recommendation: undefined }
+          : check,
+      ),
+    })),
+  }
+}
