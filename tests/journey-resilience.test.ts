@@ -73,7 +73,7 @@ describe('journey runs that cannot finish', () => {
     // Redis delivers asynchronously.
     for (let waited = 0; published.length === 0 && waited < 5000; waited += 50) await Bun.sleep(50)
     await unsubscribe()
-    expect(published.map((message) => JSON.parse(message) as { type: string })).toEqual([
+    expect(published.map((message) => JSON.parse(message) as unknown)).toEqual([
       { type: 'error', error: { code: 'AGENT_UNAVAILABLE', message: expect.any(String) } },
     ])
     const run = (await (await getPath(api, `/api/journey/runs/${row.id}`)).json()) as Record<string, unknown>

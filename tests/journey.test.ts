@@ -119,7 +119,7 @@ describe('POST /api/journey/runs', () => {
 
   test('free text: 401 without a key or with a key lacking the capability; 201 with the echo for a partner key', async () => {
     const custom = { intent: { custom: 'Find the developer documentation', domain: 'excellent.test' } }
-    for (const headers of [{}, { authorization: 'Bearer ark_unknown' }, { authorization: `Bearer ${scanKey}` }]) {
+    for (const headers of [{}, { authorization: 'Bearer ark_unknown' }, { authorization: `Bearer ${scanKey}` }] as Record<string, string>[]) {
       const response = await createRun(world.handle, custom, headers)
       expect(response.status).toBe(401)
       expect(((await response.json()) as { code: string }).code).toBe('CUSTOM_INTENT_REQUIRES_KEY')
@@ -168,7 +168,7 @@ describe('POST /api/journey/domains/{host}', () => {
     )
 
   test('401 PARTNER_KEY_REQUIRED without a partner key, whatever the body', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${scanKey}` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${scanKey}` }] as Record<string, string>[]) {
       for (const json of [undefined, { limit: 5 }, { bogus: true }]) {
         const response = await domains('', headers, json)
         expect(response.status).toBe(401)

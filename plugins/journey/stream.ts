@@ -94,6 +94,9 @@ export async function relayRun(deps: RelayDeps, runId: string, graph: boolean, c
       }
       if (channel.signal.aborted) return
     }
+  } catch {
+    // The database went away mid-stream; the run itself goes on, and GET /api/journey/runs/{id} tells how it ends.
+    channel.send({ run_id: runId, code: 'STREAM_FAILED', message: 'The stream failed; read the run with GET /api/journey/runs/{id}.' }, 'error')
   } finally {
     await unsubscribe?.()
   }
