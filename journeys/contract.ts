@@ -86,6 +86,8 @@ export interface FetchedPage {
   headings: string[]
   /** Anchors, `<link>` elements and Link header targets, absolute. */
   links: PageLink[]
+  /** Addresses the page offers for contact: mailto: links and `email` of its JSON-LD (e.g. an Organization's contactPoint). */
+  emails: string[]
   /** Forms on the page: their action, method and field names, lower-cased. */
   forms: { action: string; method: string; fields: string[] }[]
   /** Selected response headers, lower-cased names: link, www-authenticate, content-type, payment-required… */

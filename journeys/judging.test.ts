@@ -1,11 +1,9 @@
 import { describe, expect, test } from 'bun:test'
+import { fetchedPage } from '../tests/support/journey-evidence.ts'
 import type { FetchedPage, JourneyEvidence } from './contract.ts'
 import { completedPages, hasUrl, isMarkdown, isOpenApi, jsonObject, judgement, readable, stepsOf, topicOf } from './judging.ts'
 
-function page(path: string, fields: Partial<FetchedPage> = {}): FetchedPage {
-  const url = `https://acme.test${path}`
-  return { stepId: 's1', url, finalUrl: url, status: 200, contentType: 'text/html', fetchMethod: 'http', challenged: false, jsOnly: false, title: '', text: 'x', headings: [], links: [], forms: [], headers: {}, json: null, bodyDigest: '', ...fields }
-}
+const page = (path: string, fields: Partial<FetchedPage> = {}) => fetchedPage(`https://acme.test${path}`, { text: 'x', ...fields })
 
 describe('judging helpers', () => {
   test('completedPages keeps 2xx answers that are not challenges', () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { detectChallenge } from '../core/engine/lib/challenge.ts'
 import { parseLinkHeader } from '../core/engine/lib/links.ts'
 import type { HttpSnapshot } from '../core/engine/snapshot.ts'
-import { parseBoundedJsonOrYaml } from '../core/parse/bounded.ts'
+import { parseBoundedJsonOrYaml, tryParseBoundedJson } from '../core/parse/bounded.ts'
 import { loadBoundedHtml } from '../core/parse/html.ts'
 import type { FetchedPage, PageLink } from './contract.ts'
 
@@ -41,6 +41,7 @@ export function readPage(snapshot: HttpSnapshot, stepId: string, fetchMethod: Fe
     text: '',
     headings: [],
     links,
+    emails: [],
     forms: [],
     headers,
     json: null,
@@ -89,6 +90,8 @@ function readHtml(page: FetchedPage, snapshot: HttpSnapshot): void {
       .get()
     page.forms.push({ action: resolve(form.attr('action') ?? '', snapshot.url) ?? snapshot.url, method: (form.attr('method') ?? 'get').toLowerCase(), fields })
   })
+  $('a[href^="mailto:" i]').each((_, element) => addEmail(page, $(element).attr('href')!.slice('mailto:'.length).split('?')[0]!))
+  $('script[type="application/ld+json"]').each((_, element) => collectEmails(page, tryParseBoundedJson($(element).text())))
   $('script, style, noscript, template').remove()
   page.text = collapse($('body').text() || $.root().text()).slice(0, MAX_TEXT_CHARS)
   page.jsOnly = !page.challenged && scripts > 0 && page.text.length < JS_ONLY_TEXT_CHARS
@@ -103,6 +106,33 @@ function readMarkdown(page: FetchedPage, snapshot: HttpSnapshot): void {
   for (const match of snapshot.body.matchAll(/\[([^\]]{0,200})\]\(([^)\s]{1,2000})\)/g)) {
     const absolute = resolve(match[2]!, snapshot.url)
     if (absolute) page.links.push({ url: absolute, text: collapse(match[1]!), rel: '' })
+  }
+}
+
+const MAX_EMAILS = 20
+const EMAIL = /^[^\s@<>]{1,64}@[^\s@<>]{1,255}$/
+
+function addEmail(page: FetchedPage, raw: string): void {
+  const email = decodeURIComponentSafe(raw).trim().toLowerCase()
+  if (EMAIL.test(email) && !page.emails.includes(email) && page.emails.length < MAX_EMAILS) page.emails.push(email)
+}
+
+/** Every `email` string in a JSON-LD document, however deep (bounded by the JSON parser's depth limit). */
+function collectEmails(page: FetchedPage, node: unknown): void {
+  if (Array.isArray(node)) for (const item of node) collectEmails(page, item)
+  else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'email' && typeof value === 'string') addEmail(page, value.replace(/^mailto:/i, ''))
+      else collectEmails(page, value)
+    }
+  }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
   }
 }
 

@@ -12,7 +12,9 @@ interface Candidate {
 
 /** How much each kind of pointer is worth before relevance: an agent reads the machine-facing ones first. */
 const SOURCE_WEIGHT: Partial<Record<StepSource, number>> = { 'well-known': 8, 'llms-txt': 5, 'link-header': 3, alternate: 3, sitemap: 1 }
-/** rel values that name machine-readable descriptions of the site: worth following for any intent. */
+/** Well-known URIs (RFC 8615) and files with a conventional name: an agent knows them without a link. */
+const REGISTERED_PATH = /^\/\.well-known\/|\.[a-z]+$/
+/** rel values that name machine-readable descriptions of the site: a tie-breaker among relevant pointers. */
 const MACHINE_RELS = /\b(service-desc|service-doc|api-catalog|alternate|describedby|llms-txt|mcp|ai-catalog)\b/
 
 /**
@@ -47,8 +49,9 @@ export default defineAgent({
         const source: StepSource = link.rel === 'sitemap-entry' ? 'sitemap' : /llms(-full)?\.txt$/.test(page.url) ? 'llms-txt' : page.headers.link?.includes(link.url) && !link.text ? 'link-header' : /alternate/.test(link.rel) ? 'alternate' : 'link'
         const path = new URL(link.url).pathname.replace(/[-_/.]/g, ' ')
         const matched = 3 * relevance(`${link.text} ${link.rel}`) + 2 * relevance(path)
-        const machine = MACHINE_RELS.test(link.rel) ? 1 : 0
-        const score = (matched + machine) * (local ? 1 : 0.3) + (matched > 0 ? (SOURCE_WEIGHT[source] ?? 0) : 0)
+        // Where a pointer came from only matters once it is relevant: a site's api-catalog is no help to find its terms.
+        const bonus = matched > 0 ? (SOURCE_WEIGHT[source] ?? 0) + (MACHINE_RELS.test(link.rel) ? 1 : 0) : 0
+        const score = matched * (local ? 1 : 0.3) + bonus
         offer(link.url, { source, anchor: link.text || link.rel || undefined, parentId: page.stepId }, score)
       }
     }
@@ -59,7 +62,11 @@ export default defineAgent({
     let current = home
     if (home?.jsOnly) current = (await tools.renderPage(`${origin}/`, { source: 'start', parentId: home.stepId })) ?? home
     if (current) follow(current)
-    intent.meta.paths.forEach((path, index) => offer(new URL(path, origin).href, { source: 'well-known', anchor: path }, 20 - index * 0.01))
+    // Registered locations (/.well-known/…, files such as /openapi.json) are where an agent looks first; a guessed
+    // page path (/contact) comes after a visible link that says what it is.
+    intent.meta.paths.forEach((path, index) =>
+      offer(new URL(path, origin).href, { source: 'well-known', anchor: path }, (REGISTERED_PATH.test(path) ? 20 : 4.5) - index * 0.01),
+    )
     offer(`${origin}/llms.txt`, { source: 'well-known', anchor: 'llms.txt' }, 6)
     offer(`${origin}/sitemap.xml`, { source: 'well-known', anchor: 'sitemap' }, 2)
 

@@ -11,9 +11,9 @@ function contactForm(page: FetchedPage): boolean {
 }
 
 /**
- * Found when a page gives a way to reach the people behind the site: an email address on a contact, support or
- * about page, or a contact form. A newsletter sign-up (an email field and nothing to say) is not. (mailto: links
- * are not in the evidence: page.ts keeps http(s) links only, so an address counts by its visible text.)
+ * Found when a page gives a way to reach the people behind the site: a mailto: link or a JSON-LD contact email
+ * anywhere, an address in the text of a contact, support or about page, or a contact form. A newsletter sign-up
+ * (an email field and nothing to say) is not.
  */
 export default defineIntent({
   meta: {
@@ -26,7 +26,7 @@ export default defineIntent({
   },
   judge(_trajectory, evidence) {
     const reachable = completedPages(evidence).filter(
-      (page) => readable(page) && (contactForm(page) || (TOPIC.test(topicOf(page)) && EMAIL.test(page.text))),
+      (page) => readable(page) && (contactForm(page) || page.emails.length > 0 || (TOPIC.test(topicOf(page)) && EMAIL.test(page.text))),
     )
     return judgement(reachable, (page) => `${page.finalUrl} says how to reach the team.`, 'No page the agent could read gives a contact email or form.')
   },

@@ -22,10 +22,11 @@ const TABLE: Record<string, Row> = {
   // spa and poor are app shells; these runs have no browser to render them (with one, spa would be described).
   'evaluate-product': { success: { excellent: ['/'], blog: ['/'] }, failure: ['spa', 'poor'] },
   'find-pricing': { success: { excellent: ['/pricing'], store: ['/pages/pricing'] }, failure: ['blog', 'docs'] },
-  'find-support': { success: { blog: ['/about'] }, failure: ['docs', 'poor'] },
+  'find-support': { success: { blog: ['/about'], excellent: ['/'] }, failure: ['docs', 'poor'] },
   'find-terms': { success: { excellent: ['/legal'] }, failure: ['blog', 'poor'] },
   // The docs site's "Command reference" documents a CLI, not an HTTP API.
-  'find-api-reference': { success: { excellent: ['/docs'], 'api-company': ['/docs'] }, failure: ['docs', 'blog'] },
+  // Both sites point at their OpenAPI description (Link header, service-desc), which the agent reads before the HTML docs.
+  'find-api-reference': { success: { excellent: ['/openapi.json'], 'api-company': ['/openapi.yaml'] }, failure: ['docs', 'blog'] },
   'find-openapi': { success: { excellent: ['/openapi.json'], 'api-company': ['/openapi.yaml'] }, failure: ['docs', 'poor'] },
   'read-docs-markdown': { success: { docs: ['/getting-started.md'], excellent: ['/docs.md'] }, failure: ['api-company', 'blog'] },
   // blog's robots.txt has a `*` group only, and it publishes nothing else for agents.

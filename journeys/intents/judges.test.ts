@@ -3,32 +3,12 @@
 // an OpenAPI document) and must not count, next to the smallest page that does.
 import { describe, expect, test } from 'bun:test'
 import type { FetchedPage, JourneyEvidence } from '../contract.ts'
+import { fetchedPage } from '../../tests/support/journey-evidence.ts'
 import { intentById } from './index.ts'
 
 const ORIGIN = 'https://acme.test'
 
-function page(path: string, fields: Partial<FetchedPage> = {}): FetchedPage {
-  const url = `${ORIGIN}${path}`
-  return {
-    stepId: 's1',
-    url,
-    finalUrl: url,
-    status: 200,
-    contentType: 'text/html',
-    fetchMethod: 'http',
-    challenged: false,
-    jsOnly: false,
-    title: '',
-    text: '',
-    headings: [],
-    links: [],
-    forms: [],
-    headers: {},
-    json: null,
-    bodyDigest: '',
-    ...fields,
-  }
-}
+const page = (path: string, fields: Partial<FetchedPage> = {}) => fetchedPage(`${ORIGIN}${path}`, fields)
 
 const evidence = (...pages: FetchedPage[]): JourneyEvidence => ({ domain: 'acme.test', origin: ORIGIN, pages: pages.map((p, i) => ({ ...p, stepId: `s${i + 1}` })), disallowed: [] })
 const satisfied = (id: string, ...pages: FetchedPage[]) => intentById(id)!.judge([], evidence(...pages)).satisfied
@@ -75,6 +55,10 @@ describe('find-support', () => {
     expect(satisfied('find-support', page('/contact', { title: 'Contact us', text: 'Write to help@acme.test, we answer within a day.' }))).toBe(true)
     const form = { action: `${ORIGIN}/contact`, method: 'post', fields: ['email:email', 'message'] }
     expect(satisfied('find-support', page('/', { title: 'Acme', text: LONG, forms: [form] }))).toBe(true)
+  })
+
+  test('a mailto: link or a JSON-LD contact email on any page', () => {
+    expect(satisfied('find-support', page('/', { title: 'Acme', text: LONG, emails: ['support@acme.test'] }))).toBe(true)
   })
 
   test('a newsletter form, or an address in a blog post, is not support', () => {

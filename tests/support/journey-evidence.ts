@@ -1,0 +1,25 @@
+import type { FetchedPage } from '../../journeys/contract.ts'
+
+/** A fetched page as the judges read it: a readable 200 HTML page unless `fields` say otherwise. */
+export function fetchedPage(url: string, fields: Partial<FetchedPage> = {}): FetchedPage {
+  return {
+    stepId: 's1',
+    url,
+    finalUrl: url,
+    status: 200,
+    contentType: 'text/html',
+    fetchMethod: 'http',
+    challenged: false,
+    jsOnly: false,
+    title: '',
+    text: '',
+    headings: [],
+    links: [],
+    emails: [],
+    forms: [],
+    headers: {},
+    json: null,
+    bodyDigest: '',
+    ...fields,
+  }
+}
