@@ -20,7 +20,7 @@ describe('mcp-error-handling', () => {
     ['malformed JSON gets an HTML page', 'fail', mcpServer({ probes: { malformedJson: html('', 400) } })],
     ['an unknown tool "succeeds"', 'fail', mcpServer({ probes: { unknownTool: rpcResult('tools/call', { content: [] }) } })],
     ['an unknown method gets a bare 404', 'fail', mcpServer({ probes: { unknownMethod: httpReply('foo/bar', 404, 'Not found') } })],
-    ['only HTTP+SSE', 'na', mcpServer({ legacySseOnly: true })],
+    ['only HTTP+SSE: the same probes, sent over its session', 'pass', mcpServer({ legacySseOnly: true })],
     ['a probe got no answer', 'error', mcpServer({ probes: { malformedJson: noResponse('') } })],
   ] as const)('%s -> %s', (_name, expected, mcp) => {
     const outcome = check.run({ mcp }, mcpContext)

@@ -1,10 +1,8 @@
 // Bad requests get structured JSON-RPC errors: an unknown method -32601, an unknown tool -32602 (or an isError
 // result), an unknown resource -32602/-32002, malformed JSON -32700 or HTTP 400. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
 import type { McpExchange, McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
 import { describeExchange, errorCode, isModern, MCP_SPEC, resultOf, sentence, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
-
-const SSE_ONLY = 'Only the deprecated HTTP+SSE transport answered, and the probes need Streamable HTTP (mcp-streamable-http reports it)'
 
 /** ok: the expected answer; wrong: a JSON-RPC error with the wrong code or status; bad: not a JSON-RPC error at all. */
 type Grade = 'ok' | 'wrong' | 'bad' | 'unfinished'
@@ -33,7 +31,6 @@ export default defineCheck({
     needs: ['mcp'],
   },
   run({ mcp }) {
-    if (mcp.legacySseOnly) return na(SSE_ONLY)
     const probes = gradeProbes(mcp)
     const bad = probes.filter((probe) => probe.grade === 'bad')
     const wrong = probes.filter((probe) => probe.grade === 'wrong')

@@ -52,8 +52,7 @@ export default defineCheck({
       }
     }
 
-    // The cursor probe needs Streamable HTTP; over HTTP+SSE only the lists themselves are judged.
-    const probe = mcp.legacySseOnly ? { grade: 'ok' as const, detail: 'the invalid-cursor probe needs Streamable HTTP' } : invalidCursor(mcp)
+    const probe = invalidCursor(mcp)
     if (probe.grade === 'unfinished') pending.push('tools/list with cursor "invalid!!"')
     else if (probe.grade === 'wrong') {
       problems.push(probe.detail)

@@ -10,7 +10,7 @@ describe('mcp-ping', () => {
     ['answered after 6 s', 'fail', mcpServer({ ping: rpcResult('ping', {}, { durationMs: 6200 }) })],
     ['a 500 page', 'fail', mcpServer({ ping: httpReply('ping', 500, 'Internal Server Error') })],
     ['a modern-only server', 'na', modernServer()],
-    ['only HTTP+SSE', 'na', mcpServer({ legacySseOnly: true })],
+    ['only HTTP+SSE: the same probes, sent over its session', 'pass', mcpServer({ legacySseOnly: true })],
     ['no answer at all', 'error', mcpServer({ ping: noResponse('ping') })],
   ] as const)('%s -> %s', (_name, expected, mcp) => {
     const outcome = check.run({ mcp }, mcpContext)

@@ -23,7 +23,6 @@ export default defineCheck({
   },
   run({ mcp }) {
     if (isModern(mcp)) return na('The server speaks only MCP 2026-07-28, which removed ping')
-    if (mcp.legacySseOnly) return na('Only the deprecated HTTP+SSE transport answered, and the ping probe needs Streamable HTTP (mcp-streamable-http reports it)')
     const { ping } = mcp
     if (!ping) return na('ping was not sent because the handshake did not succeed (mcp-initialize reports it)')
     if (unfinished(ping)) return unreachable(`ping did not complete: ${describeExchange(ping)}`)

@@ -85,7 +85,7 @@ function rpcError(value: unknown): JsonRpcError {
  * The response to `id`. A response with a null id answers too: one request travels per POST, and a server that
  * rejects it before reading its id (bad header, bad JSON) answers with null.
  */
-function responseTo(messages: Record<string, unknown>[], id: string | number | undefined): McpExchange['response'] {
+export function responseTo(messages: Record<string, unknown>[], id: string | number | undefined): McpExchange['response'] {
   const message = messages.find(
     (candidate) => ('result' in candidate || 'error' in candidate) && (id === undefined || candidate.id === id || candidate.id === null),
   )

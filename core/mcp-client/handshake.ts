@@ -6,8 +6,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { isRecord } from '../engine/snapshot.ts'
 import type { ScanSession } from '../http/session.ts'
 import { describeError, failedExchange } from './exchange.ts'
-import { MCP_MODERN_VERSION, MODERN_ERROR_CODES, SSE_FALLBACK_STATUSES } from './protocol.ts'
-import { guardedFetch, HandshakeRecorder, NO_RECONNECT, newClient, openSse, sdkCall, within, withoutListening } from './transports.ts'
+import { INITIALIZE, MCP_MODERN_VERSION, MODERN_ERROR_CODES, SSE_FALLBACK_STATUSES } from './protocol.ts'
+import { SseChannel } from './sse.ts'
+import { guardedFetch, HandshakeRecorder, NO_RECONNECT, newClient, sdkCall, within, withoutListening } from './transports.ts'
 import type { Call, Handshake, Limits, McpEra, McpExchange } from './types.ts'
 import type { McpWire } from './wire.ts'
 
@@ -48,7 +49,7 @@ export interface Connection {
   initialized: McpExchange | null
   handshake: Handshake | null
   handshakeError?: string
-  /** How list pages are fetched: the SDK client, or raw requests when there is no SDK session. */
+  /** How list pages are fetched: the SDK client, or raw requests when there is no SDK session (always over HTTP+SSE). */
   call: Call
   close(): Promise<void>
 }
@@ -98,10 +99,35 @@ export async function connect(http: ScanSession, wire: McpWire, discover: Promis
   const discovered = await discover
   if (isRecord(discovered.response?.result)) return modern(wire, discovered, failed)
   if (!maySpeakSse(initialize)) return failed
-  const sse = await openSse(recorder.fetch, wire.url, limits)
+  const sse = await connectSse(http, wire, limits)
   if (sse.error !== undefined) return { ...failed, handshakeError: `${refused}; HTTP+SSE fallback: ${sse.error}` }
-  const sseInitialized = (await recorder.get('notifications/initialized')) ?? null
-  return { era: 'legacy', legacySseOnly: true, initialize, initialized: sseInitialized, handshake: sse.handshake, call: sse.call, close: sse.close }
+  return { era: 'legacy', legacySseOnly: true, initialize, initialized: sse.initialized, handshake: sse.handshake, call: wire.call, close: sse.close }
+}
+
+/**
+ * The handshake over the deprecated HTTP+SSE transport, raw: the wire then sends every request of the scan over
+ * this one session (a second session at once would, on a bridge sharing one stream, see the other's answers).
+ */
+export async function connectSse(
+  http: ScanSession,
+  wire: McpWire,
+  limits: Limits,
+): Promise<{ handshake: Handshake; initialized: McpExchange; close(): Promise<void>; error?: undefined } | { error: string }> {
+  const opened = await SseChannel.open(http, wire.url, limits)
+  if (opened.error !== undefined) return { error: opened.error }
+  const { channel } = opened
+  wire.sse = channel
+  const initialize = await wire.request('initialize', INITIALIZE.params)
+  const handshake = handshakeOf(initialize.response?.result)
+  if (!handshake) {
+    wire.sse = null
+    await channel.close()
+    const error = initialize.response?.error
+    return { error: error ? `initialize answered JSON-RPC error ${error.code} ${JSON.stringify(error.message)}` : `initialize got no result (${initialize.error ?? `HTTP ${initialize.status}`})` }
+  }
+  wire.adopt(null, handshake.protocolVersion)
+  const initialized = await wire.notify('notifications/initialized')
+  return { handshake, initialized, close: () => channel.close() }
 }
 
 /** A 2026-07-28 endpoint: the handshake is the discover result, and the legacy refusal was to be expected. */

@@ -5,8 +5,7 @@
 import { isBearerChallenge } from '../engine/lib/discovery.ts'
 import { isRecord } from '../engine/snapshot.ts'
 import type { ScanSession } from '../http/session.ts'
-import { handshakeOfDiscover, maySpeakSse } from './handshake.ts'
-import { openSse } from './transports.ts'
+import { connectSse, handshakeOfDiscover, maySpeakSse } from './handshake.ts'
 import type { Call, Limits } from './types.ts'
 import { McpWire } from './wire.ts'
 
@@ -52,8 +51,8 @@ export async function reachEndpoint(http: ScanSession, url: string, limits: Limi
   }
   if (initialize.response || discover.response) return { state: 'mcp-error' }
   if (maySpeakSse(initialize)) {
-    const sse = await openSse(http.asFetch(), url, limits)
-    if (sse.error === undefined) return { state: 'mcp', answer: 'sse', capabilities: sse.handshake.capabilities, call: sse.call, close: sse.close }
+    const sse = await connectSse(http, wire, limits)
+    if (sse.error === undefined) return { state: 'mcp', answer: 'sse', capabilities: sse.handshake.capabilities, call: wire.call, close: sse.close }
   }
   return { state: 'not-mcp', reason: `initialize got ${initialize.status}${initialize.html ? ' with an HTML page' : ''}` }
 }

@@ -1,9 +1,8 @@
 /**
- * The SDK client over the two HTTP transports (Streamable HTTP, and the deprecated HTTP+SSE of 2024-11-05), wrapped
- * for a scanner: responses pass the stream guards, the handshake is recorded raw, nothing listens or reconnects.
+ * The SDK client over Streamable HTTP, wrapped for a scanner: responses pass the stream guards, the handshake is
+ * recorded raw, nothing listens or reconnects. (The deprecated HTTP+SSE transport is spoken raw: sse.ts.)
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { isRecord, parseJson } from '../engine/snapshot.ts'
@@ -35,7 +34,7 @@ export class HandshakeRecorder {
     const body = typeof init?.body === 'string' ? init.body : undefined
     const message = body === undefined ? undefined : parseJson(body)
     const method = isRecord(message) && typeof message.method === 'string' ? message.method : undefined
-    // First come only: the SSE fallback's initialize travels inside a stream and says nothing about the endpoint.
+    // First come only: the handshake's first attempt is what the endpoint answered.
     if (method === undefined || !RECORDED_METHODS.has(method) || this.recorded.has(method)) return this.inner(input, init)
     const id = isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined
     const outgoing: Outgoing = {
@@ -62,16 +61,6 @@ export class HandshakeRecorder {
     const copy = new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers })
     Object.defineProperty(copy, 'url', { value: response.url })
     return copy
-  }
-}
-
-/** The deprecated HTTP+SSE transport, keeping the negotiated version (the SDK exposes it to transports only). */
-class SseTransport extends SSEClientTransport {
-  negotiatedVersion?: string
-
-  override setProtocolVersion(version: string): void {
-    this.negotiatedVersion = version
-    super.setProtocolVersion(version)
   }
 }
 
@@ -121,35 +110,5 @@ export function sdkCall(client: Client, limits: Limits): Call {
       }
       return { error: describeError(error) }
     }
-  }
-}
-
-/** A session over the deprecated HTTP+SSE transport (2024-11-05): GET opens the stream, which names where to POST. */
-export async function openSse(
-  fetch: FetchLike,
-  url: string,
-  limits: Limits,
-): Promise<{ handshake: Handshake; call: Call; close(): Promise<void>; error?: undefined } | { error: string }> {
-  const client = newClient()
-  const transport = new SseTransport(new URL(url), { fetch: guardedFetch(fetch) })
-  try {
-    // Two steps: the stream must name its message endpoint before initialize can be sent.
-    await within(client.connect(transport, { timeout: limits.timeoutMs, signal: limits.budget }), limits.timeoutMs * 2)
-  } catch (error) {
-    await client.close()
-    return { error: describeError(error) }
-  }
-  const capabilities = client.getServerCapabilities()
-  const serverInfo = client.getServerVersion()
-  const instructions = client.getInstructions()
-  return {
-    handshake: {
-      protocolVersion: transport.negotiatedVersion,
-      ...(capabilities ? { capabilities: { ...capabilities } } : {}),
-      ...(serverInfo ? { serverInfo: { ...serverInfo } } : {}),
-      ...(instructions !== undefined ? { instructions } : {}),
-    },
-    call: sdkCall(client, limits),
-    close: () => client.close(),
   }
 }

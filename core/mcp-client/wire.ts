@@ -3,6 +3,7 @@ import type { ScanSession } from '../http/session.ts'
 import { ACCEPT, MCP_INITIALIZE_BODY } from '../engine/lib/discovery.ts'
 import { type Outgoing, send } from './exchange.ts'
 import { INITIALIZE, MCP_LEGACY_VERSION, MCP_MODERN_VERSION, MODERN_META } from './protocol.ts'
+import type { SseChannel } from './sse.ts'
 import type { Call, CallOutcome, Limits, McpEra, McpExchange } from './types.ts'
 
 export function outcomeOf(exchange: McpExchange): CallOutcome {
@@ -31,7 +32,14 @@ export class McpWire {
   era: McpEra = 'legacy'
   sessionId: string | null = null
   protocolVersion: string | null = null
+  /** Set when the endpoint speaks only HTTP+SSE: every POST goes to the announced message endpoint instead. */
+  sse: SseChannel | null = null
   private nextId = 0
+  /**
+   * Ids unique to this conversation: a bridge that writes every answer to every open stream mixes in other clients'
+   * answers, whose ids (often small integers) must never match one of ours.
+   */
+  private readonly idPrefix = `ar-${crypto.randomUUID().slice(0, 8)}-`
 
   constructor(
     private readonly http: ScanSession,
@@ -66,8 +74,9 @@ export class McpWire {
     return this.send({ method: 'POST', headers: this.legacyHeaders(), body: JSON.stringify({ jsonrpc: '2.0', method }) })
   }
 
-  /** GET with `Accept: text/event-stream`, read up to the headers. */
+  /** GET with `Accept: text/event-stream`, read up to the headers (over HTTP+SSE, the GET that opened the session). */
   openStream(): Promise<McpExchange> {
+    if (this.sse) return Promise.resolve(this.sse.opening)
     const headers = this.era === 'modern' ? { 'mcp-protocol-version': MCP_MODERN_VERSION } : this.legacyHeaders()
     delete headers['content-type']
     return this.send({ method: 'GET', headers: { ...headers, accept: 'text/event-stream' } }, true)
@@ -80,6 +89,7 @@ export class McpWire {
   }
 
   private send(outgoing: Outgoing, headersOnly = false): Promise<McpExchange> {
+    if (this.sse && outgoing.method === 'POST') return this.sse.post(outgoing)
     return send(this.http, this.url, outgoing, this.limits, headersOnly)
   }
 
@@ -115,6 +125,6 @@ export class McpWire {
 
   private id(): string {
     this.nextId += 1
-    return `ar-${this.nextId}`
+    return `${this.idPrefix}${this.nextId}`
   }
 }

@@ -200,6 +200,14 @@ describe('mcp collector: legacy servers through the SDK', () => {
     expect(mcp.handshake?.protocolVersion).toBe('2025-11-25')
     expect(mcp.initialized?.status).toBe(202)
     expect(mcp.tools.items.map((tool) => tool.name)).toEqual(['get_time'])
+    // Every request and probe went over the session: POSTed to the announced endpoint, answered on the stream.
+    expect(mcp.messageUrl).toStartWith('https://sse-only.mcp.test/messages?sessionId=')
+    expect(mcp.ping).toMatchObject({ status: 202, response: { result: {} } })
+    expect(mcp.discover.response?.error?.code).toBe(-32601)
+    expect(mcp.probes.unknownMethod.response?.error?.code).toBe(-32601)
+    expect(mcp.probes.malformedJson.status).toBe(400)
+    expect(mcp.probes.getStream).toMatchObject({ status: 200, contentType: 'text/event-stream' })
+    expect(mcp.toolCalls.map((call) => call.result?.content)).toEqual([[{ type: 'text', text: '1970-01-01T00:00:00.000Z' }]])
   })
 
   test('auth-required: no handshake, the Bearer challenge recorded', async () => {

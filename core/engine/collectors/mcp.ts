@@ -19,8 +19,10 @@ export interface McpServerArtifact {
   url: string
   /** `legacy`: initialize handshake (2025-03-26 … 2025-11-25); `modern`: stateless 2026-07-28 (`server/discover`). */
   era: McpEra
-  /** Only the deprecated HTTP+SSE transport (2024-11-05) answered. */
+  /** Only the deprecated HTTP+SSE transport (2024-11-05) answered: every request and probe went over its session. */
   legacySseOnly: boolean
+  /** HTTP+SSE only: the message endpoint the stream announced, where requests are POSTed. */
+  messageUrl?: string
   initialize: McpExchange
   /** The initialize result (legacy) or the discover result mapped to the same fields (modern); null on failure. */
   handshake: Handshake | null
@@ -31,7 +33,7 @@ export interface McpServerArtifact {
   sessionId: string | null
   /** notifications/initialized (legacy only). */
   initialized: McpExchange | null
-  /** server/discover (always probed; a legacy server answering -32601 is expected). */
+  /** server/discover (always probed, over HTTP+SSE inside the session; a legacy server answering -32601 is expected). */
   discover: McpExchange
   tools: McpList<McpTool>
   resources: McpList<McpResource>
@@ -53,7 +55,7 @@ export interface McpServerArtifact {
     malformedJson: McpExchange
     /** tools/list with cursor `invalid!!`. */
     invalidCursor: McpExchange
-    /** GET with `Accept: text/event-stream`. */
+    /** GET with `Accept: text/event-stream` (over HTTP+SSE, the GET that opened the session). */
     getStream: McpExchange
     /** A request POSTed without the `Accept: application/json, text/event-stream` header. */
     postWithoutAccept: McpExchange
@@ -238,10 +240,12 @@ export const mcpCollector = defineCollector({
     // Always probed, and independent of the legacy session: a legacy server's -32601 (or 400) is expected.
     const discover = wire.discover()
     const connection = await connect(ctx.http, wire, discover, limits)
+    // An HTTP+SSE URL answers GET only: discover is asked inside the session, where a legacy server can answer it.
+    const discovering = connection.legacySseOnly ? wire.discover() : discover
+    const messageUrl = wire.sse?.messageUrl
     // The SDK client is done before the session ends, so that it never sees the session vanish.
-    const { probes, ...gathered } = await gather(connection, wire).finally(() => connection.close())
+    const [{ probes, ...gathered }, discovered] = await Promise.all([gather(connection, wire), discovering]).finally(() => connection.close())
     const deleteSession = probes.withSession ? await wire.endSession() : null
-    const discovered = await discover
     const exchanges = [
       connection.initialize,
       connection.initialized,
@@ -256,6 +260,7 @@ export const mcpCollector = defineCollector({
       url,
       era: connection.era,
       legacySseOnly: connection.legacySseOnly,
+      ...(messageUrl ? { messageUrl } : {}),
       initialize: connection.initialize,
       handshake: connection.handshake,
       requestedVersion: connection.era === 'modern' ? MCP_MODERN_VERSION : MCP_LEGACY_VERSION,
