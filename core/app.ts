@@ -18,6 +18,7 @@ import { opsPlugin } from '../plugins/ops/index.ts'
 import { scanPlugin } from '../plugins/scan/index.ts'
 import { trustPlugin } from '../plugins/trust/index.ts'
 import { webBotAuthPlugin } from '../plugins/web-bot-auth/index.ts'
+import { webPlugin } from '../plugins/web/index.ts'
 import { ScanWorker } from '../plugins/scan/worker.ts'
 
 /** Composes the feature plugins over one root (core/root.ts). Never listens: main.ts does, tests call handle(). */
@@ -39,6 +40,7 @@ export function buildApp(root: Root) {
     .use(contactPlugin(root))
     .use(journeyPlugin(root))
     .use(mcpPlugin(root))
+    .use(webPlugin(root))
 }
 
 export type App = ReturnType<typeof buildApp>

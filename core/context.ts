@@ -247,6 +247,7 @@ function isJsonMediaType(contentType: string | undefined): boolean {
  */
 async function parseBody(request: Request, contentType: string | undefined): Promise<unknown> {
   if (!request.body) return null
+  if (acceptsHtmlForm(request, contentType)) return parseForm(await readCapped(request))
   if (!isJsonMediaType(contentType)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', {
       message: `Request bodies must be application/json${contentType ? `, not ${contentType.slice(0, 100)}` : ''}`,
@@ -270,6 +271,27 @@ async function parseBody(request: Request, contentType: string | undefined): Pro
     if (path !== null) throw invalidInput('body', path, INVALID_TEXT_MESSAGE)
   }
   return markBody(value)
+}
+
+/**
+ * The web pages' forms (plugins/web) work without JavaScript, so browsers post them url-encoded; the JSON API
+ * under /api/ keeps refusing that type. The fields are checked like JSON text, and a repeated name keeps its last
+ * value.
+ */
+function acceptsHtmlForm(request: Request, contentType: string | undefined): boolean {
+  if (contentType?.trim().toLowerCase() !== 'application/x-www-form-urlencoded') return false
+  const { pathname } = new URL(request.url)
+  return pathname !== '/api' && !pathname.startsWith('/api/')
+}
+
+function parseForm(text: string): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (!isValidText(name) || !isValidText(value)) throw invalidInput('body', isValidText(name) ? name : '', INVALID_TEXT_MESSAGE)
+    // defineProperty: a field named __proto__ is data, never the object's prototype.
+    Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true })
+  }
+  return markBody(fields) as Record<string, string>
 }
 
 /**

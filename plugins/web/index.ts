@@ -1,0 +1,168 @@
+import { join } from 'node:path'
+import { html } from '@elysiajs/html'
+import { Elysia } from 'elysia'
+import type { Root } from '../../core/root.ts'
+import { buildCatalog } from '../../core/engine/catalog.ts'
+import { normalizeInput } from '../../core/engine/target.ts'
+import { AppError, ERRORS } from '../../core/errors.ts'
+import { leaderboardPage } from '../leaderboard/service.ts'
+import { reportMarkdown } from './markdown.ts'
+import { checksPageQuery, leaderboardPageQuery, recheckForm, recheckToken, scanForm } from './model.ts'
+import { ApiPage } from './pages/api.tsx'
+import { ChecksPage } from './pages/checks.tsx'
+import { ErrorPage } from './pages/error.tsx'
+import { HomePage } from './pages/home.tsx'
+import { LeaderboardPage } from './pages/leaderboard.tsx'
+import { NotScannedPage, ReportPage, reportPath } from './pages/report.tsx'
+import { HTML_TYPE, newNonce, pageHeaders } from './respond.ts'
+import { WebService } from './service.ts'
+import { llmsTxt, robotsTxt, sitemapXml } from './site-files.ts'
+
+/** Pages are for people and crawlers; programs have the documented API, so none of this is in /openapi.json. */
+const hidden = { hide: true }
+
+const ASSETS = {
+  'site.css': 'text/css; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+} as const
+
+/** The report's Markdown alternate is chosen by a `.md` suffix or by asking for text/markdown over HTML. */
+function wantsMarkdown(accept: string | null): boolean {
+  const types = (accept ?? '').toLowerCase()
+  const markdown = types.indexOf('text/markdown')
+  if (markdown === -1) return false
+  const page = types.indexOf('text/html')
+  return page === -1 || markdown < page
+}
+
+/** Server-rendered HTML pages (plugins/web): the scan form, reports, leaderboard, catalog, and our own robots/llms/sitemap. */
+export function webPlugin({ deps, services, context }: Root) {
+  const { config } = deps
+  const baseUrl = config.publicBaseUrl
+  const web = new WebService(deps)
+  const catalog = buildCatalog(deps.registry, { essentials: false })
+  const assets = Object.fromEntries(
+    Object.entries(ASSETS).map(([name, type]) => [name, { body: Bun.file(join(import.meta.dir, 'assets', name)), type }]),
+  )
+
+  const textResponse = (body: string, type: string, headers: Record<string, string> = {}) =>
+    new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=300', ...headers } })
+
+  const markdownResponse = async (domain: string) => {
+    const view = await web.report(domain)
+    if (!view) throw new AppError('DOMAIN_NOT_SCANNED', { message: `${domain} has not been scanned yet` })
+    return textResponse(reportMarkdown(view, baseUrl), 'text/markdown; charset=utf-8', {
+      link: `<${baseUrl}${reportPath(domain)}>; rel="canonical"`,
+      vary: 'Accept',
+      'cache-control': 'no-cache',
+    })
+  }
+
+  return (
+    new Elysia({ name: 'web' })
+      .use(context)
+      .use(html({ autoDetect: false, contentType: HTML_TYPE }))
+      .derive(({ set }) => {
+        const nonce = newNonce()
+        Object.assign(set.headers, pageHeaders(nonce))
+        return { nonce }
+      })
+      // Errors of these routes (ours, and the shared validation, limits and parsing) reach people as pages.
+      .mapResponse(async ({ responseValue, request }) => {
+        if (!(responseValue instanceof Response) || responseValue.status < 400) return
+        if (!responseValue.headers.get('content-type')?.includes('json')) return
+        const body = (await responseValue.clone().json().catch(() => ({}))) as { error?: unknown; message?: unknown; code?: unknown }
+        const code = typeof body.code === 'string' ? body.code : undefined
+        const title = code && code in ERRORS ? ERRORS[code as keyof typeof ERRORS].title : typeof body.error === 'string' ? body.error : 'Error'
+        const message = typeof body.message === 'string' ? body.message : title
+        const nonce = newNonce()
+        const headers = new Headers(responseValue.headers)
+        headers.set('content-type', HTML_TYPE)
+        for (const [name, value] of Object.entries(pageHeaders(nonce))) headers.set(name, value)
+        const page = await ErrorPage({ error: { status: responseValue.status, title, message, code }, baseUrl, path: new URL(request.url).pathname, nonce })
+        return new Response(page, { status: responseValue.status, headers })
+      })
+      .get('/assets/:file', ({ params }) => {
+        const asset = assets[params.file]
+        if (!asset) throw new AppError('NOT_FOUND', { message: `No asset ${params.file}` })
+        return new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=3600' } })
+      }, { detail: hidden })
+      .get('/', ({ html, nonce }) => html(HomePage({ baseUrl, nonce })), { detail: hidden })
+      .post(
+        '/scan',
+        async ({ body, caller, set }) => {
+          const prepared = await services.scans.prepare({ url: body.url })
+          const row = prepared.fresh?.row ?? (await services.scans.execute(prepared, caller))
+          set.headers['cache-control'] = 'no-store'
+          return new Response(null, { status: 303, headers: { location: reportPath(row.domain), 'cache-control': 'no-store' } })
+        },
+        { limit: 'scanBurst', body: scanForm, detail: hidden },
+      )
+      .get(
+        '/site/:domain',
+        async ({ params, query, request, html, nonce, set, redirect }) => {
+          const asMarkdown = params.domain.endsWith('.md')
+          const { domain } = normalizeInput(asMarkdown ? params.domain.slice(0, -3) : params.domain)
+          if (asMarkdown) return markdownResponse(domain)
+          if (domain !== params.domain) return redirect(reportPath(domain), 301)
+          if (wantsMarkdown(request.headers.get('accept'))) return markdownResponse(domain)
+          set.headers.vary = 'Accept'
+          const view = await web.report(domain)
+          if (!view) {
+            set.status = 404
+            return html(NotScannedPage({ domain, baseUrl, nonce }))
+          }
+          const token = recheckToken.safeParse(query.recheck)
+          const recheck = token.success ? await web.recheck(token.data) : null
+          set.headers.link = `<${reportPath(domain)}.md>; rel="alternate"; type="text/markdown"`
+          set.headers['cache-control'] = 'no-cache'
+          return html(ReportPage({ view, baseUrl, nonce, recheck }))
+        },
+        { detail: hidden },
+      )
+      .post(
+        '/site/:domain/recheck',
+        async ({ params, body, caller, can }) => {
+          const { domain } = normalizeInput(params.domain)
+          if (!deps.registry.has(body.checkId)) {
+            throw new AppError('UNKNOWN_CHECK_IDS', { message: `Unknown check id: ${body.checkId}`, details: { unknownIds: [body.checkId] } })
+          }
+          const row = await deps.scans.latest(domain)
+          if (!row) throw new AppError('DOMAIN_NOT_SCANNED', { message: `${domain} has not been scanned yet` })
+          const { report, storedScanUpdated } = await services.scans.runChecks(
+            { url: row.url, checkIds: [body.checkId], mcpUrl: row.mcpUrl ?? undefined },
+            caller,
+            { patch: can('patch-stored-scan') },
+          )
+          const results = report.layers.flatMap((layer) => layer.checks).filter((check) => check.id === body.checkId)
+          const token = await web.keepRecheck({
+            checkId: body.checkId,
+            storedScanUpdated,
+            results: results.map(({ name, status, details, recommendation, mcpUrl }) => ({ name, status, details, recommendation, mcpUrl })),
+          })
+          const location = `${reportPath(domain)}?recheck=${token}#check-${encodeURIComponent(body.checkId)}`
+          return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } })
+        },
+        { limit: 'scanBurst', body: recheckForm, detail: hidden },
+      )
+      .get(
+        '/leaderboard',
+        async ({ query, html, nonce }) => html(LeaderboardPage({ page: await leaderboardPage(deps.database.db, { ...query, pageSize: 50 }), baseUrl, nonce })),
+        { limit: 'openRead', query: leaderboardPageQuery, detail: hidden },
+      )
+      .get('/checks', ({ query, html, nonce }) => html(ChecksPage({ catalog, query: query.q, baseUrl, nonce })), {
+        query: checksPageQuery,
+        detail: hidden,
+      })
+      .get('/api', ({ html, nonce }) => html(ApiPage({ baseUrl, nonce })), { detail: hidden })
+      .get('/robots.txt', () => textResponse(robotsTxt(baseUrl), 'text/plain; charset=utf-8'), { detail: hidden })
+      .get(
+        '/llms.txt',
+        async () => textResponse(llmsTxt(baseUrl, (await web.publishedDomains(100)).map((entry) => entry.domain)), 'text/markdown; charset=utf-8'),
+        { detail: hidden },
+      )
+      .get('/sitemap.xml', async () => textResponse(sitemapXml(baseUrl, await web.publishedDomains()), 'application/xml; charset=utf-8'), {
+        detail: hidden,
+      })
+  )
+}

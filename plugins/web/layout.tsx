@@ -1,0 +1,98 @@
+import type { Children } from '@kitajs/html'
+import { SERVICE_NAME } from '../../core/contract.ts'
+import { jsonForScript } from './respond.ts'
+
+export interface PageMeta {
+  title: string
+  description: string
+  /** Absolute canonical URL of the page. */
+  canonical: string
+  nonce: string
+  /** Open Graph / Twitter card title, when it should differ from `title` (a report's score). */
+  shareTitle?: string
+  jsonLd?: unknown
+  /** Path of the page's Markdown alternate. */
+  markdown?: string
+  /** Error and not-found pages should not be indexed. */
+  noindex?: boolean
+  /** Loads the progressive-enhancement script. */
+  script?: boolean
+}
+
+const NAV = [
+  { href: '/', label: 'Scan' },
+  { href: '/leaderboard', label: 'Leaderboard' },
+  { href: '/checks', label: 'Checks' },
+  { href: '/api', label: 'API' },
+]
+
+/** The document around every page: head metadata, skip link, navigation, footer. */
+export function Layout({ meta, children }: { meta: PageMeta; children: Children }): JSX.Element {
+  const share = meta.shareTitle ?? meta.title
+  return (
+    '<!doctype html>' +
+    (
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title safe>{meta.title}</title>
+          <meta name="description" content={meta.description} />
+          {meta.noindex ? <meta name="robots" content="noindex" /> : ''}
+          <link rel="canonical" href={meta.canonical} />
+          {meta.markdown ? <link rel="alternate" type="text/markdown" href={meta.markdown} /> : ''}
+          <meta property="og:type" content="website" />
+          <meta property="og:site_name" content={SERVICE_NAME} />
+          <meta property="og:title" content={share} />
+          <meta property="og:description" content={meta.description} />
+          <meta property="og:url" content={meta.canonical} />
+          <meta name="twitter:card" content="summary" />
+          <meta name="twitter:title" content={share} />
+          <meta name="twitter:description" content={meta.description} />
+          <link rel="stylesheet" href="/assets/site.css" />
+          {meta.jsonLd === undefined ? '' : <script type="application/ld+json" nonce={meta.nonce}>{jsonForScript(meta.jsonLd)}</script>}
+          {meta.script ? <script src="/assets/app.js" defer nonce={meta.nonce}></script> : ''}
+        </head>
+        <body>
+          <a class="skip" href="#main">
+            Skip to content
+          </a>
+          <header class="top">
+            <a class="brand" href="/">
+              {SERVICE_NAME}
+            </a>
+            <nav aria-label="Main">
+              <ul>
+                {NAV.map((item) => (
+                  <li>
+                    <a href={item.href}>{item.label}</a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          </header>
+          <main id="main">{children}</main>
+          <footer class="bottom">
+            <p>
+              Measures how ready websites and MCP servers are for AI agents. <a href="/llms.txt">llms.txt</a> ·{' '}
+              <a href="/sitemap.xml">Sitemap</a> · <a href="/api">API</a>
+            </p>
+          </footer>
+        </body>
+      </html>
+    )
+  )
+}
+
+/** The scan form: posts without JavaScript; app.js streams progress instead when it can. */
+export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP App URL' }: { value?: string; label?: string }): JSX.Element {
+  return (
+    <form class="scan-form" method="post" action="/scan" data-scan-form>
+      <label for="scan-target">{label}</label>
+      <div class="row">
+        <input id="scan-target" name="url" type="text" required maxlength="2048" inputmode="url" autocomplete="url" spellcheck="false" autocapitalize="none" placeholder="example.com" value={value} />
+        <button type="submit">Scan</button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,37 @@
+import { CONTRACT_VERSION } from '../../../core/contract.ts'
+import { Layout } from '../layout.tsx'
+
+/** `/api`: where programs start. */
+export function ApiPage({ baseUrl, nonce }: { baseUrl: string; nonce: string }): JSX.Element {
+  const links = [
+    { href: '/swagger', label: 'Swagger UI', text: 'Browse and try every endpoint.' },
+    { href: '/openapi.json', label: 'OpenAPI document', text: `The machine-readable description (contract ${CONTRACT_VERSION}).` },
+    { href: '/api/mcp', label: 'MCP endpoint', text: 'Streamable HTTP MCP server with the scan_domain tool; POST JSON-RPC with Accept: application/json, text/event-stream.' },
+    { href: '/.well-known/mcp/server-card.json', label: 'MCP server card', text: 'What the MCP server offers, for clients that discover it.' },
+    { href: '/api/checks', label: 'Check catalog (JSON)', text: 'Every check with its layer, weight and specification.' },
+    { href: '/llms.txt', label: 'llms.txt', text: 'This site summarised for language models.' },
+  ]
+  return (
+    <Layout meta={{ title: 'API and MCP server', description: 'The agent-readiness API: OpenAPI document, Swagger UI and the MCP endpoint.', canonical: `${baseUrl}/api`, nonce }}>
+      <h1>API and MCP server</h1>
+      <p>
+        Everything on these pages is also available to programs. Reads are open; scans are rate-limited per IP, and operators issue keys for
+        more. Every report page has a Markdown alternate at <code>/site/&lt;domain&gt;.md</code>.
+      </p>
+      <dl class="links">
+        {links.map((link) => (
+          <>
+            <dt>
+              <a href={link.href}>{link.label}</a>
+            </dt>
+            <dd>{link.text}</dd>
+          </>
+        ))}
+      </dl>
+      <h2>Scan from the command line</h2>
+      <pre>
+        <code safe>{`curl -X POST ${baseUrl}/api/scan -H 'content-type: application/json' -d '{"url":"example.com"}'`}</code>
+      </pre>
+    </Layout>
+  )
+}
