@@ -30,11 +30,16 @@ export async function scanRemotely(target: string, options: RemoteScan): Promise
     ? await streamScan(client, target, options.mcpUrl, options.onEvent)
     : await client.json<AuditResult>('POST', '/api/scan?format=audit', { url: target, force: true, ...(options.mcpUrl ? { mcpUrl: options.mcpUrl } : {}) })
   // Rendered checks finish in the background (202, analysisStatus partial): the score route says when they are done.
+  // Its public limit is 10 reads a minute, so the interval grows and a 429 is waited out, not fatal.
   const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000)
+  let interval = options.pollMs ?? 1000
   while (result.analysisStatus === 'partial') {
     if (Date.now() > deadline) throw new TargetError(`${server} did not finish the analysis of ${result.domain} in time`)
-    await Bun.sleep(options.pollMs ?? 1000)
-    result = await client.json<AuditResult>('GET', `/api/score/${encodeURIComponent(result.domain)}?format=audit`)
+    await Bun.sleep(interval)
+    interval = Math.min(interval * 2, 8000)
+    const response = await client.send('GET', `/api/score/${encodeURIComponent(result.domain)}?format=audit`, undefined, { tolerate429: true })
+    if (response.status === 429) interval = Math.max(interval, Number(response.headers.get('retry-after') ?? 5) * 1000)
+    else result = (await response.json()) as AuditResult
   }
   return fromAudit(result, target, server)
 }
@@ -45,7 +50,7 @@ class Client {
     private readonly key: string | undefined,
   ) {}
 
-  async send(method: string, path: string, body?: unknown): Promise<Response> {
+  async send(method: string, path: string, body?: unknown, options: { tolerate429?: boolean } = {}): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (this.key) headers.authorization = `Bearer ${this.key}`
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -55,7 +60,7 @@ class Client {
     } catch (error) {
       throw new TargetError(`cannot reach ${this.server}: ${(error as Error).message}`)
     }
-    if (response.ok) return response
+    if (response.ok || (response.status === 429 && options.tolerate429)) return response
     const answer = (await response.json().catch(() => ({}))) as { message?: string; error?: string }
     const reason = answer.message ?? answer.error ?? response.statusText
     const hint = response.status === 429 && !this.key ? ' (set AGENT_READINESS_KEY to a scan key to lift the public limits)' : ''

@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import type { CliReport } from '../core/cli/report.ts'
+import { type FixtureSite, startFixtureSite } from './fixtures/sites/server.ts'
+import { testApp } from './helpers.ts'
+import { freeLoopbackPort } from './support/ports.ts'
+
+/**
+ * The real `agent-readiness scan` process against fixture sites on loopback: exit codes (0 pass, 1 gate failed,
+ * 2 usage or target error), gates, formats, local targets, and a scan on a running service (--server).
+ */
+
+let excellent: FixtureSite
+let poor: FixtureSite
+let devServer: ReturnType<typeof Bun.serve>
+let env: Record<string, string>
+
+beforeAll(async () => {
+  ;[excellent, poor] = await Promise.all([startFixtureSite('excellent'), startFixtureSite('poor')])
+  // A dev server as CI would start one: plain http on loopback, reached as localhost.
+  devServer = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: () => new Response('<!doctype html><html lang="en"><title>Dev</title><main><h1>Dev build</h1></main></html>', { headers: { 'content-type': 'text/html' } }),
+  })
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LOG_LEVEL: 'silent',
+    SCANNER_ALLOW_PRIVATE: 'true',
+    SCANNER_RESOLVE: [excellent.resolveRule, poor.resolveRule].join(','),
+  }
+})
+
+afterAll(async () => {
+  await Promise.all([excellent.stop(), poor.stop(), devServer.stop(true)])
+})
+
+interface Run {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+async function runCli(args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> {
+  const child = Bun.spawn([process.execPath, 'core/cli.ts', ...args], {
+    env: { ...env, ...extraEnv } as Record<string, string>,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  return { code, stdout, stderr }
+}
+
+const json = (run: Run) => JSON.parse(run.stdout) as CliReport
+
+/** A stack trace would show `at file:line` frames. */
+const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+:\d+/m)
+
+describe('usage errors: one line and the usage, exit 2', () => {
+  test.each([
+    [['scan', 'poor.test', '--server-url', 'x'], /Unknown option '--server-url'/],
+    [['scan'], /exactly one target/],
+    [['scan', 'a.test', 'b.test'], /exactly one target/],
+    [['scan', 'poor.test', '--format', 'xml'], /--format is one of text, json, markdown, junit/],
+    [['scan', 'poor.test', '--min-score', '101'], /--min-score is a whole number/],
+    [['scan', 'poor.test', '--min-score', 'high'], /--min-score is a whole number/],
+    [['scan', 'poor.test', '--min-score'], /argument missing/],
+    [['scan', 'poor.test', '--only', 'llms-txt', '--min-score', '50'], /--only gives a partial result/],
+    [['scan', 'poor.test', '--server', 'ftp://example.com'], /--server takes the http\(s\) URL/],
+    [['scan', 'poor.test', '--server', 'http://127.0.0.1:1', '--static'], /--static applies to in-process scans/],
+    [['scan', 'poor.test', '--checks', 'llms-txt,no-such-check'], /unknown check ids: no-such-check/],
+    [['frobnicate'], /Unknown command "frobnicate"/],
+  ])('%p', async (args, message) => {
+    const run = await runCli(args)
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr.split('\n')[0]).toMatch(message)
+    expect(run.stderr).toContain('agent-readiness ')
+    noStackTrace(run.stderr)
+  })
+
+  test('--help prints the scan usage and exits 0', async () => {
+    const run = await runCli(['scan', '--help'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('--only a,b')
+    expect(run.stdout).toContain('AGENT_READINESS_KEY')
+  })
+})
+
+describe('target errors: one line, exit 2', () => {
+  test('an unreachable target', async () => {
+    const run = await runCli(['scan', `http://127.0.0.1:${freeLoopbackPort()}`, '--static'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/^cannot scan http:\/\/127\.0\.0\.1:\d+: .*unreachable/m)
+    noStackTrace(run.stderr)
+  })
+
+  test('localhost without private targets allowed says how to allow them', async () => {
+    const run = await runCli(['scan', `http://localhost:${devServer.port}`, '--static'], { SCANNER_ALLOW_PRIVATE: undefined })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('a local target needs --allow-private')
+  })
+})
+
+describe('gates', () => {
+  let full: CliReport
+  beforeAll(async () => {
+    const run = await runCli(['scan', poor.host, '--static', '--format', 'json', '--quiet'])
+    expect(run.code).toBe(0)
+    full = json(run)
+  })
+
+  test('--min-score: 0 at or above, 1 below', async () => {
+    expect(full.score).toBeGreaterThan(0)
+    expect((await runCli(['scan', poor.host, '--static', '--quiet', '--min-score', String(full.score)])).code).toBe(0)
+    const below = await runCli(['scan', poor.host, '--static', '--min-score', String(full.score! + 1)])
+    expect(below.code).toBe(1)
+    expect(below.stderr).toContain(`gate: score ${full.score} is below --min-score ${full.score! + 1}`)
+  })
+
+  test('--checks gates on those checks and leaves the score the real score', async () => {
+    const statuses = new Map(full.layers.flatMap((layer) => layer.checks).map((check) => [check.id, check.status]))
+    const failing = [...statuses].find(([, status]) => status === 'fail')![0]
+    const passing = [...statuses].find(([, status]) => status === 'pass')![0]
+
+    const gated = await runCli(['scan', poor.host, '--static', '--format', 'json', '--checks', `${passing},${failing}`, '--min-score', '0'])
+    expect(gated.code).toBe(1)
+    expect(gated.stderr).toContain(`gate: ${failing} (fail) did not pass`)
+    expect(json(gated).score).toBe(full.score)
+    expect(json(gated).partial).toBe(false)
+    expect(json(gated).layers.flatMap((layer) => layer.checks)).toHaveLength(full.layers.flatMap((layer) => layer.checks).length)
+
+    const passed = await runCli(['scan', poor.host, '--static', '--format', 'json', '--checks', passing])
+    expect(passed.code).toBe(0)
+    expect(json(passed).score).toBe(full.score)
+  })
+
+  test('--only runs just those checks and says the result is partial', async () => {
+    const run = await runCli(['scan', excellent.host, '--static', '--only', 'llms-txt,robots-txt'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('PARTIAL RESULT')
+    expect(run.stdout).not.toMatch(/\d+\/100/)
+    const report = json(await runCli(['scan', excellent.host, '--static', '--only', 'llms-txt,robots-txt', '--format', 'json']))
+    expect(report).toMatchObject({ partial: true, score: null, grade: null })
+    expect(report.layers.flatMap((layer) => layer.checks.map((check) => check.id)).sort()).toEqual(['llms-txt', 'robots-txt'])
+    // A listed check that fails fails the gate.
+    const failing = await runCli(['scan', poor.host, '--static', '--only', 'llms-txt', '--quiet'])
+    expect(failing.code).toBe(1)
+    expect(failing.stderr).toBe('')
+  })
+})
+
+describe('formats', () => {
+  test('junit: valid XML, one test case per check, failures and skips by status', async () => {
+    const [xmlRun, jsonRun] = await Promise.all([
+      runCli(['scan', poor.host, '--static', '--format', 'junit', '--quiet']),
+      runCli(['scan', poor.host, '--static', '--format', 'json', '--quiet']),
+    ])
+    expect(XMLValidator.validate(xmlRun.stdout)).toBe(true)
+    const checks = json(jsonRun).layers.flatMap((layer) => layer.checks.map((check) => ({ layer: layer.id, ...check })))
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' }).parse(xmlRun.stdout)
+    const cases = parsed.testsuites.testsuite.testcase as { classname: string; name: string; failure?: unknown; skipped?: unknown }[]
+    expect(cases).toHaveLength(checks.length)
+    for (const check of checks) {
+      const testCase = cases.find((entry) => entry.name === check.id)!
+      expect(testCase.classname).toBe(check.layer)
+      expect(testCase.failure !== undefined).toBe(check.status === 'fail' || check.status === 'error')
+      expect(testCase.skipped !== undefined).toBe(check.status === 'na' || check.status === 'pending')
+    }
+  })
+
+  test('markdown: score, grade, a table per layer and the failing checks with their recommendation', async () => {
+    const [md, data] = await Promise.all([
+      runCli(['scan', poor.host, '--static', '--format', 'markdown', '--quiet']),
+      runCli(['scan', poor.host, '--static', '--format', 'json', '--quiet']).then(json),
+    ])
+    expect(md.stdout).toContain(`scores ${data.score}/100 (grade ${data.grade})`)
+    expect(md.stdout).toContain('| Layer | Score | Passed |')
+    const failing = data.layers.flatMap((layer) => layer.checks).find((check) => check.status === 'fail')!
+    expect(md.stdout).toContain(`\`${failing.id}\``)
+  })
+})
+
+describe('local targets', () => {
+  test('scan http://localhost:PORT works with --allow-private', async () => {
+    const run = await runCli(['scan', `http://localhost:${devServer.port}`, '--allow-private', '--static', '--format', 'json', '--quiet'], {
+      SCANNER_ALLOW_PRIVATE: undefined,
+    })
+    expect(run.code).toBe(0)
+    const report = json(run)
+    expect(report.domain).toBe('localhost')
+    expect(report.url).toBe(`http://localhost:${devServer.port}/`)
+    expect(report.score).toBeNumber()
+  })
+
+  test('a bare loopback address with a port is scanned over http when private targets are allowed (env)', async () => {
+    const run = await runCli(['scan', `127.0.0.1:${devServer.port}`, '--static', '--format', 'json', '--quiet'])
+    expect(run.code).toBe(0)
+    expect(json(run).url).toBe(`http://127.0.0.1:${devServer.port}/`)
+  })
+})
+
+describe('progress', () => {
+  test('plain lines on a pipe, nothing with --quiet', async () => {
+    const [plain, quiet] = await Promise.all([
+      runCli(['scan', poor.host, '--static', '--only', 'llms-txt']),
+      runCli(['scan', poor.host, '--static', '--only', 'llms-txt', '--quiet']),
+    ])
+    expect(plain.stderr).toContain('scanning as domain')
+    expect(plain.stderr).toMatch(/^ {2}fail +llms-txt$/m)
+    expect(quiet.stderr).toBe('')
+  })
+})
+
+describe('--server', () => {
+  let app: Awaited<ReturnType<typeof testApp>>
+  let server: string
+  beforeAll(async () => {
+    app = await testApp({ SCANNER_RESOLVE: env.SCANNER_RESOLVE })
+    app.app.listen({ port: 0, hostname: '127.0.0.1' })
+    server = `http://127.0.0.1:${app.app.server!.port}`
+  })
+  afterAll(async () => {
+    await app.app.stop()
+    await app.close()
+  })
+
+  const summary = (report: CliReport) => ({
+    score: report.score,
+    grade: report.grade,
+    analysisStatus: report.analysisStatus,
+    checks: report.layers.flatMap((layer) => layer.checks.map((check) => `${layer.id}/${check.id}${check.mcpUrl ?? ''}: ${check.status} ${check.score}`)).sort(),
+  })
+
+  test('gives the same report as an in-process scan, through POST /api/scan and through the stream', async () => {
+    // Rendered checks included on both sides (the system Chromium, as CI installs it): the server finishes them in
+    // its background worker, the CLI waits for that, as the in-process scan does inline.
+    const [local, posted, streamed] = await Promise.all([
+      runCli(['scan', poor.host, '--format', 'json', '--quiet']),
+      runCli(['scan', poor.host, '--server', server, '--format', 'json', '--quiet'], { AGENT_READINESS_KEY: 'not-a-key' }),
+      runCli(['scan', poor.host, '--server', server, '--format', 'json']),
+    ])
+    for (const run of [local, posted, streamed]) expect(run.code).toBe(0)
+    expect(summary(json(posted))).toEqual(summary(json(local)))
+    expect(summary(json(streamed))).toEqual(summary(json(local)))
+    expect(json(posted).source).toBe(server)
+    expect(json(posted).reportUrl).toBe('http://localhost:3000/site/poor.test')
+    expect(streamed.stderr).toContain('scanning as domain')
+  }, 120_000)
+
+  test('gates the same way and reports a server error as a target error', async () => {
+    const gated = await runCli(['scan', poor.host, '--server', server, '--checks', 'llms-txt', '--quiet'])
+    expect(gated.stderr).toBe('')
+    expect(gated.code).toBe(1)
+    const only = await runCli(['scan', excellent.host, '--server', server, '--only', 'llms-txt,robots-txt', '--format', 'json', '--quiet'])
+    expect(only.code).toBe(0)
+    expect(json(only)).toMatchObject({ partial: true, score: null })
+    expect(json(only).layers.flatMap((layer) => layer.checks.map((check) => check.id)).sort()).toEqual(['llms-txt', 'robots-txt'])
+    const invalid = await runCli(['scan', 'not a domain', '--server', server])
+    expect(invalid.code).toBe(2)
+    expect(invalid.stderr).toMatch(/answered 400 to POST \/api\/scan|answered 400 to GET \/api\/scan\/stream/)
+    noStackTrace(invalid.stderr)
+  }, 120_000)
+})
