@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -46,7 +47,8 @@ export async function openDatabase(config: Pick<Config, 'database'>): Promise<Da
   }
   const { dataDir } = config.database
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  const client = new PGlite(dataDir ?? undefined)
+  // pg_trgm (discover's near-miss matching) is a contrib extension PGlite must load; migrations create it.
+  const client = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } })
   const db = drizzlePglite({ client, schema }) as unknown as Db
   return {
     kind: 'pglite',

@@ -11,6 +11,7 @@ import { classifyMcpServer } from './lib/mcp-app.ts'
 import type { CheckRegistry } from './registry.ts'
 import type { SiteClassification } from './collectors/site-classification.ts'
 import type { SiteIdentity } from './collectors/site-identity.ts'
+import { describeSite, type SiteProfile } from './collectors/site-profile.ts'
 import { type CheckEvent, Collection, type RunnerOptions, runChecks } from './runner.ts'
 import { type CheckResult, type Scorecard, scoreScan } from './scoring.ts'
 import { BROWSER_HEADERS } from './snapshot.ts'
@@ -62,6 +63,11 @@ export interface ScanReport extends Scorecard {
   requestCount: number
   /** What kind of site this is, for the siteType lens; null for MCP kinds or when it could not be decided. */
   siteClassification: SiteClassification | null
+  /**
+   * What the site says about itself (title, descriptions, headings, structured data, llms.txt summary), for
+   * discover; absent for MCP kinds, unreadable homepages and reports stored before it was recorded. Never on the wire.
+   */
+  profile?: SiteProfile
   /**
    * The contract version that produced this report: a stored scan answers with it, not with today's version.
    * Absent on reports stored before it was recorded.
@@ -297,6 +303,7 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   // Reuses the artifacts the checks already collected; a site that cannot be classified is simply unclassified.
   const siteClassification = target.kind === 'domain' ? await collection.get('siteClassification').catch(() => null) : null
   const identity: SiteIdentity | null = target.kind === 'domain' ? await collection.get('siteIdentity').catch(() => null) : null
+  const profile = target.kind === 'domain' ? await siteProfile(collection) : null
   // An MCP server is named by its own serverInfo (title, else name); the checks already collected it.
   const server = target.kind === 'domain' ? null : await collection.get('mcp').catch(() => null)
   // Memoised: this is the reachability probe's response, not a new request.
@@ -314,8 +321,17 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
     durationMs: Math.round(performance.now() - started),
     requestCount: http.requestCount,
     siteClassification,
+    ...(profile ? { profile } : {}),
     contractVersion: CONTRACT_VERSION,
   }
+}
+
+/** The homepage and llms.txt artifacts the checks already collected, read as the site's own description. */
+async function siteProfile(collection: Collection): Promise<SiteProfile | null> {
+  const homepage = await collection.get('homepage').catch(() => null)
+  if (!homepage) return null
+  const llmsTxt = await collection.get('llmsTxt').catch(() => null)
+  return describeSite(homepage, llmsTxt)
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { mcpEndpointsEvidence } from '../../core/engine/evidence.ts'
+import { profileText } from '../../core/engine/collectors/site-profile.ts'
 import { CATEGORIES, type CategorySlug, isCategorySlug } from '../../core/engine/lib/categories.ts'
 import type { CheckRegistry } from '../../core/engine/registry.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
@@ -93,6 +94,8 @@ function entryValues(row: IndexableScan, config: ArdConfig, entryPointChecks: re
     category: report.category,
     tags: tagsOf(report, checks, row.grade, mcpEndpoints.length > 0, entryPointChecks),
     representativeQueries: representativeQueries(report, displayName, mcpEndpoints.length > 0),
+    // What the product says about itself, for discover: its name and the scan's profile of its own pages.
+    discoverText: [displayName, profileText(report.profile)].filter(Boolean).join('\n'),
     mcpEndpoints,
     publisherId: row.domain,
     score: row.score,

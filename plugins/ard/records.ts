@@ -14,8 +14,11 @@ export interface ArdContext {
 }
 
 /** Every column but the search vector, which only matching reads. */
-export const ENTRY_COLUMNS = (({ search: _search, ...columns }) => columns)(getTableColumns(ardEntries))
-export type EntryRow = Omit<typeof ardEntries.$inferSelect, 'search'>
+/** Search vectors and discover's text are for matching only: never read back into a record. */
+export const ENTRY_COLUMNS = (({ search: _search, discoverSearch: _discoverSearch, discoverText: _discoverText, ...columns }) => columns)(
+  getTableColumns(ardEntries),
+)
+export type EntryRow = Omit<typeof ardEntries.$inferSelect, 'search' | 'discoverSearch' | 'discoverText'>
 
 /** `oraScorecard` carries score and grade only for a scored domain: never a fabricated 0/F. */
 export function toArdRecord(row: EntryRow, config: ArdConfig): ArdRecord {

@@ -31,13 +31,30 @@ export const ardEntries = pgTable(
     scanId: integer('scan_id'),
     checkedAt: timestamp('checked_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * What the product says about itself (plugins/discover): its name and the scan's SiteProfile (title,
+     * descriptions, Open Graph, structured data of the organization, products and offers, headings, llms.txt
+     * summary), as indexed text. Not part of the ARD record.
+     */
+    discoverText: text('discover_text').notNull().default(''),
     search: tsvector('search').generatedAlwaysAs(
       (): SQL =>
         sql`setweight(to_tsvector('english', coalesce(${ardEntries.displayName}, '')), 'A') || setweight(to_tsvector('english', coalesce(${ardEntries.category}, '') || ' ' || ar_join_words(${ardEntries.tags})), 'B') || setweight(to_tsvector('english', coalesce(${ardEntries.description}, '') || ' ' || ar_join_words(${ardEntries.representativeQueries})), 'C')`,
     ),
+    /**
+     * Discover's vector, English stemming: name A, category and tags B, the product's own words C, the
+     * scanner's description and representative queries D. ARD search keeps `search`, so its answers are unchanged.
+     */
+    discoverSearch: tsvector('discover_search').generatedAlwaysAs(
+      (): SQL =>
+        sql`setweight(to_tsvector('english', coalesce(${ardEntries.displayName}, '')), 'A') || setweight(to_tsvector('english', coalesce(${ardEntries.category}, '') || ' ' || ar_join_words(${ardEntries.tags})), 'B') || setweight(to_tsvector('english', coalesce(${ardEntries.discoverText}, '')), 'C') || setweight(to_tsvector('english', coalesce(${ardEntries.description}, '') || ' ' || ar_join_words(${ardEntries.representativeQueries})), 'D')`,
+    ),
   },
   (table) => [
     index('ard_entries_search_idx').using('gin', table.search),
+    index('ard_entries_discover_search_idx').using('gin', table.discoverSearch),
+    // Near misses (typos): pg_trgm word similarity against the product's own words.
+    index('ard_entries_discover_trgm_idx').using('gin', table.discoverText.op('gin_trgm_ops')),
     index('ard_entries_category_idx').on(table.category),
     index('ard_entries_updated_idx').on(table.updatedAt),
   ],

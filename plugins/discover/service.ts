@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
 import { and, asc, count, desc, isNotNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { readinessFactor, textMatch } from '../ard/text-match.ts'
+import { readinessFactor } from '../ard/text-match.ts'
 import { ardEntries } from '../ard/tables.ts'
+import { intentMatch } from './intent.ts'
 import { type DiscoverQuery, type DiscoverResponse, type DiscoverResult, discoverResponse } from './model.ts'
 
 /** The spec caches discover for 5 minutes; the same window bounds how stale a shared cached answer may be. */
@@ -19,7 +20,7 @@ export type DiscoverDeps = Pick<AppDeps, 'database' | 'store' | 'log'>
  * own intent.
  */
 export async function discover(deps: DiscoverDeps, query: DiscoverQuery): Promise<DiscoverResponse> {
-  const key = `discover:v1:${createHash('sha256').update(JSON.stringify([query.intent.replace(/\s+/g, ' '), query.limit])).digest('base64url')}`
+  const key = `discover:v2:${createHash('sha256').update(JSON.stringify([query.intent.replace(/\s+/g, ' '), query.limit])).digest('base64url')}`
   const cached = await readCached(deps, key)
   if (cached) return { intent: query.intent, ...cached }
   const answer = await rankByIntent(deps.database.db, query)
@@ -45,11 +46,11 @@ async function readCached(deps: DiscoverDeps, key: string): Promise<Answer | nul
 /**
  * rank = matchScore x (0.6 + 0.4 x score/100), then domain: the same readiness factor as ARD search. Readiness
  * moves an entry by at most 40% (0.6 for a score of 0, 1.0 for 100): it breaks near-ties and lifts well-built
- * sites, while an entry at least 1/0.6 times as relevant always stays ahead. matchScore is textMatch's relevance
- * (coverage of the intent's words x normalised ts_rank_cd, 0..1; plugins/ard/text-match.ts).
+ * sites, while an entry at least 1/0.6 times as relevant always stays ahead. matchScore is intentMatch's relevance
+ * (credit-weighted coverage of the intent's words x (1 + normalised ts_rank_cd) / 2, 0..1; ./intent.ts).
  */
 async function rankByIntent(db: DiscoverDeps['database']['db'], query: DiscoverQuery): Promise<Answer> {
-  const { where: matches, relevance: matchScore } = textMatch(query.intent)
+  const { where: matches, relevance: matchScore } = intentMatch(query.intent)
   // Every indexed entry has a score today; the condition keeps an unscored one out rather than inventing an F.
   const where = and(matches, isNotNull(ardEntries.score), isNotNull(ardEntries.grade))
   const [rows, [counted]] = await Promise.all([
