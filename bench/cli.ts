@@ -1,0 +1,60 @@
+/**
+ * A whole-process static CLI scan (no browser) of a loopback fixture site against the MDN HTTP Observatory CLI
+ * (`mdn-http-observatory-scan`, a devDependency) on the same site: runs alternate, medians are compared.
+ *
+ *   bun bench/cli.ts [--runs 9] [--sites poor,excellent]
+ *
+ * Ours scans the site as the fixture world serves it (its public host through SCANNER_RESOLVE, every check doing
+ * its real work); the Observatory is given `127.0.0.1:<port>`, the same server. The Observatory's postinstall
+ * downloads the HSTS preload list; without network the bench writes an empty one, which only makes its scan faster.
+ */
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { type SiteName, startFixtureSite } from '../tests/fixtures/sites/server.ts'
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' }, sites: { type: 'string', default: 'poor,excellent' } } })
+const runs = Number(values.runs)
+const root = join(import.meta.dir, '..')
+const observatory = join(root, 'node_modules', '.bin', 'mdn-http-observatory-scan')
+if (!existsSync(observatory)) throw new Error('npm install first: @mdn/mdn-http-observatory is a devDependency')
+const hsts = join(root, 'node_modules', '@mdn', 'mdn-http-observatory', 'conf', 'hsts-preload.json')
+if (!existsSync(hsts)) writeFileSync(hsts, '{}')
+
+async function timed(command: string[], env: Record<string, string>): Promise<number> {
+  const started = performance.now()
+  const child = Bun.spawn(command, { cwd: root, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const elapsed = performance.now() - started
+  if (code !== 0 || stdout.length === 0) throw new Error(`${command.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`)
+  return elapsed
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+console.log(`${runs} alternating runs per site; medians of whole-process wall time`)
+console.log('| site | ours, `scan --static` (ms) | Observatory CLI (ms) | ours / theirs |')
+console.log('|---|---|---|---|')
+for (const name of values.sites.split(',') as SiteName[]) {
+  const site = await startFixtureSite(name)
+  try {
+    const ours = [process.execPath, 'core/cli.ts', 'scan', site.host, '--static', '--quiet', '--format', 'json']
+    const oursEnv = { SCANNER_RESOLVE: site.resolveRule, SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent' }
+    const theirs = ['node', observatory, `127.0.0.1:${site.port}`]
+    // One unmeasured run each: first-run caches (ours: compiled validators; both: the OS file cache) are warm after.
+    await timed(ours, oursEnv)
+    await timed(theirs, {})
+    const times = { ours: [] as number[], theirs: [] as number[] }
+    for (let run = 0; run < runs; run++) {
+      times.ours.push(await timed(ours, oursEnv))
+      times.theirs.push(await timed(theirs, {}))
+    }
+    const [a, b] = [median(times.ours), median(times.theirs)]
+    console.log(`| ${name} | ${Math.round(a)} | ${Math.round(b)} | ${(a / b).toFixed(2)} |`)
+  } finally {
+    await site.stop()
+  }
+}
