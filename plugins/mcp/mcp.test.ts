@@ -73,12 +73,15 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'discover_products',
       'get_feedback',
+      'get_journey_run',
       'get_leaderboard',
       'get_score',
       'get_verification_challenge',
       'list_checks',
+      'list_journey_intents',
       'run_checks',
       'scan_domain',
+      'start_journey_run',
       'submit_check_feedback',
       'submit_feedback',
     ])
@@ -292,6 +295,28 @@ describe('agent verification round trip (SDK client)', () => {
       await call(client, 'submit_feedback', { ...stored, verificationToken: issued.token, verificationAnswer: 'wrong' }),
     )
     expect(unverified.code).toBe('AGENT_VERIFICATION_FAILED')
+    await client.close()
+  })
+})
+
+describe('journey tools', () => {
+  test('list the intents, start a run, and read it until the verdict', async () => {
+    const client = await connect()
+    const { intents } = structured(await call(client, 'list_journey_intents'))
+    expect(intents.map((intent: { id: string }) => intent.id)).toContain('find-pricing')
+
+    const started = structured(await call(client, 'start_journey_run', { intent_id: 'find-pricing', domain: 'excellent.test' }))
+    expect(started).toMatchObject({ status: 'queued', intent_id: 'find-pricing', domain: 'excellent.test', intent: { id: 'find-pricing' }, contractVersion: CONTRACT_VERSION })
+    let run = started
+    for (let polls = 0; run.status !== 'completed' && run.status !== 'failed' && polls < 300; polls++) {
+      await Bun.sleep(100)
+      run = structured(await call(client, 'get_journey_run', { id: started.id }))
+    }
+    expect(run).toMatchObject({ status: 'completed', verdict: { outcome: 'success' }, agent: { id: 'deterministic' } })
+    expect(run.steps.length).toBe(run.step_count)
+
+    expect(errorOf(await call(client, 'get_journey_run', { id: 'jr_unknown' })).code).toBe('NOT_FOUND')
+    expect(errorOf(await call(client, 'start_journey_run', { intent_id: 'no-such-intent', domain: 'excellent.test' })).code).toBe('VALIDATION_FAILED')
     await client.close()
   })
 })

@@ -34,6 +34,7 @@ import {
   submitFeedbackInput,
   submitFeedbackOutput,
 } from './model.ts'
+import { buildJourneyTools } from './journey-tools.ts'
 import { defineTool, type ToolDefinition } from './server.ts'
 
 /** Every result of these tools is the audit shape: the versioned one that carries contractVersion. */
@@ -48,7 +49,8 @@ const FEEDBACK_WRITE = { readOnlyHint: false, destructiveHint: false, idempotent
  * The tools of our MCP server. Each one fronts the service behind the matching HTTP route, with the same limits
  * and budgets, so an agent gets exactly what the REST API would give it.
  */
-export function buildTools(deps: AppDeps, { scans, feedback, verification }: Services): ToolDefinition[] {
+export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] {
+  const { scans, feedback, verification } = services
   const checkIds = deps.registry.checks.map((check) => check.meta.id) as [string, ...string[]]
   const scoreUrl = (domain: string) => `${deps.config.publicBaseUrl}/api/score/${encodeURIComponent(domain)}?format=audit`
 
@@ -200,5 +202,6 @@ export function buildTools(deps: AppDeps, { scans, feedback, verification }: Ser
         return { domain, ...list, ...page, stats }
       },
     }),
+    ...buildJourneyTools(services),
   ]
 }
