@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { EventSource } from 'eventsource'
 import { z } from 'zod'
 import { CONTRACT_VERSION } from '../core/contract.ts'
 import { journeyRun, journeyRunGraph } from '../plugins/journey/model.ts'
@@ -247,3 +248,37 @@ function schemaSubset(part: JsonSchema, whole: JsonSchema, path: string): string
   }
   return problems
 }
+
+describe('the run stream with a real EventSource client', () => {
+  test('named events arrive in order: run_id, every trajectory step, then result', async () => {
+    const server = world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
+    try {
+      const created = (await (await createRun(world.handle, pricing)).json()) as { id: string; stream_url: string }
+      const streamUrl = new URL(created.stream_url)
+      const events: { type: string; data: Record<string, unknown> }[] = []
+      await new Promise<void>((resolve, reject) => {
+        const source = new EventSource(`http://127.0.0.1:${server.server!.port}${streamUrl.pathname}`)
+        const timer = setTimeout(() => {
+          source.close()
+          reject(new Error(`no result within 60 s; got ${events.map((event) => event.type).join(', ')}`))
+        }, 60_000)
+        for (const type of ['run_id', 'trajectory', 'processing', 'result', 'error']) {
+          source.addEventListener(type, (message) => {
+            events.push({ type, data: JSON.parse(message.data) })
+            if (type === 'result' || type === 'error') {
+              clearTimeout(timer)
+              source.close()
+              resolve()
+            }
+          })
+        }
+      })
+      const run = await untilEnded(world.handle, created.id)
+      expect(events[0]).toEqual({ type: 'run_id', data: { run_id: created.id } })
+      expect(events.filter((event) => event.type === 'trajectory').map((event) => event.data.step)).toEqual(run.steps as Record<string, unknown>[])
+      expect(events.at(-1)).toEqual({ type: 'result', data: run })
+    } finally {
+      await server.stop(true)
+    }
+  })
+})
