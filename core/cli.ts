@@ -126,6 +126,7 @@ export async function runCli(argv: string[]): Promise<void> {
     case undefined:
     case 'help':
     case '--help':
+    case '-h':
       console.log(USAGE)
       return
     default:
@@ -136,8 +137,10 @@ export async function runCli(argv: string[]): Promise<void> {
 if (import.meta.main) {
   runCli(process.argv.slice(2)).catch(async (error: unknown) => {
     const { ConfigError } = await import('./config.ts')
-    if (error instanceof UsageError) {
-      console.error(`${error.message}\n\n${error.usage ?? USAGE}`)
+    // node:util's parseArgs reports an unknown option or a missing value this way, in every command.
+    const badArguments = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')
+    if (error instanceof UsageError || badArguments) {
+      console.error(`${(error as Error).message}\n\n${(error as Partial<UsageError>).usage ?? USAGE}`)
     } else if (error instanceof ConfigError || error instanceof TargetError) {
       console.error(error.message)
     } else {

@@ -71,6 +71,7 @@ describe('usage errors: one line and the usage, exit 2', () => {
     [['scan', 'poor.test', '--server', 'http://127.0.0.1:1', '--static'], /--static applies to in-process scans/],
     [['scan', 'poor.test', '--checks', 'llms-txt,no-such-check'], /unknown check ids: no-such-check/],
     [['frobnicate'], /Unknown command "frobnicate"/],
+    [['worker', '--bogus'], /Unknown option '--bogus'/],
   ])('%p', async (args, message) => {
     const run = await runCli(args)
     expect(run.code).toBe(2)
