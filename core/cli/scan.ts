@@ -17,7 +17,8 @@ export const SCAN_USAGE = `agent-readiness scan <target> [options]
   --mcp URL               pin the MCP server to scan (the sole MCP target)
   --server URL            scan on a running agent-readiness service instead of in-process; the scan key, if any,
                           comes from AGENT_READINESS_KEY (sent as a bearer token). Always a live scan, never a
-                          stored result; waits for the background analysis, so the report matches an in-process one
+                          stored result (forced scans are limited to 6 a day per address without a key); waits for
+                          the background analysis, so the report matches an in-process one
   --allow-private         accept local and private targets (as SCANNER_ALLOW_PRIVATE=true), e.g. a dev server in CI
   --static                no browser: rendered checks are skipped (they never count toward the score without one)
                           and puppeteer is not loaded; the fastest scan
