@@ -26,7 +26,6 @@ describe('mcp-error-handling', () => {
     const outcome = check.run({ mcp }, mcpContext)
     expect(outcome.status).toBe(expected)
     if (expected === 'warning' || expected === 'fail') expect(outcome.recommendation).toBeString()
-    if (expected === 'na') expect(outcome.naReason).toBeString()
   })
 
   test('a 500 fails even when another probe got no answer', () => {

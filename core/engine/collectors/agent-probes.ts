@@ -3,6 +3,7 @@ import { PROBED_AGENT_TOKENS, probedAgent } from '../lib/ai-agents.ts'
 import { type ChallengeVerdict, detectChallenge } from '../lib/challenge.ts'
 import { MCP_INITIALIZE_BODY, nullOnCollectorError } from '../lib/discovery.ts'
 import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot, looksLikeHtml } from '../snapshot.ts'
+import { SSE_ACCEPT, streamHead } from '../../mcp-client/sse.ts'
 import type { McpExchange, McpServerArtifact } from './mcp.ts'
 
 /** Why an agent fetches: policy checks never penalise blocking training crawlers (checks.md §2). */
@@ -100,9 +101,11 @@ function probeSpecs(scannerUserAgent: string): ProbeSpec[] {
   ]
 }
 
-async function probe(ctx: CollectorContext, spec: ProbeSpec): Promise<HttpSnapshot> {
+/** `sse`: the MCP endpoint speaks only HTTP+SSE, whose defined request is the GET that opens the stream. */
+async function probe(ctx: CollectorContext, spec: ProbeSpec, sse: boolean): Promise<HttpSnapshot> {
   const { target } = ctx
   const isMcp = target.kind !== 'domain' && target.mcpUrl !== undefined
+  if (isMcp && sse) return streamHead(ctx.http, target.mcpUrl!, { headers: { ...spec.headers, accept: SSE_ACCEPT }, sign: spec.sign }, BODY_CAP)
   const response = isMcp
     ? await fetchSnapshot(ctx.http, target.mcpUrl!, {
         method: 'POST',
@@ -122,18 +125,19 @@ async function probe(ctx: CollectorContext, spec: ProbeSpec): Promise<HttpSnapsh
 }
 
 /**
- * Fetches the homepage (or POSTs initialize to the MCP endpoint) as a browser, as AI agents of each purpose and
- * as the scanner signed and unsigned, so that challenge checks can compare what each was served (checks.md §16).
+ * Fetches the homepage (or, on an MCP endpoint, sends the request its transport defines: an initialize POST, or the
+ * GET that opens an HTTP+SSE stream) as a browser, as AI agents of each purpose and as the scanner signed and
+ * unsigned, so that challenge checks can compare what each was served (checks.md §16).
  */
 export const agentProbesCollector = defineCollector({
   key: 'agentProbes',
   async collect(ctx) {
     const signingConfigured = ctx.config.signingKey !== null
     const specs = probeSpecs(ctx.config.scanner.userAgent)
-    // Collected alongside the probes (every MCP check needs it anyway); a failed MCP collection only drops the evidence.
-    const session = ctx.target.kind !== 'domain' && ctx.target.mcpUrl ? ctx.get('mcp').catch(nullOnCollectorError) : Promise.resolve(null)
-    session.catch(() => {}) // awaited below; this keeps a failing browser probe from leaving it unhandled
-    const settled = await Promise.allSettled(specs.map((spec) => probe(ctx, spec)))
+    // The session (every MCP check needs it anyway) says which transport the endpoint speaks, and so which request
+    // each agent sends; a failed MCP collection only drops the evidence, and the probes POST initialize.
+    const mcp = ctx.target.kind !== 'domain' && ctx.target.mcpUrl ? await ctx.get('mcp').catch(nullOnCollectorError) : null
+    const settled = await Promise.allSettled(specs.map((spec) => probe(ctx, spec, mcp?.legacySseOnly === true)))
     const probes: AgentProbe[] = []
     const errors: NonNullable<AgentProbes['errors']> = []
     settled.forEach((result, index) => {
@@ -152,7 +156,6 @@ export const agentProbesCollector = defineCollector({
       if (spec.purpose === 'browser') throw result.reason
       errors.push({ agent: spec.agent, purpose: spec.purpose, userAgent: spec.userAgent, error: result.reason.message })
     })
-    const mcp = await session
     return { probes, errors, ...(mcp ? { mcpSession: mcpSessionEvidence(mcp) } : {}) }
   },
 })

@@ -2,11 +2,15 @@ import { type CollectorContext, defineCollector } from '../contract.ts'
 import { nullOnCollectorError, settle } from '../lib/discovery.ts'
 import { MCP_INITIALIZE_BODY } from '../lib/discovery.ts'
 import { fetchSnapshot, isOk, looksLikeHtml, type HttpSnapshot } from '../snapshot.ts'
+import { SSE_ACCEPT, streamHead } from '../../mcp-client/sse.ts'
 
 /** Responses to `Origin: https://agent.example` on public metadata documents (and, for MCP, a preflight). */
 export interface CorsProbe {
   url: string
-  /** What was probed: `llms.txt`, `openapi`, `ai-catalog`, `mcp-preflight`, … */
+  /**
+   * What was probed: `llms.txt`, `openapi`, `ai-catalog`, `mcp-preflight`, `mcp-initialize`, or for an HTTP+SSE-only
+   * server `mcp-stream` (the GET that opens the stream, where `mcp-preflight` is the announced message endpoint's).
+   */
   resource: string
   status: number | null
   allowOrigin: string | null
@@ -45,7 +49,10 @@ async function corsProbe(
   url: string,
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<CorsProbe> {
-  const { response, error } = await settle(fetchSnapshot(ctx.http, url, { ...options, headers: { ...options.headers, origin: AGENT_ORIGIN } }))
+  const headers = { ...options.headers, origin: AGENT_ORIGIN }
+  // An event stream never ends by itself: its headers are all there is to read.
+  const request = resource === 'mcp-stream' ? streamHead(ctx.http, url, { headers }, 0) : fetchSnapshot(ctx.http, url, { ...options, headers })
+  const { response, error } = await settle(request)
   if (!response) return { url, resource, status: null, allowOrigin: null, allowHeaders: null, exposeHeaders: null, allowMethods: null, error }
   return {
     url,
@@ -77,7 +84,8 @@ async function publicDocuments(ctx: CollectorContext): Promise<{ resource: strin
 
 /**
  * CORS as a browser-based agent meets it (checks.md §16): the existing public documents fetched with an
- * Origin, and for MCP kinds a preflight of the endpoint plus an initialize POST to see what it exposes.
+ * Origin, and for MCP kinds a preflight of the endpoint plus an initialize POST to see what it exposes (over HTTP+SSE,
+ * a preflight of the message endpoint plus the GET that opens the stream).
  */
 export const corsCollector = defineCollector({
   key: 'cors',
@@ -85,7 +93,17 @@ export const corsCollector = defineCollector({
     const documents = await publicDocuments(ctx)
     const probes = documents.map(({ resource, url }) => corsProbe(ctx, resource, url))
     const mcpUrl = ctx.target.kind === 'domain' ? undefined : ctx.target.mcpUrl
-    if (mcpUrl) {
+    // HTTP+SSE defines other requests: the GET that opens the stream, and POSTs to the endpoint the stream announced.
+    const mcp = mcpUrl ? await ctx.get('mcp').catch(nullOnCollectorError) : null
+    if (mcpUrl && mcp?.legacySseOnly && mcp.messageUrl) {
+      probes.push(
+        corsProbe(ctx, 'mcp-preflight', mcp.messageUrl, {
+          method: 'OPTIONS',
+          headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+        }),
+        corsProbe(ctx, 'mcp-stream', mcpUrl, { headers: { accept: SSE_ACCEPT } }),
+      )
+    } else if (mcpUrl) {
       probes.push(
         corsProbe(ctx, 'mcp-preflight', mcpUrl, {
           method: 'OPTIONS',
