@@ -68,14 +68,17 @@ export class SseChannel {
       else if (event === 'message') channel?.deliver(data)
     })
     const endpoint = await Promise.race([
-      announced,
-      events.then((why) => `!${why}`),
-      new Promise<string>((resolve) => deadline.addEventListener('abort', () => resolve(`!no endpoint event within ${limits.timeoutMs} ms`), { once: true })),
+      announced.then((data) => ({ data })),
+      events.then((why) => ({ failed: why })),
+      new Promise<{ failed: string }>((resolve) =>
+        deadline.addEventListener('abort', () => resolve({ failed: `no endpoint event within ${limits.timeoutMs} ms` }), { once: true }),
+      ),
     ])
-    const messageUrl = endpoint.startsWith('!') ? null : sameOrigin(endpoint, base)
+    const messageUrl = 'data' in endpoint ? sameOrigin(endpoint.data, base) : null
     if (messageUrl === null) {
       stop.abort()
-      return { error: endpoint.startsWith('!') ? endpoint.slice(1) : `the endpoint event names ${JSON.stringify(endpoint.slice(0, 200))}, not a URL on the stream's origin`, opening }
+      const why = 'data' in endpoint ? `the endpoint event names ${JSON.stringify(endpoint.data.slice(0, 200))}, not a URL on the stream's origin` : endpoint.failed
+      return { error: why, opening }
     }
     channel = new SseChannel(http, opening, messageUrl, limits, stop)
     const opened = channel
@@ -98,7 +101,8 @@ export class SseChannel {
       return exchange
     }
     const wait = awaited === null ? Math.min(PARSE_ERROR_GRACE_MS, this.limits.timeoutMs) : this.limits.timeoutMs
-    const message = await Promise.race([answer, delay(Math.max(0, wait - (performance.now() - started)), this.limits.budget)])
+    const timer = delay(Math.max(0, wait - (performance.now() - started)), this.limits.budget)
+    const message = await Promise.race([answer, timer.elapsed]).finally(timer.cancel)
     this.waiting.delete(awaited!)
     const durationMs = Math.round(performance.now() - started)
     if (isRecord(message)) return { ...exchange, messages: [message], response: responseTo([message], outgoing.id), durationMs }
@@ -155,11 +159,19 @@ function sameOrigin(endpoint: string, base: string): string | null {
   }
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true })
+function delay(ms: number, signal: AbortSignal): { elapsed: Promise<undefined>; cancel(): void } {
+  let cancel = (): void => {}
+  const elapsed = new Promise<undefined>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve(undefined)
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+    cancel = done
   })
+  return { elapsed, cancel }
 }
 
 /** Reads the stream event by event until it ends; resolves with why it ended. */
