@@ -39,7 +39,7 @@ test('the MCP Inspector CLI lists the tools', async () => {
   const names = tools.map((tool: { name: string }) => tool.name)
   expect(names).toContain('scan_domain')
   expect(names).toContain('get_verification_challenge')
-  expect(names).toHaveLength(10)
+  expect(names).toHaveLength(13)
   for (const tool of tools) {
     expect(tool.inputSchema.type).toBe('object')
     expect(tool.outputSchema.type).toBe('object')
