@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { Elysia, status } from 'elysia'
+import { type DocumentDecoration, Elysia, status } from 'elysia'
 import type { AppDeps } from './deps.ts'
 import { AppError, isDatabaseUnavailableError, renderError, usesArdEnvelope } from './errors.ts'
 import type { Capability } from './keys/service.ts'
@@ -121,6 +121,8 @@ export function contextPlugin(deps: AppDeps) {
        */
       limit(name: LimitName) {
         return {
+          // Read by the docs plugin (core/openapi.ts completeDocument): the route documents this limit's 429.
+          detail: { 'x-rate-limit': name } as DocumentDecoration,
           async transform(context: { enforceLimit?: (name: LimitName) => Promise<unknown> }) {
             await context.enforceLimit!(name)
           },

@@ -5,6 +5,7 @@ import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
+import { completeDocument } from '../../core/openapi.ts'
 
 // Swagger UI is served from the installed package rather than a CDN, so a self-hosted or offline
 // deployment still has working API docs.
@@ -25,6 +26,13 @@ Optional authentication: \`Authorization: Bearer <api_key>\` (keys are issued by
 
 export function docsPlugin(config: Readonly<Config>) {
   return new Elysia({ name: 'docs' })
+    // The generated document declares statuses from the routes' schemas and no headers; completeDocument adds what
+    // the wire carries (core/openapi.ts). Local to this plugin, so only /openapi.json pays for the hook.
+    .onAfterHandle(({ path, responseValue }) => {
+      if (path === '/openapi.json' && typeof responseValue === 'object' && responseValue !== null && !(responseValue instanceof Response)) {
+        return completeDocument(responseValue)
+      }
+    })
     .get(
       '/swagger/assets/:file',
       ({ params, status }) => {
