@@ -106,6 +106,7 @@ describe.skipIf(!runnable)('web pages in Chromium', () => {
     ['leaderboard', '/leaderboard'],
     ['checks', '/checks'],
     ['api', '/api'],
+    ['journeys', '/journeys'],
   ] as const
 
   test.each(PAGES)('%s page (%s): no axe violations, no CSP report', async (name, path) => {

@@ -53,7 +53,7 @@ async function page(path: string, status = 200) {
 }
 
 describe('pages', () => {
-  test.each(['/', '/leaderboard', '/leaderboard?kind=domain&category=', '/checks', '/checks?q=robots', '/api', `/site/${DOMAIN}`])('%s is 200 HTML under the CSP', async (path) => {
+  test.each(['/', '/journeys', '/leaderboard', '/leaderboard?kind=domain&category=', '/checks', '/checks?q=robots', '/api', `/site/${DOMAIN}`])('%s is 200 HTML under the CSP', async (path) => {
     const { $ } = await page(path)
     expect($('main h1').length).toBe(1)
     expect($('html').attr('lang')).toBe('en')
@@ -200,6 +200,29 @@ describe('re-check', () => {
     const { $ } = await page(location.split('#')[0]!)
     expect($('#recheck-title').text()).toContain('llms-txt')
     expect($('section.notice li').length).toBeGreaterThan(0)
+  })
+})
+
+describe('journeys', () => {
+  test('the journeys page starts a curated run with a plain form, and the run page shows it', async () => {
+    const { $ } = await page('/journeys')
+    const intent = $('#journey-intent option').first().attr('value')!
+    const response = await handle.app.handle(form('/journeys', { domain: DOMAIN, intent }))
+    expect(response.status).toBe(303)
+    const location = response.headers.get('location')!
+    expect(location).toMatch(/^\/journeys\/[^/]+$/)
+    const run = (await page(location)).$
+    expect(run('h1 a[href="/site/xss.test"]').length).toBe(1)
+    expect(run('#journey-status').text()).toContain('Status:')
+    // The report lists the domain's journeys.
+    expect((await page(`/site/${DOMAIN}`)).$(`#journeys-title ~ ul a[href="${location}"]`).length).toBe(1)
+  })
+
+  test('an unknown run is a 404 page and an unknown intent a 400 page', async () => {
+    await page('/journeys/jr_nope', 404)
+    const response = await handle.app.handle(form('/journeys', { domain: DOMAIN, intent: 'no-such-intent' }))
+    expect(response.status).toBe(400)
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
   })
 })
 

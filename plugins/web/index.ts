@@ -7,11 +7,12 @@ import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, ERRORS } from '../../core/errors.ts'
 import { leaderboardPage } from '../leaderboard/service.ts'
 import { reportMarkdown } from './markdown.ts'
-import { checksPageQuery, leaderboardPageQuery, recheckForm, recheckToken, scanForm } from './model.ts'
+import { checksPageQuery, journeyForm, leaderboardPageQuery, recheckForm, recheckToken, scanForm } from './model.ts'
 import { ApiPage } from './pages/api.tsx'
 import { ChecksPage } from './pages/checks.tsx'
 import { ErrorPage } from './pages/error.tsx'
 import { HomePage } from './pages/home.tsx'
+import { journeyPath, JourneyRunPage, JourneysPage } from './pages/journeys.tsx'
 import { LeaderboardPage } from './pages/leaderboard.tsx'
 import { NotScannedPage, ReportPage, reportPath } from './pages/report.tsx'
 import { HTML_TYPE, newNonce, pageHeaders } from './respond.ts'
@@ -44,6 +45,8 @@ export function webPlugin({ deps, services, context }: Root) {
   const assets = Object.fromEntries(
     Object.entries(ASSETS).map(([name, type]) => [name, { body: Bun.file(join(import.meta.dir, 'assets', name)), type }]),
   )
+
+  const intentTitle = (id: string) => services.journeys.intents().find((intent) => intent.id === id)?.title ?? id
 
   const textResponse = (body: string, type: string, headers: Record<string, string> = {}) =>
     new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=300', ...headers } })
@@ -113,10 +116,10 @@ export function webPlugin({ deps, services, context }: Root) {
             return html(NotScannedPage({ domain, baseUrl, nonce }))
           }
           const token = recheckToken.safeParse(query.recheck)
-          const recheck = token.success ? await web.recheck(token.data) : null
+          const [recheck, runs] = await Promise.all([token.success ? web.recheck(token.data) : null, services.journeys.repository.forDomain(domain, 5)])
           set.headers.link = `<${reportPath(domain)}.md>; rel="alternate"; type="text/markdown"`
           set.headers['cache-control'] = 'no-cache'
-          return html(ReportPage({ view, baseUrl, nonce, recheck }))
+          return html(ReportPage({ view, baseUrl, nonce, recheck, runs: runs.map((run) => ({ id: run.id, title: intentTitle(run.intentId), status: run.status, outcome: run.verdict?.outcome })) }))
         },
         { detail: hidden },
       )
@@ -154,6 +157,27 @@ export function webPlugin({ deps, services, context }: Root) {
         query: checksPageQuery,
         detail: hidden,
       })
+      .get('/journeys', ({ html, nonce }) => html(JourneysPage({ intents: services.journeys.intents(), baseUrl, nonce })), { detail: hidden })
+      .post(
+        '/journeys',
+        async ({ body, caller }) => {
+          const request = services.journeys.understand({ intent: { id: body.intent }, domain: body.domain }, false)
+          const admission = await services.journeys.admit(caller, request)
+          // Over the target's daily cap the newest stored run of that target is the answer, as on the API.
+          const id = admission.capped ? admission.capped.id : (await services.journeys.create(request, caller)).id
+          return new Response(null, { status: 303, headers: { location: journeyPath(id), 'cache-control': 'no-store' } })
+        },
+        { limit: 'journeyBurst', body: journeyForm, detail: hidden },
+      )
+      .get(
+        '/journeys/:id',
+        async ({ params, html, nonce, set }) => {
+          const run = await services.journeys.record(await services.journeys.byId(params.id))
+          set.headers['cache-control'] = 'no-store'
+          return html(JourneyRunPage({ run, title: intentTitle(run.intent_id), baseUrl, nonce }))
+        },
+        { limit: 'journeyRead', detail: hidden },
+      )
       .get('/api', ({ html, nonce }) => html(ApiPage({ baseUrl, nonce })), { detail: hidden })
       .get('/robots.txt', () => textResponse(robotsTxt(baseUrl), 'text/plain; charset=utf-8'), { detail: hidden })
       .get(

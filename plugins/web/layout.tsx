@@ -23,6 +23,7 @@ const NAV = [
   { href: '/', label: 'Scan' },
   { href: '/leaderboard', label: 'Leaderboard' },
   { href: '/checks', label: 'Checks' },
+  { href: '/journeys', label: 'Journeys' },
   { href: '/api', label: 'API' },
 ]
 

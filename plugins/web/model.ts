@@ -5,6 +5,9 @@ import { SCAN_KINDS } from '../../core/engine/contract.ts'
 /** The home page's form (url-encoded): one field takes a domain, an MCP server URL or an MCP App URL. */
 export const scanForm = z.object({ url: z.string().trim().min(1).max(2048) })
 
+/** The journeys page's form: a curated intent against a domain (free text needs a partner key; not offered here). */
+export const journeyForm = z.object({ domain: z.string().trim().min(1).max(253), intent: z.string().min(1).max(100) })
+
 /** A report's per-check re-check button. */
 export const recheckForm = z.object({ checkId: z.string().min(1).max(100) })
 

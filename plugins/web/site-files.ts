@@ -6,6 +6,7 @@ export const STATIC_PAGES = [
   { path: '/', title: 'Scan a site', summary: 'Scan a domain, an MCP server or an MCP App server.' },
   { path: '/leaderboard', title: 'Leaderboard', summary: 'Sites ranked by agent-readiness score, by category and kind.' },
   { path: '/checks', title: 'Check catalog', summary: 'Every check with its layer, weight, recommendation and specification.' },
+  { path: '/journeys', title: 'Agent journeys', summary: 'An AI agent attempts a curated task on a site, step by step.' },
   { path: '/api', title: 'API', summary: 'OpenAPI document, Swagger UI and the MCP endpoint.' },
 ] as const
 

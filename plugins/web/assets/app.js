@@ -107,5 +107,33 @@ function addCopyButtons() {
   }
 }
 
+// A running journey: steps are appended as the agent takes them; the finished run is rendered by the server.
+function followJourney(status) {
+  if (typeof EventSource === 'undefined') return
+  const steps = document.getElementById('journey-steps')
+  const source = new EventSource(status.dataset.journeyStream)
+  source.addEventListener('trajectory', (message) => {
+    const { step } = JSON.parse(message.data)
+    const item = document.createElement('li')
+    const label = document.createElement('strong')
+    label.textContent = step.label
+    const meta = document.createElement('span')
+    meta.className = 'muted'
+    meta.textContent = ` ${step.type} · ${step.tool || step.action} · ${step.status} · ${step.duration_ms} ms`
+    item.append(label, meta)
+    steps.append(item)
+  })
+  const finish = () => {
+    source.close()
+    window.location.reload()
+  }
+  source.addEventListener('result', finish)
+  source.addEventListener('error', (message) => {
+    if (message.data) finish()
+  })
+}
+
 for (const form of document.querySelectorAll('form[data-scan-form]')) enhanceScanForm(form)
+const journey = document.querySelector('[data-journey-stream]')
+if (journey) followJourney(journey)
 addCopyButtons()

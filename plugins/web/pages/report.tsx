@@ -11,6 +11,8 @@ export interface ReportPage {
   baseUrl: string
   nonce: string
   recheck: RecheckOutcome | null
+  /** The domain's newest agent journeys. */
+  runs: { id: string; title: string; status: string; outcome: string | undefined }[]
 }
 
 export const reportPath = (domain: string) => `/site/${encodeURIComponent(domain)}`
@@ -27,7 +29,7 @@ export function reportDescription(view: ReportView): string {
 }
 
 /** /site/{domain}: everything the stored scan says, most useful first. */
-export function ReportPage({ view, baseUrl, nonce, recheck }: ReportPage): JSX.Element {
+export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage): JSX.Element {
   const { report } = view
   const path = reportPath(report.domain)
   const canonical = `${baseUrl}${path}`
@@ -111,6 +113,26 @@ export function ReportPage({ view, baseUrl, nonce, recheck }: ReportPage): JSX.E
         ))}
       </section>
       <Competitors set={view.competitors} />
+      <section aria-labelledby="journeys-title">
+        <h2 id="journeys-title">Agent journeys</h2>
+        {runs.length === 0 ? (
+          <p>No agent has attempted a task here yet.</p>
+        ) : (
+          <ul>
+            {runs.map((run) => (
+              <li>
+                <a href={`/journeys/${encodeURIComponent(run.id)}`} safe>
+                  {run.title}
+                </a>{' '}
+                <span class="muted" safe>{run.outcome ? `${run.status}: ${run.outcome}` : run.status}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <p>
+          <a href="/journeys">Start a journey</a>
+        </p>
+      </section>
       <BadgeSnippets domain={report.domain} baseUrl={baseUrl} />
       <section aria-labelledby="rescan-title">
         <h2 id="rescan-title">Scan again</h2>
