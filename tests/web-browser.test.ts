@@ -109,6 +109,23 @@ describe.skipIf(!runnable)('web pages in Chromium', () => {
     ['journeys', '/journeys'],
   ] as const
 
+  test('a journey run page follows the run live until it ends, without axe violations', async () => {
+    const { AxePuppeteer } = await import('@axe-core/puppeteer')
+    const { page, problems } = await openPage()
+    await page.goto(`${base}/journeys`)
+    await page.type('#journey-domain', 'docs.test')
+    await Promise.all([page.waitForNavigation(), page.click('form[action="/journeys"] button[type="submit"]')])
+    expect(new URL(page.url()).pathname).toMatch(/^\/journeys\/[^/]+$/)
+    // The script reloads the page when the stream's result arrives; the server then renders the finished run.
+    await page.waitForFunction(() => /Status: (completed|failed)/.test(document.getElementById('journey-status')?.textContent ?? ''), { timeout: 45_000 })
+    expect(await page.$$eval('#journey-steps li', (items) => items.length)).toBeGreaterThan(0)
+    await screenshot(page, 'journey-run')
+    const results = await new AxePuppeteer(page).analyze()
+    expect(results.violations.map((violation) => violation.id)).toEqual([])
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
+
   test.each(PAGES)('%s page (%s): no axe violations, no CSP report', async (name, path) => {
     // @axe-core/puppeteer is a devDependency; loaded here so that the rest of the suite runs without it.
     const { AxePuppeteer } = await import('@axe-core/puppeteer')
