@@ -1,6 +1,6 @@
 import { type DocumentDecoration, Elysia } from 'elysia'
 import { z } from 'zod'
-import { openApiSchema } from '../../core/openapi.ts'
+import { openApiSchema, wire } from '../../core/openapi.ts'
 import type { Root } from '../../core/root.ts'
 import {
   agentsQuery,
@@ -49,6 +49,9 @@ function documentResponses(contentType: string, schema: z.ZodType, description: 
   }
 }
 
+/** What documentResponse above sends with the body. */
+const documentWire = wire({ answers: { 200: ['Cache-Control', 'Access-Control-Allow-Origin'] } })
+
 export function ardPlugin(root: Root) {
   const { deps } = root
   const context: ArdContext = {
@@ -64,6 +67,7 @@ export function ardPlugin(root: Root) {
     description:
       'The AI Catalog manifest (`application/ai-catalog+json`, specVersion 1.0) listing our MCP server card, this registry (`application/ai-registry+json`) and the OpenAPI document. Also at /.well-known/ai-catalog.json. CORS `*`, cached 1 hour.',
     responses: documentResponses(ARD_MEDIA.catalog, aiCatalog, 'AI catalog manifest'),
+    ...documentWire,
   }
 
   return new Elysia({ name: 'ard' })
@@ -75,6 +79,7 @@ export function ardPlugin(root: Root) {
         description:
           'The `application/ai-registry+json` descriptor: live endpoints, the pagination model (opaque `pageToken`, page size at most 100), search filter fields, listing filter/orderBy fields and operators, facet fields, entry media types and federation modes (this registry does not federate). CORS `*`, cached 1 hour.',
         responses: documentResponses(ARD_MEDIA.registry, registryDescriptorSchema, 'Registry descriptor'),
+        ...documentWire,
       },
     })
     .get('/api/ard/catalog', () => documentResponse(catalog, ARD_MEDIA.catalog), { detail: catalogDetail })
@@ -104,6 +109,7 @@ export function ardPlugin(root: Root) {
             429: { description: 'Rate limit exceeded: ArdErrorResponse, `Retry-After` in seconds' },
             500: { description: 'Internal error: ArdErrorResponse' },
           },
+          ...documentWire,
         },
       },
     )
@@ -145,6 +151,7 @@ export function ardPlugin(root: Root) {
         detail: {
           tags: ['ARD'],
           summary: 'List registry entries',
+          ...wire({ answers: { 200: ['Cache-Control'] } }),
           description:
             'Deterministic listing. `filter`: conditions joined by AND, `<field> <op> <value>` with fields type, publisherId (= !=, comma-separated values mean any of them), displayName (case-insensitive, = != > < >= <=), tags (= has the tag, != lacks it) and updatedAt (ISO 8601, all operators); values bare or quoted. `orderBy`: `<field> [ASC|DESC]` over displayName, updatedAt, identifier, type (default displayName ASC; ties by domain). An unsupported field, operator or syntax is 400 INVALID_ARGUMENT saying which. `pageSize` 1-100 (default 20); `pageToken` omitted on the last page. Cached 1 minute. 60 requests per minute per IP, shared with /api/ard/attestation and /api/ard/catalog.json.',
         },

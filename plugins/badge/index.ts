@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { badgeParams, badgeResponses } from './model.ts'
 import { badgeFor } from './service.ts'
+import { wire } from '../../core/openapi.ts'
 
 export function badgePlugin({ deps, context }: Root) {
   const { scans } = deps
@@ -22,6 +23,7 @@ export function badgePlugin({ deps, context }: Root) {
         description:
           'An `image/svg+xml` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname). Cached 1 hour; partial and ephemeral results are `no-store`. 404 `NOT_FOUND` when the domain has no score. 120 requests per minute per IP.',
         responses: badgeResponses,
+        ...wire({ answers: { 200: ['Cache-Control'] } }),
       },
     },
   )

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { documentResponse } from '../../core/etag.ts'
+import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
 import { catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
 import { ardErrorResponse } from '../../core/errors.ts'
@@ -26,6 +27,12 @@ export function checksPlugin({ deps, context }: Root) {
         summary: 'Catalog of every check',
         description:
           'Generated from the checks\' own metadata. Byte-stable between check-set changes (ETag), CORS `*`, cacheable for 1 hour. 60 requests per minute per IP.',
+        ...wire({
+          answers: {
+            200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'],
+            304: { description: 'Not modified (If-None-Match matched the ETag)', headers: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'] },
+          },
+        }),
       },
     },
   )

@@ -3,6 +3,7 @@ import type { Root } from '../../core/root.ts'
 import { discoverQuery, discoverResponse } from './model.ts'
 import { discover } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
+import { wire } from '../../core/openapi.ts'
 
 export function discoverPlugin({ deps, context }: Root) {
   return new Elysia({ name: 'discover' }).use(context).get(
@@ -17,6 +18,7 @@ export function discoverPlugin({ deps, context }: Root) {
       query: discoverQuery,
       response: { 200: discoverResponse, 400: errorResponse, 429: errorResponse, 500: errorResponse },
       detail: {
+        ...wire({ answers: { 200: ['Cache-Control'] } }),
         tags: ['Discover'],
         summary: 'Find agent-ready products for an intent',
         description:

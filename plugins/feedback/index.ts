@@ -13,6 +13,7 @@ import {
   VERIFICATION_DESCRIPTION,
 } from './model.ts'
 import { errorResponse } from '../../core/errors.ts'
+import { wire } from '../../core/openapi.ts'
 
 /** Reads change with every report; a minute of staleness keeps a popular domain's page off the database. */
 const READ_CACHE_CONTROL = 'public, max-age=60'
@@ -57,6 +58,7 @@ export function feedbackPlugin({ deps, services, context }: Root) {
         query: feedbackListQuery,
         response: { 200: agentFeedbackList, 400: errorResponse, 429: errorResponse, 500: errorResponse },
         detail: {
+          ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Feedback'],
           summary: "Agents' feedback on a domain",
           description: `AgentFeedback reports for the domain, newest first, paged with \`limit\` (1-100, default 20) and \`offset\`. \`layer_scores\` holds only current stage names (discovery, identity, access, payments, experience): legacy keys were mapped when stored (${LEGACY_NOTE}). A domain without reports is an empty page, not a 404. 400 \`INVALID_DOMAIN\`. Cached 1 minute. 60 requests per minute per IP, shared with the other open reads.`,
@@ -75,6 +77,7 @@ export function feedbackPlugin({ deps, services, context }: Root) {
         params: feedbackDomainParams,
         response: { 200: feedbackStats, 400: errorResponse, 429: errorResponse, 500: errorResponse },
         detail: {
+          ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Feedback'],
           summary: "Statistics of agents' feedback on a domain",
           description:

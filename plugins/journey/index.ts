@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
+import { RATE_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { sseResponse } from '../../core/sse.ts'
 import { agentList, cappedRun, createdRun, createRunBody, domainBody, domainQuery, domainRuns, intentList, journeyRun, runIdParams } from './model.ts'
 
@@ -31,6 +32,13 @@ export function journeyPlugin({ services, context }: Root) {
         detail: {
           tags: ['Journeys'],
           summary: 'Start an agent journey against a domain',
+          ...wire({
+            answers: {
+              200: ['Cache-Control', 'Retry-After', ...RATE_HEADERS],
+              201: ['Cache-Control', ...RATE_HEADERS],
+              429: [...RATE_HEADERS],
+            },
+          }),
           description: `Queues a run and answers at once (201) with its record, \`stream_url\` (the live trajectory as SSE) and the \`intent\` echo; poll GET /api/journey/runs/{id} or follow the stream. Body (strict; unknown fields are 400): \`{ intent: { id }, domain }\` for a curated intent (ids from GET /api/journey/intents), or, with a partner key, \`{ intent: { custom, domain } }\` with 4-300 characters of free text (401 \`CUSTOM_INTENT_REQUIRES_KEY\` without a key holding that capability). \`agent\` defaults to \`deterministic\`; only agents listed by GET /api/journey/agents are accepted. A curated body with a missing or unrecognised key runs anonymously. Anonymous limits: 20 per minute per IP (429), 20 per rolling 24 hours per IP (429 with \`retry_after_ms\` and \`Retry-After\`), 100 per rolling 24 hours per (domain, intent, harness, model): over that cap the answer is 200 with the newest stored run of that target, \`rate_limited: true\` and \`Retry-After\` (no \`intent\` echo), or 429 when no stored run remains. Keys: 1000 per rolling 24 hours per key, no burst or per-target cap. \`X-RateLimit-Limit\`, \`-Remaining\` and \`-Reset\` (seconds until the window is empty) describe the per-target window for anonymous callers and the per-key window for keyed ones. ${RUN_RECORD_NOTE}`,
           security: [{ bearerKey: [] }, {}],
         },
@@ -49,6 +57,7 @@ export function journeyPlugin({ services, context }: Root) {
         detail: {
           tags: ['Journeys'],
           summary: 'Read a journey run',
+          ...wire({ answers: { 200: ['Cache-Control'] } }),
           description: `404 \`NOT_FOUND\` for an unknown id. Not cached: poll it while \`status\` is queued or running. 120 requests per minute per IP. ${RUN_RECORD_NOTE}`,
         },
       },
@@ -69,6 +78,7 @@ export function journeyPlugin({ services, context }: Root) {
           description:
             'Named events, each `data:` a JSON object: `run_id` `{ run_id }` first; one `trajectory` `{ run_id, seq, step }` per step in order (the stored history first, then live; `seq` counts from 0); `processing` `{ run_id, step_count }` once the agent is done and the verdict is being recorded; then exactly one terminal event, `result` (the run record, as GET /api/journey/runs/{id} returns it) or `error` `{ run_id, code, message }` (`RUN_INTERRUPTED`, `RUN_FAILED`, …; `STREAM_FAILED` when the stream itself broke and the run may still be going). A stream opened after the run ended replays every `trajectory` then the terminal event, without `processing`. A key with the graph-stream tier gets graph-narrowed frames: steps carry only their identity fields and `result` is the graph projection (see POST /api/journey/domains/{host}). Comment heartbeats every 15 s; the server closes the stream after the terminal event. 404 `NOT_FOUND` for an unknown id.',
           responses: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+          ...wire({ answers: { 200: [...STREAM_HEADERS], 404: { description: 'No run with that id (`NOT_FOUND`)' } } }),
         },
       },
     )
@@ -119,6 +129,7 @@ export function journeyPlugin({ services, context }: Root) {
           description:
             'Partner keys only (401 `PARTNER_KEY_REQUIRED` otherwise). Body (optional, strict): `{ limit?: 1-100 }`, default 20. Returns the domain’s runs, newest first, and an `aggregate` over them: `runs`, `completed`, `median_steps` of the completed runs, and `success_rates` per (intent, agent) pair (successes over completed runs). `view=graph` (default; JourneyDomainRunGraph): each run narrowed to its identity, the step tree (steps with identity fields only), the verdict and the insight summary. `view=full` (JourneyDomainRun): the complete run records. Every graph field is also in the full projection with the same value.',
           security: [{ bearerKey: [] }],
+          ...wire({ answers: { 200: ['Cache-Control'] } }),
         },
       },
     )

@@ -3,6 +3,7 @@ import type { Root } from '../../core/root.ts'
 import { leaderboardQuery, leaderboardResponse, statsResponse } from './model.ts'
 import { leaderboardPage, publishedStats } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
+import { wire } from '../../core/openapi.ts'
 
 /** Both reads change only when a scan completes; five minutes of staleness is fine for a public ranking. */
 const CACHE_CONTROL = 'public, max-age=300'
@@ -23,6 +24,7 @@ export function leaderboardPlugin({ deps, context }: Root) {
         query: leaderboardQuery,
         response: { 200: leaderboardResponse, 400: errorResponse, 429: errorResponse, 500: errorResponse },
         detail: {
+          ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Leaderboard'],
           summary: 'Ranked domains by agent-readiness score',
           description:
@@ -41,6 +43,7 @@ export function leaderboardPlugin({ deps, context }: Root) {
         limit: 'openRead',
         response: { 200: statsResponse, 429: errorResponse, 500: errorResponse },
         detail: {
+          ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Leaderboard'],
           summary: 'Coverage and research statistics',
           description:

@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { documentResponse, serialize } from '../../core/etag.ts'
-import { openApiSchema } from '../../core/openapi.ts'
+import { DOCUMENT_HEADERS, openApiSchema, type ResponseHeader, wire } from '../../core/openapi.ts'
 import {
   buildLegacyPointer,
   buildOpenidDescriptor,
@@ -45,6 +45,30 @@ const MCP_CORS = {
   'access-control-max-age': '86400',
 }
 
+/** The OpenAPI names of MCP_CORS and CARD_CORS, as the transport's answers and the card's carry them. */
+const MCP_CORS_HEADERS: readonly ResponseHeader[] = [
+  'Access-Control-Allow-Origin',
+  'Access-Control-Allow-Methods',
+  'Access-Control-Allow-Headers',
+  'Access-Control-Max-Age',
+]
+const CARD_CORS_HEADERS: readonly ResponseHeader[] = [
+  'Access-Control-Allow-Origin',
+  'Access-Control-Allow-Methods',
+  'Access-Control-Allow-Headers',
+  'Access-Control-Expose-Headers',
+]
+/** The 405 of GET and DELETE on the stateless endpoint. */
+const methodNotAllowedWire = wire({
+  answers: {
+    405: {
+      description: 'Not supported by this stateless server: a JSON-RPC error, `Allow: POST`',
+      headers: ['Allow', ...MCP_CORS_HEADERS],
+      content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 error response' } } },
+    },
+  },
+})
+
 /** GET (a server-to-client stream) and DELETE (ending a session) have nothing to act on in a stateless server. */
 function methodNotAllowed(): Response {
   return Response.json(
@@ -76,7 +100,11 @@ export function mcpPlugin({ deps, services, context }: Root) {
     description:
       'Describes our MCP server before a client connects: name (reverse-DNS of this host + `/agent-readiness`), version (the contract version, identical to the MCP serverInfo), and the streamable HTTP remote with the protocol versions it negotiates. `application/mcp-server-card+json`, CORS `*`, cached 1 hour, ETag (304 on If-None-Match).',
     responses: documentResponses(serverCard, SERVER_CARD_MEDIA_TYPE, 'The server card'),
+    ...wire({ answers: { 200: [...DOCUMENT_HEADERS, ...CARD_CORS_HEADERS], 304: [...DOCUMENT_HEADERS, ...CARD_CORS_HEADERS] } }),
   }
+  const pointerWire = wire({
+    answers: { 200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'], 304: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'] },
+  })
   const cardPreflight = () => new Response(null, { status: 204, headers: { ...CARD_CORS, 'access-control-max-age': '86400' } })
 
   return new Elysia({ name: 'mcp' })
@@ -117,16 +145,22 @@ export function mcpPlugin({ deps, services, context }: Root) {
             415: { description: 'The body is not application/json' },
             429: { description: 'Rate limit exceeded (`Retry-After`)', content: { 'application/json': { schema: openApiSchema(errorResponse) } } },
           },
+          ...wire({ answers: { 200: MCP_CORS_HEADERS, 202: MCP_CORS_HEADERS, 400: MCP_CORS_HEADERS, 406: MCP_CORS_HEADERS, 415: MCP_CORS_HEADERS } }),
         },
       },
     )
     .get(MCP_PATH, methodNotAllowed, {
       limit: 'mcp',
-      detail: { tags: ['MCP'], summary: 'Not supported: no server-to-client stream (405)', description: 'The server is stateless and sends nothing unprompted.' },
+      detail: {
+        tags: ['MCP'],
+        summary: 'Not supported: no server-to-client stream (405)',
+        description: 'The server is stateless and sends nothing unprompted.',
+        ...methodNotAllowedWire,
+      },
     })
     .delete(MCP_PATH, methodNotAllowed, {
       limit: 'mcp',
-      detail: { tags: ['MCP'], summary: 'Not supported: there are no sessions to end (405)' },
+      detail: { tags: ['MCP'], summary: 'Not supported: there are no sessions to end (405)', ...methodNotAllowedWire },
     })
     .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_CORS }), { detail: { hide: true } })
     .get(SERVER_CARD_PATH, serveCard, { detail: cardDetail })
@@ -141,6 +175,7 @@ export function mcpPlugin({ deps, services, context }: Root) {
         description:
           'For clients and scanners that still probe the SEP-1649 location: server name and version, the transport endpoint, and a link to the current server card. CORS `*`, cached 1 hour, ETag.',
         responses: documentResponses(legacyMcpPointer, 'application/json', 'The pointer'),
+        ...pointerWire,
       },
     })
     .get(
@@ -154,6 +189,7 @@ export function mcpPlugin({ deps, services, context }: Root) {
           description:
             'Exists so that clients which look for OpenID / OAuth metadata first find the MCP endpoint. This service is not an OpenID provider or an OAuth authorization server: the document names no issuer and no authorization, token, registration or JWKS endpoint, and no tokens are issued anywhere. Scan keys are issued manually by the operators; agents verify themselves for feedback with the `get_verification_challenge` tool. CORS `*`, cached 1 hour, ETag.',
           responses: documentResponses(openidDescriptor, 'application/json', 'The pointer to the MCP endpoint'),
+          ...pointerWire,
         },
       },
     )

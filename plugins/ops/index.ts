@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { healthResponse, readinessResponse } from './model.ts'
+import { wire } from '../../core/openapi.ts'
 import { readiness } from './service.ts'
 
 export function opsPlugin({ deps, context }: Root) {
@@ -20,7 +21,7 @@ export function opsPlugin({ deps, context }: Root) {
       },
       {
         response: { 200: readinessResponse, 503: readinessResponse },
-        detail: { summary: 'Readiness: database and store reachable (503 otherwise)', tags: ['Operations'] },
+        detail: { summary: 'Readiness: database and store reachable (503 otherwise)', tags: ['Operations'], ...wire({ answers: { 200: ['Cache-Control'], 503: ['Cache-Control'] } }) },
       },
     )
 }

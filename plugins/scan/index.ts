@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { deprecationHeaders } from '../../core/deprecations.ts'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { DEPRECATION_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { resolveTarget } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
@@ -72,6 +73,12 @@ export function scanPlugin({ deps, services, context }: Root) {
           description:
             'Returns a complete stored result younger than `maxAgeSeconds` without scanning (`servedFromCache`, `resultAgeSeconds`, `Age` header; no budget spent). Otherwise scans live: 200 when complete, 202 with `Location` (the score URL to poll) while rendered checks run in the background. `force` always scans. `ephemeral` stores a disposable result (400 `EPHEMERAL_CLOBBER` when the domain has a real stored scan); public tunnel hosts are always ephemeral. 422 `MCP_AUTH_REQUIRED` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: 10/min burst, 30 scans per rolling 24 h, 6 forced per 24 h, per IP; scan keys are exempt.',
           security: [{ bearerKey: [] }, {}],
+          ...wire({
+            answers: {
+              200: ['Cache-Control', 'Age', ...DEPRECATION_HEADERS],
+              202: ['Cache-Control', 'Location', ...DEPRECATION_HEADERS],
+            },
+          }),
         },
       },
     )
@@ -105,6 +112,13 @@ export function scanPlugin({ deps, services, context }: Root) {
           description:
             'Frames are `data:` lines holding JSON with a `type`: kind_detecting, kind_detected (once, before any check_start), discovery_phase, scan_init (possibly twice; the later is authoritative), check_start / check_complete per check, layer_complete, scan_complete ({ result }), relevance_assessed and summary_ready (after scan_complete, when the background analysis finishes while the stream is open), error (terminal; MCP_AUTH_REQUIRED ends the stream this way). A freshness hit is kind_detected then scan_complete with servedFromCache and an `Age` header. Comment heartbeats every 15 s. Read until the stream closes.',
           responses: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+          ...wire({
+            requiredQuery: ['domain'],
+            answers: {
+              200: [...STREAM_HEADERS, 'Age', ...DEPRECATION_HEADERS],
+              400: { description: '`domain` missing or blank (`VALIDATION_FAILED`), not a valid domain (`INVALID_DOMAIN`), or `EPHEMERAL_CLOBBER`' },
+            },
+          }),
         },
       },
     )
@@ -194,6 +208,7 @@ export function scanPlugin({ deps, services, context }: Root) {
           summary: 'Read the stored score of a domain',
           description:
             'Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname). A partial result older than 30 minutes reads as `stuck` with `next_action` (`nextAction` under `format=audit`) pointing at the scan path. 404 `DOMAIN_NOT_SCANNED` with `next_action`. 422 when the only stored result is an auth-required MCP marker. Cached 1 hour; partial, stuck and ephemeral results and 404s are `no-store`. 10 requests per minute per IP.',
+          ...wire({ answers: { 200: ['Cache-Control', ...DEPRECATION_HEADERS] } }),
         },
       },
     )
@@ -252,6 +267,34 @@ export function scanPlugin({ deps, services, context }: Root) {
         detail: {
           tags: ['Scan (v2, gated)'],
           summary: 'Poll a v2 scan row (the target of `pollUrl`)',
+          responses: {
+            200: {
+              description: 'The row: `{ scanId, status, domain, url, urlKind, createdAt, updatedAt }`',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['scanId', 'status', 'domain', 'url', 'urlKind', 'createdAt', 'updatedAt'],
+                    properties: {
+                      scanId: { type: 'integer' },
+                      status: { type: 'string' },
+                      domain: { type: 'string' },
+                      url: { type: 'string' },
+                      urlKind: { type: 'string' },
+                      createdAt: { type: 'string', format: 'date-time' },
+                      updatedAt: { type: 'string', format: 'date-time' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          ...wire({
+            answers: {
+              404: { description: 'No v2 scan with that id (`NOT_FOUND`)' },
+              503: { description: 'V2_SCAN_ENABLED is off (`V2_SCAN_DISABLED`)' },
+            },
+          }),
         },
       },
     )

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { attestationParams, attestationResponses, JOSE_MEDIA_TYPE, JWK_SET_MEDIA_TYPE, jwksResponses } from './model.ts'
 import { documentResponse, strongEtag } from '../../core/etag.ts'
+import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
 import { attestationFor, prefersJose, serializeJwks } from './service.ts'
 
 /**
@@ -22,6 +23,7 @@ export function trustPlugin({ deps, context }: Root) {
     description:
       'RFC 7517 JWKS of the Ed25519 keys that sign scorecard attestations: the current key (`SIGNING_KEY`) first, then retired keys (`SIGNING_KEYS_PREVIOUS`) that recent attestations may still carry. `{ "keys": [] }` when no key is configured. `application/jwk-set+json`, CORS `*`, cached 5 minutes, ETag.',
     responses: jwksResponses,
+    ...wire({ answers: { 200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'], 304: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'] } }),
   }
 
   return new Elysia({ name: 'trust' })
@@ -50,6 +52,12 @@ export function trustPlugin({ deps, context }: Root) {
           description:
             'An EdDSA detached JWS (RFC 7515 Appendix F, header `{"alg":"EdDSA","kid":<thumbprint>,"typ":"JOSE"}`) over the RFC 8785 canonical JSON of a payload binding the domain, score, grade, scan kind, scan time, contract version, issuer and a SHA-256 digest of the stored result. Verify with the key set at /.well-known/jwks.json. Without a signing key the payload comes unsigned (`signed: false`), also under `Accept: application/jose`. Attests the newest measured scan, deterministically: the same stored result and key give the same bytes (ETag), so the bare JWS verifies against the payload of any other request until the next scan. Ephemeral results are never attested (404). Partial results are `no-store`, complete ones cached 5 minutes. CORS `*`. 60 requests per minute per IP.',
           responses: attestationResponses,
+          ...wire({
+            answers: {
+              200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'],
+              304: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'],
+            },
+          }),
         },
       },
     )

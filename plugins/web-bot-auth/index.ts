@@ -1,8 +1,11 @@
 import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { matchesEtag } from '../../core/etag.ts'
+import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
 import { DIRECTORY_MEDIA_TYPE, directoryResponses } from './model.ts'
 import { buildDirectory, directorySignatureHeaders, serializeDirectory } from './service.ts'
+
+const DIRECTORY_WIRE_HEADERS = ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', ...DOCUMENT_HEADERS] as const
 
 export function webBotAuthPlugin({ deps, context }: Root) {
   const directory = serializeDirectory(buildDirectory(deps.config, deps.signing))
@@ -31,6 +34,12 @@ export function webBotAuthPlugin({ deps, context }: Root) {
     description:
       "The public keys our scanner signs its requests with (Web Bot Auth; RFC 9421): `kid` is the RFC 7638 thumbprint that each request signature names as `keyid`. The body is a JWKS with the service's description; `keys` is empty when no signing key is configured, and then requests are not signed. When a key exists the response carries `Content-Digest` and a `binding0` signature over `(\"@authority\";req \"content-digest\")` with tag `http-message-signatures-directory`, made with the current key only, for the authority of PUBLIC_BASE_URL. Cached one day, ETag, CORS `*`.",
     responses: directoryResponses,
+    ...wire({
+      answers: {
+        200: [...DIRECTORY_WIRE_HEADERS, 'Content-Digest', 'Signature', 'Signature-Input'],
+        304: [...DIRECTORY_WIRE_HEADERS],
+      },
+    }),
   }
 
   return new Elysia({ name: 'web-bot-auth' })
