@@ -65,7 +65,7 @@ export function Sparkline({ points }: { points: { score: number; scannedAt: Date
   return (
     <svg class="sparkline" viewBox={`0 0 ${SPARK_WIDTH} ${SPARK_HEIGHT}`} width={String(SPARK_WIDTH)} height={String(SPARK_HEIGHT)} role="img" aria-label={label}>
       <polyline points={line} fill="none" stroke="#1d4ed8" stroke-width="2" />
-      <circle cx={(SPARK_WIDTH - 0.0).toFixed(1)} cy={y(last.score)} r="3" fill="#1d4ed8" />
+      <circle cx={String(SPARK_WIDTH)} cy={y(last.score)} r="3" fill="#1d4ed8" />
     </svg>
   )
 }

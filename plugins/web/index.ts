@@ -93,10 +93,9 @@ export function webPlugin({ deps, services, context }: Root) {
       .get('/', ({ html, nonce }) => html(HomePage({ baseUrl, nonce })), { detail: hidden })
       .post(
         '/scan',
-        async ({ body, caller, set }) => {
+        async ({ body, caller }) => {
           const prepared = await services.scans.prepare({ url: body.url })
           const row = prepared.fresh?.row ?? (await services.scans.execute(prepared, caller))
-          set.headers['cache-control'] = 'no-store'
           return new Response(null, { status: 303, headers: { location: reportPath(row.domain), 'cache-control': 'no-store' } })
         },
         { limit: 'scanBurst', body: scanForm, detail: hidden },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { asc, desc } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { competitorsFor, type CompetitorSet, latestPublishedScans } from '../scan/competitors.ts'
@@ -48,8 +49,7 @@ export class WebService {
   async publishedDomains(limit = SITEMAP_MAX_URLS): Promise<{ domain: string; scannedAt: Date }[]> {
     const { db } = this.deps.database
     const pool = latestPublishedScans(db)
-    const rows = await db.select({ domain: pool.domain, scannedAt: pool.scannedAt }).from(pool).limit(limit)
-    return rows.sort((a, b) => b.scannedAt.getTime() - a.scannedAt.getTime())
+    return db.select({ domain: pool.domain, scannedAt: pool.scannedAt }).from(pool).orderBy(desc(pool.scannedAt), asc(pool.domain)).limit(limit)
   }
 
   /** Keeps a re-check's results for the report the browser is redirected to; returns the token naming them. */
