@@ -62,6 +62,14 @@ describe('GET /api/discover', () => {
     }
   })
 
+  test('an intent of punctuation alone has no word to look for: 200 with no results', async () => {
+    for (const text of ['%', '?!', '—']) {
+      const { status, body } = await discover(intent(text))
+      expect(status).toBe(200)
+      expect(body.results).toEqual([])
+    }
+  })
+
   test.each(['0', '51', 'ten', '1.5', '-1'])('400 for limit=%s', async (limit) => {
     const { status, body } = await discover(intent(word, `&limit=${limit}`))
     expect(status).toBe(400)

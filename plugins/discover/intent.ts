@@ -57,6 +57,8 @@ export function intentMatch(text: string): IntentMatch {
     0,
     MAX_WORDS,
   )
+  // Nothing but punctuation (or undecodable text): no word to look for, so nothing matches.
+  if (words.length === 0) return { where: sql`false`, relevance: sql<number>`0::float8` }
   const plans = words.map(planWord)
   const everything = tsquery(plans.flatMap((plan) => [plan.word, ...plan.synonyms]).join(' or '))
   const categories = [...new Set(plans.flatMap((plan) => plan.categories))]
