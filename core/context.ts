@@ -281,7 +281,7 @@ async function parseBody(request: Request, contentType: string | undefined): Pro
  * value.
  */
 function acceptsHtmlForm(request: Request, contentType: string | undefined): boolean {
-  if (contentType?.trim().toLowerCase() !== 'application/x-www-form-urlencoded') return false
+  if (contentType?.split(';')[0]!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') return false
   const { pathname } = new URL(request.url)
   return pathname !== '/api' && !pathname.startsWith('/api/')
 }
