@@ -160,9 +160,10 @@ function completeOperation(path: string, method: string, operation: Operation): 
   delete operation['x-wire']
   const responses = (operation.responses ??= {})
   const envelope = { 'application/json': { schema: usesArdEnvelope(path) ? ARD_ENVELOPE_REF : ENVELOPE_REF } }
-  const ensure = (status: number, description: string, content: Record<string, unknown> | undefined = envelope) => {
-    const response = (responses[String(status)] ??= { description, ...(content ? { content } : {}) })
-    if (response.description.startsWith('Response for status')) response.description = description
+  /** Adds the status when missing; `description` also replaces Elysia's placeholder ("Response for status 400"). */
+  const ensure = (status: number, description: string | null, content: Record<string, unknown> | undefined = envelope) => {
+    const response = (responses[String(status)] ??= { description: description ?? `Status ${status}`, ...(content ? { content } : {}) })
+    if (description !== null && response.description.startsWith('Response for status')) response.description = description
     return response
   }
   const declare = (status: number, headers: readonly ResponseHeader[]) => {
@@ -181,7 +182,7 @@ function completeOperation(path: string, method: string, operation: Operation): 
   for (const [status, answer] of Object.entries(spec.answers ?? {})) {
     const code = Number(status)
     if (Array.isArray(answer)) {
-      ensure(code, code < 400 ? `Status ${code}` : 'Error', code < 400 ? undefined : envelope)
+      ensure(code, null, code < 400 ? undefined : envelope)
       declare(code, answer as readonly ResponseHeader[])
     } else {
       const described = answer as Exclude<WireAnswer, readonly ResponseHeader[]>
@@ -193,9 +194,8 @@ function completeOperation(path: string, method: string, operation: Operation): 
     const parameter = operation.parameters?.find((candidate) => candidate.in === 'query' && candidate.name === name)
     if (parameter) parameter.required = true
   }
-  for (const [status, response] of Object.entries(responses)) {
+  for (const status of Object.keys(responses)) {
     declare(Number(status), Number(status) >= 400 ? ['X-Request-Id', 'Cache-Control'] : ['X-Request-Id'])
-    void response
   }
   // Keep the statuses in numeric order, as a reader expects them.
   operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)))

@@ -22,6 +22,7 @@ Schema failures are 400 with \`details.issues\`; malformed JSON is 400 \`INVALID
 bodies over 1 MiB are 413 \`PAYLOAD_TOO_LARGE\`; bodies that are not \`application/json\` are 415 \`UNSUPPORTED_MEDIA_TYPE\`;
 JSON nested more than 64 levels deep, and text (body, query or path) holding NUL, other control characters than tab, LF and CR,
 or unpaired surrogates, is 400 \`VALIDATION_FAILED\`; rate-limit denials are 429 with \`Retry-After\` (seconds).
+Every response carries \`X-Request-Id\` (the caller's own when it is 8-128 characters of \`[A-Za-z0-9._-]\`); error answers are \`Cache-Control: no-store\`. Each operation declares the statuses and response headers it can send.
 Optional authentication: \`Authorization: Bearer <api_key>\` (keys are issued by the operators). An unrecognised key on scan routes is treated as anonymous.`
 
 export function docsPlugin(config: Readonly<Config>) {

@@ -417,7 +417,7 @@ test('the routes are described in a valid OpenAPI document', async () => {
   const document = await (await documented.handle(request('/openapi.json'))).json()
   await SwaggerParser.validate(structuredClone(document))
   const attestation = document.paths['/api/ard/attestation/{domain}'].get
-  expect(Object.keys(attestation.responses).sort()).toEqual(['200', '304', '400', '404', '429', '500'])
+  expect(Object.keys(attestation.responses).sort()).toEqual(['200', '304', '400', '404', '413', '429', '500'])
   expect(Object.keys(attestation.responses['200'].content).sort()).toEqual(['application/jose', 'application/json'])
   expect(attestation.responses['200'].content['application/json'].schema.oneOf ?? attestation.responses['200'].content['application/json'].schema.anyOf).toHaveLength(2)
   expect(document.paths['/api/ard/jwks'].get.responses['200'].content['application/jwk-set+json']).toBeDefined()
