@@ -95,7 +95,8 @@ describe('pages', () => {
     expect($('#badge-html').val()).toContain(`<img src="http://localhost:3000/api/badge/${DOMAIN}"`)
     expect($('meta[property="og:title"]').attr('content')).toBe(`${DOMAIN} scores ${score.score}/100 (${score.grade}) for AI-agent readiness`)
     expect($('meta[property="og:url"]').attr('content')).toBe(`http://localhost:3000/site/${DOMAIN}`)
-    expect($('meta[name="twitter:card"]').attr('content')).toBe('summary')
+    expect($('meta[name="twitter:card"]').attr('content')).toBe('summary_large_image')
+    expect($('meta[property="og:image"]').attr('content')).toBe('http://localhost:3000/assets/og.png')
     expect(response.headers.get('link')).toBe(`</site/${DOMAIN}.md>; rel="alternate"; type="text/markdown"`)
     const ld = JSON.parse($('script[type="application/ld+json"]').text())
     expect(ld['@type']).toBe('WebPage')
@@ -257,6 +258,58 @@ describe('our own site practises what it measures', () => {
       expect(text).toContain('## Top fixes')
     }
     expect((await get('/site/never-scanned.example.md')).status).toBe(404)
+  })
+
+  test('the homepage names the API catalog, API description, docs, Markdown twin and sitemap, and negotiates Markdown', async () => {
+    const page = await get('/')
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(page.headers.get('vary')).toBe('Accept')
+    const link = page.headers.get('link') ?? ''
+    for (const entry of [
+      '</.well-known/api-catalog>; rel="api-catalog"',
+      '</openapi.json>; rel="service-desc"; type="application/openapi+json"',
+      '</api>; rel="service-doc"',
+      '</index.md>; rel="alternate"; type="text/markdown"',
+      '</sitemap.xml>; rel="sitemap"',
+    ]) expect(link).toContain(`<http://localhost:3000${entry.slice(1)}`)
+    const $ = load(await page.text())
+    expect($('link[rel="alternate"][type="text/markdown"]').attr('href')).toBe('/index.md')
+    expect($('form[toolname="scan_site"][tooldescription]').length).toBe(1)
+    for (const response of [await get('/', { accept: 'text/markdown, text/html;q=0.5' }), await get('/index.md')]) {
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+      expect(await response.text()).toStartWith('# How ready is your site for AI agents?')
+    }
+    expect((await get('/', { accept: 'text/markdown, text/html;q=0.5' })).headers.get('vary')).toBe('Accept')
+  })
+
+  test('the RFC 9727 API catalog lists the REST API and the MCP server; HEAD carries rel="api-catalog"', async () => {
+    const response = await get('/.well-known/api-catalog')
+    expect(response.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"')
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    const { linkset } = (await response.json()) as { linkset: { anchor: string; 'service-desc': { href: string }[] }[] }
+    expect(linkset.map((entry) => entry.anchor)).toEqual(['http://localhost:3000/api', 'http://localhost:3000/api/mcp'])
+    expect(linkset[0]!['service-desc'][0]!.href).toBe('http://localhost:3000/openapi.json')
+    const head = await handle.app.handle(request('/.well-known/api-catalog', { method: 'HEAD' }))
+    expect(head.headers.get('link')).toContain('rel="api-catalog"')
+  })
+
+  test('robots.txt states the AI policy; llms-full.txt carries the catalog; public metadata allows CORS; the og:image exists', async () => {
+    const robots = await (await get('/robots.txt')).text()
+    expect(robots).toContain('User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /')
+    expect(robots).toContain('User-agent: ChatGPT-User')
+    expect(robots).toContain('User-agent: GPTBot')
+    const full = await get('/llms-full.txt')
+    const text = await full.text()
+    expect(text.split('\n')[0]).toBe('# agent-readiness')
+    expect(text).toContain('(`llms-full-txt`)')
+    expect(text.length).toBeGreaterThan((await (await get('/llms.txt')).text()).length)
+    for (const path of ['/robots.txt', '/llms.txt', '/llms-full.txt', '/sitemap.xml', '/index.md']) {
+      expect((await get(path)).headers.get('access-control-allow-origin')).toBe('*')
+    }
+    const image = await get('/assets/og.png')
+    expect(image.headers.get('content-type')).toBe('image/png')
+    expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(1000)
   })
 })
 

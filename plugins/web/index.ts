@@ -18,6 +18,7 @@ import { NotScannedPage, ReportPage, reportPath } from './pages/report.tsx'
 import { HTML_TYPE, newNonce, pageHeaders } from './respond.ts'
 import { WebService } from './service.ts'
 import { llmsTxt, robotsTxt, sitemapXml } from './site-files.ts'
+import { API_CATALOG_PATH, API_CATALOG_TYPE, apiCatalog, HOME_MARKDOWN_PATH, homeLinkHeader, homeMarkdown, llmsFullTxt, PUBLIC_CORS } from './discovery.ts'
 
 /** Pages are for people and crawlers; programs have the documented API, so none of this is in /openapi.json. */
 const hidden = { hide: true }
@@ -25,7 +26,10 @@ const hidden = { hide: true }
 const ASSETS = {
   'site.css': 'text/css; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
+  'og.png': 'image/png',
 } as const
+
+const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
 
 /** The report's Markdown alternate is chosen by a `.md` suffix or by asking for text/markdown over HTML. */
 function wantsMarkdown(accept: string | null): boolean {
@@ -90,7 +94,24 @@ export function webPlugin({ deps, services, context }: Root) {
         if (!asset) throw new AppError('NOT_FOUND', { message: `No asset ${params.file}` })
         return new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=3600' } })
       }, { detail: hidden })
-      .get('/', ({ html, nonce }) => html(HomePage({ baseUrl, nonce })), { detail: hidden })
+      // The homepage names the API catalog, the API description and docs, its Markdown twin and the sitemap (RFC 8288),
+      // and answers Markdown to a request that prefers it; both variants say they vary on Accept.
+      .get(
+        '/',
+        ({ request, html, nonce, set }) => {
+          const link = homeLinkHeader(baseUrl)
+          if (wantsMarkdown(request.headers.get('accept'))) return textResponse(homeMarkdown(baseUrl), MARKDOWN_TYPE, { link, vary: 'Accept', ...PUBLIC_CORS })
+          set.headers.link = link
+          set.headers.vary = 'Accept'
+          return html(HomePage({ baseUrl, nonce }))
+        },
+        { detail: hidden },
+      )
+      .get(
+        HOME_MARKDOWN_PATH,
+        () => textResponse(homeMarkdown(baseUrl), MARKDOWN_TYPE, { link: `<${baseUrl}/>; rel="canonical"`, ...PUBLIC_CORS }),
+        { detail: hidden },
+      )
       .post(
         '/scan',
         async ({ body, caller }) => {
@@ -178,14 +199,28 @@ export function webPlugin({ deps, services, context }: Root) {
         { limit: 'journeyRead', detail: hidden },
       )
       .get('/api', ({ html, nonce }) => html(ApiPage({ baseUrl, nonce })), { detail: hidden })
-      .get('/robots.txt', () => textResponse(robotsTxt(baseUrl), 'text/plain; charset=utf-8'), { detail: hidden })
+      // Public metadata: readable cross-origin (CORS *) by browser-based agents; none of it depends on who asks.
+      .get('/robots.txt', () => textResponse(robotsTxt(baseUrl), 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
       .get(
         '/llms.txt',
-        async () => textResponse(llmsTxt(baseUrl, (await web.publishedDomains(100)).map((entry) => entry.domain)), 'text/markdown; charset=utf-8'),
+        async () => textResponse(llmsTxt(baseUrl, (await web.publishedDomains(100)).map((entry) => entry.domain)), MARKDOWN_TYPE, PUBLIC_CORS),
         { detail: hidden },
       )
-      .get('/sitemap.xml', async () => textResponse(sitemapXml(baseUrl, await web.publishedDomains()), 'application/xml; charset=utf-8'), {
-        detail: hidden,
-      })
+      .get('/llms-full.txt', () => textResponse(llmsFullTxt(baseUrl, catalog), MARKDOWN_TYPE, PUBLIC_CORS), { detail: hidden })
+      .get(
+        '/sitemap.xml',
+        async () => textResponse(sitemapXml(baseUrl, await web.publishedDomains()), 'application/xml; charset=utf-8', PUBLIC_CORS),
+        { detail: hidden },
+      )
+      // RFC 9727: the catalog of our APIs; GET and HEAD both carry the Link to itself with rel="api-catalog".
+      .get(
+        API_CATALOG_PATH,
+        () =>
+          textResponse(JSON.stringify(apiCatalog(baseUrl)), API_CATALOG_TYPE, {
+            link: `<${baseUrl}${API_CATALOG_PATH}>; rel="api-catalog"`,
+            ...PUBLIC_CORS,
+          }),
+        { detail: hidden },
+      )
   )
 }

@@ -1,6 +1,20 @@
 import type { Children } from '@kitajs/html'
 import { SERVICE_NAME } from '../../core/contract.ts'
+import { OG_IMAGE } from './discovery.ts'
 import { jsonForScript } from './respond.ts'
+
+/** WebMCP's declarative form attributes (https://webmachinelearning.github.io/webmcp/), not yet in the JSX types. */
+declare global {
+  namespace JSX {
+    interface HtmlFormTag {
+      toolname?: string
+      tooldescription?: string
+    }
+    interface HtmlInputTag {
+      toolparamdescription?: string
+    }
+  }
+}
 
 export interface PageMeta {
   title: string
@@ -47,7 +61,12 @@ export function Layout({ meta, children }: { meta: PageMeta; children: Children 
           <meta property="og:title" content={share} />
           <meta property="og:description" content={meta.description} />
           <meta property="og:url" content={meta.canonical} />
-          <meta name="twitter:card" content="summary" />
+          <meta property="og:image" content={new URL(OG_IMAGE.path, meta.canonical).href} />
+          <meta property="og:image:type" content={OG_IMAGE.type} />
+          <meta property="og:image:width" content={String(OG_IMAGE.width)} />
+          <meta property="og:image:height" content={String(OG_IMAGE.height)} />
+          <meta property="og:image:alt" content={OG_IMAGE.alt} />
+          <meta name="twitter:card" content="summary_large_image" />
           <meta name="twitter:title" content={share} />
           <meta name="twitter:description" content={meta.description} />
           <link rel="stylesheet" href="/assets/site.css" />
@@ -88,10 +107,18 @@ export function Layout({ meta, children }: { meta: PageMeta; children: Children 
 /** The scan form: posts without JavaScript; app.js streams progress instead when it can. */
 export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP App URL' }: { value?: string; label?: string }): JSX.Element {
   return (
-    <form class="scan-form" method="post" action="/scan" data-scan-form>
+    // toolname/tooldescription: the declarative WebMCP form, so an in-browser agent can call the scan as a tool.
+    <form
+      class="scan-form"
+      method="post"
+      action="/scan"
+      data-scan-form
+      toolname="scan_site"
+      tooldescription="Scan a website (a domain such as example.com), an MCP server URL or an MCP App URL for AI-agent readiness, and open its report: score, grade, per-layer results and ranked fixes."
+    >
       <label for="scan-target">{label}</label>
       <div class="row">
-        <input id="scan-target" name="url" type="text" required maxlength="2048" inputmode="url" autocomplete="url" spellcheck="false" autocapitalize="none" placeholder="example.com" value={value} />
+        <input id="scan-target" name="url" toolparamdescription="The domain, MCP server URL or MCP App URL to scan" type="text" required maxlength="2048" inputmode="url" autocomplete="url" spellcheck="false" autocapitalize="none" placeholder="example.com" value={value} />
         <button type="submit">Scan</button>
       </div>
     </form>

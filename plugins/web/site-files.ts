@@ -10,14 +10,39 @@ export const STATIC_PAGES = [
   { path: '/api', title: 'API', summary: 'OpenAPI document, Swagger UI and the MCP endpoint.' },
 ] as const
 
+/** Agents that fetch for a person, and AI search crawlers: welcome wherever people and search engines are. */
+const AGENT_TOKENS = ['ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User', 'OAI-SearchBot', 'Claude-SearchBot', 'PerplexityBot']
+/** Crawlers that only collect training data (and the opt-out tokens for training): see the policy comment in robotsTxt. */
+const TRAINING_TOKENS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'Applebot-Extended', 'CCBot', 'meta-externalagent', 'Bytespider']
+
+/** Form targets start scans; a crawler following them would spend scan budgets for nothing. */
+const CRAWL_RULES = ['Allow: /', 'Disallow: /scan', 'Disallow: /site/*/recheck']
+
+/**
+ * Our AI policy, stated in robots.txt (RFC 9309 groups plus a Content-Signal line, contentsignals.org):
+ * - search=yes, ai-input=yes: reports exist to be found and read, by people and by agents answering for them.
+ * - ai-train=no: most pages are point-in-time assessments of other people's sites; a model trained on them would
+ *   repeat stale scores about third parties long after the sites changed. Agents should fetch the current report.
+ * Named groups repeat the crawl rules, since a group naming an agent replaces the `*` group for it.
+ */
 export function robotsTxt(baseUrl: string): string {
+  const signal = 'Content-Signal: search=yes, ai-input=yes, ai-train=no'
   return [
     '# Agents are welcome: reports are public, and each has a Markdown alternate (/site/<domain>.md).',
+    '# Use for search and as input to answers: yes. Training: no; reports are point-in-time assessments of third-party',
+    '# sites, so fetch the current one instead. See /llms.txt and /llms-full.txt.',
     'User-agent: *',
-    'Allow: /',
-    // Form targets start scans; a crawler following them would spend scan budgets for nothing.
-    'Disallow: /scan',
-    'Disallow: /site/*/recheck',
+    signal,
+    ...CRAWL_RULES,
+    '',
+    '# AI agents acting for a person, and AI search.',
+    ...AGENT_TOKENS.map((token) => `User-agent: ${token}`),
+    signal,
+    ...CRAWL_RULES,
+    '',
+    '# Crawlers that collect training data only (ai-train=no above).',
+    ...TRAINING_TOKENS.map((token) => `User-agent: ${token}`),
+    'Disallow: /',
     '',
     `Sitemap: ${baseUrl}/sitemap.xml`,
     '',
@@ -38,6 +63,8 @@ export function llmsTxt(baseUrl: string, domains: readonly string[]): string {
     `- [API reference](${baseUrl}/swagger): Swagger UI`,
     `- [MCP endpoint](${baseUrl}/api/mcp): streamable HTTP, tools scan_domain and get_verification_challenge`,
     `- [Check catalog](${baseUrl}/api/checks): JSON, every check's layer, weight and specification`,
+    `- [API catalog](${baseUrl}/.well-known/api-catalog): RFC 9727 linkset of the REST API and the MCP server`,
+    `- [Full text](${baseUrl}/llms-full.txt): this file's documentation and every check in one Markdown file`,
     '',
     '## Pages',
     '',

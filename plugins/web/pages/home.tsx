@@ -1,5 +1,6 @@
 import { SERVICE_NAME } from '../../../core/contract.ts'
 import { LAYERS } from '../../../core/engine/contract.ts'
+import { HOME_MARKDOWN_PATH } from '../discovery.ts'
 import { Layout, ScanForm } from '../layout.tsx'
 
 /** `/`: the scan form, and where its live progress appears when JavaScript runs. */
@@ -13,7 +14,7 @@ export function HomePage({ baseUrl, nonce }: { baseUrl: string; nonce: string })
     ],
   }
   return (
-    <Layout meta={{ title: `${SERVICE_NAME}: how ready is your site for AI agents?`, description, canonical: `${baseUrl}/`, nonce, jsonLd, script: true }}>
+    <Layout meta={{ title: `${SERVICE_NAME}: how ready is your site for AI agents?`, description, canonical: `${baseUrl}/`, nonce, jsonLd, markdown: HOME_MARKDOWN_PATH, script: true }}>
       <h1>How ready is your site for AI agents?</h1>
       <p class="lead">{description}</p>
       <ScanForm />
