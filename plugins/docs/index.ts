@@ -29,8 +29,10 @@ export function docsPlugin(config: Readonly<Config>) {
   return new Elysia({ name: 'docs' })
     // The generated document declares statuses from the routes' schemas and no headers; completeDocument adds what
     // the wire carries (core/openapi.ts). Local to this plugin, so only /openapi.json pays for the hook.
-    .onAfterHandle(({ path, responseValue }) => {
+    .onAfterHandle(({ path, responseValue, set }) => {
       if (path === '/openapi.json' && typeof responseValue === 'object' && responseValue !== null && !(responseValue instanceof Response)) {
+        // Public metadata: browser-based agents on other origins may read it (no credentials, nothing secret).
+        set.headers['access-control-allow-origin'] = '*'
         return completeDocument(responseValue)
       }
     })
