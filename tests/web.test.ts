@@ -307,6 +307,11 @@ describe('our own site practises what it measures', () => {
     for (const path of ['/robots.txt', '/llms.txt', '/llms-full.txt', '/sitemap.xml', '/index.md']) {
       expect((await get(path)).headers.get('access-control-allow-origin')).toBe('*')
     }
+    expect(await (await get('/ai.txt')).text()).toContain('User-Agent: *\nDisallow: /')
+    const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as { skills: { name: string; url: string; digest: string }[] }
+    const skill = await (await get(new URL(index.skills[0]!.url).pathname)).text()
+    expect(skill).toStartWith(`---\nname: ${index.skills[0]!.name}\ndescription: `)
+    expect(index.skills[0]!.digest).toBe(`sha256:${new Bun.CryptoHasher('sha256').update(skill).digest('hex')}`)
     const image = await get('/assets/og.png')
     expect(image.headers.get('content-type')).toBe('image/png')
     expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(1000)

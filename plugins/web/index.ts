@@ -17,7 +17,8 @@ import { LeaderboardPage } from './pages/leaderboard.tsx'
 import { NotScannedPage, ReportPage, reportPath } from './pages/report.tsx'
 import { HTML_TYPE, newNonce, pageHeaders } from './respond.ts'
 import { WebService } from './service.ts'
-import { llmsTxt, robotsTxt, sitemapXml } from './site-files.ts'
+import { aiTxt, llmsTxt, robotsTxt, sitemapXml } from './site-files.ts'
+import { SKILL_PATH, skillMarkdown, SKILLS_INDEX_PATH, skillsIndex } from './skills.ts'
 import { API_CATALOG_PATH, API_CATALOG_TYPE, apiCatalog, HOME_MARKDOWN_PATH, homeLinkHeader, homeMarkdown, llmsFullTxt, PUBLIC_CORS } from './discovery.ts'
 
 /** Pages are for people and crawlers; programs have the documented API, so none of this is in /openapi.json. */
@@ -49,6 +50,9 @@ export function webPlugin({ deps, services, context }: Root) {
   const assets = Object.fromEntries(
     Object.entries(ASSETS).map(([name, type]) => [name, { body: Bun.file(join(import.meta.dir, 'assets', name)), type }]),
   )
+
+  const skill = skillMarkdown(baseUrl)
+  const skills = JSON.stringify(skillsIndex(baseUrl, skill))
 
   const intentTitle = (id: string) => services.journeys.intents().find((intent) => intent.id === id)?.title ?? id
 
@@ -206,6 +210,9 @@ export function webPlugin({ deps, services, context }: Root) {
         async () => textResponse(llmsTxt(baseUrl, (await web.publishedDomains(100)).map((entry) => entry.domain)), MARKDOWN_TYPE, PUBLIC_CORS),
         { detail: hidden },
       )
+      .get('/ai.txt', () => textResponse(aiTxt(), 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
+      .get(SKILLS_INDEX_PATH, () => textResponse(skills, 'application/json', PUBLIC_CORS), { detail: hidden })
+      .get(SKILL_PATH, () => textResponse(skill, MARKDOWN_TYPE, PUBLIC_CORS), { detail: hidden })
       .get('/llms-full.txt', () => textResponse(llmsFullTxt(baseUrl, catalog), MARKDOWN_TYPE, PUBLIC_CORS), { detail: hidden })
       .get(
         '/sitemap.xml',

@@ -49,6 +49,20 @@ export function robotsTxt(baseUrl: string): string {
   ].join('\n')
 }
 
+/**
+ * Spawning's ai.txt (robots syntax, about AI training only): the same policy as robots.txt's Content-Signal line,
+ * ai-train=no, for the tools that read this file instead.
+ */
+export function aiTxt(): string {
+  return [
+    '# AI training permissions (Spawning ai.txt). Not for training: reports are point-in-time assessments of',
+    '# third-party sites. Reading pages to answer questions is welcome; see robots.txt (Content-Signal).',
+    'User-Agent: *',
+    'Disallow: /',
+    '',
+  ].join('\n')
+}
+
 export function llmsTxt(baseUrl: string, domains: readonly string[]): string {
   return [
     `# ${SERVICE_NAME}`,
@@ -65,6 +79,7 @@ export function llmsTxt(baseUrl: string, domains: readonly string[]): string {
     `- [Check catalog](${baseUrl}/api/checks): JSON, every check's layer, weight and specification`,
     `- [API catalog](${baseUrl}/.well-known/api-catalog): RFC 9727 linkset of the REST API and the MCP server`,
     `- [Full text](${baseUrl}/llms-full.txt): this file's documentation and every check in one Markdown file`,
+    `- [Agent skill](${baseUrl}/.well-known/agent-skills/agent-readiness-scan/SKILL.md): how to scan a site with this API and act on the report`,
     '',
     '## Pages',
     '',
