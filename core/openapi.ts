@@ -123,7 +123,7 @@ function describeLimits(names: readonly LimitName[]): string {
   return names
     .map((name) => {
       const spec = LIMITS[name]
-      return `${spec.limit} per ${Math.round(spec.windowMs / 1000)} s${spec.durable ? ' (daily budget: body carries `retry_after_ms`)' : ''}`
+      return `${spec.limit} per ${Math.round(spec.windowMs / 1000)} s`
     })
     .join('; ')
 }
@@ -176,7 +176,10 @@ function completeOperation(path: string, method: string, operation: Operation): 
   const limitMark = operation['x-rate-limit']
   const limits = limitMark === undefined ? [] : Array.isArray(limitMark) ? limitMark : [limitMark]
   if (limits.length > 0) {
-    ensure(429, `Rate limit exceeded (\`RATE_LIMIT_EXCEEDED\`): ${describeLimits(limits)}`)
+    ensure(
+      429,
+      `Rate limit exceeded (\`RATE_LIMIT_EXCEEDED\`, \`Retry-After\` in seconds${usesArdEnvelope(path) ? '' : '; denials of a daily budget also carry `retry_after_ms`'}). Per caller on every request: ${describeLimits(limits)}; the description names any further budget.`,
+    )
     declare(429, ['Retry-After'])
   }
   for (const [status, answer] of Object.entries(spec.answers ?? {})) {
