@@ -1,6 +1,9 @@
 /**
  * A whole-process static CLI scan (no browser) of a loopback fixture site against the MDN HTTP Observatory CLI
- * (`mdn-http-observatory-scan`, a devDependency) on the same site: runs alternate, medians are compared.
+ * (`mdn-http-observatory-scan`) on the same site: runs alternate, medians are compared. The Observatory is not a
+ * dependency (its install step downloads certificate bundles, which an offline CI cannot); install it for the bench:
+ *
+ *   npm install --no-save --ignore-scripts @mdn/mdn-http-observatory@^1.4.8
  *
  *   bun bench/cli.ts [--runs 9] [--sites poor,excellent]
  *
@@ -17,7 +20,7 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' }
 const runs = Number(values.runs)
 const root = join(import.meta.dir, '..')
 const observatory = join(root, 'node_modules', '.bin', 'mdn-http-observatory-scan')
-if (!existsSync(observatory)) throw new Error('npm install first: @mdn/mdn-http-observatory is a devDependency')
+if (!existsSync(observatory)) throw new Error('install the Observatory first: npm install --no-save --ignore-scripts @mdn/mdn-http-observatory@^1.4.8')
 const hsts = join(root, 'node_modules', '@mdn', 'mdn-http-observatory', 'conf', 'hsts-preload.json')
 if (!existsSync(hsts)) writeFileSync(hsts, '{}')
 
