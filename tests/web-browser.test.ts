@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { createBrowserProvider } from '../core/engine/browser-puppeteer.ts'
 import { testConfig } from './helpers.ts'
+import { type FixtureSite, startFixtureSite } from './fixtures/sites/server.ts'
 import { startWorld, type World } from './support/world.ts'
 
 /**
@@ -16,6 +18,8 @@ const executablePath = process.env.CHROMIUM_PATH ?? Bun.which('chromium') ?? Bun
 const SCREENSHOTS = join(import.meta.dir, '..', 'test-output', 'web')
 
 let world: World
+/** The blog under a host no other test scanned, so the home-page scan runs live even on a shared database. */
+let unscanned: FixtureSite
 let browser: Browser
 let base: string
 
@@ -23,10 +27,11 @@ beforeAll(async () => {
   if (!runnable) return
   mkdirSync(SCREENSHOTS, { recursive: true })
   // The app itself renders nothing (browser: null), so its scans finish at once and are complete.
-  world = await startWorld(['blog', 'poor', 'docs'], { browser: null })
+  unscanned = await startFixtureSite('blog', { host: `blog-${randomUUID().slice(0, 8)}.test` })
+  world = await startWorld(['poor', 'docs'], { browser: null, extraResolve: [unscanned.resolveRule] })
   world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${world.handle.app.server!.port}`
-  // The report the accessibility check reads; blog.test and poor.test are scanned by the tests themselves.
+  // The report the accessibility check reads; the fresh blog and poor.test are scanned by the tests themselves.
   const scanned = await fetch(`${base}/api/scan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'docs.test' }) })
   if (scanned.status !== 200) throw new Error(`docs.test scan answered ${scanned.status}`)
   browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
@@ -37,6 +42,7 @@ afterAll(async () => {
   await browser?.close()
   await world.handle.app.stop()
   await world.close()
+  await unscanned.stop()
 })
 
 /** A page that fails the test on any CSP violation or script error it reports. */
@@ -66,12 +72,12 @@ describe.skipIf(!runnable)('web pages in Chromium', () => {
         for (const record of records) for (const node of record.addedNodes) (window as unknown as { reportTick(text: string): void }).reportTick(node.textContent ?? '')
       }).observe(list, { childList: true })
     })
-    await page.type('#scan-target', 'blog.test')
+    await page.type('#scan-target', unscanned.host)
     await Promise.all([page.waitForNavigation({ timeout: 45_000 }), page.click('form[data-scan-form] button[type="submit"]')])
-    expect(new URL(page.url()).pathname).toBe('/site/blog.test')
+    expect(new URL(page.url()).pathname).toBe(`/site/${unscanned.host}`)
     expect(ticks.length).toBeGreaterThan(10)
 
-    const score = (await (await fetch(`${base}/api/score/blog.test`)).json()) as { score: number; grade: string; topFixes: unknown[] }
+    const score = (await (await fetch(`${base}/api/score/${unscanned.host}`)).json()) as { score: number; grade: string; topFixes: unknown[] }
     expect(await page.$eval('.grade-letter', (element) => element.textContent)).toBe(score.grade)
     expect(await page.$eval('svg.gauge', (element) => element.getAttribute('aria-label'))).toBe(`Score ${score.score} out of 100, grade ${score.grade}`)
     expect(await page.$$eval('.layers meter', (meters) => meters.length)).toBe(4)
