@@ -457,10 +457,15 @@ function buildRequest(spec: FuzzRequest): Request {
 const ARD_ERROR_CODES = new Set(['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'])
 
 /** Why a response breaks the rules, or null. */
+const API_PAGE_PATHS = new Set(['/api', '/api/'])
+
 export function judge(pathname: string, response: Response, text: string): string | null {
   if (response.status >= 500) return `status ${response.status}`
   if (!response.headers.get('x-request-id')) return 'no x-request-id'
   if (response.status < 400) return null
+  // A `..` segment can walk a request out of the API onto the human API page (/api, plugins/web), whose errors
+  // are HTML pages by design.
+  if (API_PAGE_PATHS.has(pathname) && response.headers.get('content-type')?.startsWith('text/html')) return null
   let body: Record<string, unknown>
   try {
     body = JSON.parse(text) as Record<string, unknown>
