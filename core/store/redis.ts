@@ -174,7 +174,8 @@ class RedisStore implements Store {
       if (!joined.subscriptions.delete(subscription) || joined.subscriptions.size > 0) return
       if (this.channels.get(name) !== joined) return
       this.channels.delete(name)
-      await this.subscriber?.unsubscribe(name)
+      // A closed or broken subscriber connection holds no subscription any more: nothing is left to drop.
+      await this.subscriber?.unsubscribe(name).catch(() => {})
     }
   }
 

@@ -224,6 +224,13 @@ function storeContract(backend: TestBackend) {
       await store.publish('again', 'hello')
       expect(await back.received()).toEqual(['hello'])
     })
+
+    test('leaving a channel after the store closed resolves (a stream outliving its app must not throw)', async () => {
+      const closing = await backend.open()
+      const unsubscribe = await closing.subscribe('late', () => {})
+      await closing.close()
+      await unsubscribe()
+    })
   })
 
   describe('locks', () => {
