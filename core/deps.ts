@@ -14,6 +14,7 @@ import { ServiceSecrets } from './secrets/index.ts'
 import { openStore } from './store/index.ts'
 import type { Store } from './store/types.ts'
 import { ardIndexer } from '../plugins/ard/indexer.ts'
+import { JourneyRepository } from '../plugins/journey/repository.ts'
 import { ScanRepository } from '../plugins/scan/repository.ts'
 
 /** Everything a plugin or service may need, built once per app; services receive plain pieces of it. */
@@ -36,6 +37,8 @@ export interface AppDeps {
   jobs: JobQueue
   /** The scans table; every stored result also updates the ARD index, in the same transaction. */
   scans: ScanRepository
+  /** Journey runs and their steps, shared by the journey routes and the worker that executes runs. */
+  journeyRuns: JourneyRepository
 }
 
 export interface DepsOverrides {
@@ -70,6 +73,7 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
     readCache,
     jobs,
     scans: new ScanRepository(database.db, [ardIndexer(config, engine.registry)]),
+    journeyRuns: new JourneyRepository(database.db),
   }
 }
 

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import { createApp, type AppHandle } from '../core/app.ts'
 import { openStore } from '../core/store/index.ts'
-import { JourneyRepository } from '../plugins/journey/repository.ts'
 import { journeyChannel, JourneyWorker } from '../plugins/journey/worker.ts'
 import { resolveRules, startFixtureSites, type FixtureSite } from './fixtures/sites/server.ts'
 import { testConfig } from './helpers.ts'
@@ -44,7 +43,7 @@ const pricing = { intent: { id: 'find-pricing' }, domain: 'excellent.test' }
 describe('journey runs that cannot finish', () => {
   test('a retry of a run left running (its process died) ends it failed with RUN_INTERRUPTED and publishes error', async () => {
     const created = (await (await createRun(api, pricing)).json()) as { id: string }
-    const repository = new JourneyRepository(api.deps.database.db)
+    const repository = api.deps.journeyRuns
     expect(await repository.markRunning(created.id)).toBe(true)
     const published: string[] = []
     const unsubscribe = await api.deps.store.subscribe(journeyChannel(created.id), (message) => published.push(message))
@@ -62,7 +61,7 @@ describe('journey runs that cannot finish', () => {
   })
 
   test('an exception while running ends the run failed with an error event', async () => {
-    const repository = new JourneyRepository(api.deps.database.db)
+    const repository = api.deps.journeyRuns
     const row = await repository.insert(
       { intentId: 'find-pricing', customIntent: null, domain: 'excellent.test', agentId: 'retired-agent', harness: 'builtin', model: 'x', keyId: null },
       async () => {},

@@ -7,7 +7,7 @@ import { availableAgents } from '../../journeys/agents/index.ts'
 import type { AgentDefinition } from '../../journeys/contract.ts'
 import { INTENTS, intentById } from '../../journeys/intents/index.ts'
 import type { CreateRunBody, JourneyRunRecord } from './model.ts'
-import { JourneyRepository, type JourneyRunRow } from './repository.ts'
+import type { JourneyRepository, JourneyRunRow } from './repository.ts'
 import { aggregateRuns, runGraph, runRecord } from './shapes.ts'
 import { relayRun } from './stream.ts'
 import { JOURNEY_RUN_JOB } from './worker.ts'
@@ -29,7 +29,7 @@ export interface RunRequest {
 /** Whether a create may run, and the one window its rate headers describe. */
 export type Admission = { capped: null; headers: Record<string, string> } | { capped: JourneyRunRow; headers: Record<string, string> }
 
-type JourneyServiceDeps = Pick<AppDeps, 'config' | 'store' | 'jobs' | 'database'>
+type JourneyServiceDeps = Pick<AppDeps, 'config' | 'store' | 'jobs' | 'journeyRuns'>
 
 function invalidBody(path: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', { message: `Invalid body: ${path}: ${message}`, details: { in: 'body', issues: [{ path, message }] } })
@@ -49,7 +49,7 @@ export class JourneyService {
   readonly repository: JourneyRepository
 
   constructor(private readonly deps: JourneyServiceDeps) {
-    this.repository = new JourneyRepository(deps.database.db)
+    this.repository = deps.journeyRuns
   }
 
   publicAgents(): AgentDefinition[] {

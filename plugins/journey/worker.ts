@@ -7,7 +7,7 @@ import { intentPrompt, type TrajectoryStep } from '../../journeys/contract.ts'
 import { intentById } from '../../journeys/intents/index.ts'
 import { runJourney } from '../../journeys/runner.ts'
 import { DEFAULT_BUDGET } from '../../journeys/session.ts'
-import { JourneyRepository } from './repository.ts'
+import type { JourneyRepository } from './repository.ts'
 import type { RunError } from './tables.ts'
 
 /**
@@ -33,7 +33,7 @@ export type JourneyEvent =
   | { type: 'result' }
   | { type: 'error'; error: RunError }
 
-export type JourneyWorkerDeps = Pick<AppDeps, 'config' | 'outbound' | 'browser' | 'store' | 'log' | 'jobs' | 'database'>
+export type JourneyWorkerDeps = Pick<AppDeps, 'config' | 'outbound' | 'browser' | 'store' | 'log' | 'jobs' | 'journeyRuns'>
 
 class RunFailure extends Error {
   constructor(readonly code: string, message: string) {
@@ -50,7 +50,7 @@ export class JourneyWorker {
   private readonly repository: JourneyRepository
 
   constructor(private readonly deps: JourneyWorkerDeps) {
-    this.repository = new JourneyRepository(deps.database.db)
+    this.repository = deps.journeyRuns
   }
 
   async start(concurrency: number): Promise<void> {
