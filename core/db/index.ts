@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { sql } from 'drizzle-orm'
@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import type { Config } from '../config.ts'
+import { PACKAGE_ROOT } from '../package-root.ts'
 import * as schema from './schema.ts'
 
 /** One drizzle type for both engines, so no service knows which one it talks to. */
@@ -26,7 +27,7 @@ export type Database =
   | (DatabaseHandle & { kind: 'postgres'; url: string })
   | (DatabaseHandle & { kind: 'pglite'; client: PGlite })
 
-const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url))
+const MIGRATIONS_FOLDER = join(PACKAGE_ROOT, 'migrations')
 
 /** Arbitrary constant naming our advisory lock: concurrent starts against one PostgreSQL migrate one at a time. */
 const MIGRATION_LOCK_ID = 7_246_110_412

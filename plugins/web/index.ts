@@ -3,6 +3,7 @@ import { html } from '@elysiajs/html'
 import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
+import { PACKAGE_ROOT } from '../../core/package-root.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, ERRORS } from '../../core/errors.ts'
 import { leaderboardPage } from '../leaderboard/service.ts'
@@ -48,7 +49,7 @@ export function webPlugin({ deps, services, context }: Root) {
   const web = new WebService(deps)
   const catalog = buildCatalog(deps.registry, { essentials: false })
   const assets = Object.fromEntries(
-    Object.entries(ASSETS).map(([name, type]) => [name, { body: Bun.file(join(import.meta.dir, 'assets', name)), type }]),
+    Object.entries(ASSETS).map(([name, type]) => [name, { body: Bun.file(join(PACKAGE_ROOT, 'plugins', 'web', 'assets', name)), type }]),
   )
 
   const skill = skillMarkdown(baseUrl)

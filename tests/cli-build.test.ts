@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildCli } from '../core/cli/build.ts'
+import { PACKAGE_ROOT } from '../core/package-root.ts'
+import { type FixtureSite, startFixtureSite } from './fixtures/sites/server.ts'
+import { freeLoopbackPort } from './support/ports.ts'
+
+/**
+ * The installed CLI is the bundle `npm install` builds (dist/cli.js), not the source the other CLI tests run: it
+ * must scan exactly as the source does, and the commands that find files on disk (migrations, page assets) must
+ * still find them from dist/.
+ */
+
+// Inside the package, so that the external packages resolve from its node_modules as they do from dist/.
+const outdir = join(PACKAGE_ROOT, 'test-output', `cli-build-${process.pid}`)
+const workdir = mkdtempSync(join(tmpdir(), 'ar-cli-build-'))
+let built: string
+let site: FixtureSite
+let env: Record<string, string>
+
+beforeAll(async () => {
+  ;[built, site] = await Promise.all([buildCli(outdir), startFixtureSite('excellent')])
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LOG_LEVEL: 'silent',
+    SCANNER_ALLOW_PRIVATE: 'true',
+    SCANNER_RESOLVE: site.resolveRule,
+  }
+}, 60_000)
+
+afterAll(async () => {
+  await site.stop()
+  rmSync(outdir, { recursive: true, force: true })
+  rmSync(workdir, { recursive: true, force: true })
+})
+
+async function run(entry: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = Bun.spawn([process.execPath, entry, ...args], { cwd: workdir, env, stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  return { code, stdout, stderr }
+}
+
+/** The report without what differs between two scans of one site: when, how long, and random probe paths. */
+const stable = (stdout: string) =>
+  stdout
+    .replace(/"scannedAt": "[^"]+"/, '"scannedAt": ""')
+    .replace(/"durationMs": \d+/, '"durationMs": 0')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'uuid')
+
+test('the build is one file with its bytecode, started by Bun', async () => {
+  expect(await Bun.file(built).exists()).toBe(true)
+  expect(await Bun.file(`${built}.jsc`).exists()).toBe(true)
+  expect((await Bun.file(built).text()).startsWith('#!/usr/bin/env bun\n')).toBe(true)
+  const help = await run(built, ['--help'])
+  expect(help.code).toBe(0)
+  expect(help.stdout).toContain('agent-readiness <command>')
+})
+
+test('the built CLI gives the report the source gives, and the same exit codes', async () => {
+  const args = ['scan', site.host, '--static', '--quiet', '--format', 'json']
+  const [fromBuild, fromSource] = await Promise.all([run(built, args), run(join(PACKAGE_ROOT, 'core', 'cli.ts'), args)])
+  expect(fromBuild.stderr).toBe('')
+  expect(fromBuild.code).toBe(0)
+  expect(JSON.parse(fromBuild.stdout).score).toBe(100)
+  expect(stable(fromBuild.stdout)).toBe(stable(fromSource.stdout))
+
+  const gate = await run(built, ['scan', site.host, '--static', '--quiet', '--checks', 'no-such-check'])
+  expect(gate.code).toBe(2)
+  expect(gate.stderr).toContain('unknown check ids: no-such-check')
+})
+
+test('the built CLI migrates and serves: migrations and page assets are found from dist/', async () => {
+  const port = freeLoopbackPort()
+  const server = Bun.spawn([process.execPath, built, 'serve'], {
+    cwd: workdir,
+    env: { ...env, DATABASE_URL: 'memory://', PORT: String(port) },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  try {
+    const origin = `http://127.0.0.1:${port}`
+    let ready = false
+    for (let attempt = 0; attempt < 100 && !ready; attempt++) {
+      ready = await fetch(`${origin}/readyz`).then((response) => response.ok, () => false)
+      if (!ready) await Bun.sleep(100)
+    }
+    expect(ready).toBe(true)
+    const css = await fetch(`${origin}/assets/site.css`)
+    expect(css.status).toBe(200)
+    expect(await css.text()).toBe(await Bun.file(join(PACKAGE_ROOT, 'plugins', 'web', 'assets', 'site.css')).text())
+    const home = await fetch(`${origin}/`)
+    expect(home.status).toBe(200)
+    expect(await home.text()).toContain('<form')
+    // The scan table exists only if the migrations ran: an empty leaderboard answers, it does not fail.
+    const leaderboard = await fetch(`${origin}/api/leaderboard`)
+    expect(leaderboard.status).toBe(200)
+  } finally {
+    server.kill()
+    await server.exited
+  }
+})
