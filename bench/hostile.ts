@@ -46,7 +46,7 @@ function peakRssMb(): number {
 
 async function child(profile: HostileProfile, concurrency: number, resolve: string): Promise<ChildResult> {
   const { loadConfig } = await import('../core/config.ts')
-  const { createEngineDeps } = await import('../core/deps.ts')
+  const { createEngineDeps } = await import('../core/engine-deps.ts')
   const { scan } = await import('../core/engine/scan.ts')
   const engine = createEngineDeps(loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolve }), { browser: null })
   Bun.gc(true)

@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/deps.ts'
+import { createEngineDeps } from '../core/engine-deps.ts'
 import deterministic from '../journeys/agents/deterministic.ts'
 import { intentPrompt, type IntentDefinition } from '../journeys/contract.ts'
 import { INTENTS } from '../journeys/intents/index.ts'

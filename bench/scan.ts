@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/deps.ts'
+import { createEngineDeps } from '../core/engine-deps.ts'
 import { scan } from '../core/engine/scan.ts'
 import { startFixtureSite } from '../tests/fixtures/sites/server.ts'
 

@@ -6,7 +6,7 @@
 import { Elysia } from 'elysia'
 import { createApp } from '../core/app.ts'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/deps.ts'
+import { createEngineDeps } from '../core/engine-deps.ts'
 import { scan } from '../core/engine/scan.ts'
 import { startFixtureSite } from '../tests/fixtures/sites/server.ts'
 

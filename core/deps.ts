@@ -50,9 +50,6 @@ export interface DepsOverrides {
   jobNamespace?: string
 }
 
-/** Built without a database: the CLI's in-process scan uses exactly this. */
-export { createEngineDeps } from './engine-deps.ts'
-
 export async function openDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<AppDeps> {
   const log = overrides.log ?? createLogger(config)
   const engine = createEngineDeps(config, overrides)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/deps.ts'
+import { createEngineDeps } from '../core/engine-deps.ts'
 import { createBrowserProvider } from '../core/engine/browser-puppeteer.ts'
 import { recordingSite } from '../tests/support/collector.ts'
 import { type FixtureSite, startFixtureSite } from '../tests/fixtures/sites/server.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEngineDeps } from '../core/deps.ts'
+import { createEngineDeps } from '../core/engine-deps.ts'
 import { scan, type ScanReport } from '../core/engine/scan.ts'
 import { HOSTILE_PROFILES, type HostileProfile, type HostileServer, startHostileServer } from './fixtures/hostile/server.ts'
 import { testConfig } from './helpers.ts'

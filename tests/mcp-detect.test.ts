@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createServer } from 'node:net'
-import { createEngineDeps } from '../core/deps.ts'
+import { createEngineDeps } from '../core/engine-deps.ts'
 import { detectKind } from '../core/engine/detect.ts'
 import { McpAuthRequiredError, resolveTarget, scan, type ScanEvent } from '../core/engine/scan.ts'
 import { AppError } from '../core/errors.ts'

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { ListResourcesRequestSchema, ListToolsRequestSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js'
-import { createEngineDeps } from '../core/deps.ts'
+import { createEngineDeps } from '../core/engine-deps.ts'
 import type { ScanKind } from '../core/engine/contract.ts'
 import { type ScanReport, scan } from '../core/engine/scan.ts'
 import { homePage, notFound, serveSdk } from './fixtures/mcp/kit.ts'

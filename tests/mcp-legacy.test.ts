@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import { createEngineDeps } from '../core/deps.ts'
+import { createEngineDeps } from '../core/engine-deps.ts'
 import { type ScanReport, scan } from '../core/engine/scan.ts'
 import { type McpFixture, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
 import { testConfig } from './helpers.ts'

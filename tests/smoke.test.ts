@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEngineDeps } from '../core/deps.ts'
+import { createEngineDeps } from '../core/engine-deps.ts'
 import { scan, type ScanReport } from '../core/engine/scan.ts'
 import { EXPECTED, PAYMENT_CHECKS } from './fixtures/sites/expected.ts'
 import { resolveRules, SITE_NAMES, type FixtureSite, startFixtureSites } from './fixtures/sites/server.ts'

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { basename, join } from 'node:path'
 import { loadConfig } from '../../core/config.ts'
-import { createEngineDeps } from '../../core/deps.ts'
+import { createEngineDeps } from '../../core/engine-deps.ts'
 import { type FixtureSite, resolveRules, type SiteName, startFixtureSites } from '../../tests/fixtures/sites/server.ts'
 import deterministic from '../agents/deterministic.ts'
 import { intentPrompt, JOURNEY_LAYERS } from '../contract.ts'
