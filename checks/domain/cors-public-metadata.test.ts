@@ -24,6 +24,9 @@ const preflight = (fields: Partial<CorsProbe> = {}) =>
     allowHeaders: 'Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Authorization',
     ...fields,
   })
+/** HTTP+SSE names the session in the message endpoint's URL, so its preflight asks for no Mcp-Session-Id. */
+const ssePreflight = (fields: Partial<CorsProbe> = {}) =>
+  preflight({ url: 'https://acme.test/messages?sessionId=1', requestHeaders: ['content-type', 'mcp-protocol-version'], allowHeaders: 'Content-Type, Mcp-Protocol-Version', ...fields })
 const initialize = (fields: Partial<CorsProbe> = {}) =>
   probe('mcp-initialize', { url: 'https://acme.test/mcp', sessionId: true, exposeHeaders: 'Mcp-Session-Id', ...fields })
 
@@ -53,6 +56,8 @@ describe('cors-public-metadata', () => {
     ['preflight refused', 'fail', cors(preflight({ status: 405, allowOrigin: null, allowHeaders: null }), initialize({ allowOrigin: null }))],
     ['the Origin refused with 403', 'warning', cors(preflight(), initialize({ status: 403, allowOrigin: null, sessionId: false }))],
     ['the AI catalog of the MCP origin allowed too', 'pass', cors(probe('ai-catalog', { url: 'https://acme.test/.well-known/ai-catalog.json' }), preflight(), initialize())],
+    ['HTTP+SSE: the message endpoint allows what its preflight asked for', 'pass', cors(ssePreflight(), probe('mcp-stream'))],
+    ['HTTP+SSE: the message endpoint lacks a header asked for', 'warning', cors(ssePreflight({ allowHeaders: 'Content-Type' }), probe('mcp-stream'))],
   ] as const)('mcp: %s -> %s', (_name, expected, artifact) => {
     const outcome = check.run({ cors: artifact }, mcp)
     expect(outcome.status).toBe(expected)
@@ -76,6 +81,13 @@ describe('cors-public-metadata', () => {
   test('details name the missing headers', () => {
     const outcome = check.run({ cors: cors(preflight({ allowHeaders: 'content-type' }), initialize()) }, mcp)
     expect(outcome.details).toContain('mcp-protocol-version, mcp-session-id')
+  })
+
+  test('an HTTP+SSE server is asked, and told to allow, only the headers its clients send', () => {
+    const outcome = check.run({ cors: cors(ssePreflight({ allowHeaders: 'Content-Type' }), probe('mcp-stream')) }, mcp)
+    expect(outcome.details).toContain('lacks mcp-protocol-version')
+    expect(outcome.details).not.toContain('mcp-session-id')
+    expect(outcome.recommendation).toContain('Access-Control-Allow-Headers: Content-Type, Mcp-Protocol-Version, Authorization')
   })
 
   test('an MCP server refusing the agent Origin is told why and what to change', () => {

@@ -21,7 +21,7 @@ function gaps(probe: CorsProbe): string[] {
   if (probe.resource === 'mcp-preflight') {
     // POST is a CORS-safelisted method, so Allow-Methods only matters when it is sent and leaves POST out.
     if (probe.allowMethods && !covers(probe.allowMethods, 'post')) problems.push(`Access-Control-Allow-Methods (${probe.allowMethods}) lacks POST`)
-    const missing = MCP_REQUEST_HEADERS.filter((header) => !covers(probe.allowHeaders, header))
+    const missing = (probe.requestHeaders ?? MCP_REQUEST_HEADERS).filter((header) => !covers(probe.allowHeaders, header))
     if (missing.length) problems.push(`Access-Control-Allow-Headers lacks ${missing.join(', ')}`)
   }
   if (probe.resource === 'mcp-initialize' && probe.sessionId && !covers(probe.exposeHeaders, 'mcp-session-id')) {
@@ -74,7 +74,8 @@ export default defineCheck({
 
 function fixFor(probe: CorsProbe): string[] {
   if (probe.resource === 'mcp-preflight') {
-    return ['answer OPTIONS with 204, Access-Control-Allow-Origin, Access-Control-Allow-Methods: POST, GET, DELETE and Access-Control-Allow-Headers: Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Authorization']
+    const headers = (probe.requestHeaders ?? MCP_REQUEST_HEADERS).map((header) => header.replace(/(^|-)[a-z]/g, (start) => start.toUpperCase()))
+    return [`answer OPTIONS with 204, Access-Control-Allow-Origin, Access-Control-Allow-Methods: POST, GET, DELETE and Access-Control-Allow-Headers: ${[...headers, 'Authorization'].join(', ')}`]
   }
   if (probe.resource === 'mcp-initialize') {
     const origin = probe.status === 403 ? ['let the Origin validation of a public server accept browser-based clients (it guards against DNS rebinding, which a public URL is not exposed to)'] : []

@@ -54,7 +54,14 @@ describe('corsCollector', () => {
     }
     const artifact = await collect('mcp')
     expect(artifact.probes).toMatchObject([
-      { resource: 'mcp-preflight', status: 204, allowOrigin: 'https://agent.example', allowMethods: 'POST, GET', allowHeaders: 'content-type, mcp-protocol-version' },
+      {
+        resource: 'mcp-preflight',
+        status: 204,
+        allowOrigin: 'https://agent.example',
+        allowMethods: 'POST, GET',
+        allowHeaders: 'content-type, mcp-protocol-version',
+        requestHeaders: ['content-type', 'mcp-protocol-version', 'mcp-session-id'],
+      },
       { resource: 'mcp-initialize', status: 200, sessionId: true, exposeHeaders: null },
     ])
     const preflight = requestsWithOrigin().find((request) => request.method === 'OPTIONS')

@@ -21,6 +21,8 @@ export interface CorsProbe {
   error?: string
   /** `mcp-initialize` only: the server issued an `Mcp-Session-Id`, so browsers must be allowed to read it. */
   sessionId?: boolean
+  /** `mcp-preflight` only: the request headers it asked for, which the answer must allow. */
+  requestHeaders?: string[]
 }
 
 export interface CorsArtifact {
@@ -31,6 +33,8 @@ export interface CorsArtifact {
 export const AGENT_ORIGIN = 'https://agent.example'
 /** The request headers a browser-based MCP client sends (checks.md §16). */
 export const MCP_REQUEST_HEADERS = ['content-type', 'mcp-protocol-version', 'mcp-session-id'] as const
+/** Over HTTP+SSE the session is named in the message endpoint's URL: no Mcp-Session-Id header is sent. */
+const SSE_MESSAGE_HEADERS = ['content-type', 'mcp-protocol-version'] as const
 
 function corsFields(response: HttpSnapshot): Pick<CorsProbe, 'status' | 'allowOrigin' | 'allowHeaders' | 'exposeHeaders' | 'allowMethods'> {
   const header = (name: string) => response.headers[name] ?? null
@@ -60,6 +64,11 @@ async function corsProbe(
     ...corsFields(response),
     ...(resource === 'mcp-initialize' ? { sessionId: response.headers['mcp-session-id'] !== undefined } : {}),
   }
+}
+
+function preflight(ctx: CollectorContext, url: string, requestHeaders: readonly string[]): Promise<CorsProbe> {
+  const headers = { 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders.join(', ') }
+  return corsProbe(ctx, 'mcp-preflight', url, { method: 'OPTIONS', headers }).then((probe) => ({ ...probe, requestHeaders: [...requestHeaders] }))
 }
 
 const exists = (response: HttpSnapshot | null | undefined): response is HttpSnapshot =>
@@ -96,19 +105,10 @@ export const corsCollector = defineCollector({
     // HTTP+SSE defines other requests: the GET that opens the stream, and POSTs to the endpoint the stream announced.
     const mcp = mcpUrl ? await ctx.get('mcp').catch(nullOnCollectorError) : null
     if (mcpUrl && mcp?.legacySseOnly && mcp.messageUrl) {
-      probes.push(
-        corsProbe(ctx, 'mcp-preflight', mcp.messageUrl, {
-          method: 'OPTIONS',
-          headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
-        }),
-        corsProbe(ctx, 'mcp-stream', mcpUrl, { headers: { accept: SSE_ACCEPT } }),
-      )
+      probes.push(preflight(ctx, mcp.messageUrl, SSE_MESSAGE_HEADERS), corsProbe(ctx, 'mcp-stream', mcpUrl, { headers: { accept: SSE_ACCEPT } }))
     } else if (mcpUrl) {
       probes.push(
-        corsProbe(ctx, 'mcp-preflight', mcpUrl, {
-          method: 'OPTIONS',
-          headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': MCP_REQUEST_HEADERS.join(', ') },
-        }),
+        preflight(ctx, mcpUrl, MCP_REQUEST_HEADERS),
         corsProbe(ctx, 'mcp-initialize', mcpUrl, {
           method: 'POST',
           headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
