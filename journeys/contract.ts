@@ -134,6 +134,11 @@ export interface IntentMeta {
   keywords: readonly string[]
   /** Paths an agent knows to try first for this task (well-known locations), relative to the origin. */
   paths: readonly string[]
+  /**
+   * `markdown`: the task wants pages as Markdown, so every fetch of the run asks for it first
+   * (`Accept: text/markdown`), as an agent does that reads text; a site that negotiates answers with Markdown.
+   */
+  format?: 'markdown'
 }
 
 export interface IntentDefinition {

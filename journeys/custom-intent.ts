@@ -21,7 +21,16 @@ export function customIntent(text: string): IntentDefinition {
   const words = topicWords(text)
   const needed = Math.max(1, Math.ceil(words.length / 2))
   return defineIntent({
-    meta: { id: 'custom', title: text, prompt: text, layers: ['discovery', 'experience'], keywords: words, paths: [] },
+    meta: {
+      id: 'custom',
+      title: text,
+      prompt: text,
+      layers: ['discovery', 'experience'],
+      keywords: words,
+      paths: [],
+      // A task that asks for Markdown is served it where the site negotiates, as for the curated read-docs-markdown.
+      ...(words.includes('markdown') ? { format: 'markdown' as const } : {}),
+    },
     judge(_trajectory, evidence) {
       const matching = completedPages(evidence).filter((page) => {
         const heading = `${page.title} ${page.headings.join(' ')} ${decodeURIComponent(new URL(page.finalUrl).pathname)}`.toLowerCase()

@@ -6,6 +6,7 @@ import { recordingSite } from '../tests/support/collector.ts'
 import { type FixtureSite, startFixtureSite } from '../tests/fixtures/sites/server.ts'
 import deterministic from './agents/deterministic.ts'
 import findPricing from './intents/find-pricing.ts'
+import readDocsMarkdown from './intents/read-docs-markdown.ts'
 import { runJourney, stepFingerprint } from './runner.ts'
 
 let excellent: FixtureSite
@@ -127,5 +128,33 @@ describe('pages whose content needs JavaScript', () => {
     const rendered = outcome.steps.find((step) => step.tool === 'render_page')!
     expect(rendered).toMatchObject({ action: 'render', fetch_method: 'browser', url_path: '/', status: 'ok' })
     expect(outcome.verdict).toMatchObject({ outcome: 'success', evidence_step_ids: [rendered.id] })
+  })
+})
+
+describe('a task that wants Markdown', () => {
+  const DOCS_MARKDOWN = `# Getting started\n\n${'Install the CLI, then run it against your project. '.repeat(8)}\n\n## Configuration\n\nEvery option is listed in the reference.\n`
+  /** Markdown only by content negotiation: no .md URL, no llms.txt, no alternate link. */
+  const negotiating = (markdown: string, page: string) => (request: Request) =>
+    (request.headers.get('accept') ?? '').includes('text/markdown')
+      ? new Response(markdown, { headers: { 'content-type': 'text/markdown; charset=utf-8', vary: 'Accept' } })
+      : html(page)()
+
+  test('asks for text/markdown, so a site that only negotiates it serves the docs as Markdown', async () => {
+    changing.routes['/'] = negotiating('# Acme\n\n[Documentation](/docs)\n', '<a href="/docs">Documentation</a>')
+    changing.routes['/docs'] = negotiating(DOCS_MARKDOWN, '<h1>Getting started</h1><p>Install the CLI.</p>')
+    const outcome = await runJourney({ agent: deterministic, intent: readDocsMarkdown, prompt: readDocsMarkdown.meta.prompt, domain: CHANGING_HOST, deps: deps() })
+    const docs = outcome.steps.find((step) => step.url_path === '/docs')!
+    expect(docs).toMatchObject({ status: 'ok', content_type: 'text/markdown' })
+    expect(outcome.verdict).toMatchObject({ outcome: 'success', evidence_step_ids: [docs.id] })
+    expect(changing.requests.find((request) => request.path === '/docs')?.headers.get('accept')).toStartWith('text/markdown')
+  })
+
+  test('other tasks ask for HTML, as a browser does', async () => {
+    changing.routes['/'] = html('<a href="/pricing">Pricing</a>')
+    changing.routes['/pricing'] = html('<h1>Pricing</h1><p>Pro plan: $20 per month</p>')
+    await run(CHANGING_HOST)
+    const accepts = changing.requests.filter((request) => request.path === '/' || request.path === '/pricing').map((request) => request.headers.get('accept') ?? '')
+    expect(accepts.length).toBeGreaterThan(0)
+    for (const accept of accepts) expect(accept).not.toContain('text/markdown')
   })
 })

@@ -60,6 +60,7 @@ export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
     budget: input.budget ?? DEFAULT_BUDGET,
     onStep: (step) => input.onStep?.(step),
     signal: controller.signal,
+    format: input.intent.meta.format,
   })
   const judge = () => input.intent.judge(session.steps, session.evidence)
   const result = await input.agent.run({

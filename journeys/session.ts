@@ -30,6 +30,8 @@ export interface FetchIntent {
   searchQuery?: string
 }
 
+/** Markdown when the site can negotiate it, anything else rather than nothing. */
+const MARKDOWN_FIRST = 'text/markdown, text/plain;q=0.9, text/html;q=0.8, */*;q=0.5'
 const RENDER_TIMEOUT_MS = 20_000
 /** Subresources one render may fetch, apart from the run's document budget. */
 const RENDER_MAX_BYTES = 32 * 1024 * 1024
@@ -61,6 +63,8 @@ export class JourneySession {
       budget: JourneyBudget
       onStep: (step: TrajectoryStep) => void
       signal: AbortSignal
+      /** The form the run's task wants pages in (IntentMeta.format); HTML as a browser asks for it otherwise. */
+      format?: 'markdown'
     },
   ) {
     this.evidence = { domain: options.domain, origin: options.origin, pages: [], disallowed: [] }
@@ -168,7 +172,8 @@ export class JourneySession {
   }
 
   private async fetched(target: URL): Promise<{ snapshot: HttpSnapshot; body: Uint8Array }> {
-    const result = await this.options.http.request(target.href, { signal: this.options.signal })
+    const headers = this.options.format === 'markdown' ? { accept: MARKDOWN_FIRST } : undefined
+    const result = await this.options.http.request(target.href, { signal: this.options.signal, headers })
     return { snapshot: toSnapshot(result), body: result.body }
   }
 

@@ -18,6 +18,7 @@ export default defineIntent({
     layers: ['experience'],
     keywords: ['docs', 'documentation', 'guide', 'reference', 'getting started', 'markdown', 'md', 'llms'],
     paths: ['/llms.txt', '/docs.md'],
+    format: 'markdown',
   },
   judge(_trajectory, evidence) {
     const read = completedPages(evidence).filter(
