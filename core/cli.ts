@@ -134,8 +134,9 @@ export async function runCli(argv: string[]): Promise<void> {
   }
 }
 
-if (import.meta.main) {
-  runCli(process.argv.slice(2)).catch(async (error: unknown) => {
+/** Runs a command line to its end: usage and target errors exit 2 with one message, never a stack trace. */
+export function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  return runCli(argv).catch(async (error: unknown) => {
     const { ConfigError } = await import('./config.ts')
     // node:util's parseArgs reports an unknown option or a missing value this way, in every command.
     const badArguments = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')
@@ -149,3 +150,5 @@ if (import.meta.main) {
     process.exit(EXIT_USAGE)
   })
 }
+
+if (import.meta.main) void main()

@@ -51,13 +51,28 @@ const stable = (stdout: string) =>
     .replace(/\b\d+ ms\b/g, 'N ms')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'uuid')
 
-test('the build is one file with its bytecode, started by Bun', async () => {
-  expect(await Bun.file(built).exists()).toBe(true)
-  expect(await Bun.file(`${built}.jsc`).exists()).toBe(true)
+test('the build is one bundle with its bytecode, and a bin started by Bun', async () => {
+  expect(await Bun.file(join(outdir, 'bundle.js')).exists()).toBe(true)
+  expect(await Bun.file(join(outdir, 'bundle.js.jsc')).exists()).toBe(true)
   expect((await Bun.file(built).text()).startsWith('#!/usr/bin/env bun\n')).toBe(true)
   const help = await run(built, ['--help'])
   expect(help.code).toBe(0)
   expect(help.stdout).toContain('agent-readiness <command>')
+})
+
+test('on a Bun other than the one that built the bundle, the bin runs the source instead', async () => {
+  // As if the bundle had been built by another Bun: the bin must not load it (Bun 1.3 runs such a bundle as nothing).
+  const elsewhere = join(outdir, 'other-bun.js')
+  await Bun.write(elsewhere, (await Bun.file(built).text()).replace(JSON.stringify(Bun.version), '"0.0.0"'))
+  await Bun.write(join(outdir, 'bundle.js'), 'throw new Error("the bundle was loaded")')
+  try {
+    const scan = await run(elsewhere, ['scan', site.host, '--static', '--quiet', '--format', 'json'])
+    expect(scan.stderr).toBe('')
+    expect(JSON.parse(scan.stdout).score).toBe(100)
+    expect((await run(elsewhere, ['scan'])).code).toBe(2)
+  } finally {
+    await buildCli(outdir)
+  }
 })
 
 test('the built CLI gives the report the source gives, and the same exit codes', async () => {

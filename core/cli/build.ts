@@ -1,10 +1,11 @@
-import { join } from 'node:path'
+import { chmodSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import { PACKAGE_ROOT } from '../package-root.ts'
 
 /**
- * Builds the installed CLI, `dist/cli.js` (the package's `bin`; `npm install` runs this as `prepare`): every module
- * of ours and the scanner's libraries in one CommonJS file, with Bun bytecode beside it. Run from source, a short
+ * Builds the installed CLI, `dist/` (`dist/cli.js` is the package's `bin`; `npm install` runs this as `prepare`):
+ * every module of ours and the scanner's libraries in one CommonJS file, with Bun bytecode beside it. Run from source, a short
  * scan spends most of its wall time reading, transpiling and parsing some 650 modules; bytecode skips the parsing
  * (`bun bench/cli.ts` prints the figures).
  *
@@ -35,10 +36,26 @@ function packageOf(specifier: string): string | null {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!
 }
 
+/**
+ * The bin (`cli.js`) is a few lines that pick what to run: the bundle (`bundle.js` and its bytecode) on the Bun
+ * that built it, and the source on any other. A CommonJS bundle is only known to run on its own Bun (1.3 loads
+ * it and runs nothing, exiting 0: a gate that passes without scanning).
+ */
+function launcher(outdir: string): string {
+  const source = relative(outdir, join(PACKAGE_ROOT, 'core', 'cli.ts'))
+  return `#!/usr/bin/env bun
+// Written by core/cli/build.ts. bundle.js and its bytecode were built by Bun ${Bun.version} and run on it only.
+const cli = Bun.version === ${JSON.stringify(Bun.version)} ? require('./bundle.js') : await import(${JSON.stringify(source)})
+await cli.main()
+`
+}
+
+/** Builds the CLI into `outdir` (dist/ unless told); the answer is the path of its bin. */
 export async function buildCli(outdir = join(PACKAGE_ROOT, 'dist')): Promise<string> {
   const result = await Bun.build({
     entrypoints: [join(PACKAGE_ROOT, 'core', 'cli.ts')],
     outdir,
+    naming: 'bundle.[ext]',
     target: 'bun',
     format: 'cjs',
     bytecode: true,
@@ -57,7 +74,10 @@ export async function buildCli(outdir = join(PACKAGE_ROOT, 'dist')): Promise<str
     ],
   })
   if (!result.success) throw new AggregateError(result.logs, 'building the CLI failed')
-  return join(outdir, 'cli.js')
+  const bin = join(outdir, 'cli.js')
+  await Bun.write(bin, launcher(outdir))
+  chmodSync(bin, 0o755)
+  return bin
 }
 
 if (import.meta.main) {
