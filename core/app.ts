@@ -86,6 +86,7 @@ export async function createApp(config: Readonly<Config>, overrides: DepsOverrid
         mailRetrier.start()
       })()),
     close: async () => {
+      await journeyWorker.stop()
       await mailRetrier.stop()
       await closeDeps(deps)
     },

@@ -89,9 +89,11 @@ async function workerCommand(args: string[]): Promise<void> {
   await deps.jobs.start()
   const worker = new ScanWorker(deps)
   await worker.start(concurrency)
-  await new JourneyWorker(deps).start(concurrency)
+  const journeys = new JourneyWorker(deps)
+  await journeys.start(concurrency)
   deps.log.info({ concurrency, store: deps.store.kind }, 'worker started')
   const stop = async () => {
+    await journeys.stop()
     await closeDeps(deps)
     process.exit(0)
   }

@@ -7,7 +7,7 @@ import { intentPrompt, type TrajectoryStep } from '../../journeys/contract.ts'
 import { intentById } from '../../journeys/intents/index.ts'
 import { runJourney } from '../../journeys/runner.ts'
 import { DEFAULT_BUDGET } from '../../journeys/session.ts'
-import type { JourneyRepository } from './repository.ts'
+import type { JourneyRepository, JourneyRunRow } from './repository.ts'
 import type { RunError } from './tables.ts'
 
 /**
@@ -46,8 +46,16 @@ class RunFailure extends Error {
  * it happens; the final row is written before `result` or `error` is published, so no reader who has seen the
  * outcome can read the run as running. Runs in the API process and in `agent-readiness worker`.
  */
+/** How long stop() waits for interrupted runs to record their end. */
+const STOP_WAIT_MS = 5_000
+/** How a run ends when its process stops under it: by a shutdown now, or found running by the retry later. */
+const INTERRUPTED: RunError = { code: 'RUN_INTERRUPTED', message: 'The process running this journey stopped before it finished.' }
+
 export class JourneyWorker {
   private readonly repository: JourneyRepository
+  /** Runs in progress in this process, to interrupt on stop. */
+  private readonly running = new Map<string, AbortController>()
+  private stopping = false
 
   constructor(private readonly deps: JourneyWorkerDeps) {
     this.repository = deps.journeyRuns
@@ -60,8 +68,19 @@ export class JourneyWorker {
   }
 
   /**
-   * Throws only when even recording the failure failed (the database is gone): the retry then finds the run
-   * running and ends it as interrupted.
+   * Ends the runs this process is working as interrupted, now, instead of leaving them to the retry that notices
+   * a dead process a heartbeat later: a reader of the stream learns it at once. A run cut short is not judged,
+   * since a verdict on half a walk would blame the site for the restart.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true
+    for (const controller of this.running.values()) controller.abort()
+    for (let waited = 0; this.running.size > 0 && waited < STOP_WAIT_MS; waited += 25) await Bun.sleep(25)
+  }
+
+  /**
+   * Throws only when this worker is stopping (the run stays queued for the retry) or when even recording the
+   * failure failed (the database is gone): the retry then finds the run running and ends it as interrupted.
    */
   async process(runId: string): Promise<void> {
     const row = await this.repository.byId(runId)
@@ -69,10 +88,23 @@ export class JourneyWorker {
     if (row.status === 'running') {
       // Re-running would record a second trajectory under an id whose first one readers have already seen.
       const steps = await this.repository.steps(runId)
-      await this.end(runId, { code: 'RUN_INTERRUPTED', message: 'The process running this journey stopped before it finished.' }, steps.length)
+      await this.end(runId, INTERRUPTED, steps.length)
       return
     }
+    // Failing the job leaves the run queued for the retry, which another worker (or this one restarted) takes.
+    if (this.stopping) throw new Error('this worker is stopping')
     if (!(await this.repository.markRunning(runId))) return
+    const controller = new AbortController()
+    this.running.set(runId, controller)
+    try {
+      await this.execute(row, controller.signal)
+    } finally {
+      this.running.delete(runId)
+    }
+  }
+
+  private async execute(row: JourneyRunRow, signal: AbortSignal): Promise<void> {
+    const runId = row.id
     let seq = 0
     // Steps arrive synchronously from the runner; writes are chained so that they land, and are published, in order.
     let written: Promise<void> = Promise.resolve()
@@ -88,6 +120,7 @@ export class JourneyWorker {
         prompt,
         domain: row.domain,
         deps: this.deps,
+        signal,
         onStep: (step) => {
           const current = seq++
           written = written.then(async () => {
@@ -97,6 +130,10 @@ export class JourneyWorker {
         },
       })
       await written
+      if (signal.aborted) {
+        await this.end(runId, INTERRUPTED, seq)
+        return
+      }
       await this.publish(runId, { type: 'processing', step_count: outcome.steps.length })
       if (await this.repository.complete(runId, outcome)) await this.publish(runId, { type: 'result' })
     } catch (error) {
