@@ -5,8 +5,8 @@ const PACKAGE_NAME = 'agent-readiness'
 
 /**
  * The directory of our package.json, where migrations/ and plugins/web/assets/ live. Code runs from its source
- * file or from the built CLI (dist/cli.js, one file for every module), so a path relative to `import.meta` would
- * differ between the two; this one does not.
+ * file or from the built CLI (dist/bundle.js, one file for every module), so a path relative to `import.meta`
+ * would differ between the two; this one does not.
  */
 function findPackageRoot(start: string): string {
   for (let directory = start; ; directory = dirname(directory)) {

@@ -5,9 +5,9 @@ import { PACKAGE_ROOT } from '../package-root.ts'
 
 /**
  * Builds the installed CLI, `dist/` (`dist/cli.js` is the package's `bin`; `npm install` runs this as `prepare`):
- * every module of ours and the scanner's libraries in one CommonJS file, with Bun bytecode beside it. Run from source, a short
- * scan spends most of its wall time reading, transpiling and parsing some 650 modules; bytecode skips the parsing
- * (`bun bench/cli.ts` prints the figures).
+ * every module of ours and the scanner's libraries in one CommonJS file, with Bun bytecode beside it. Run from
+ * source, a short scan spends most of its wall time reading, transpiling and parsing some 650 modules; bytecode
+ * skips the parsing (`bun bench/cli.ts` prints the figures).
  *
  * Only the libraries a scan needs are bundled. Every other package (the HTTP framework, database drivers, job
  * queue, browser driver, AI SDK, logger) stays external and is loaded from node_modules when a command uses it:

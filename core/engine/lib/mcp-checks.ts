@@ -2,7 +2,7 @@ import Ajv from 'ajv'
 import Ajv2019 from 'ajv/dist/2019.js'
 import Ajv2020 from 'ajv/dist/2020.js'
 import type AjvCore from 'ajv/dist/core.js'
-import type { ValidateFunction } from 'ajv'
+import type { Options, ValidateFunction } from 'ajv'
 import AjvDraft04 from 'ajv-draft-04'
 import type { JsonRpcError, McpExchange, McpList, McpServerArtifact, McpTool } from '../collectors/mcp.ts'
 import { na, type Outcome } from '../contract.ts'
@@ -187,8 +187,7 @@ export type CompiledSchema =
   | { ok: false; dialect: SchemaDialect | null; problem: string }
 
 // Formats are not asserted (MCP SDKs differ on them) and unknown keywords are allowed, as the SDK's own validator does.
-// `code.source` lets the meta-schema validators be saved to the disk cache.
-const AJV_OPTIONS = { strict: false, validateFormats: false, allErrors: true, logger: false, code: { source: true } } as const
+const AJV_OPTIONS = { strict: false, validateFormats: false, allErrors: true, logger: false } as const
 const DIALECTS: Record<string, SchemaDialect> = {
   'json-schema.org/draft/2020-12/schema': '2020-12',
   'json-schema.org/draft/2019-09/schema': '2019-09',
@@ -207,17 +206,17 @@ const instances = new Map<SchemaDialect, AjvCore>()
 const compiled = new Map<string, CompiledSchema>()
 const CACHE_LIMIT = 2000
 
+function newAjv(dialect: SchemaDialect, options: Options): AjvCore {
+  if (dialect === '2020-12') return new Ajv2020(options)
+  if (dialect === '2019-09') return new Ajv2019(options)
+  if (dialect === 'draft-07') return new Ajv(options)
+  return new AjvDraft04(options)
+}
+
 function ajvFor(dialect: SchemaDialect): AjvCore {
   let ajv = instances.get(dialect)
   if (!ajv) {
-    ajv =
-      dialect === '2020-12'
-        ? new Ajv2020(AJV_OPTIONS)
-        : dialect === '2019-09'
-          ? new Ajv2019(AJV_OPTIONS)
-          : dialect === 'draft-07'
-            ? new Ajv(AJV_OPTIONS)
-            : new AjvDraft04(AJV_OPTIONS)
+    ajv = newAjv(dialect, AJV_OPTIONS)
     useCachedMetaSchema(ajv, dialect)
     instances.set(dialect, ajv)
   }
@@ -227,6 +226,7 @@ function ajvFor(dialect: SchemaDialect): AjvCore {
 /**
  * Ajv compiles a meta-schema the first time a schema is checked against it (20-30 ms for 2020-12, on every CLI
  * run); the compiled code comes from the disk cache instead and is handed to Ajv as that meta-schema's validator.
+ * It is compiled apart, by an Ajv that keeps its code (the one tool schemas go through need not).
  */
 function useCachedMetaSchema(ajv: AjvCore, dialect: SchemaDialect): void {
   const id = META_SCHEMA_IDS[dialect]
@@ -234,7 +234,10 @@ function useCachedMetaSchema(ajv: AjvCore, dialect: SchemaDialect): void {
   if (!meta || meta.validate) return
   // The vocabularies a meta-schema refers to are part of what its code was compiled from.
   const identity = { options: AJV_OPTIONS, schemas: Object.values(ajv.schemas).map((env) => env?.schema) }
-  meta.validate = cachedValidator(`meta-schema-${dialect}`, ajv, identity, () => ajv.getSchema(id)!)
+  meta.validate = cachedValidator(`meta-schema-${dialect}`, identity, () => {
+    const compiler = newAjv(dialect, { ...AJV_OPTIONS, code: { source: true } })
+    return { ajv: compiler, validate: compiler.getSchema(id)! }
+  })
 }
 
 /** The dialect a schema declares: 2020-12 when `$schema` is absent (MCP 2025-11-25), null when unsupported. */

@@ -17,7 +17,7 @@ const compiled = new Map<Version, ValidateFunction>()
 const OPTIONS = { allErrors: true, strict: false, validateFormats: false, code: { source: true } } as const
 
 function compileCached(ajv: Ajv, schema: Record<string, unknown>): ValidateFunction {
-  return cachedValidator('openapi-validator', ajv, { schema, OPTIONS }, () => ajv.compile(schema))
+  return cachedValidator('openapi-validator', { schema, OPTIONS }, () => ({ ajv, validate: ajv.compile(schema) }))
 }
 
 function validatorFor(version: Version): ValidateFunction {
