@@ -96,6 +96,8 @@ export class JourneyWorker {
     if (!(await this.repository.markRunning(runId))) return
     const controller = new AbortController()
     this.running.set(runId, controller)
+    // A stop that began while the run was being marked running did not see it.
+    if (this.stopping) controller.abort()
     try {
       await this.execute(row, controller.signal)
     } finally {
