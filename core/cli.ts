@@ -21,6 +21,8 @@ const USAGE = `agent-readiness <command>
                                           scan (in-process, or on a running service with --server) and print
                                           the report; exit 1 when a gate fails, 2 on a usage or target error.
                                           \`agent-readiness scan --help\` explains every option
+  version                                 print the version, the contract version (which names the check catalog
+                                          a gate ran against) and the Bun running it
 
 Configuration comes from the environment; see README.md.`
 
@@ -125,6 +127,13 @@ export async function runCli(argv: string[]): Promise<void> {
     case 'keygen':
       console.log((await import('./crypto/signing.ts')).generateSigningKeyJwk())
       return
+    case 'version':
+    case '--version':
+    case '-v': {
+      const [{ CONTRACT_VERSION }, { version }] = await Promise.all([import('./contract.ts'), import('../package.json')])
+      console.log(`agent-readiness ${version} (contract ${CONTRACT_VERSION}, Bun ${Bun.version})`)
+      return
+    }
     case undefined:
     case 'help':
     case '--help':

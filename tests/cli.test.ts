@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { version as packageVersion } from '../package.json'
 import type { CliReport } from '../core/cli/report.ts'
+import { CONTRACT_VERSION } from '../core/contract.ts'
 import { type FixtureSite, startFixtureSite } from './fixtures/sites/server.ts'
 import { testApp } from './helpers.ts'
 import { freeLoopbackPort } from './support/ports.ts'
@@ -79,6 +81,12 @@ describe('usage errors: one line and the usage, exit 2', () => {
     expect(run.stderr.split('\n')[0]).toMatch(message)
     expect(run.stderr).toContain('agent-readiness ')
     noStackTrace(run.stderr)
+  })
+
+  test('--version names the package, the contract and Bun, and exits 0', async () => {
+    const run = await runCli(['--version'])
+    expect(run.code).toBe(0)
+    expect(run.stdout.trim()).toBe(`agent-readiness ${packageVersion} (contract ${CONTRACT_VERSION}, Bun ${Bun.version})`)
   })
 
   test('--help prints the scan usage and exits 0', async () => {
