@@ -17,7 +17,8 @@ export function renderText(report: CliReport): string {
     for (const check of layer.checks) {
       // A check that cannot apply to this kind of target is noise in a terminal; the other formats keep it.
       if (check.status === 'na' && check.naReason?.startsWith('Applies to') && !report.partial) continue
-      lines.push(`  ${MARKS[check.status] ?? check.status} ${check.id.padEnd(30)} ${check.score}/${check.maxScore}  ${(check.status === 'na' ? check.naReason : undefined) ?? check.details ?? ''}`.trimEnd())
+      const points = `${check.score}/${check.maxScore}`.padEnd(5)
+      lines.push(`  ${MARKS[check.status] ?? check.status} ${check.id.padEnd(30)} ${points}  ${(check.status === 'na' ? check.naReason : undefined) ?? check.details ?? ''}`.trimEnd())
     }
     lines.push('')
   }
