@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { deprecationHeaders } from '../core/deprecations.ts'
 import { journeyTargetSubject, consume, LIMITS, type LimitName } from '../core/limits.ts'
 import { webPlugin } from '../plugins/web/index.ts'
+import { MODERN_META } from '../core/mcp-client/protocol.ts'
 import { request } from './helpers.ts'
 import { freeLoopbackPort } from './support/ports.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
@@ -274,6 +275,11 @@ const PROBES: Record<string, Probe[]> = {
     { status: 202, note: 'a notification', send: () => post('/api/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, mcpHeaders) },
     { status: 400, note: 'not a JSON-RPC message', send: () => post('/api/mcp', { hello: 'world' }, mcpHeaders) },
     { status: 406, note: 'Accept without JSON or SSE', send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'text/plain' }) },
+    {
+      status: 404,
+      note: 'a 2026-07-28 request for an unknown method',
+      send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'foo/bar', params: { _meta: MODERN_META } }, { ...mcpHeaders, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'foo/bar' }),
+    },
   ],
   'GET /api/mcp': [{ status: 405, note: 'GET', send: () => get('/api/mcp') }],
   'DELETE /api/mcp': [{ status: 405, note: 'DELETE', send: () => send('DELETE', '/api/mcp') }],

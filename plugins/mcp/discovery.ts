@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/discovery.ts'
+import { MCP_MODERN_VERSION } from '../../core/mcp-client/protocol.ts'
 import type { legacyMcpPointer, openidDescriptor, serverCard } from './model.ts'
 import { SERVER_DESCRIPTION, SERVER_TITLE } from './server.ts'
 
@@ -29,8 +30,9 @@ export function buildServerCard(config: Pick<Config, 'publicBaseUrl'>): z.infer<
       {
         type: 'streamable-http',
         url: `${config.publicBaseUrl}${MCP_PATH}`,
-        // What the SDK behind the endpoint negotiates, so the card cannot promise a version the runtime refuses.
-        supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+        // What the SDKs behind the endpoint serve (the 2026-07-28 revision, and what initialize negotiates), so the
+        // card cannot promise a version the runtime refuses.
+        supportedProtocolVersions: [MCP_MODERN_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS],
       },
     ],
   }

@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
 import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { documentResponse, serialize } from '../../core/etag.ts'
@@ -18,7 +19,7 @@ import {
   SERVER_CARD_MEDIA_TYPE,
   serverCard,
 } from './model.ts'
-import { createMcpServer } from './server.ts'
+import { createMcpServer, createModernMcpServer, type ToolCall } from './server.ts'
 import { buildTools } from './tools.ts'
 import { errorResponse } from '../../core/errors.ts'
 
@@ -107,23 +108,38 @@ export function mcpPlugin({ deps, services, context }: Root) {
   })
   const cardPreflight = () => new Response(null, { status: 204, headers: { ...CARD_CORS, 'access-control-max-age': '86400' } })
 
+  /** 2025-era clients: the SDK's stateless streamable HTTP transport answers with plain JSON. */
+  const serveLegacy = async (request: Request, body: unknown, call: ToolCall) => {
+    const server = createMcpServer(deps.config, tools, call, deps.log)
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    await server.connect(transport)
+    try {
+      return await transport.handleRequest(request, { parsedBody: body })
+    } finally {
+      // JSON responses are complete once handleRequest resolves, so nothing is cut short here.
+      await server.close()
+    }
+  }
+  /** 2026-07-28 clients (a `_meta` envelope on the request): the v2 SDK's handler, which owns that revision's answers. */
+  const serveModern = async (request: Request, body: unknown, call: ToolCall) => {
+    const handler = createMcpHandler(() => createModernMcpServer(deps.config, tools, call, deps.log), { legacy: 'reject' })
+    try {
+      return await handler.fetch(request, { parsedBody: body })
+    } finally {
+      await handler.close()
+    }
+  }
+
   return new Elysia({ name: 'mcp' })
     .use(context)
     .post(
       MCP_PATH,
       async ({ request, body, caller, enforceLimit }) => {
-        const server = createMcpServer(deps.config, tools, { caller, enforceLimit }, deps.log)
-        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-        await server.connect(transport)
-        try {
-          // The app's JSON parser has already read the body (with its size cap); the transport takes it parsed.
-          const response = await transport.handleRequest(request, { parsedBody: body })
-          for (const [name, value] of Object.entries(MCP_CORS)) response.headers.set(name, value)
-          return response
-        } finally {
-          // JSON responses are complete once handleRequest resolves, so nothing is cut short here.
-          await server.close()
-        }
+        const call = { caller, enforceLimit }
+        // The app's JSON parser has already read the body (with its size cap); both transports take it parsed.
+        const response = (await isLegacyRequest(request, body)) ? await serveLegacy(request, body, call) : await serveModern(request, body, call)
+        for (const [name, value] of Object.entries(MCP_CORS)) response.headers.set(name, value)
+        return response
       },
       {
         limit: 'mcp',
@@ -131,7 +147,7 @@ export function mcpPlugin({ deps, services, context }: Root) {
           tags: ['MCP'],
           summary: 'MCP server (streamable HTTP, stateless)',
           description:
-            `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Tools: ${tools.map((tool) => tool.name).join(', ')}; domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
+            `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Both protocol eras: 2025-era clients (initialize, then requests; versions up to 2025-11-25) and 2026-07-28 clients (\`server/discover\`, the \`_meta\` envelope and \`Mcp-Method\`/\`Mcp-Name\` headers on every request, no initialize). Tools: ${tools.map((tool) => tool.name).join(', ')}; domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
           security: [{ bearerKey: [] }, {}],
           requestBody: {
             required: true,
@@ -140,12 +156,13 @@ export function mcpPlugin({ deps, services, context }: Root) {
           responses: {
             200: { description: 'The JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
             202: { description: 'Notification accepted' },
-            400: { description: 'Malformed JSON or not a JSON-RPC message' },
+            400: { description: 'Malformed JSON or not a JSON-RPC message; for 2026-07-28 requests also an unsupported revision (-32022), headers that disagree with the body (-32020) or a malformed envelope (-32602)' },
+            404: { description: '2026-07-28 requests: an unknown method (JSON-RPC -32601)', content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 error response' } } } },
             406: { description: 'The Accept header lacks application/json or text/event-stream' },
             415: { description: 'The body is not application/json' },
             429: { description: 'Rate limit exceeded (`Retry-After`)', content: { 'application/json': { schema: openApiSchema(errorResponse) } } },
           },
-          ...wire({ answers: { 200: MCP_CORS_HEADERS, 202: MCP_CORS_HEADERS, 400: MCP_CORS_HEADERS, 406: MCP_CORS_HEADERS, 415: MCP_CORS_HEADERS } }),
+          ...wire({ answers: { 200: MCP_CORS_HEADERS, 202: MCP_CORS_HEADERS, 400: MCP_CORS_HEADERS, 404: MCP_CORS_HEADERS, 406: MCP_CORS_HEADERS, 415: MCP_CORS_HEADERS } }),
         },
       },
     )

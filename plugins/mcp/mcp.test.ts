@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { Elysia } from 'elysia'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
 import { consume } from '../../core/limits.ts'
@@ -238,6 +239,48 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
     expect(found.intent).toBe('field notes')
     expect(found.results.map((result: { domain: string }) => result.domain)).toContain('blog.test')
     await client.close()
+  })
+})
+
+describe('MCP 2026-07-28 clients (the v2 SDK client, pinned to that revision)', () => {
+  async function connectModern(): Promise<ModernClient> {
+    const client = new ModernClient({ name: 'agent-readiness-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new ModernTransport(endpoint, { requestInit: { headers: { 'x-forwarded-for': clientIp() } } }))
+    return client
+  }
+
+  test('server/discover, without initialize, names the revision, the tools capability and our identity', async () => {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover', 'x-forwarded-for': clientIp() },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    const { result } = (await response.json()) as { result: Record<string, any> }
+    expect(result.supportedVersions).toEqual(['2026-07-28'])
+    expect(Object.keys(result.capabilities)).toContain('tools')
+    expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'agent-readiness', version: CONTRACT_VERSION })
+  })
+
+  test('the same tools, and their calls, as 2025-era clients get', async () => {
+    const [modern, legacy] = await Promise.all([connectModern(), connect()])
+    const [modernTools, legacyTools] = await Promise.all([modern.listTools(), legacy.listTools()])
+    const shape = (tools: { name: string; annotations?: unknown; inputSchema: { required?: unknown } }[]) =>
+      tools.map(({ name, annotations, inputSchema }) => ({ name, annotations, required: inputSchema.required })).sort((a, b) => a.name.localeCompare(b.name))
+    expect(shape(modernTools.tools)).toEqual(shape(legacyTools.tools))
+    const catalog = (await modern.callTool({ name: 'list_checks', arguments: { kind: 'mcp' } })) as CallToolResult
+    expect(catalog.isError ?? false).toBe(false)
+    expect(catalog.structuredContent).toMatchObject({ contractVersion: CONTRACT_VERSION })
+    // A domain failure is a tool result there too, with the HTTP API's error body.
+    const failed = (await modern.callTool({ name: 'get_score', arguments: { domain: `never-scanned-${randomUUID().slice(0, 8)}.test` } })) as CallToolResult
+    expect(errorOf(failed).code).toBe('DOMAIN_NOT_SCANNED')
+    await Promise.all([modern.close(), legacy.close()])
   })
 })
 

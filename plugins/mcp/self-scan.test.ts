@@ -44,6 +44,7 @@ test('scan_domain on our own MCP endpoint passes every MCP check that applies', 
   for (const id of [
     'mcp-server-card',
     'mcp-initialize',
+    'mcp-server-discover',
     'mcp-protocol-version',
     'mcp-server-info',
     'mcp-tools-list',

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { McpServer as ModernMcpServer } from '@modelcontextprotocol/server'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
 import type { Config } from '../../core/config.ts'
@@ -76,21 +77,16 @@ async function callTool(tool: ToolDefinition, args: unknown, call: ToolCall, log
   }
 }
 
-/**
- * One server per HTTP request (the endpoint is stateless, see index.ts), bound to that request's caller. Building
- * it is registration only: the tools and their services are created once per app.
- */
-export function createMcpServer(config: Pick<Config, 'publicBaseUrl'>, tools: readonly ToolDefinition[], call: ToolCall, log: Logger): McpServer {
-  const server = new McpServer(
-    {
-      name: SERVICE_NAME,
-      version: CONTRACT_VERSION,
-      title: SERVER_TITLE,
-      description: SERVER_DESCRIPTION,
-      websiteUrl: config.publicBaseUrl,
-    },
-    { instructions: SERVER_INSTRUCTIONS },
-  )
+/** The part of either SDK's McpServer that registration uses. */
+interface ToolRegistrar {
+  registerTool(name: string, config: Record<string, unknown>, callback: (args: unknown) => Promise<CallToolResult>): unknown
+}
+
+function serverInfo(config: Pick<Config, 'publicBaseUrl'>) {
+  return { name: SERVICE_NAME, version: CONTRACT_VERSION, title: SERVER_TITLE, description: SERVER_DESCRIPTION, websiteUrl: config.publicBaseUrl }
+}
+
+function registerTools(server: ToolRegistrar, tools: readonly ToolDefinition[], call: ToolCall, log: Logger): void {
   for (const tool of tools) {
     server.registerTool(
       tool.name,
@@ -104,5 +100,30 @@ export function createMcpServer(config: Pick<Config, 'publicBaseUrl'>, tools: re
       (args: unknown) => callTool(tool, args, call, log),
     )
   }
+}
+
+/**
+ * One server per HTTP request (the endpoint is stateless, see index.ts), bound to that request's caller. Building
+ * it is registration only: the tools and their services are created once per app. This one serves 2025-era
+ * clients (initialize, then requests).
+ */
+export function createMcpServer(config: Pick<Config, 'publicBaseUrl'>, tools: readonly ToolDefinition[], call: ToolCall, log: Logger): McpServer {
+  const server = new McpServer(serverInfo(config), { instructions: SERVER_INSTRUCTIONS })
+  registerTools(server as unknown as ToolRegistrar, tools, call, log)
+  return server
+}
+
+/**
+ * The same server for 2026-07-28 clients (server/discover, a `_meta` envelope on every request, no initialize),
+ * on the SDK's v2 server, which implements that revision.
+ */
+export function createModernMcpServer(
+  config: Pick<Config, 'publicBaseUrl'>,
+  tools: readonly ToolDefinition[],
+  call: ToolCall,
+  log: Logger,
+): ModernMcpServer {
+  const server = new ModernMcpServer(serverInfo(config), { instructions: SERVER_INSTRUCTIONS })
+  registerTools(server as unknown as ToolRegistrar, tools, call, log)
   return server
 }
