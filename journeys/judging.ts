@@ -1,3 +1,4 @@
+import { isRecord } from '../core/engine/snapshot.ts'
 import type { FetchedPage, JourneyEvidence, Judgement } from './contract.ts'
 
 /**
@@ -14,11 +15,9 @@ export function stepsOf(pages: readonly FetchedPage[]): string[] {
   return [...new Set(pages.map((page) => page.stepId))]
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
-
 /** A JSON document's top-level object, or null. */
 export function jsonObject(page: FetchedPage): Record<string, unknown> | null {
-  return isObject(page.json) ? page.json : null
+  return isRecord(page.json) ? page.json : null
 }
 
 /** A parsed OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) with its info and paths (or webhooks) objects. */
@@ -26,7 +25,7 @@ export function isOpenApi(page: FetchedPage): boolean {
   const doc = jsonObject(page)
   if (!doc) return false
   const versioned = (typeof doc.openapi === 'string' && /^3\.\d/.test(doc.openapi)) || doc.swagger === '2.0'
-  return versioned && isObject(doc.info) && (isObject(doc.paths) || isObject(doc.webhooks))
+  return versioned && isRecord(doc.info) && (isRecord(doc.paths) || isRecord(doc.webhooks))
 }
 
 /** The path of the URL the page was finally read from. */

@@ -1,5 +1,6 @@
+import { isRecord } from '../../core/engine/snapshot.ts'
 import { defineIntent, type FetchedPage } from '../contract.ts'
-import { completedPages, hasString, isObject, jsonObject, judgement, pathOf } from '../judging.ts'
+import { completedPages, hasString, jsonObject, judgement, pathOf } from '../judging.ts'
 import { AGENT_TOKEN } from '../session.ts'
 
 /** User agents of AI crawlers and assistants that robots.txt groups name when a site states an AI policy. */
@@ -21,7 +22,7 @@ function robotsWithAgentGroups(page: FetchedPage): boolean {
 function mcpCard(page: FetchedPage): boolean {
   const card = jsonObject(page)
   if (!card || !/\/\.well-known\/mcp|\/mcp\/server-card/.test(pathOf(page))) return false
-  const remotes = Array.isArray(card.remotes) && card.remotes.some((remote) => isObject(remote) && typeof remote.url === 'string')
+  const remotes = Array.isArray(card.remotes) && card.remotes.some((remote) => isRecord(remote) && typeof remote.url === 'string')
   return remotes || hasString(card, 'endpoint') || hasString(card, 'url')
 }
 

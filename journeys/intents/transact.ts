@@ -1,5 +1,6 @@
+import { isRecord } from '../../core/engine/snapshot.ts'
 import { defineIntent, type FetchedPage } from '../contract.ts'
-import { completedPages, hasString, isObject, jsonObject, judgement, pathOf } from '../judging.ts'
+import { completedPages, hasString, jsonObject, judgement, pathOf } from '../judging.ts'
 
 /** An x402 challenge: the payment requirements, from the `payment-required` header (base64 JSON) or the body. */
 function x402(page: FetchedPage): boolean {
@@ -18,19 +19,19 @@ function decoded(header: string): unknown {
 }
 
 function paymentRequirements(value: unknown): boolean {
-  return isObject(value) && typeof value.x402Version === 'number' && Array.isArray(value.accepts) && value.accepts.length > 0
+  return isRecord(value) && typeof value.x402Version === 'number' && Array.isArray(value.accepts) && value.accepts.length > 0
 }
 
 /** ACP discovery: the protocol it speaks and where its API is. */
 function acp(page: FetchedPage): boolean {
   const doc = jsonObject(page)
-  return doc !== null && pathOf(page) === '/.well-known/acp.json' && isObject(doc.protocol) && doc.protocol.name === 'acp' && hasString(doc, 'api_base_url')
+  return doc !== null && pathOf(page) === '/.well-known/acp.json' && isRecord(doc.protocol) && doc.protocol.name === 'acp' && hasString(doc, 'api_base_url')
 }
 
 /** A UCP business profile with at least one service. */
 function ucp(page: FetchedPage): boolean {
   const doc = jsonObject(page)
-  return doc !== null && pathOf(page) === '/.well-known/ucp' && isObject(doc.ucp) && isObject(doc.ucp.services) && Object.keys(doc.ucp.services).length > 0
+  return doc !== null && pathOf(page) === '/.well-known/ucp' && isRecord(doc.ucp) && isRecord(doc.ucp.services) && Object.keys(doc.ucp.services).length > 0
 }
 
 /**
