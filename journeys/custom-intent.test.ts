@@ -18,6 +18,12 @@ describe('custom intents (free text)', () => {
     expect(intent.judge([], evidence(page('https://acme.test/blog', 'Our annual party'))).satisfied).toBe(false)
   })
 
+  test('a path with a malformed percent-escape is read as written, not a failure of the whole run', () => {
+    const intent = customIntent('Find the refund policy')
+    expect(intent.judge([], evidence(page('https://acme.test/%E0%A4%A/refund-policy', 'Legal'))).satisfied).toBe(true)
+    expect(intent.judge([], evidence(page('https://acme.test/r%C3%A9sum%C3%A9/refund', 'Policy'))).satisfied).toBe(true)
+  })
+
   test('a task asking for Markdown asks sites for it; others take HTML', () => {
     expect(customIntent('Read the API guide as Markdown').meta.format).toBe('markdown')
     expect(customIntent('Read the API guide').meta.format).toBeUndefined()

@@ -1,5 +1,5 @@
 import { defineIntent, type IntentDefinition } from './contract.ts'
-import { completedPages, stepsOf } from './judging.ts'
+import { completedPages, decodeSafely, pathOf, stepsOf } from './judging.ts'
 
 /** Words that carry no topic: they would make every page relevant. */
 const STOP_WORDS = new Set(
@@ -33,7 +33,7 @@ export function customIntent(text: string): IntentDefinition {
     },
     judge(_trajectory, evidence) {
       const matching = completedPages(evidence).filter((page) => {
-        const heading = `${page.title} ${page.headings.join(' ')} ${decodeURIComponent(new URL(page.finalUrl).pathname)}`.toLowerCase()
+        const heading = `${page.title} ${page.headings.join(' ')} ${decodeSafely(pathOf(page))}`.toLowerCase()
         return words.filter((word) => heading.includes(word)).length >= needed
       })
       return matching.length > 0

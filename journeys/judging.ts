@@ -37,6 +37,15 @@ export function pathOf(page: FetchedPage): string {
   }
 }
 
+/** Percent-escapes decoded; a malformed one (a site's URL is whatever the site wrote) leaves the text as it is. */
+export function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
 /**
  * What a page says it is about: its final URL path (separators as spaces), title and headings. Judges match a
  * topic here rather than in the body, so that a page merely mentioning a word does not count as the page about it.

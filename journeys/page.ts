@@ -5,6 +5,7 @@ import type { HttpSnapshot } from '../core/engine/snapshot.ts'
 import { parseBoundedJsonOrYaml, tryParseBoundedJson } from '../core/parse/bounded.ts'
 import { loadBoundedHtml } from '../core/parse/html.ts'
 import type { FetchedPage, PageLink } from './contract.ts'
+import { decodeSafely } from './judging.ts'
 
 /** Caps on what one page keeps in memory and in the stored evidence. */
 const MAX_TEXT_CHARS = 20_000
@@ -113,7 +114,7 @@ const MAX_EMAILS = 20
 const EMAIL = /^[^\s@<>]{1,64}@[^\s@<>]{1,255}$/
 
 function addEmail(page: FetchedPage, raw: string): void {
-  const email = decodeURIComponentSafe(raw).trim().toLowerCase()
+  const email = decodeSafely(raw).trim().toLowerCase()
   if (EMAIL.test(email) && !page.emails.includes(email) && page.emails.length < MAX_EMAILS) page.emails.push(email)
 }
 
@@ -125,14 +126,6 @@ function collectEmails(page: FetchedPage, node: unknown): void {
       if (key === 'email' && typeof value === 'string') addEmail(page, value.replace(/^mailto:/i, ''))
       else collectEmails(page, value)
     }
-  }
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
   }
 }
 
