@@ -20,6 +20,7 @@ export const BUNDLED_PACKAGES: ReadonlySet<string> = new Set([
   'ajv-draft-04',
   'cheerio',
   'domhandler',
+  'eventsource-parser',
   'fast-xml-parser',
   'ipaddr.js',
   'jose',

@@ -1,3 +1,4 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream'
 import type { ProgressEvent } from './progress.ts'
 import { type CliCheck, type CliReport, fromAudit, toCheck } from './report.ts'
 import { TargetError } from './usage.ts'
@@ -77,24 +78,12 @@ async function streamScan(client: Client, target: string, mcpUrl: string | undef
   const query = new URLSearchParams({ domain: target, format: 'audit', force: '1', ...(mcpUrl ? { mcp: mcpUrl } : {}) })
   const response = await client.send('GET', `/api/scan/stream?${query}`)
   let result: AuditResult | null = null
-  const decoder = new TextDecoder()
-  let buffered = ''
-  for await (const chunk of response.body!) {
-    buffered += decoder.decode(chunk, { stream: true })
-    const frames = buffered.split('\n\n')
-    buffered = frames.pop()!
-    for (const frame of frames) {
-      const data = frame
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n')
-      if (!data) continue
-      const event = JSON.parse(data) as { type: string; result?: AuditResult; message?: string }
-      if (event.type === 'error') throw new TargetError(`cannot scan ${target}: ${event.message}`)
-      if (event.type === 'scan_complete') result = event.result!
-      onEvent(event)
-    }
+  for await (const { data } of response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())) {
+    if (!data) continue
+    const event = JSON.parse(data) as { type: string; result?: AuditResult; message?: string }
+    if (event.type === 'error') throw new TargetError(`cannot scan ${target}: ${event.message}`)
+    if (event.type === 'scan_complete') result = event.result!
+    onEvent(event)
   }
   if (!result) throw new TargetError(`${client.server} closed the scan stream of ${target} without a result`)
   return result

@@ -4,6 +4,7 @@
  * events on the stream. Bridges that put a stdio server on the network often write every answer to every open
  * stream, so answers are matched to requests by JSON-RPC id and anything else on the stream is ignored.
  */
+import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { CollectorError } from '../engine/contract.ts'
 import { isRecord, mediaType, parseJson, type HttpSnapshot } from '../engine/snapshot.ts'
 import { OutboundError, type RequestOptions } from '../http/client.ts'
@@ -175,29 +176,14 @@ function delay(ms: number, signal: AbortSignal): { elapsed: Promise<undefined>; 
 }
 
 /** Reads the stream event by event until it ends; resolves with why it ended. */
-async function readEvents(body: ReadableStream<Uint8Array> | null, onEvent: (event: string, data: string) => void): Promise<string> {
+async function readEvents(body: ReadableStream<BufferSource> | null, onEvent: (event: string, data: string) => void): Promise<string> {
   if (!body) return 'the stream had no body'
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
-  let pending = ''
-  let event = ''
-  let data: string[] = []
+  const reader = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader()
   try {
     for (;;) {
       const { done, value } = await reader.read()
       if (done) return 'the server ended the stream'
-      pending += decoder.decode(value, { stream: true })
-      const lines = pending.split(/\r\n|\r|\n/)
-      // The last piece may be a line still arriving (a lone \r may yet be the first half of \r\n).
-      pending = lines.pop() ?? ''
-      for (const line of lines) {
-        if (line === '') {
-          if (data.length > 0) onEvent(event || 'message', data.join('\n'))
-          event = ''
-          data = []
-        } else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''))
-        else if (line.startsWith('event:')) event = line.slice(6).trim()
-      }
+      onEvent(value.event ?? 'message', value.data)
     }
   } catch (error) {
     return describeError(error)

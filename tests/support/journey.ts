@@ -1,3 +1,4 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream'
 import type { AppHandle } from '../../core/app.ts'
 import { request } from '../helpers.ts'
 import { clientIp } from './world.ts'
@@ -11,22 +12,13 @@ export interface NamedFrame {
 /** Reads a `text/event-stream` body until the server closes it, as named frames (comments skipped). */
 export async function readFrames(response: Response, timeoutMs = 60_000): Promise<NamedFrame[]> {
   const frames: NamedFrame[] = []
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader()
   const timer = setTimeout(() => void reader.cancel(), timeoutMs)
-  let buffer = ''
   try {
     for (;;) {
       const { done, value } = await reader.read()
       if (done) break
-      buffer += value
-      for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        const lines = block.split('\n')
-        const event = lines.find((line) => line.startsWith('event: '))?.slice(7)
-        const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n')
-        if (event && data) frames.push({ event, data: JSON.parse(data) as Record<string, unknown> })
-      }
+      if (value.event && value.data) frames.push({ event: value.event, data: JSON.parse(value.data) as Record<string, unknown> })
     }
   } finally {
     clearTimeout(timer)
