@@ -52,8 +52,15 @@ export function webPlugin({ deps, services, context }: Root) {
     Object.entries(ASSETS).map(([name, type]) => [name, { body: Bun.file(join(PACKAGE_ROOT, 'plugins', 'web', 'assets', name)), type }]),
   )
 
+  // Documents that depend on the deployment alone are written once, not per request.
   const skill = skillMarkdown(baseUrl)
   const skills = JSON.stringify(skillsIndex(baseUrl, skill))
+  const homeLink = homeLinkHeader(baseUrl)
+  const home = homeMarkdown(baseUrl)
+  const robots = robotsTxt(baseUrl)
+  const ai = aiTxt()
+  const llmsFull = llmsFullTxt(baseUrl, catalog)
+  const apiCatalogJson = JSON.stringify(apiCatalog(baseUrl))
 
   const intentTitle = (id: string) => services.journeys.intents().find((intent) => intent.id === id)?.title ?? id
 
@@ -104,9 +111,8 @@ export function webPlugin({ deps, services, context }: Root) {
       .get(
         '/',
         ({ request, html, nonce, set }) => {
-          const link = homeLinkHeader(baseUrl)
-          if (wantsMarkdown(request.headers.get('accept'))) return textResponse(homeMarkdown(baseUrl), MARKDOWN_TYPE, { link, vary: 'Accept', ...PUBLIC_CORS })
-          set.headers.link = link
+          if (wantsMarkdown(request.headers.get('accept'))) return textResponse(home, MARKDOWN_TYPE, { link: homeLink, vary: 'Accept', ...PUBLIC_CORS })
+          set.headers.link = homeLink
           set.headers.vary = 'Accept'
           return html(HomePage({ baseUrl, nonce }))
         },
@@ -114,7 +120,7 @@ export function webPlugin({ deps, services, context }: Root) {
       )
       .get(
         HOME_MARKDOWN_PATH,
-        () => textResponse(homeMarkdown(baseUrl), MARKDOWN_TYPE, { link: `<${baseUrl}/>; rel="canonical"`, ...PUBLIC_CORS }),
+        () => textResponse(home, MARKDOWN_TYPE, { link: `<${baseUrl}/>; rel="canonical"`, ...PUBLIC_CORS }),
         { detail: hidden },
       )
       .post(
@@ -205,16 +211,16 @@ export function webPlugin({ deps, services, context }: Root) {
       )
       .get('/api', ({ html, nonce }) => html(ApiPage({ baseUrl, nonce })), { detail: hidden })
       // Public metadata: readable cross-origin (CORS *) by browser-based agents; none of it depends on who asks.
-      .get('/robots.txt', () => textResponse(robotsTxt(baseUrl), 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
+      .get('/robots.txt', () => textResponse(robots, 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
       .get(
         '/llms.txt',
         async () => textResponse(llmsTxt(baseUrl, (await web.publishedDomains(100)).map((entry) => entry.domain)), MARKDOWN_TYPE, PUBLIC_CORS),
         { detail: hidden },
       )
-      .get('/ai.txt', () => textResponse(aiTxt(), 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
+      .get('/ai.txt', () => textResponse(ai, 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
       .get(SKILLS_INDEX_PATH, () => textResponse(skills, 'application/json', PUBLIC_CORS), { detail: hidden })
       .get(SKILL_PATH, () => textResponse(skill, MARKDOWN_TYPE, PUBLIC_CORS), { detail: hidden })
-      .get('/llms-full.txt', () => textResponse(llmsFullTxt(baseUrl, catalog), MARKDOWN_TYPE, PUBLIC_CORS), { detail: hidden })
+      .get('/llms-full.txt', () => textResponse(llmsFull, MARKDOWN_TYPE, PUBLIC_CORS), { detail: hidden })
       .get(
         '/sitemap.xml',
         async () => textResponse(sitemapXml(baseUrl, await web.publishedDomains()), 'application/xml; charset=utf-8', PUBLIC_CORS),
@@ -224,7 +230,7 @@ export function webPlugin({ deps, services, context }: Root) {
       .get(
         API_CATALOG_PATH,
         () =>
-          textResponse(JSON.stringify(apiCatalog(baseUrl)), API_CATALOG_TYPE, {
+          textResponse(apiCatalogJson, API_CATALOG_TYPE, {
             link: `<${baseUrl}${API_CATALOG_PATH}>; rel="api-catalog"`,
             ...PUBLIC_CORS,
           }),
