@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildCli } from '../core/cli/build.ts'
 import { type SiteName, startFixtureSite } from '../tests/fixtures/sites/server.ts'
+import { median } from './stats.ts'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' }, sites: { type: 'string', default: 'poor,excellent' } } })
 const runs = Number(values.runs)
@@ -35,11 +36,6 @@ async function timed(command: string[], env: Record<string, string>): Promise<nu
   const elapsed = performance.now() - started
   if (code !== 0 || stdout.length === 0) throw new Error(`${command.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`)
   return elapsed
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }
 
 console.log(`${runs} alternating runs per site; medians of whole-process wall time`)

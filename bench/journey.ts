@@ -16,6 +16,7 @@ import { intentPrompt, type IntentDefinition } from '../journeys/contract.ts'
 import { INTENTS } from '../journeys/intents/index.ts'
 import { runJourney } from '../journeys/runner.ts'
 import { resolveRules, SITE_NAMES, startFixtureSites, type FixtureSite } from '../tests/fixtures/sites/server.ts'
+import { percentile } from './stats.ts'
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '20' } } })
 const ROUNDS = Number(values.rounds)
@@ -54,7 +55,7 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 perRun.sort((a, b) => a - b)
 const perStep = overheadMs / toolSteps
-const p95 = perRun[Math.min(perRun.length - 1, Math.floor(0.95 * perRun.length))]!
+const p95 = percentile(perRun, 95)
 
 Bun.gc(true)
 const baseline = process.memoryUsage().rss

@@ -10,6 +10,7 @@ import { loadConfig } from '../core/config.ts'
 import { createEngineDeps } from '../core/engine-deps.ts'
 import { scan } from '../core/engine/scan.ts'
 import { startFixtureSite } from '../tests/fixtures/sites/server.ts'
+import { percentile } from './stats.ts'
 
 const { values } = parseArgs({ options: { scans: { type: 'string', default: '50' }, concurrency: { type: 'string', default: '10' } } })
 const SCANS = Number(values.scans)
@@ -36,8 +37,6 @@ const engine = createEngineDeps(
   { browser: null },
 )
 const once = () => scan(site.host, engine, { phase: 'static' })
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
 for (let i = 0; i < 5; i++) await once()
 

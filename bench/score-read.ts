@@ -14,6 +14,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { median } from './stats.ts'
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '64' } },
@@ -89,7 +90,6 @@ function measure(url: string): Figures {
   }
 }
 
-const median = (numbers: number[]) => numbers.toSorted((a, b) => a - b)[Math.floor(numbers.length / 2)]!
 const row = (name: string, f: Figures) =>
   console.log(
     `  ${name.padEnd(30)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${f.p50Ms.toFixed(2).padStart(6)} ms   p99 ${f.p99Ms.toFixed(2).padStart(6)} ms   non-2xx ${f.non2xx}`,
