@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { AgentRun, FetchedPage } from '../contract.ts'
 import type { FetchIntent } from '../session.ts'
 
@@ -6,6 +7,11 @@ const TEXT_CHARS = 4_000
 const HEADINGS = 20
 const LINKS = 40
 const LINK_TEXT_CHARS = 80
+
+/** What both page tools take: the page to read. */
+export const pageToolInput = z.object({
+  url: z.string().min(1).max(2_000).describe('An absolute URL, or a path on the site such as /pricing'),
+})
 
 export interface PageResult {
   url: string
