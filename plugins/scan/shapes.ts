@@ -10,6 +10,9 @@ import { scanNextAction } from './model.ts'
 import type { ScanRow } from './repository.ts'
 import { STUCK_AFTER_MS } from './worker.ts'
 
+/** Where a domain's report page is (plugins/web): the audit result's `url`. */
+export const reportPath = (domain: string) => `/site/${encodeURIComponent(domain)}`
+
 /** What the common query parameters ask for (format, include, siteType, competitors). */
 export interface ShapeOptions {
   audit: boolean
@@ -128,7 +131,7 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
       }),
     })),
     topFixes: report.topFixes,
-    url: `${context.config.publicBaseUrl}/site/${encodeURIComponent(report.domain)}`,
+    url: `${context.config.publicBaseUrl}${reportPath(report.domain)}`,
     generatedAt: new Date().toISOString(),
     source: context.config.serviceHost,
     contractVersion: report.contractVersion ?? CONTRACT_VERSION,

@@ -1,4 +1,5 @@
-import { reportDescription, reportPath } from './pages/report.tsx'
+import { reportPath } from '../scan/shapes.ts'
+import { reportDescription } from './pages/report.tsx'
 import type { ReportView } from './service.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
-import { reportPath } from './pages/report.tsx'
+import { reportPath } from '../scan/shapes.ts'
 
 /** Pages listed in the sitemap and llms.txt besides the reports. */
 export const STATIC_PAGES = [

@@ -1,6 +1,6 @@
 import type { JourneyRunRecord } from '../../journey/model.ts'
 import { Layout } from '../layout.tsx'
-import { reportPath } from './report.tsx'
+import { reportPath } from '../../scan/shapes.ts'
 
 export const journeyPath = (id: string) => `/journeys/${encodeURIComponent(id)}`
 

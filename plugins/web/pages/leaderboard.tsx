@@ -2,7 +2,7 @@ import { SCAN_KINDS } from '../../../core/engine/contract.ts'
 import { CATEGORY_SLUGS } from '../../../core/engine/lib/categories.ts'
 import type { LeaderboardResponse } from '../../leaderboard/model.ts'
 import { Layout } from '../layout.tsx'
-import { reportPath } from './report.tsx'
+import { reportPath } from '../../scan/shapes.ts'
 
 const KIND_LABELS: Record<string, string> = { domain: 'Websites', mcp: 'MCP servers', 'mcp-app': 'MCP Apps' }
 

@@ -1,6 +1,7 @@
 import { SERVICE_NAME } from '../../../core/contract.ts'
 import type { CheckResult, LayerResult, TopFix } from '../../../core/engine/scoring.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
+import { reportPath } from '../../scan/shapes.ts'
 import { day, Gauge, isWebUrl, Sparkline, StatusLabel } from '../components.tsx'
 import { Layout, ScanForm } from '../layout.tsx'
 import type { RecheckOutcome } from '../model.ts'
@@ -14,8 +15,6 @@ export interface ReportPage {
   /** The domain's newest agent journeys. */
   runs: { id: string; title: string; status: string; outcome: string | undefined }[]
 }
-
-export const reportPath = (domain: string) => `/site/${encodeURIComponent(domain)}`
 
 export function reportShareTitle(view: ReportView): string {
   return `${view.report.domain} scores ${view.report.score}/100 (${view.report.grade}) for AI-agent readiness`
