@@ -1,0 +1,275 @@
+import { remedyFor, type Remedy } from './remedies.ts'
+
+/**
+ * The fix-first report model: one reading of a scan result that every surface renders (the /site/{domain} page,
+ * its Markdown alternate, the CLI's text and markdown formats), so that they lead with the same verdict, the same
+ * fixes in the same order and the same numbers.
+ *
+ *   const model = buildReportModel(report)          // a ScanReport, an audit shape or a CliReport
+ *   model.verdict                                    // one line
+ *   model.fixes                                      // top fixes: gain, the check, a copy-ready remedy (or null)
+ *   model.issues                                     // the other fail / warning / error checks, by impact
+ *   model.passed, model.notApplicable, model.pending // folded by the renderers; n/a grouped by its reason
+ *   model.layers                                     // "36 / 44" or "Nothing applicable", never "0 / 0"
+ *
+ * Pure: no I/O, no clock, no HTTP. Renderers decide the markup; the order and the numbers are decided here.
+ */
+
+export type { Recipe, Remedy, RemedySite, Snippet, SnippetLanguage } from './remedies.ts'
+export { remedyFor, REMEDIES } from './remedies.ts'
+
+/** The check fields the model reads; the engine's CheckResult and the CLI's CliCheck both have them. */
+export interface ReportCheckInput {
+  id: string
+  name: string
+  status: string
+  score: number
+  maxScore: number
+  details?: string
+  recommendation?: string
+  naReason?: string
+  specUrl?: string
+  mcpUrl?: string
+  estScoreGain?: number
+  /** required | recommended | emerging; absent on sources that do not carry it (nothing is then marked). */
+  tier?: string
+  bonus?: boolean
+}
+
+export interface ReportLayerInput {
+  id: string
+  name: string
+  /** Null on a partial CLI run (`--only`). */
+  score: number | null
+  maxScore: number | null
+  checks: ReportCheckInput[]
+}
+
+export interface ReportFixInput {
+  id: string
+  name?: string
+  estScoreGain: number
+  mcpUrl?: string
+}
+
+export interface ReportInput {
+  domain: string
+  /** The URL scanned (or fetched after redirects); remedies are written for its origin. */
+  url?: string
+  finalUrl?: string
+  score: number | null
+  grade: string | null
+  analysisStatus?: string
+  layers: ReportLayerInput[]
+  topFixes: ReportFixInput[]
+}
+
+export type CheckGroup = 'fix' | 'issue' | 'passed' | 'na' | 'pending'
+
+export interface ReportCheck {
+  id: string
+  name: string
+  status: string
+  score: number
+  maxScore: number
+  layerId: string
+  layerName: string
+  /** A required-tier check: its failure is marked as such. */
+  required: boolean
+  bonus: boolean
+  /** The outcome's details; absent when they only repeat the n/a reason. */
+  details?: string
+  recommendation?: string
+  /** Set on n/a checks only. */
+  naReason?: string
+  specUrl?: string
+  mcpUrl?: string
+  /** Estimated score gain of fixing this check (0 when none). */
+  gain: number
+  /** Unique within the report: `check-<id>`, `check-<id>-2` for the second MCP server of a fan-out, … */
+  anchor: string
+  group: CheckGroup
+}
+
+export interface ReportFix {
+  rank: number
+  gain: number
+  check: ReportCheck
+  remedy: Remedy | null
+}
+
+export interface NotApplicableGroup {
+  /** Printed once for every check it covers. */
+  reason: string
+  checks: ReportCheck[]
+}
+
+export interface ReportLayer {
+  id: string
+  name: string
+  score: number | null
+  maxScore: number | null
+  /** Earned share 0..100, null when nothing in the layer was measured. */
+  percent: number | null
+  /** False when no check of the layer counted (all n/a, pending or errors): the layer says so instead of 0 / 0. */
+  applicable: boolean
+  /** "36 / 44", "Nothing applicable" or "Not scored" (partial run). */
+  label: string
+  counts: { failing: number; passed: number; notApplicable: number }
+}
+
+export interface ReportModel {
+  domain: string
+  score: number | null
+  grade: string | null
+  /** One line: what the result means and what to do first. */
+  verdict: string
+  partial: boolean
+  fixes: ReportFix[]
+  issues: ReportCheck[]
+  passed: ReportCheck[]
+  notApplicable: NotApplicableGroup[]
+  pending: ReportCheck[]
+  layers: ReportLayer[]
+  /** Every check of the report, in catalog order, with its anchor and group (for re-check and lookups). */
+  checks: ReportCheck[]
+  counts: { fixes: number; issues: number; passed: number; notApplicable: number; pending: number; requiredFailing: number }
+}
+
+const FAILING = new Set(['fail', 'warning', 'error'])
+const STATUS_WEIGHT: Record<string, number> = { fail: 0, warning: 1, error: 2 }
+
+/** Renders a gain as points: whole numbers stay whole, fractions keep one decimal. */
+export const formatGain = (gain: number): string => (Number.isInteger(gain) ? String(gain) : gain.toFixed(1))
+
+/** The site's origin for remedies: the URL scanned, else https://<domain>. */
+function originOf(input: ReportInput): string {
+  for (const candidate of [input.finalUrl, input.url]) {
+    if (!candidate) continue
+    try {
+      return new URL(candidate).origin
+    } catch {
+      // not a URL (a CLI target as typed): fall through to the domain
+    }
+  }
+  return `https://${input.domain}`
+}
+
+/** Highest impact first: the larger gain, then a required check, then fail before warning before error. */
+function byImpact(a: ReportCheck, b: ReportCheck): number {
+  return b.gain - a.gain || Number(b.required) - Number(a.required) || (STATUS_WEIGHT[a.status] ?? 3) - (STATUS_WEIGHT[b.status] ?? 3) || a.id.localeCompare(b.id)
+}
+
+function layerSummary(layer: ReportLayerInput, checks: ReportCheck[]): ReportLayer {
+  const counted = checks.filter((check) => check.status === 'pass' || check.status === 'warning' || check.status === 'fail')
+  const applicable = layer.maxScore !== null ? layer.maxScore > 0 : counted.length > 0
+  const percent = applicable && layer.score !== null && layer.maxScore ? Math.round((layer.score / layer.maxScore) * 100) : null
+  const label = layer.score === null || layer.maxScore === null ? 'Not scored' : applicable ? `${layer.score} / ${layer.maxScore}` : 'Nothing applicable'
+  return {
+    id: layer.id,
+    name: layer.name,
+    score: layer.score,
+    maxScore: layer.maxScore,
+    percent,
+    applicable,
+    label,
+    counts: {
+      failing: checks.filter((check) => FAILING.has(check.status)).length,
+      passed: checks.filter((check) => check.status === 'pass').length,
+      notApplicable: checks.filter((check) => check.status === 'na').length,
+    },
+  }
+}
+
+function verdictFor(input: ReportInput, fixes: ReportFix[], requiredFailing: ReportCheck[], failingCount: number, pendingCount: number): string {
+  const pending = pendingCount > 0 ? ` ${pendingCount} background check${pendingCount === 1 ? ' is' : 's are'} still running.` : ''
+  if (input.score === null) return `Partial run: ${failingCount === 0 ? 'every check that ran passes' : `${failingCount} of the checks that ran need work`}.${pending}`
+  const first = fixes[0]
+  const lead = first ? `start with "${first.check.name}" (+${formatGain(first.gain)} points)` : ''
+  if (failingCount === 0) return `${input.score}/100 (${input.grade}): every applicable check passes.${pending}`
+  if (requiredFailing.length > 0) {
+    const named = requiredFailing.length === 1 ? `required check "${requiredFailing[0]!.name}" fails` : `${requiredFailing.length} required checks fail`
+    return `${input.score}/100 (${input.grade}): ${named}, so agents are held back; ${lead || 'fix the required checks first'}.${pending}`
+  }
+  return `${input.score}/100 (${input.grade}): no required check fails; ${failingCount} improvement${failingCount === 1 ? '' : 's'} remain${failingCount === 1 ? 's' : ''}${lead ? `, ${lead}` : ''}.${pending}`
+}
+
+/** Builds the fix-first model of a scan result. The input is not modified. */
+export function buildReportModel(input: ReportInput): ReportModel {
+  const site = { domain: input.domain, origin: originOf(input) }
+  const seen = new Map<string, number>()
+  const layerChecks = input.layers.map((layer) =>
+    layer.checks.map((check): ReportCheck => {
+      // MCP fan-out repeats an id once per server; only the first row takes the plain anchor.
+      const count = (seen.get(check.id) ?? 0) + 1
+      seen.set(check.id, count)
+      const naReason = check.status === 'na' ? (check.naReason ?? check.details ?? 'Does not apply to this target') : undefined
+      const details = check.details && check.details !== naReason ? check.details : undefined
+      return {
+        id: check.id,
+        name: check.name,
+        status: check.status,
+        score: check.score,
+        maxScore: check.maxScore,
+        layerId: layer.id,
+        layerName: layer.name,
+        required: check.tier === 'required',
+        bonus: check.bonus ?? false,
+        ...(details ? { details } : {}),
+        ...(check.recommendation && check.status !== 'pass' ? { recommendation: check.recommendation } : {}),
+        ...(naReason ? { naReason } : {}),
+        ...(check.specUrl ? { specUrl: check.specUrl } : {}),
+        ...(check.mcpUrl ? { mcpUrl: check.mcpUrl } : {}),
+        gain: check.estScoreGain ?? 0,
+        anchor: count === 1 ? `check-${check.id}` : `check-${check.id}-${count}`,
+        group: check.status === 'pass' ? 'passed' : check.status === 'na' ? 'na' : check.status === 'pending' ? 'pending' : 'issue',
+      }
+    }),
+  )
+  const checks = layerChecks.flat()
+
+  // Top fixes keep the engine's ranking; a fix worth nothing (an old stored report) is no fix.
+  const fixes: ReportFix[] = []
+  for (const fix of input.topFixes) {
+    if (fix.estScoreGain <= 0) continue
+    const check = checks.find((candidate) => candidate.id === fix.id && candidate.group === 'issue' && candidate.mcpUrl === fix.mcpUrl)
+    if (!check) continue
+    check.group = 'fix'
+    fixes.push({ rank: fixes.length + 1, gain: fix.estScoreGain, check, remedy: remedyFor(check.id, site) })
+  }
+
+  const issues = checks.filter((check) => check.group === 'issue').sort(byImpact)
+  const notApplicable = new Map<string, ReportCheck[]>()
+  for (const check of checks.filter((candidate) => candidate.group === 'na')) {
+    const reason = check.naReason!
+    notApplicable.set(reason, [...(notApplicable.get(reason) ?? []), check])
+  }
+  const failing = checks.filter((check) => FAILING.has(check.status))
+  const requiredFailing = failing.filter((check) => check.required && check.status !== 'error')
+  const pending = checks.filter((check) => check.group === 'pending')
+  const passed = checks.filter((check) => check.group === 'passed')
+  const naGroups = [...notApplicable].map(([reason, grouped]) => ({ reason, checks: grouped })).sort((a, b) => b.checks.length - a.checks.length)
+
+  return {
+    domain: input.domain,
+    score: input.score,
+    grade: input.grade,
+    verdict: verdictFor(input, fixes, requiredFailing, failing.length, pending.length),
+    partial: input.score === null,
+    fixes,
+    issues,
+    passed,
+    notApplicable: naGroups,
+    pending,
+    layers: input.layers.map((layer, index) => layerSummary(layer, layerChecks[index]!)),
+    checks,
+    counts: {
+      fixes: fixes.length,
+      issues: issues.length,
+      passed: passed.length,
+      notApplicable: naGroups.reduce((sum, group) => sum + group.checks.length, 0),
+      pending: pending.length,
+      requiredFailing: requiredFailing.length,
+    },
+  }
+}
