@@ -41,6 +41,15 @@ describe('http-error-semantics', () => {
     expect(outcome.details).toContain('/4f1c0b7e-0000-4000-8000-000000000000 redirected to /')
   })
 
+  test('the body size is honest: bytes under 1 KB, one decimal above, "over" when the read was cut', () => {
+    const sized = (body: string, truncated = false) =>
+      check.run({ notFound: artifact(snapshot({ url: MISSING, status: 404, headers: { 'content-type': 'text/html' }, body, truncated })) }, context).details
+    expect(sized('{}')).toBe('GET /4f1c0b7e-0000-4000-8000-000000000000 answered 404 (2-byte body)')
+    expect(sized('x'.repeat(153))).toContain('(153-byte body)')
+    expect(sized('é'.repeat(600))).toContain('(1.2 KB body)')
+    expect(sized('x'.repeat(2048), true)).toContain('(over 2.0 KB body)')
+  })
+
   test('a failed API probe is reported, not scored', () => {
     const outcome = check.run({ notFound: { page: html404, api: null, apiError: 'timeout' } }, context)
     expect(outcome.status).toBe('pass')

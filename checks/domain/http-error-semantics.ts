@@ -41,7 +41,7 @@ export default defineCheck({
 
 function judgePage(response: HttpSnapshot): Verdict {
   const path = new URL(response.requestedUrl).pathname
-  const size = `${Math.ceil(response.body.length / 1024)} KB body`
+  const size = bodySize(response)
   if (response.status === 404 || response.status === 410) return { level: 'pass', text: `GET ${path} answered ${response.status} (${size})` }
   if (isOk(response) && response.redirects.length > 0) {
     return {
@@ -62,6 +62,13 @@ function judgePage(response: HttpSnapshot): Verdict {
     text: `GET ${path} answered ${response.status} instead of 404`,
     fix: `Answer unknown paths such as ${path} with 404 rather than ${response.status}.`,
   }
+}
+
+/** The body's size as read (UTF-8 bytes), exact under 1 KB; a body cut at the read cap is "over" its size. */
+function bodySize(response: Pick<HttpSnapshot, 'body' | 'truncated'>): string {
+  const bytes = Buffer.byteLength(response.body, 'utf8')
+  const amount = bytes < 1024 ? `${bytes}-byte` : `${(bytes / 1024).toFixed(1)} KB`
+  return `${response.truncated ? 'over ' : ''}${amount} body`
 }
 
 function judgeApi(response: HttpSnapshot): Verdict {

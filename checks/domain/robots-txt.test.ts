@@ -21,6 +21,15 @@ describe('robots-txt', () => {
     if (expected !== 'pass') expect(outcome.recommendation).toBeString()
   })
 
+  test('only a success status serving HTML is a soft 404; an HTML 404 page is simply no robots file', () => {
+    const soft = check.run({ robots: text('<!doctype html><html><body>Home</body></html>', 200, 'text/html') }, context)
+    expect(soft.details).toContain('soft 404')
+    const nginx404 = '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
+    const missing = check.run({ robots: text(nginx404, 404, 'text/html') }, context)
+    expect(missing.status).toBe('fail')
+    expect(missing.details).toBe('/robots.txt answered 404: no robots file')
+  })
+
   test('a 5xx explains the RFC 9309 complete-disallow rule', () => {
     expect(check.run({ robots: text('oops', 503) }, context).details).toContain('disallow everything')
   })

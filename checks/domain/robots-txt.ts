@@ -1,6 +1,7 @@
 // robots.txt is served at the root, as text/plain, and parses into at least one group (RFC 9309).
 // Spec: https://www.rfc-editor.org/rfc/rfc9309
 import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { isOk } from '../../core/engine/snapshot.ts'
 
 const PARSE_LIMIT_BYTES = 500 * 1024
 
@@ -27,7 +28,8 @@ export default defineCheck({
         'Fix the server error on /robots.txt so that it answers 200 (or 404 if you want no restrictions).',
       )
     }
-    if (robots.isHtml) {
+    // A soft 404 is a success status serving HTML for a file that does not exist; an HTML 404 is just a missing file.
+    if (robots.isHtml && isOk(response)) {
       return fail(
         `/robots.txt answered ${response.status} with an HTML page (a soft 404), not a robots file`,
         'Serve a plain-text robots.txt at /robots.txt instead of an HTML page.',
