@@ -126,10 +126,22 @@ describe('competitorsFor', () => {
     expect((await competitorsFor(db, `status.${parent}`))!.neighbors.find((row) => row.isSelf)?.domain).toBe(parent)
   })
 
-  test('a classified subdomain is its own subject', async () => {
+  test("a subdomain query marks the parent company's row as self, even when the subdomain is ranked too", async () => {
     const { category, domain } = world()
     const parent = domain('acme')
-    await seed(category, [[parent, 60], [`shop.${parent}`, 70]])
+    await seed(category, [[parent, 60], [`shop.${parent}`, 70], [`eu.${parent}`, 50]])
+    for (const query of [`shop.${parent}`, `docs.eu.${parent}`]) {
+      const set = (await competitorsFor(db, query))!
+      expect([...set.leaders, ...set.neighbors].filter((row) => row.isSelf).map((row) => row.domain)).toEqual([parent, parent])
+      expect(set.leaders.find((row) => row.domain === `shop.${parent}`)?.isSelf).toBe(false)
+    }
+  })
+
+  test('a classified subdomain is its own subject when no parent is scanned and classified', async () => {
+    const { category, domain } = world()
+    const parent = domain('acme')
+    await seed(category, [[`shop.${parent}`, 70]])
+    await repository.insert(report({ domain: parent, score: 40, category: null }), { ephemeral: false })
     const set = (await competitorsFor(db, `shop.${parent}`))!
     expect(set.neighbors.filter((row) => row.isSelf).map((row) => row.domain)).toEqual([`shop.${parent}`])
   })

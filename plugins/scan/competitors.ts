@@ -66,15 +66,17 @@ export function selfAndParents(domain: string): string[] {
 }
 
 /**
- * The spec's CompetitorSet for a domain: the category pool of the subject (the domain, or for a subdomain whose
- * own scan is absent or unclassified, its nearest scanned and classified parent, then marked isSelf), its top
- * five, and up to two rows either side of it. Null when no subject is classified and ranked.
+ * The spec's CompetitorSet for a domain: the category pool of the subject, its top five, and up to two rows either
+ * side of it. Null when no subject is classified and ranked. The subject is the company: for a subdomain query the
+ * parent company's row is self (spec: Competitor.isSelf), i.e. the outermost scanned and classified parent, and
+ * the subdomain itself only when no parent is.
  */
 export async function competitorsFor(db: Db, domain: string): Promise<CompetitorSet | null> {
   const candidates = selfAndParents(domain)
   const own = latestPublishedScans(db, { domains: candidates })
   const found = await db.select({ domain: own.domain, category: own.category }).from(own)
   const subject = candidates
+    .toReversed()
     .map((candidate) => found.find((row) => row.domain === candidate))
     .find((row): row is { domain: string; category: string } => typeof row?.category === 'string')
   if (!subject) return null
