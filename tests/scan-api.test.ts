@@ -243,14 +243,22 @@ describe('GET /api/score/{domain}', () => {
   test('a partial result older than 30 minutes reads as stuck with next_action and is not cached', async () => {
     const repository = world.handle.deps.scans
     const stored = await repository.latest('blog.test')
-    const stale = { ...stored!.result!, domain: 'stuck.example', analysisStatus: 'partial' as const, pendingChecks: ['webmcp-tools'], scannedAt: new Date(Date.now() - 31 * 60_000).toISOString() }
+    const stale = {
+      ...stored!.result!,
+      domain: 'stuck.example',
+      url: 'https://stuck.example/',
+      analysisStatus: 'partial' as const,
+      pendingChecks: ['webmcp-tools'],
+      scannedAt: new Date(Date.now() - 31 * 60_000).toISOString(),
+    }
     await repository.insert(stale, { ephemeral: false })
     const response = await get('/api/score/stuck.example')
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-store')
     const body = await response.json()
     expect(body.analysisStatus).toBe('stuck')
-    expect(body.next_action).toMatchObject({ method: 'POST', endpoint: '/api/scan', body: { url: 'stuck.example' } })
+    // The pointer names the stored target itself (scanned again, it is the same scan).
+    expect(body.next_action).toMatchObject({ method: 'POST', endpoint: '/api/scan', body: { url: 'https://stuck.example/' } })
   })
 
   test('a stored scan answers with the contract version that produced it; a live scan records the current one', async () => {

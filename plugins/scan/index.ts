@@ -133,7 +133,7 @@ export function scanPlugin({ deps, services, context }: Root) {
         if (unknown.length > 0) {
           throw new AppError('UNKNOWN_CHECK_IDS', { message: `Unknown check ids: ${unknown.join(', ')}`, details: { unknownIds: unknown } })
         }
-        const { report, storedScanUpdated } = await service.runChecks({ ...body, checkIds }, caller, {
+        const { report, storedScanUpdated, storedScanNote } = await service.runChecks({ ...body, checkIds }, caller, {
           patch: can('patch-stored-scan'),
         })
         const results = report.layers.flatMap((layer) => layer.checks)
@@ -143,6 +143,7 @@ export function scanPlugin({ deps, services, context }: Root) {
           url: report.url,
           urlKind: report.urlKind,
           storedScanUpdated,
+          ...(storedScanNote ? { storedScanNote } : {}),
           results: results.map((result) => ({
             id: result.id,
             name: result.name,
@@ -166,7 +167,7 @@ export function scanPlugin({ deps, services, context }: Root) {
           tags: ['Scan'],
           summary: 'Re-run selected checks live (verify a fix)',
           description:
-            'Always live, never from cache, synchronous (rendered checks included; never `pending`). Every requested id yields at least one entry; ids that cannot apply to the detected kind yield `na`. 400 `UNKNOWN_CHECK_IDS` lists offending ids in `details.unknownIds`. Spends one unit of the daily budget after the target is probed and classified. A scan key patches the results into the stored scan and re-scores it (`storedScanUpdated: true`); keyless runs are stateless. No aggregate score is returned.',
+            'Always live, never from cache, synchronous (rendered checks included; never `pending`). Every requested id yields at least one entry; ids that cannot apply to the detected kind yield `na`. 400 `UNKNOWN_CHECK_IDS` lists offending ids in `details.unknownIds`. Spends one unit of the daily budget after the target is probed and classified. A scan key patches the results into the stored scan and re-scores it (`storedScanUpdated: true`) when that scan measured the same target: the detected kind, the normalized URL and the MCP endpoint (pinned `mcpUrl`) all match. Otherwise the stored scan is left as it was, `storedScanUpdated` is false and `storedScanNote` says why. Keyless runs are stateless. No aggregate score is returned.',
           security: [{ bearerKey: [] }, {}],
         },
       },
@@ -207,7 +208,7 @@ export function scanPlugin({ deps, services, context }: Root) {
           tags: ['Scan'],
           summary: 'Read the stored score of a domain',
           description:
-            'Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname). A partial result older than 30 minutes reads as `stuck` with `next_action` (`nextAction` under `format=audit`) pointing at the scan path. 404 `DOMAIN_NOT_SCANNED` with `next_action`. 422 when the only stored result is an auth-required MCP marker. Cached 1 hour; partial, stuck and ephemeral results and 404s are `no-store`. 10 requests per minute per IP.',
+            'Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname). A partial result older than 30 minutes reads as `stuck` with `next_action` (`nextAction` under `format=audit`): a POST /api/scan body naming the same target (`url`; `mcpUrl` for an MCP or MCP App result; `ephemeral` for an ephemeral one), so following it rescans what was stored. 404 `DOMAIN_NOT_SCANNED` with `next_action`. 422 when the only stored result is an auth-required MCP marker. Cached 1 hour; partial, stuck and ephemeral results and 404s are `no-store`. 10 requests per minute per IP.',
           ...wire({ answers: { 200: ['Cache-Control', ...DEPRECATION_HEADERS] } }),
         },
       },

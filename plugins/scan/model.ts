@@ -86,9 +86,12 @@ export const nextAction = z.object({
   description: z.string(),
 })
 
-/** The recovery pointer of a stuck or missing score: scan the domain again. */
-export function scanNextAction(domain: string, description: string): z.infer<typeof nextAction> {
-  return { method: 'POST', endpoint: '/api/scan', body: { url: domain }, description }
+/**
+ * The recovery pointer of a stuck or missing score: a POST /api/scan body (scanBody) naming the target to measure,
+ * so that following it scans that target and nothing else.
+ */
+export function scanNextAction(body: Pick<z.infer<typeof scanBody>, 'url' | 'mcpUrl' | 'ephemeral'>, description: string): z.infer<typeof nextAction> {
+  return { method: 'POST', endpoint: '/api/scan', body, description }
 }
 
 export const competitor = z.object({
@@ -275,6 +278,12 @@ export const runChecksResponse = z.object({
   url: z.string(),
   urlKind: z.enum(['domain', 'mcp', 'mcp-app']),
   storedScanUpdated: z.boolean(),
+  storedScanNote: z
+    .string()
+    .optional()
+    .describe(
+      'With a scan key, why the stored scan was not updated: the domain has none, it is ephemeral, or it measured another target (kind, URL or pinned MCP endpoint) than this run. Absent on keyless runs and when the stored scan was updated',
+    ),
   results: z.array(runChecksResultEntry),
 })
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm'
 import type { Db } from '../../core/db/index.ts'
 import type { Executor } from '../../core/jobs/queue.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
@@ -149,16 +149,18 @@ export class ScanRepository {
   }
 
   /**
-   * A complete result for the same target (URL, and pinned MCP endpoint if any) younger than the freshness
-   * window, for serving without scanning. Keyed by target, not domain: a domain's fresh result must not answer a
-   * request for an MCP endpoint on that domain.
+   * The newest result for the same target (URL, and MCP endpoint), when it is complete and younger than the
+   * freshness window, for serving without scanning. Keyed by target, not domain: a domain's fresh result must not
+   * answer a request for an MCP endpoint on that domain, nor a pinned MCP result a request for the bare domain
+   * (a bare host without a pin is always a domain scan, so its results have no MCP endpoint; a URL with a path is
+   * whatever its detection found). An older complete result never hides a newer partial or stuck one: that one is
+   * what the score route publishes, and a stuck one is recovered only by scanning.
    */
   async fresh(
-    target: { domain: string; url: string; mcpUrl: string | null },
+    target: { domain: string; url: string; mcpUrl: string | null; hasPath: boolean },
     maxAgeSeconds: number,
     options: { ephemeral: boolean },
   ): Promise<ScanRow | null> {
-    const since = new Date(Date.now() - maxAgeSeconds * 1000)
     const [row] = await this.db
       .select()
       .from(scans)
@@ -166,16 +168,15 @@ export class ScanRepository {
         and(
           eq(scans.domain, target.domain),
           eq(scans.url, target.url),
-          target.mcpUrl === null ? undefined : eq(scans.mcpUrl, target.mcpUrl),
+          target.mcpUrl !== null ? eq(scans.mcpUrl, target.mcpUrl) : target.hasPath ? undefined : isNull(scans.mcpUrl),
           eq(scans.authRequired, false),
-          eq(scans.analysisStatus, 'complete'),
           eq(scans.ephemeral, options.ephemeral),
-          gte(scans.scannedAt, since),
         ),
       )
       .orderBy(desc(scans.scannedAt), desc(scans.id))
       .limit(1)
-    return row ?? null
+    const since = Date.now() - maxAgeSeconds * 1000
+    return row && row.analysisStatus === 'complete' && row.scannedAt.getTime() >= since ? row : null
   }
 
   async hasRealScan(domain: string): Promise<boolean> {

@@ -191,7 +191,7 @@ export class ScanService {
    */
   async prepare(request: ScanRequest): Promise<PreparedScan> {
     const local = { allowLocal: this.deps.config.scanner.allowPrivate }
-    const { domain, url } = normalizeInput(request.url, local)
+    const { domain, url, hasPath } = normalizeInput(request.url, local)
     const mcpUrl = request.mcpUrl ? normalizeInput(request.mcpUrl, local).url : null
     const ephemeral = Boolean(request.ephemeral) || isTunnelHost(domain)
     if (request.ephemeral && (await this.repository.hasRealScan(domain))) {
@@ -201,7 +201,7 @@ export class ScanService {
       })
     }
     const forced = Boolean(request.force)
-    const row = forced ? null : await this.repository.fresh({ domain, url, mcpUrl }, clampMaxAge(request.maxAgeSeconds), { ephemeral })
+    const row = forced ? null : await this.repository.fresh({ domain, url, mcpUrl, hasPath }, clampMaxAge(request.maxAgeSeconds), { ephemeral })
     const fresh = row ? { row, ageSeconds: Math.max(0, Math.floor((Date.now() - row.scannedAt.getTime()) / 1000)) } : null
     return { request, domain, ephemeral, forced, fresh }
   }
@@ -252,7 +252,7 @@ export class ScanService {
         extra: { mcpAuthRequired: true, mcpUrl: marker.mcpUrl, urlKind: marker.urlKind },
       })
     }
-    const action = scanNextAction(domain, `Scan ${domain} to create its score.`)
+    const action = scanNextAction({ url: domain }, `Scan ${domain} to create its score.`)
     throw new AppError('DOMAIN_NOT_SCANNED', {
       message: `${domain} has not been scanned yet`,
       extra: { domain, ...(options.audit ? { nextAction: action } : { next_action: action }) },
@@ -261,13 +261,14 @@ export class ScanService {
 
   /**
    * A selective run: live, deep checks inline (never pending), one unit of the daily budget spent once the target
-   * answered. With `patch`, the results replace those of the stored scan, which is re-scored.
+   * answered. With `patch`, the results replace those of the stored scan, which is re-scored, but only when that
+   * scan measured the very target this run did; otherwise `storedScanNote` says why it was left alone.
    */
   async runChecks(
     request: { url: string; checkIds: readonly string[]; mcpUrl?: string },
     caller: Caller,
     options: { patch: boolean },
-  ): Promise<{ report: ScanReport; storedScanUpdated: boolean }> {
+  ): Promise<{ report: ScanReport; storedScanUpdated: boolean; storedScanNote?: string }> {
     await this.checkBudget(caller, false)
     const report = await scan(request.url, this.deps, {
       checkIds: [...new Set(request.checkIds)],
@@ -277,10 +278,31 @@ export class ScanService {
     })
     if (!options.patch) return { report, storedScanUpdated: false }
     const stored = await this.repository.latest(report.domain)
-    if (!stored?.result || stored.ephemeral) return { report, storedScanUpdated: false }
+    const refusal = patchRefusal(stored, report)
+    if (refusal !== null) return { report, storedScanUpdated: false, storedScanNote: refusal }
     const results = report.layers.flatMap((layer) => layer.checks)
-    await this.repository.update(stored.id, patchReport(stored.result, results, this.deps.registry))
+    await this.repository.update(stored!.id, patchReport(stored!.result!, results, this.deps.registry))
     await this.deps.readCache.invalidate(report.domain)
     return { report, storedScanUpdated: true }
   }
+}
+
+/** What a scan measured: its kind, its URL and its MCP endpoint (pinned, or the one its URL was detected as). */
+type Measured = { urlKind: string; url: string; mcpUrl?: string | null }
+
+const describeTarget = (target: Measured) =>
+  `${target.urlKind} scan of ${target.url}${target.mcpUrl && target.mcpUrl !== target.url ? ` (MCP endpoint ${target.mcpUrl})` : ''}`
+
+/**
+ * Why a selective run's results must not be patched into the domain's published scan, or null when they may. A
+ * stored scan changes only through a scan of its own kind and target: an MCP run patched into a domain scan (or a
+ * domain run into an MCP scan, or one MCP endpoint into another's) would mix results no scan of either target
+ * produces, and change public scores, badges and attestations with them.
+ */
+function patchRefusal(stored: ScanRow | null, run: ScanReport): string | null {
+  if (!stored?.result) return `${run.domain} has no stored scan to update; POST /api/scan stores one`
+  if (stored.ephemeral) return `The stored result of ${run.domain} is ephemeral; selective runs never update it`
+  const same = stored.urlKind === run.urlKind && stored.url === run.url && (stored.mcpUrl ?? null) === (run.mcpUrl ?? null)
+  if (same) return null
+  return `The stored scan of ${run.domain} is a ${describeTarget(stored)}; this run was a ${describeTarget(run)}, so it was not patched in. Scan this target with POST /api/scan to store it.`
 }

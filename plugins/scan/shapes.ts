@@ -50,6 +50,14 @@ export function isStuck(row: Pick<ScanRow, 'analysisStatus' | 'scannedAt'>, now 
   return row.analysisStatus === 'partial' && now - row.scannedAt.getTime() > STUCK_AFTER_MS
 }
 
+/**
+ * The scan request that measures a stored result's own target again: its URL, its MCP endpoint pinned (so that a
+ * failing endpoint is scanned as itself, never replaced by a discovered one or by the domain) and its ephemerality.
+ */
+export function rescanRequest(row: Pick<ScanRow, 'url' | 'mcpUrl' | 'ephemeral'>): { url: string; mcpUrl?: string; ephemeral?: true } {
+  return { url: row.url, ...(row.mcpUrl ? { mcpUrl: row.mcpUrl } : {}), ...(row.ephemeral ? { ephemeral: true as const } : {}) }
+}
+
 /** Internal bookkeeping and evidence on a result never go on the wire. */
 function wireCheck(check: CheckResult): CheckResult {
   const { fraction: _fraction, occurrences: _occurrences, evidence: _evidence, ...rest } = check
@@ -83,7 +91,7 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
   const cache = context.cached ? { servedFromCache: true as const, resultAgeSeconds: context.cached.ageSeconds } : {}
   const nextAction =
     stuck && context.route === 'score'
-      ? scanNextAction(report.domain, 'The analysis of this scan did not finish; start a new scan to recover.')
+      ? scanNextAction(rescanRequest(row), 'The analysis of this scan did not finish; scan the same target again to recover.')
       : undefined
 
   if (!options.audit) {
