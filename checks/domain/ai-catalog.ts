@@ -30,6 +30,7 @@ export default defineCheck({
     maturity: 'emerging',
     draft: true,
     maxScore: 4,
+    bonus: true,
     specUrl: 'https://github.com/Agent-Card/ai-catalog',
     recommendation:
       'Serve /.well-known/ai-catalog.json as application/ai-catalog+json: {"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-host>:…", "displayName": "…", "type": "application/mcp-server-card+json", "url": "…"}]}.',

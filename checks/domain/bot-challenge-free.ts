@@ -2,6 +2,7 @@
 // Spec: https://developers.cloudflare.com/cloudflare-challenges/challenge-types/challenge-pages/detect-response/
 import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
 import { readJsonRpcResponse, unreachable } from '../../core/engine/lib/discovery.ts'
 import { captchaOnForm, type ChallengeVerdict, detectChallenge } from '../../core/engine/lib/challenge.ts'
 import { type HttpSnapshot, isOk } from '../../core/engine/snapshot.ts'
@@ -18,7 +19,7 @@ export default defineCheck({
     id: 'bot-challenge-free',
     name: 'No bot challenge for declared agents',
     description:
-      'AI agents acting for a person, AI search bots and signed agents must get the real page or endpoint, not a CAPTCHA, an interstitial or a 403 that a browser would not see.',
+      `AI agents acting for a person, AI search bots and signed agents must get the real page or endpoint, not a CAPTCHA, an interstitial or a 403 that a browser would not see. Challenging agents acting for a person stops them outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C).`,
     layer: 'accessibility',
     applicability: 'all',
     tier: 'required',
@@ -29,6 +30,7 @@ export default defineCheck({
       'Exempt declared AI agents (ChatGPT-User, Claude-User, PerplexityBot…) and Web Bot Auth signed requests from bot challenges at your CDN or WAF.',
     needs: ['agentProbes'],
     essentialsAccess: 'unchallenged',
+    stopsAgents: true,
   },
   run({ agentProbes }, { target }) {
     const subject = target.kind === 'domain' ? 'the homepage' : 'the MCP endpoint'
@@ -55,7 +57,7 @@ export default defineCheck({
       const signedFailed = failing.some(({ probe }) => probe.purpose === 'scanner-signed')
       return fail(
         `${subject} challenges or blocks agents acting for a person: ${listed(failing)}${search.length ? `; AI search bots too: ${listed(search)}` : ''}${note}`,
-        `Exempt ${failing.map(({ probe }) => probe.agent).join(', ')} from bot challenges on ${subject} (a WAF skip rule for verified AI agents${signedFailed ? ', and accept requests carrying a valid Web Bot Auth signature' : ''}); people using AI assistants are sent away otherwise.`,
+        `Exempt ${failing.map(({ probe }) => probe.agent).join(', ')} from bot challenges on ${subject} (a WAF skip rule for verified AI agents${signedFailed ? ', and accept requests carrying a valid Web Bot Auth signature' : ''}); people using AI assistants are sent away otherwise. ${BLOCKED_NOTE}`,
       )
     }
 

@@ -24,12 +24,13 @@ export default defineCheck({
     id: 'mcp-endpoint-advertised',
     name: 'MCP server advertised by the domain',
     description:
-      'An agent that lands on a site should find its MCP server from the site itself (server card, catalogs, Link header, llms.txt) rather than by guessing.',
+      'An agent that lands on a site should find its MCP server from the site itself (server card, catalogs, Link header, llms.txt) rather than by guessing. A bonus: the scanner cannot tell a site with no MCP server from one that hides it, so advertising one raises the score and not advertising one never lowers it.',
     layer: 'discovery',
     applicability: 'domain-only',
     tier: 'recommended',
     maturity: 'verified',
     maxScore: 8,
+    bonus: true,
     specUrl: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
     recommendation:
       'Advertise your MCP endpoint: a server card at /.well-known/mcp/server-card.json with remotes[].url, an entry in /.well-known/ai-catalog.json, or a link in llms.txt.',

@@ -28,6 +28,7 @@ export default defineCheck({
     maturity: 'emerging',
     draft: true,
     maxScore: 4,
+    bonus: true,
     specUrl: 'https://github.com/modelcontextprotocol/experimental-ext-server-card',
     recommendation: `Serve a SEP-2127 server card as ${MEDIA.serverCard} with CORS, e.g. ${EXAMPLE}.`,
     needs: ['mcpServerCard'],

@@ -2,6 +2,7 @@
 // Spec: https://www.rfc-editor.org/rfc/rfc9309 (tokens: checks.md §2)
 import type { RobotsArtifact } from '../../core/engine/collectors/robots.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
 import { type AiAgent, agentsFor } from '../../core/engine/lib/ai-agents.ts'
 import { isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
@@ -22,7 +23,7 @@ export default defineCheck({
     id: 'robots-ai-agents-allowed',
     name: 'AI agents not blocked by robots.txt',
     description:
-      'Agents fetching for a person (ChatGPT-User, Claude-User…) and AI search crawlers must be allowed by robots.txt, or the site disappears from live agent use and AI answers. Blocking training crawlers is a policy choice and is not penalised.',
+      `Agents fetching for a person (ChatGPT-User, Claude-User…) and AI search crawlers must be allowed by robots.txt, or the site disappears from live agent use and AI answers. Disallowing every agent acting for a person stops them outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). Blocking training crawlers is a policy choice and is not penalised.`,
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'required',
@@ -34,13 +35,14 @@ export default defineCheck({
     needs: ['robots', 'llmsTxt', 'docsPage', 'commerceSignals'],
     essentialsExcluded: true,
     essentialsAccess: 'agentsAllowed',
+    stopsAgents: true,
   },
   run({ robots, llmsTxt, docsPage, commerceSignals }, { target }) {
     const { status } = robots.response
     if (status >= 500) {
       return fail(
         `/robots.txt answered ${status}: under RFC 9309 a 5xx means every crawler and agent must assume "disallow everything"`,
-        'Fix the server error on /robots.txt so that it answers 200 with your rules (or 404 for no restrictions).',
+        `Fix the server error on /robots.txt so that it answers 200 with your rules (or 404 for no restrictions). ${BLOCKED_NOTE}`,
       )
     }
     if (!robots.found) {
@@ -75,7 +77,7 @@ export default defineCheck({
       const wildcard = robots.isAllowed('*', '/') ? '' : ' (a wildcard "Disallow: /" with no override for them)'
       return fail(
         `Every user-initiated AI agent is disallowed on /${wildcard}: ${tokens(user)}${trainingNote}`,
-        `Add a group to robots.txt such as "User-agent: ChatGPT-User\\nUser-agent: Claude-User\\nUser-agent: Perplexity-User\\nAllow: /" before the rules in ${governingGroup(robots, 'ChatGPT-User')}, so agents acting for a person can read the site.`,
+        `Add a group to robots.txt such as "User-agent: ChatGPT-User\\nUser-agent: Claude-User\\nUser-agent: Perplexity-User\\nAllow: /" before the rules in ${governingGroup(robots, 'ChatGPT-User')}, so agents acting for a person can read the site. ${BLOCKED_NOTE}`,
       )
     }
 

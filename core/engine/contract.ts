@@ -130,6 +130,11 @@ export const checkMetaSchema = publishedMetaSchema
     surface: z.enum(SURFACES).optional(),
     /** A site's policy choice rather than hygiene (the robots.txt policy checks): never scored in essentials. */
     essentialsExcluded: z.boolean().default(false),
+    /**
+     * A failure means agents are turned away outright (challenged, refused, disallowed), not merely helped less:
+     * the score is multiplied by BLOCKED_FACTOR while it fails (core/engine/scoring.ts).
+     */
+    stopsAgents: z.boolean().default(false),
     essentialsAccess: z.enum(ESSENTIALS_ACCESS_FLAGS).optional(),
     siteTypeRole: z.enum(SITE_TYPE_ROLES).optional(),
     /**

@@ -151,7 +151,7 @@ export function scoreResults(registry: CheckRegistry, results: CheckResult[]): S
   return scoreScan(
     results.map((result) => {
       const check = registry.get(result.id)
-      return { result, layer: check?.meta.layer ?? 'discovery', beta: check?.meta.beta ?? true }
+      return { result, layer: check?.meta.layer ?? 'discovery', beta: check?.meta.beta ?? true, stopsAgents: check?.meta.stopsAgents ?? false }
     }),
   )
 }

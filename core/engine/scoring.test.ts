@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'bun:test'
 import type { CheckStatus, LayerId } from './contract.ts'
-import { type CheckResult, ctaFor, gradeFor, pointsFor, type ScoredEntry, scoreScan, TOP_FIXES_MAX } from './scoring.ts'
+import { BLOCKED_FACTOR, type CheckResult, ctaFor, gradeFor, pointsFor, type ScoredEntry, scoreScan, TOP_FIXES_MAX } from './scoring.ts'
 
 function entry(
   id: string,
   layer: LayerId,
   status: CheckStatus,
-  options: { maxScore?: number; score?: number; bonus?: boolean; maturity?: 'verified' | 'emerging'; beta?: boolean } = {},
+  options: { maxScore?: number; score?: number; bonus?: boolean; maturity?: 'verified' | 'emerging'; beta?: boolean; stopsAgents?: boolean } = {},
 ): ScoredEntry {
   const maxScore = options.maxScore ?? 10
   const result: CheckResult = {
@@ -22,7 +22,7 @@ function entry(
     tier: 'recommended',
     ...(status === 'fail' || status === 'warning' ? { recommendation: `fix ${id}` } : {}),
   }
-  return { result, layer, beta: options.beta ?? false }
+  return { result, layer, beta: options.beta ?? false, ...(options.stopsAgents ? { stopsAgents: true } : {}) }
 }
 
 describe('grades and calls to action', () => {
@@ -60,6 +60,14 @@ describe('points', () => {
     expect(pointsFor('na', 10, 1)).toBe(0)
     expect(pointsFor('error', 10)).toBe(0)
   })
+
+  test('a warning or a fail never shows the full score, however high its fraction', () => {
+    // stable-selectors: 0.85 of its elements stable is a warning; 3 × 0.85 rounds to 3, which read as "WARN 3/3".
+    expect(pointsFor('warning', 3, 0.85)).toBe(2)
+    expect(pointsFor('fail', 3, 0.99)).toBe(2)
+    expect(pointsFor('warning', 1)).toBe(0)
+    expect(pointsFor('pass', 3, 0.9)).toBe(3)
+  })
 })
 
 describe('scoreScan', () => {
@@ -84,7 +92,28 @@ describe('scoreScan', () => {
       entry('d', 'payments', 'na'),
     ])
     expect(card.score).toBe(Math.round((60 / 85) * 100))
-    expect(card.layers.find((layer) => layer.id === 'payments')!.maxScore).toBe(0)
+    const payments = card.layers.find((layer) => layer.id === 'payments')!
+    expect(payments).toMatchObject({ maxScore: 0, applicable: false, weight: 15, maxPoints: 0, points: 0 })
+  })
+
+  test('layer points are 0-100 points: weights re-normalised over applicable layers, summing to the score', () => {
+    const card = scoreScan([
+      entry('a', 'discovery', 'pass'),
+      entry('a2', 'discovery', 'fail'),
+      entry('b', 'accessibility', 'fail'),
+      entry('c', 'usability', 'pass'),
+      entry('d', 'payments', 'na'),
+    ])
+    const byId = Object.fromEntries(card.layers.map((layer) => [layer.id, layer]))
+    // discovery weighs 30 of the 85 applicable: 35.3 points, half earned.
+    expect(byId.discovery).toMatchObject({ score: 10, maxScore: 20, weight: 30, maxPoints: 35.3, points: 17.6, applicable: true })
+    expect(byId.accessibility).toMatchObject({ weight: 25, maxPoints: 29.4, points: 0 })
+    expect(byId.usability).toMatchObject({ weight: 30, maxPoints: 35.3, points: 35.3 })
+    const applicable = card.layers.filter((layer) => layer.applicable)
+    expect(applicable.reduce((sum, layer) => sum + layer.maxPoints!, 0)).toBeCloseTo(100, 0)
+    expect(Math.round(card.layers.reduce((sum, layer) => sum + layer.points!, 0))).toBe(card.score)
+    expect(card.blockFactor).toBe(1)
+    expect(card.blockedBy).toEqual([])
   })
 
   test('na, error, pending, emerging maturity and beta never enter the denominator', () => {
@@ -143,6 +172,86 @@ describe('scoreScan', () => {
   test('bonus fixes rank after every non-bonus fix', () => {
     const card = scoreScan([entry('bonus', 'discovery', 'fail', { bonus: true, maxScore: 50 }), entry('small', 'discovery', 'warning', { maxScore: 1 })])
     expect(card.topFixes.map((fix) => fix.id)).toEqual(['small', 'bonus'])
+  })
+})
+
+describe('checks that stop agents outright', () => {
+  const site = (blocker: CheckStatus, more: ScoredEntry[] = []) =>
+    scoreScan([
+      entry('bot-challenge-free', 'accessibility', blocker, { stopsAgents: true }),
+      entry('content', 'accessibility', 'pass'),
+      entry('llms-txt', 'discovery', 'pass'),
+      entry('sitemap', 'discovery', 'pass'),
+      entry('jsonld', 'usability', 'fail', { maxScore: 6 }),
+      entry('html', 'usability', 'pass'),
+      entry('mcp-advertised', 'discovery', 'fail', { bonus: true, maxScore: 8 }),
+      ...more,
+    ])
+
+  test('a failing blocker multiplies the score by BLOCKED_FACTOR, so even a perfect site stays below B', () => {
+    const open = site('pass')
+    const blocked = site('fail')
+    expect(blocked.blockedBy).toEqual(['bot-challenge-free'])
+    expect(blocked.blockFactor).toBe(BLOCKED_FACTOR)
+    const raw = blocked.layers.reduce((sum, layer) => sum + layer.points!, 0)
+    expect(blocked.score).toBe(Math.round(raw * BLOCKED_FACTOR))
+    expect(open.score).toBeGreaterThan(blocked.score)
+    const perfect = scoreScan([entry('bot-challenge-free', 'accessibility', 'fail', { stopsAgents: true }), entry('rest', 'discovery', 'pass', { maxScore: 1000 })])
+    expect(perfect.score).toBeLessThan(70)
+    expect(['C', 'D', 'F']).toContain(perfect.grade)
+  })
+
+  test('the blocker is the first top fix, with the gain of lifting the block', () => {
+    const blocked = site('fail')
+    expect(blocked.topFixes[0]!.id).toBe('bot-challenge-free')
+    const lifted = site('pass')
+    expect(blocked.topFixes[0]!.estScoreGain).toBeCloseTo(lifted.score - blocked.score, 0)
+    // Other fixes are worth what they add under the block.
+    const jsonld = blocked.topFixes.find((fix) => fix.id === 'jsonld')!
+    expect(jsonld.estScoreGain).toBeLessThan(blocked.topFixes[0]!.estScoreGain)
+  })
+
+  test('two blockers compound; fixing either one still gains, and each ranks above every other fix', () => {
+    const both = site('fail', [entry('robots-ai-agents-allowed', 'accessibility', 'fail', { stopsAgents: true })])
+    expect(both.blockedBy!.sort()).toEqual(['bot-challenge-free', 'robots-ai-agents-allowed'])
+    expect(both.blockFactor).toBeCloseTo(BLOCKED_FACTOR ** 2, 4)
+    expect(both.topFixes.slice(0, 2).map((fix) => fix.id).sort()).toEqual(['bot-challenge-free', 'robots-ai-agents-allowed'])
+    expect(both.topFixes.every((fix) => fix.estScoreGain > 0)).toBe(true)
+  })
+
+  test('a warning of a blocker (search bots only, a CAPTCHA on a form) is no block', () => {
+    expect(site('warning').blockFactor).toBe(1)
+    expect(site('warning').blockedBy).toEqual([])
+  })
+
+  test('an emerging or beta blocker never blocks', () => {
+    const emerging = scoreScan([entry('x', 'accessibility', 'fail', { stopsAgents: true, maturity: 'emerging' }), entry('y', 'discovery', 'pass')])
+    expect(emerging.blockFactor).toBe(1)
+    expect(emerging.score).toBe(100)
+  })
+})
+
+describe('top fixes never promise nothing', () => {
+  test('fixes that would not move the score (emerging checks) are left out', () => {
+    const card = scoreScan([
+      entry('counted', 'discovery', 'fail'),
+      entry('emerging', 'discovery', 'fail', { maturity: 'emerging' }),
+      entry('beta', 'usability', 'fail', { beta: true }),
+      entry('ok', 'usability', 'pass'),
+    ])
+    expect(card.topFixes.map((fix) => fix.id)).toEqual(['counted'])
+    expect(card.topFixes.every((fix) => fix.estScoreGain > 0)).toBe(true)
+  })
+
+  test('an unearned bonus costs nothing and still shows as an upside-only fix after the others', () => {
+    const without = scoreScan([entry('a', 'discovery', 'warning'), entry('b', 'usability', 'pass')])
+    const withBonus = scoreScan([entry('a', 'discovery', 'warning'), entry('b', 'usability', 'pass'), entry('mcp', 'discovery', 'fail', { bonus: true, maxScore: 8 })])
+    expect(withBonus.score).toBe(without.score)
+    expect(withBonus.topFixes.map((fix) => [fix.id, fix.bonus])).toEqual([
+      ['a', false],
+      ['mcp', true],
+    ])
+    expect(withBonus.topFixes[1]!.estScoreGain).toBeGreaterThan(0)
   })
 })
 

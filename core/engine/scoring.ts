@@ -36,6 +36,24 @@ export interface LayerResult {
   score: number
   /** Within-layer denominator: counted checks' maxScore (earned bonuses count what they earned). */
   maxScore: number
+  /*
+   * The same layer in 0-100 points (contract 1.28.0): scoreScan always sets these; results stored before that
+   * version lack them, which is why they are optional.
+   */
+  /** False when no check of the layer counted (all na, emerging, pending or unearned bonus): the layer drops out. */
+  applicable?: boolean
+  /** The layer's catalog weight out of 100 (the same number /api/checks publishes). */
+  weight?: number
+  /**
+   * The 0-100 points this layer can carry in this scan: its weight re-normalised over the applicable layers
+   * (0 when not applicable). The applicable layers' maxPoints sum to 100.
+   */
+  maxPoints?: number
+  /**
+   * The 0-100 points the layer earned (maxPoints × score / maxScore), one decimal. The layers' points sum to the
+   * overall score before the block factor: score = round(Σ points × blockFactor).
+   */
+  points?: number
 }
 
 export interface TopFix {
@@ -57,6 +75,13 @@ export type CtaTier = 'top' | 'high' | 'mid' | 'low'
 export interface Scorecard {
   score: number
   maxScore: 100
+  /**
+   * Ids of the failing checks that stop agents outright (a challenge or block for AI agents, robots.txt
+   * disallowing them). Set by scoreScan; absent on results stored before contract 1.28.0.
+   */
+  blockedBy?: string[]
+  /** What the layers' points are multiplied by: BLOCKED_FACTOR per id in blockedBy, 1 when nothing blocks agents. */
+  blockFactor?: number
   grade: Grade
   ctaTier: CtaTier
   ctaMessage: string
@@ -92,7 +117,7 @@ const CTA: Record<CtaTier, string> = {
   top: 'Agents can find, enter and use this site with little friction. Keep it that way as standards move.',
   high: 'Agents can work with this site; a few fixes would remove the friction that remains.',
   mid: 'Agents get partway; the top fixes below unblock the most value first.',
-  low: 'Agents mostly cannot find or use this site yet; start with the required fixes below.',
+  low: 'Agents mostly cannot find or use this site yet; start with the top fixes below.',
 }
 
 export function ctaFor(score: number): { ctaTier: CtaTier; ctaMessage: string } {
@@ -100,11 +125,16 @@ export function ctaFor(score: number): { ctaTier: CtaTier; ctaMessage: string } 
   return { ctaTier, ctaMessage: CTA[ctaTier] }
 }
 
-/** Points a check earns: the outcome's fraction of maxScore (defaults: pass 1, warning 0.5, fail 0). */
+/**
+ * Points a check earns: the outcome's fraction of maxScore (defaults: pass 1, warning 0.5, fail 0). A warning or a
+ * fail leaves something to fix, so it never shows the full score (a 0.85 warning of a 3-point check would round to
+ * 3/3 and promise nothing for the fix).
+ */
 export function pointsFor(status: CheckStatus, maxScore: number, fraction?: number): number {
   const share = fraction ?? (status === 'pass' ? 1 : status === 'warning' ? 0.5 : 0)
   if (status !== 'pass' && status !== 'warning' && status !== 'fail') return 0
-  return Math.round(maxScore * Math.min(1, Math.max(0, share)))
+  const points = Math.round(maxScore * Math.min(1, Math.max(0, share)))
+  return status === 'pass' ? points : Math.min(points, maxScore - 1)
 }
 
 interface Counted {
@@ -126,28 +156,52 @@ function contribution(check: Pick<CheckResult, 'status' | 'score' | 'maxScore' |
 
 type LayerTotals = Map<LayerId, Counted>
 
-function overall(totals: LayerTotals): number {
-  let weighted = 0
-  let activeWeight = 0
-  for (const layer of LAYERS) {
-    const counted = totals.get(layer.id)
-    if (!counted || counted.denominator === 0) continue
-    weighted += layer.weight * (counted.earned / counted.denominator)
-    activeWeight += layer.weight
-  }
-  return activeWeight === 0 ? 0 : (weighted / activeWeight) * 100
+/** Each layer's 0-100 points: its weight re-normalised over the layers that have a denominator, times its fraction. */
+function layerPoints(totals: LayerTotals): Map<LayerId, { points: number; maxPoints: number }> {
+  const active = LAYERS.filter((layer) => (totals.get(layer.id)?.denominator ?? 0) > 0)
+  const activeWeight = active.reduce((sum, layer) => sum + layer.weight, 0)
+  return new Map(
+    active.map((layer) => {
+      const counted = totals.get(layer.id)!
+      const maxPoints = (layer.weight / activeWeight) * 100
+      return [layer.id, { maxPoints, points: maxPoints * (counted.earned / counted.denominator) }]
+    }),
+  )
 }
+
+function overall(totals: LayerTotals): number {
+  return [...layerPoints(totals).values()].reduce((sum, layer) => sum + layer.points, 0)
+}
+
+/**
+ * While a check that stops agents outright fails, the score is multiplied by this, once per such check. Agents
+ * that are turned away reach nothing the other checks measure, so the block outweighs everything that merely
+ * helps: 100 × 0.65 = 65 keeps a blocked site below grade B whatever else it does, and lifting the block gains
+ * about a third of the score on top of the check's own points, more than any other fix.
+ */
+export const BLOCKED_FACTOR = 0.65
+
+/** What a blocking check adds to its failure's recommendation, so the report says why the grade stops at C. */
+export const BLOCKED_NOTE = `Until this is fixed the score is multiplied by ${BLOCKED_FACTOR}: a site that turns agents away cannot reach grade B.`
 
 export interface ScoredEntry {
   result: CheckResult
   layer: LayerId
   beta: boolean
+  /** The check's failure stops agents outright (CheckMeta.stopsAgents): it applies BLOCKED_FACTOR. */
+  stopsAgents?: boolean
 }
+
+const blocks = (entry: ScoredEntry): boolean =>
+  entry.stopsAgents === true && entry.result.status === 'fail' && !entry.beta && entry.result.maturity === 'verified'
+
+/** One decimal, as estScoreGain and the layers' points are reported. */
+const tenths = (value: number) => Math.round(value * 10) / 10
 
 /**
  * Scores a scan per the spec and checks.md §20.2: layer fractions weighted and re-normalised over the layers
- * that have a denominator, estimated gains computed by re-scoring with each fixable check made whole, and the
- * top fixes ranked non-bonus first, then by gain.
+ * that have a denominator, multiplied by BLOCKED_FACTOR per failing check that stops agents, estimated gains
+ * computed by re-scoring with each fixable check made whole, and the top fixes ranked non-bonus first, then by gain.
  */
 export function scoreScan(entries: ScoredEntry[]): Scorecard {
   // A check run against several MCP servers of a domain (fan-out) counts once: each server's row weighs 1/n.
@@ -165,7 +219,11 @@ export function scoreScan(entries: ScoredEntry[]): Scorecard {
       denominator: current.denominator + counted.denominator,
     })
   }
-  const exact = overall(totals)
+  // A blocking check failing on any row (of a fan-out) blocks; the block lifts when no row of it fails.
+  const blockingRows = new Map<string, number>()
+  for (const entry of entries) if (blocks(entry)) blockingRows.set(entry.result.id, (blockingRows.get(entry.result.id) ?? 0) + 1)
+  const blockFactor = BLOCKED_FACTOR ** blockingRows.size
+  const exact = overall(totals) * blockFactor
 
   for (const entry of entries) {
     const { result } = entry
@@ -178,12 +236,16 @@ export function scoreScan(entries: ScoredEntry[]): Scorecard {
       earned: layerTotals.earned - before.earned + after.earned,
       denominator: layerTotals.denominator - before.denominator + after.denominator,
     })
-    result.estScoreGain = Math.max(0, Math.round((overall(fixed) - exact) * 10) / 10)
+    const lifted = blocks(entry) && blockingRows.get(result.id) === 1
+    const factorAfter = lifted ? blockFactor / BLOCKED_FACTOR : blockFactor
+    result.estScoreGain = Math.max(0, tenths(overall(fixed) * factorAfter - exact))
   }
 
   const score = Math.round(exact)
+  const points = layerPoints(totals)
   const layers: LayerResult[] = LAYERS.map((layer) => {
     const counted = totals.get(layer.id) ?? { earned: 0, denominator: 0 }
+    const share = points.get(layer.id)
     return {
       id: layer.id,
       name: layer.name,
@@ -192,12 +254,18 @@ export function scoreScan(entries: ScoredEntry[]): Scorecard {
       // Fan-out weights make the sums fractional; the wire shape carries whole points.
       score: Math.round(counted.earned),
       maxScore: Math.round(counted.denominator),
+      applicable: share !== undefined,
+      weight: layer.weight,
+      maxPoints: tenths(share?.maxPoints ?? 0),
+      points: tenths(share?.points ?? 0),
     }
   })
   const pendingChecks = entries.filter((entry) => entry.result.status === 'pending').map((entry) => entry.result.id)
   return {
     score,
     maxScore: 100,
+    blockedBy: [...blockingRows.keys()],
+    blockFactor: Math.round(blockFactor * 10_000) / 10_000,
     grade: gradeFor(score),
     ...ctaFor(score),
     layers,
@@ -209,11 +277,15 @@ export function scoreScan(entries: ScoredEntry[]): Scorecard {
 
 export const TOP_FIXES_MAX = 6
 
+/**
+ * The spec's rule: actionable checks, non-bonus first, then estimated uplift descending, at most 6. A fix that
+ * would not move the score (an emerging check, a sliver that rounds to nothing) is no top fix.
+ */
 function rankFixes(entries: ScoredEntry[]): TopFix[] {
   return entries
     .filter(
       (entry): entry is ScoredEntry & { result: CheckResult & { status: 'fail' | 'warning' } } =>
-        entry.result.status === 'fail' || entry.result.status === 'warning',
+        (entry.result.status === 'fail' || entry.result.status === 'warning') && (entry.result.estScoreGain ?? 0) > 0,
     )
     .sort(
       (a, b) =>

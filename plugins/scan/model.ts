@@ -57,6 +57,23 @@ export const checkResult = z.object({
   mcpUrl: z.string().optional(),
 })
 
+/**
+ * A layer's reading in 0-100 points beside its within-layer `score`/`maxScore` (contract 1.28.0; absent on results
+ * stored before it): the same numbers every page and the README show.
+ */
+const layerShare = {
+  applicable: z.boolean().optional().describe('False when no check of the layer counted (maxScore 0): the layer drops out of the score'),
+  weight: z.number().optional().describe('The layer weight out of 100, as GET /api/checks publishes it'),
+  maxPoints: z.number().optional().describe('0-100 points this layer carries in this result: its weight re-normalised over the applicable layers'),
+  points: z.number().optional().describe('0-100 points the layer earned; score = round(sum of points × blockFactor)'),
+}
+
+/** Why a score is held down (contract 1.28.0; absent on results stored before it). */
+const blocking = {
+  blockedBy: z.array(z.string()).optional().describe('Failing checks that stop agents outright; each multiplies the score by 0.65'),
+  blockFactor: z.number().optional().describe('What the layers\' points are multiplied by (1 when nothing blocks agents)'),
+}
+
 export const layerResult = z.object({
   id: z.string(),
   name: z.string(),
@@ -64,6 +81,7 @@ export const layerResult = z.object({
   checks: z.array(checkResult),
   score: z.number().int(),
   maxScore: z.number().int(),
+  ...layerShare,
 })
 
 export const topFix = z.object({
@@ -147,6 +165,7 @@ export const scanResult = z
     finalUrl: z.string(),
     score: z.number().int(),
     maxScore: z.number().int(),
+    ...blocking,
     grade,
     analysisStatus,
     pendingChecks: z.array(z.string()),
@@ -191,6 +210,7 @@ const auditLayer = z.object({
   name: z.string(),
   score: z.number().int(),
   maxScore: z.number().int(),
+  ...layerShare,
   checks: z.array(auditCheck),
 })
 
@@ -199,6 +219,7 @@ const auditCommon = {
   name: z.string(),
   score: z.number().int(),
   scoreMax: z.number(),
+  ...blocking,
   grade: z.string(),
   gradeColor: z.string(),
   layers: z.array(auditLayer),

@@ -64,6 +64,10 @@ function wireCheck(check: CheckResult): CheckResult {
   return rest
 }
 
+/** Results stored before contract 1.28.0 carry no block fields: they are left out rather than invented. */
+const blocking = (report: ScanReport) =>
+  report.blockedBy !== undefined ? { blockedBy: report.blockedBy, blockFactor: report.blockFactor } : {}
+
 function readings(report: ScanReport, options: ShapeOptions, context: ShapeContext) {
   return {
     ...(options.essentials ? { essentials: computeEssentials(report.layers, context.metas) } : {}),
@@ -101,6 +105,7 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
       finalUrl: report.finalUrl,
       score: report.score,
       maxScore: report.maxScore,
+      ...blocking(report),
       grade: report.grade,
       analysisStatus,
       pendingChecks: report.pendingChecks,
@@ -123,6 +128,7 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
     name: report.name ?? report.domain,
     score: report.score,
     scoreMax: 100,
+    ...blocking(report),
     grade: report.grade,
     gradeColor: GRADE_COLORS[report.grade as Grade],
     ...(context.route === 'scan' ? { ctaMessage: report.ctaMessage ?? null } : {}),
@@ -133,6 +139,9 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
       name: layer.name,
       score: layer.score,
       maxScore: layer.maxScore,
+      ...(layer.applicable !== undefined
+        ? { applicable: layer.applicable, weight: layer.weight, maxPoints: layer.maxPoints, points: layer.points }
+        : {}),
       checks: layer.checks.map((check) => {
         const { description: _description, ...rest } = wireCheck(check)
         return rest
