@@ -59,6 +59,20 @@ export interface TrajectoryStep {
   text?: string
 }
 
+/** One price a page states: an amount in a currency, for something, per some period when it says so. */
+export interface PriceFact {
+  /** What the price is for: the plan or product name, or the words before the amount. */
+  label: string
+  /** As written, without grouping separators: `9.00`, `1200`. */
+  amount: string
+  /** ISO 4217 code: a symbol is read as its usual currency (`$` as USD). */
+  currency: string
+  /** `month`, `year`, `seat per month`…; null when the page states none. */
+  period: string | null
+  /** `jsonld`: a schema.org Offer; `table`: a table row; `text`: a sentence. */
+  from: 'jsonld' | 'table' | 'text'
+}
+
 export interface PageLink {
   url: string
   text: string
@@ -88,6 +102,12 @@ export interface FetchedPage {
   links: PageLink[]
   /** Addresses the page offers for contact: mailto: links and `email` of its JSON-LD (e.g. an Organization's contactPoint). */
   emails: string[]
+  /** What the page says it is, in its own words: the meta or Open Graph description, else a JSON-LD `description`. */
+  description: string
+  /** Its first paragraph of prose (HTML `<p>`, a Markdown paragraph or `>` summary), without navigation around it. */
+  lead: string
+  /** Prices the page states: JSON-LD Offers, table rows and sentences with an amount in a currency (journeys/prices.ts). */
+  prices: PriceFact[]
   /** Forms on the page: their action, method and field names, lower-cased. */
   forms: { action: string; method: string; fields: string[] }[]
   /** Selected response headers, lower-cased names: link, www-authenticate, content-type, payment-required… */
@@ -109,12 +129,25 @@ export interface JourneyEvidence {
 
 export type VerdictOutcome = 'success' | 'failure' | 'blocked'
 
+/** The answer to what an intent asks, drawn from the evidence, and the URL it came from. */
+export interface Answer {
+  text: string
+  source_url: string
+}
+
 /** An intent's judgement: whether the task got done, why, and which steps show it. */
 export interface Judgement {
   satisfied: boolean
   reason: string
   /** Step ids of the evidence; empty when nothing was found. */
   evidence: string[]
+  /** The answer the evidence gives, when satisfied. */
+  answer: Answer | null
+  /**
+   * False while the task is done only by a fallback (an OpenAPI document where a reference page may still be
+   * found): an agent with pointers left keeps looking. Equal to `satisfied` when omitted.
+   */
+  settled?: boolean
 }
 
 export interface Verdict {
@@ -132,8 +165,12 @@ export interface IntentMeta {
   layers: readonly JourneyLayer[]
   /** Words whose presence in a link's text, rel or URL make it worth following for this intent (lower case). */
   keywords: readonly string[]
+  /** Words of links worth following only once nothing better is left (a shop's product pages for its prices). */
+  fallbackKeywords?: readonly string[]
   /** Paths an agent knows to try first for this task (well-known locations), relative to the origin. */
   paths: readonly string[]
+  /** Catalog check ids (GET /api/checks) whose fixes make this task doable: named by a failed or blocked run. */
+  relatedChecks: readonly string[]
   /**
    * `markdown`: the task wants pages as Markdown, so every fetch of the run asks for it first
    * (`Accept: text/markdown`), as an agent does that reads text; a site that negotiates answers with Markdown.
@@ -151,13 +188,34 @@ export function defineIntent(definition: IntentDefinition): IntentDefinition {
   return definition
 }
 
+/** An answer as an agent gives it: the facts, then the page they came from on a line of its own. */
+export function answerText(answer: Answer): string {
+  return `${answer.text}\nSource: ${answer.source_url}`
+}
+
 /** The prompt of an intent anchored to a domain. */
 export function intentPrompt(meta: Pick<IntentMeta, 'prompt'>, domain: string): string {
   return meta.prompt.replaceAll('{domain}', domain)
 }
 
+/**
+ * Who the agent presents itself as at the edge. Every request carries `userAgent`; robots.txt is obeyed for
+ * `robotsToken`; requests are signed per Web Bot Auth when `sign` and a SIGNING_KEY are set.
+ */
+export interface AgentIdentity {
+  /** `self` (our own agent), `browser` (a plain browser, the baseline of a compare run), or the product token presented. */
+  id: string
+  /** The exact User-Agent header; null: the scanner's own (SCANNER_USER_AGENT), which names AgentReadiness. */
+  userAgent: string | null
+  /** The robots.txt product token obeyed; null for a browser, which a person drives and robots.txt does not govern. */
+  robotsToken: string | null
+  sign: boolean
+  /** Where the vendor publishes the token and its User-Agent string. */
+  publishedAt: string | null
+}
+
 export interface AgentMeta {
-  /** Stable id = file name under journeys/agents/. */
+  /** Stable id: `deterministic`, `ai-sdk`, or the deterministic agent under an identity (`chatgpt-user`). */
   id: string
   /** What drives the agent: `builtin` for the deterministic agent, `ai-sdk` for model-backed ones. */
   harness: string
@@ -166,6 +224,7 @@ export interface AgentMeta {
   label: string
   /** Runnable by anyone through POST /api/journey/runs. */
   public: boolean
+  identity: AgentIdentity
 }
 
 /** Token usage and cost of a run; null fields when the agent uses no model or the price is unknown. */
@@ -188,6 +247,8 @@ export interface AgentRun {
   tools: import('./session.ts').JourneySession
   /** True once the intent's judge is satisfied by what was found so far: the agent may stop. */
   satisfied(): boolean
+  /** The judgement so far (the answer it gives, whether a better page may still be found). */
+  judgement(): Judgement
   /** False once the step or wall-clock budget is spent: the agent must stop. */
   hasBudget(): boolean
   /** Records what the agent says (a text step). */

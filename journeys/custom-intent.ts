@@ -28,6 +28,8 @@ export function customIntent(text: string): IntentDefinition {
       layers: ['discovery', 'experience'],
       keywords: words,
       paths: [],
+      // Free text names no task the catalog knows: the run's observations name the checks.
+      relatedChecks: [],
       // A task that asks for Markdown is served it where the site negotiates, as for the curated read-docs-markdown.
       ...(words.includes('markdown') ? { format: 'markdown' as const } : {}),
     },
@@ -36,9 +38,15 @@ export function customIntent(text: string): IntentDefinition {
         const heading = `${page.title} ${page.headings.join(' ')} ${decodeSafely(pathOf(page))}`.toLowerCase()
         return words.filter((word) => heading.includes(word)).length >= needed
       })
-      return matching.length > 0
-        ? { satisfied: true, reason: `${matching[0]!.finalUrl} is about the task.`, evidence: stepsOf(matching) }
-        : { satisfied: false, reason: 'No page the agent read is about the task.', evidence: [] }
+      const first = matching[0]
+      return first
+        ? {
+            satisfied: true,
+            reason: `${first.finalUrl} is about the task.`,
+            evidence: stepsOf(matching),
+            answer: { text: `${first.title || first.finalUrl}${first.description ? `: ${first.description}` : ''}`, source_url: first.finalUrl },
+          }
+        : { satisfied: false, reason: 'No page the agent read is about the task.', evidence: [], answer: null }
     },
   })
 }

@@ -19,6 +19,24 @@ export interface Insight {
   summary: string
   observations: Observation[]
   journey_layers: LayerInsight[]
+  /**
+   * Failed and blocked runs: catalog check ids (GET /api/checks) whose fixes would have helped, what stopped the
+   * agent first (a challenge, robots.txt), then what the task needs. Empty on success.
+   */
+  related_checks: string[]
+}
+
+/** The checks that cover what an observation shows. */
+const OBSERVATION_CHECKS: Partial<Record<ObservationKind, readonly string[]>> = {
+  challenge: ['bot-challenge-free', 'web-bot-auth-accepted'],
+  robots_disallowed: ['robots-ai-agents-allowed'],
+  js_only: ['content-without-js'],
+  no_machine_readable: ['llms-txt', 'markdown-negotiation'],
+}
+
+/** Every check id either list names, observations first, without repeats. */
+export function relatedChecks(meta: Pick<IntentMeta, 'relatedChecks'>, observations: readonly Observation[]): string[] {
+  return [...new Set([...observations.flatMap((observation) => OBSERVATION_CHECKS[observation.kind] ?? []), ...meta.relatedChecks])]
 }
 
 export interface RunSignals {
@@ -76,7 +94,7 @@ export function buildInsight(meta: IntentMeta, verdict: Verdict, steps: readonly
       : verdict.outcome === 'blocked'
         ? `${meta.title}: blocked. ${verdict.reason}`
         : `${meta.title}: not done after ${tools.length} tool call${tools.length === 1 ? '' : 's'}. ${verdict.reason}`
-  return { summary, observations, journey_layers }
+  return { summary, observations, journey_layers, related_checks: verdict.outcome === 'success' ? [] : relatedChecks(meta, observations) }
 }
 
 export function runSignals(verdict: Verdict, steps: readonly TrajectoryStep[], evidence: JourneyEvidence): RunSignals {

@@ -62,9 +62,15 @@ describe('judging helpers', () => {
     expect(hasUrl({ a: 3 }, 'a')).toBe(false)
   })
 
-  test('judgement cites every page found, and names the first', () => {
+  test('judgement cites every page found, names the first, and gives the answer they show', () => {
     const found = [page('/a', { stepId: 's3' }), page('/b', { stepId: 's5' })]
-    expect(judgement(found, (first) => `at ${first.url}`, 'none')).toEqual({ satisfied: true, reason: 'at https://acme.test/a', evidence: ['s3', 's5'] })
-    expect(judgement([], () => 'x', 'none')).toEqual({ satisfied: false, reason: 'none', evidence: [] })
+    const answer = (pages: readonly { url: string }[]) => ({ text: `${pages.length} pages`, source_url: pages[0]!.url })
+    expect(judgement(found, (first) => `at ${first.url}`, 'none', answer)).toEqual({
+      satisfied: true,
+      reason: 'at https://acme.test/a',
+      evidence: ['s3', 's5'],
+      answer: { text: '2 pages', source_url: 'https://acme.test/a' },
+    })
+    expect(judgement([], () => 'x', 'none', answer)).toEqual({ satisfied: false, reason: 'none', evidence: [], answer: null })
   })
 })

@@ -1,5 +1,5 @@
 import { isRecord } from '../core/engine/snapshot.ts'
-import type { FetchedPage, JourneyEvidence, Judgement } from './contract.ts'
+import type { Answer, FetchedPage, JourneyEvidence, Judgement } from './contract.ts'
 
 /**
  * Helpers the intents' judges share. Judges are pure: they read the evidence, never fetch.
@@ -80,8 +80,37 @@ export function hasUrl(object: Record<string, unknown>, key: string): boolean {
 
 /**
  * The judgement for the pages that satisfy an intent: success citing all of them (the first named in the reason),
- * or failure with the reason given.
+ * with the answer they give, or failure with the reason given.
  */
-export function judgement(found: readonly FetchedPage[], success: (first: FetchedPage) => string, failure: string): Judgement {
-  return found.length > 0 ? { satisfied: true, reason: success(found[0]!), evidence: stepsOf(found) } : { satisfied: false, reason: failure, evidence: [] }
+export function judgement(
+  found: readonly FetchedPage[],
+  success: (first: FetchedPage) => string,
+  failure: string,
+  answer: (found: readonly FetchedPage[]) => Answer,
+): Judgement {
+  return found.length > 0
+    ? { satisfied: true, reason: success(found[0]!), evidence: stepsOf(found), answer: answer(found) }
+    : { satisfied: false, reason: failure, evidence: [], answer: null }
+}
+
+/** An answer in the words of `text`, citing the page it came from. */
+export function answerFrom(page: FetchedPage, text: string): Answer {
+  return { text, source_url: page.finalUrl }
+}
+
+/** The site's home page: it leads to answers, it is rarely the page that states one. */
+export function isHomePage(page: FetchedPage): boolean {
+  return /^\/(index\.html?)?$/i.test(pathOf(page))
+}
+
+/** llms.txt (or llms-full.txt): an index for agents, which points at the page that answers. */
+export function isLlmsTxt(page: FetchedPage): boolean {
+  return /\/llms(-full)?\.txt$/i.test(pathOf(page))
+}
+
+/** A GraphQL schema an agent can read: SDL with a Query type, or an introspection result. */
+export function isGraphQlDescription(page: FetchedPage): boolean {
+  const doc = jsonObject(page)
+  if (doc && (isRecord(doc.__schema) || (isRecord(doc.data) && isRecord(doc.data.__schema)))) return true
+  return /graphql|\.graphqls?$/i.test(`${page.contentType} ${pathOf(page)}`) && /\b(type|schema)\s+Query\s*\{|\bschema\s*\{\s*query\s*:/.test(page.text)
 }

@@ -4,8 +4,9 @@ import { parseLinkHeader } from '../core/engine/lib/links.ts'
 import type { HttpSnapshot } from '../core/engine/snapshot.ts'
 import { parseBoundedJsonOrYaml, tryParseBoundedJson } from '../core/parse/bounded.ts'
 import { loadBoundedHtml } from '../core/parse/html.ts'
-import type { FetchedPage, PageLink } from './contract.ts'
+import type { FetchedPage, PageLink, PriceFact } from './contract.ts'
 import { decodeSafely } from './judging.ts'
+import { offersIn, pricesIn, statedPeriod } from './prices.ts'
 
 /** Caps on what one page keeps in memory and in the stored evidence. */
 const MAX_TEXT_CHARS = 20_000
@@ -43,6 +44,9 @@ export function readPage(snapshot: HttpSnapshot, stepId: string, fetchMethod: Fe
     headings: [],
     links,
     emails: [],
+    description: '',
+    lead: '',
+    prices: [],
     forms: [],
     headers,
     json: null,
@@ -59,6 +63,7 @@ export function readPage(snapshot: HttpSnapshot, stepId: string, fetchMethod: Fe
     page.text = snapshot.body.slice(0, MAX_TEXT_CHARS)
     // llms.txt is Markdown served as text/plain more often than not.
     if (/markdown/.test(snapshot.contentType) || /(\.md|llms(-full)?\.txt)$/i.test(new URL(snapshot.url).pathname)) readMarkdown(page, snapshot)
+    page.prices = distinctPrices(pricesIn(page.text, 'text'))
   }
   page.links = dedupe(page.links).slice(0, MAX_LINKS)
   return page
@@ -92,9 +97,43 @@ function readHtml(page: FetchedPage, snapshot: HttpSnapshot): void {
     page.forms.push({ action: resolve(form.attr('action') ?? '', snapshot.url) ?? snapshot.url, method: (form.attr('method') ?? 'get').toLowerCase(), fields })
   })
   $('a[href^="mailto:" i]').each((_, element) => addEmail(page, $(element).attr('href')!.slice('mailto:'.length).split('?')[0]!))
-  $('script[type="application/ld+json"]').each((_, element) => collectEmails(page, tryParseBoundedJson($(element).text())))
+  const prices: PriceFact[] = []
+  let jsonLdDescription = ''
+  $('script[type="application/ld+json"]').each((_, element) => {
+    const document = tryParseBoundedJson($(element).text())
+    collectEmails(page, document)
+    offersIn(document, prices)
+    jsonLdDescription ||= descriptionIn(document)
+  })
+  const meta = $('meta[name="description" i]').attr('content') || $('meta[property="og:description" i]').attr('content') || jsonLdDescription
+  page.description = collapse(meta ?? '').slice(0, MAX_DESCRIPTION_CHARS)
   $('script, style, noscript, template').remove()
-  page.text = collapse($('body').text() || $.root().text()).slice(0, MAX_TEXT_CHARS)
+  const paragraphs = $('main p, article p').length > 0 ? $('main p, article p') : $('p')
+  page.lead = paragraphs
+    .map((_, element) => collapse($(element).text()))
+    .get()
+    .find((text) => text.length >= MIN_LEAD_CHARS)
+    ?.slice(0, MAX_DESCRIPTION_CHARS) ?? ''
+  // Table rows are read before the text: a row's first cell names what its price is for, the header the period.
+  $('table').each((_, table) => {
+    const period = statedPeriod(`${$(table).find('caption').text()} ${$(table).find('th').text()}`)
+    $(table)
+      .find('tr')
+      .each((__, row) => {
+        const cells = $(row)
+          .find('td, th')
+          .map((___, cell) => collapse($(cell).text()))
+          .get()
+        const label = cells.find((cell) => pricesIn(cell, 'table').length === 0) ?? ''
+        prices.push(...pricesIn(cells.join(' | '), 'table', { label, period }))
+      })
+  })
+  // Block elements end a line: `<h1>Pricing</h1><p>Pro: $9</p>` reads as two lines, not "PricingPro: $9".
+  $(BLOCKS).after('\n')
+  const lines = ($('body').text() || $.root().text()).slice(0, MAX_TEXT_CHARS * 2)
+  page.text = collapse(lines).slice(0, MAX_TEXT_CHARS)
+  prices.push(...pricesIn(lines.replace(/[^\S\n]+/g, ' ').replace(/\s*\n\s*/g, '\n'), 'text'))
+  page.prices = distinctPrices(prices)
   page.jsOnly = !page.challenged && scripts > 0 && page.text.length < JS_ONLY_TEXT_CHARS
 }
 
@@ -104,13 +143,44 @@ function readMarkdown(page: FetchedPage, snapshot: HttpSnapshot): void {
     if (heading && page.headings.length < MAX_HEADINGS) page.headings.push(heading[1]!.trim())
   }
   page.title = page.headings[0] ?? ''
+  const prose = snapshot.body.split(/\n\s*\n/).map((block) => collapse(block.replace(/^>\s*/gm, ''))).filter((block) => !/^([#\-*|`]|\d+\.)/.test(block))
+  page.lead = prose.find((block) => block.length >= MIN_LEAD_CHARS)?.slice(0, MAX_DESCRIPTION_CHARS) ?? ''
   for (const match of snapshot.body.matchAll(/\[([^\]]{0,200})\]\(([^)\s]{1,2000})\)/g)) {
     const absolute = resolve(match[2]!, snapshot.url)
     if (absolute) page.links.push({ url: absolute, text: collapse(match[1]!), rel: '' })
   }
 }
 
+const BLOCKS = 'address, article, aside, blockquote, br, dd, div, dl, dt, footer, form, h1, h2, h3, h4, h5, h6, header, hr, li, main, nav, ol, p, pre, section, table, td, th, tr, ul'
 const MAX_EMAILS = 20
+const MAX_DESCRIPTION_CHARS = 1_000
+/** A paragraph shorter than this is a caption or a label, not prose that says what something is. */
+const MIN_LEAD_CHARS = 60
+const MAX_PRICES = 20
+
+/**
+ * One price per amount and currency, in the order read (JSON-LD, tables, text): the first reading names it, a
+ * later one adds the period the first did not state (an Offer without its billing period, a table header with it).
+ */
+function distinctPrices(prices: readonly PriceFact[]): PriceFact[] {
+  const seen = new Map<string, PriceFact>()
+  for (const fact of prices) {
+    const key = `${Number(fact.amount)} ${fact.currency}`
+    const known = seen.get(key)
+    if (!known) seen.set(key, { ...fact })
+    else known.period ??= fact.period
+  }
+  return [...seen.values()].slice(0, MAX_PRICES)
+}
+
+/** The first `description` string of a JSON-LD document (an Organization's, a WebSite's, a Product's). */
+function descriptionIn(node: unknown): string {
+  if (Array.isArray(node)) return node.map(descriptionIn).find(Boolean) ?? ''
+  if (node === null || typeof node !== 'object') return ''
+  const record = node as Record<string, unknown>
+  if (typeof record.description === 'string') return record.description
+  return Object.values(record).map(descriptionIn).find(Boolean) ?? ''
+}
 const EMAIL = /^[^\s@<>]{1,64}@[^\s@<>]{1,255}$/
 
 function addEmail(page: FetchedPage, raw: string): void {

@@ -123,11 +123,14 @@ describe('pages whose content needs JavaScript', () => {
   const browser = createBrowserProvider(loadConfig({}))
   afterAll(() => browser?.close())
   test.skipIf(browser === null)('with Chromium the agent renders the shell and reads what the script wrote', async () => {
-    changing.routes['/'] = shell('<h1>Pricing</h1><p>Pro plan: $20 per month</p>')
+    // The pricing page, not the home page: a home page is never the page an answer about prices should cite.
+    changing.routes['/'] = html('<a href="/pricing">Pricing</a>')
+    changing.routes['/pricing'] = shell('<h1>Pricing</h1><p>Pro plan: $20 per month</p>')
     const outcome = await runJourney({ agent: deterministic, intent: findPricing, prompt: findPricing.meta.prompt, domain: CHANGING_HOST, deps: { ...deps(), browser } })
     const rendered = outcome.steps.find((step) => step.tool === 'render_page')!
-    expect(rendered).toMatchObject({ action: 'render', fetch_method: 'browser', url_path: '/', status: 'ok' })
+    expect(rendered).toMatchObject({ action: 'render', fetch_method: 'browser', url_path: '/pricing', status: 'ok' })
     expect(outcome.verdict).toMatchObject({ outcome: 'success', evidence_step_ids: [rendered.id] })
+    expect(outcome.agent_response).toBe(`Prices at https://${CHANGING_HOST}/pricing: Pro plan: 20 USD per month.\nSource: https://${CHANGING_HOST}/pricing`)
   })
 })
 

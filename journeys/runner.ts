@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { AppDeps } from '../core/deps.ts'
 import { ScanSession } from '../core/http/session.ts'
-import type { AgentDefinition, IntentDefinition, JourneyEvidence, RunUsage, TrajectoryStep, Verdict } from './contract.ts'
+import { unsupportedClaim } from './claims.ts'
+import type { AgentDefinition, AgentIdentity, IntentDefinition, JourneyEvidence, Judgement, RunUsage, TrajectoryStep, Verdict } from './contract.ts'
+import { identityName } from './identities.ts'
 import { buildInsight, type Insight, type RunSignals, runSignals } from './insights.ts'
 import { DEFAULT_BUDGET, type JourneyBudget, JourneySession } from './session.ts'
 
@@ -10,6 +12,7 @@ export interface JourneyOutcome {
   verdict: Verdict
   insight: Insight
   run_signals: RunSignals
+  /** The agent's answer: what the intent asks for, and the URL it came from (`Source: <url>` on its last line). */
   agent_response: string | null
   usage: RunUsage
   /** SHA-256 over what the run fetched: equal digests mean the site answered the same. */
@@ -38,14 +41,23 @@ export function stepFingerprint(step: TrajectoryStep): Omit<TrajectoryStep, 'dur
   return rest
 }
 
+/**
+ * What the agent did, without what the site said: the text of its answer quotes the pages (their prices, their
+ * addresses), which the content digest already covers, so a price change is "the site changed", not "the agent varied".
+ */
 export function trajectoryDigest(steps: readonly TrajectoryStep[]): string {
-  return createHash('sha256').update(JSON.stringify(steps.map(stepFingerprint))).digest('hex')
+  const actions = steps.map((step) => {
+    const { text: _quoted, ...rest } = stepFingerprint(step)
+    return rest
+  })
+  return createHash('sha256').update(JSON.stringify(actions)).digest('hex')
 }
 
 /**
  * Runs one agent on one intent against a domain and judges the result. The agent works through a JourneySession
- * (every fetch guarded, signed, bounded and recorded); the verdict is the intent's judge over what was found,
- * `blocked` when it was not done and a challenge or robots.txt stood in the way.
+ * under its identity (every fetch guarded, signed, bounded and recorded); the verdict is the intent's judge over
+ * what was found and the agent's answer checked against it, `blocked` when it was not done and a challenge or
+ * robots.txt stood in the way of that identity.
  */
 export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
   const origin = `https://${input.domain}`
@@ -61,6 +73,7 @@ export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
     onStep: (step) => input.onStep?.(step),
     signal: controller.signal,
     format: input.intent.meta.format,
+    identity: input.agent.meta.identity,
   })
   const judge = () => input.intent.judge(session.steps, session.evidence)
   const result = await input.agent.run({
@@ -70,11 +83,12 @@ export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
     intent: input.intent,
     tools: session,
     satisfied: () => judge().satisfied,
+    judgement: judge,
     hasBudget: () => session.hasBudget(),
     say: (text, label) => void session.say(text, label),
     signal: controller.signal,
   })
-  const verdict = decide(judge(), session)
+  const verdict = decide(judge(), result.response, session, input.agent.meta.identity)
   return {
     steps: session.steps,
     verdict,
@@ -88,16 +102,25 @@ export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
   }
 }
 
-function decide(judgement: ReturnType<IntentDefinition['judge']>, session: JourneySession): Verdict {
-  if (judgement.satisfied) return { outcome: 'success', reason: judgement.reason, evidence_step_ids: judgement.evidence }
+/**
+ * Success needs the judge's pages and an answer they support. Otherwise a challenge or a robots.txt refusal met
+ * under the run's identity makes it `blocked`, naming the first step that was blocked; else it is a failure.
+ */
+function decide(judgement: Judgement, response: string | null, session: JourneySession, identity: AgentIdentity): Verdict {
+  const unsupported = judgement.satisfied ? unsupportedClaim(response, judgement, session.evidence) : null
+  if (judgement.satisfied && !unsupported) return { outcome: 'success', reason: judgement.reason, evidence_step_ids: judgement.evidence }
   const stopped = session.steps.filter((step) => step.type === 'tool' && step.status === 'blocked')
-  if (stopped.length > 0) {
-    const challenged = session.evidence.pages.some((page) => page.challenged)
+  const first = stopped[0]
+  if (first) {
+    const challenged = session.challenged()
+    const who = identityName(identity)
     return {
       outcome: 'blocked',
-      reason: challenged ? 'A bot challenge answered instead of the content.' : 'robots.txt forbids agents the pages it needed.',
-      evidence_step_ids: stopped.map((step) => step.id),
+      reason: challenged
+        ? `A bot challenge answered ${who} instead of ${challenged.url} (step ${challenged.id}).`
+        : `robots.txt disallows ${first.url} for ${identity.robotsToken} (step ${first.id}).`,
+      evidence_step_ids: challenged ? [challenged.id, ...stopped.filter((step) => step !== challenged).map((step) => step.id)] : stopped.map((step) => step.id),
     }
   }
-  return { outcome: 'failure', reason: judgement.reason, evidence_step_ids: judgement.evidence }
+  return { outcome: 'failure', reason: unsupported ?? judgement.reason, evidence_step_ids: unsupported ? [] : judgement.evidence }
 }

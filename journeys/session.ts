@@ -2,14 +2,12 @@ import { createHash } from 'node:crypto'
 import robotsParser from 'robots-parser'
 import type { Config } from '../core/config.ts'
 import type { BrowserProvider } from '../core/engine/browser.ts'
-import { type HttpSnapshot, toSnapshot } from '../core/engine/snapshot.ts'
+import { BROWSER_HEADERS, type HttpSnapshot, toSnapshot } from '../core/engine/snapshot.ts'
 import { OutboundError } from '../core/http/client.ts'
 import type { ScanSession } from '../core/http/session.ts'
-import type { FetchedPage, JourneyEvidence, StepSource, StepStatus, TrajectoryStep } from './contract.ts'
+import type { AgentIdentity, FetchedPage, JourneyEvidence, StepSource, StepStatus, TrajectoryStep } from './contract.ts'
+import { SELF } from './identities.ts'
 import { readPage } from './page.ts'
-
-/** The product token robots.txt groups name our agent by (it is in the scanner's User-Agent). */
-export const AGENT_TOKEN = 'AgentReadiness'
 
 export interface JourneyBudget {
   /** Tool calls a run may make (robots.txt reads included). */
@@ -42,8 +40,10 @@ interface RobotsRules {
 
 /**
  * The tools' runtime for one run: every fetch goes through the scan session (SSRF guard, Web Bot Auth signing,
- * size, time and byte budgets), robots.txt rules for our agent are honoured per origin, and every call becomes a
- * trajectory step (handed to `onStep` as soon as it is complete) with what it found added to the evidence.
+ * size, time and byte budgets) under the run's identity (its User-Agent; robots.txt rules for its token are
+ * honoured per origin), and every call becomes a trajectory step (handed to `onStep` as soon as it is complete)
+ * with what it found added to the evidence. A bot challenge ends the run: the edge answers this identity with
+ * challenges, and a real agent would stop there too.
  */
 export class JourneySession {
   readonly steps: TrajectoryStep[] = []
@@ -65,15 +65,28 @@ export class JourneySession {
       signal: AbortSignal
       /** The form the run's task wants pages in (IntentMeta.format); HTML as a browser asks for it otherwise. */
       format?: 'markdown'
+      /** Who the agent presents itself as; our own agent when omitted. */
+      identity?: AgentIdentity
     },
   ) {
     this.evidence = { domain: options.domain, origin: options.origin, pages: [], disallowed: [] }
   }
 
-  /** Tool calls left before the step budget is spent, and time left; false once either is spent or aborted. */
+  get identity(): AgentIdentity {
+    return this.options.identity ?? SELF
+  }
+
+  /** The first step a bot challenge answered, if one did. */
+  challenged(): TrajectoryStep | null {
+    const page = this.evidence.pages.find((candidate) => candidate.challenged)
+    return page ? (this.steps.find((step) => step.id === page.stepId) ?? null) : null
+  }
+
+  /** Tool calls left before the step budget is spent, and time left; false once either is spent, the run aborted or a challenge met. */
   hasBudget(): boolean {
     return (
       !this.options.signal.aborted &&
+      this.challenged() === null &&
       this.toolSteps() < this.options.budget.maxSteps &&
       performance.now() - this.startedAt < this.options.budget.maxMs
     )
@@ -125,11 +138,12 @@ export class JourneySession {
     const key = normalize(url)
     if (this.visited.has(key) && method === 'http') return this.visited.get(key) ?? null
     const target = new URL(url)
-    const rules = await this.robotsFor(target.origin, how.parentId ?? null)
-    if (rules && rules.isAllowed(target.href, AGENT_TOKEN) === false) {
+    const token = this.identity.robotsToken
+    const rules = token === null ? null : await this.robotsFor(target.origin, how.parentId ?? null)
+    if (rules && rules.isAllowed(target.href, token!) === false) {
       this.visited.set(key, null)
       this.evidence.disallowed.push(target.href)
-      this.record({ ...this.navigation(target, how, method), type: 'tool', action: 'fetch', tool: toolName(method), status: 'blocked', duration_ms: 0, label: `robots.txt disallows ${target.pathname} for agents`, completed: false }, how.parentId ?? null)
+      this.record({ ...this.navigation(target, how, method), type: 'tool', action: 'fetch', tool: toolName(method), status: 'blocked', duration_ms: 0, label: `robots.txt disallows ${target.pathname} for ${token}`, completed: false }, how.parentId ?? null)
       return null
     }
     const page = await this.load(target, how, method)
@@ -171,9 +185,16 @@ export class JourneySession {
     }
   }
 
+  /** The identity's request headers: its User-Agent (a browser's full set), Markdown first when the task wants it. */
+  private headers(): Record<string, string> {
+    const identity = this.identity
+    const headers: Record<string, string> = identity.id === 'browser' ? { ...BROWSER_HEADERS } : identity.userAgent ? { 'user-agent': identity.userAgent } : {}
+    if (this.options.format === 'markdown') headers.accept = MARKDOWN_FIRST
+    return headers
+  }
+
   private async fetched(target: URL): Promise<{ snapshot: HttpSnapshot; body: Uint8Array }> {
-    const headers = this.options.format === 'markdown' ? { accept: MARKDOWN_FIRST } : undefined
-    const result = await this.options.http.request(target.href, { signal: this.options.signal, headers })
+    const result = await this.options.http.request(target.href, { signal: this.options.signal, headers: this.headers(), sign: this.identity.sign })
     return { snapshot: toSnapshot(result), body: result.body }
   }
 
@@ -182,9 +203,9 @@ export class JourneySession {
     let document: HttpSnapshot | null = null
     const result = await this.options.browser!.render(target.href, {
       timeoutMs: RENDER_TIMEOUT_MS,
-      userAgent: this.options.config.scanner.userAgent,
+      userAgent: this.identity.userAgent ?? this.options.config.scanner.userAgent,
       fetch: async (url, init) => {
-        const response = await this.options.http.request(url, { method: init.method, headers: init.headers, body: init.body, budget })
+        const response = await this.options.http.request(url, { method: init.method, headers: init.headers, body: init.body, budget, sign: this.identity.sign })
         // The first answer for the page's own URL is the document's status and headers.
         if (!document && normalize(url) === normalize(target.href)) document = toSnapshot(response)
         const headers: Record<string, string> = {}

@@ -198,15 +198,20 @@ describe('ai-sdk agent', () => {
 })
 
 describe('availableAgents', () => {
-  test('lists only the deterministic agent without LLM configuration', () => {
-    expect(availableAgents(loadConfig({})).map((agent) => agent.meta.id)).toEqual(['deterministic'])
+  const ASSISTANTS = ['chatgpt-user', 'claude-user', 'perplexity-user']
+  test('without LLM configuration: the deterministic agent, then the same agent under each assistant identity, then the browser baseline', () => {
+    expect(availableAgents(loadConfig({})).map((agent) => agent.meta.id)).toEqual(['deterministic', ...ASSISTANTS, 'browser'])
   })
-
-  test('adds the model agent, second, when LLM_* is set', () => {
+  test('adds the model agent after the assistant identities when LLM_* is set', () => {
     const agents = availableAgents(configFor('http://127.0.0.1:9/v1', {}))
-    expect(agents.map((agent) => agent.meta)).toEqual([
-      expect.objectContaining({ id: 'deterministic' }),
-      { id: 'ai-sdk', harness: 'ai-sdk', model: 'scripted-1', label: 'scripted-1 (AI SDK)', public: true },
-    ])
+    expect(agents.map((agent) => agent.meta.id)).toEqual(['deterministic', ...ASSISTANTS, 'ai-sdk', 'browser'])
+    expect(agents.find((agent) => agent.meta.id === 'ai-sdk')!.meta).toEqual({
+      id: 'ai-sdk',
+      harness: 'ai-sdk',
+      model: 'scripted-1',
+      label: 'scripted-1 (AI SDK)',
+      public: true,
+      identity: expect.objectContaining({ id: 'self' }),
+    })
   })
 })

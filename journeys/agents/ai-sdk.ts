@@ -3,6 +3,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { generateText, type LanguageModel, type LanguageModelUsage, stepCountIs } from 'ai'
 import type { Config } from '../../core/config.ts'
 import { type AgentDefinition, defineAgent, type RunUsage } from '../contract.ts'
+import { SELF } from '../identities.ts'
 import { DEFAULT_BUDGET } from '../session.ts'
 import { journeyTools } from '../tools/index.ts'
 
@@ -21,7 +22,8 @@ const instructions = (domain: string) =>
     `Stay on ${domain}: start from its home page or a well-known location, then follow what the site offers (links, llms.txt, sitemaps).`,
     'robots.txt is enforced for you: a URL it disallows comes back as an error, so do not retry it.',
     'Each tool call spends a step of a small budget: fetch what is likely to help, never the same URL twice.',
-    'When the task is done, or the site does not let you do it, stop calling tools and answer in at most three sentences, naming the URL where you found the answer.',
+    'When the task is done, or the site does not let you do it, stop calling tools and answer in at most three sentences with what the task asks for (prices with their currency and period; the support address or form; the API reference and OpenAPI URLs; the terms and privacy URLs; the agent entry points; the OAuth endpoints; the payment protocol and its endpoint; or, for what the product is, two sentences from the site\'s own description).',
+    'Quote only what the pages you fetched say. End with a line `Source: <URL>` naming the page that states the answer.',
   ].join('\n')
 
 /**
@@ -32,7 +34,7 @@ const instructions = (domain: string) =>
 export function createAiSdkAgent(llm: Llm): AgentDefinition {
   const model = languageModel(llm)
   return defineAgent({
-    meta: { id: 'ai-sdk', harness: 'ai-sdk', model: llm.model, label: `${llm.model} (AI SDK)`, public: true },
+    meta: { id: 'ai-sdk', harness: 'ai-sdk', model: llm.model, label: `${llm.model} (AI SDK)`, public: true, identity: SELF },
     async run(run) {
       const usage: LanguageModelUsage[] = []
       run.say(`Task: ${run.prompt}`, 'Task')

@@ -1,10 +1,27 @@
-import { defineIntent } from '../contract.ts'
-import { completedPages, judgement, pathOf, readable } from '../judging.ts'
+import { defineIntent, type FetchedPage } from '../contract.ts'
+import { answerFrom, completedPages, judgement, pathOf, readable } from '../judging.ts'
 
 /** Enough visible text to say what a product does, beyond a name and a navigation bar. */
 const MIN_DESCRIPTION_CHARS = 300
 /** Pages whose job is to say what the site offers. */
 const OVERVIEW_PATH = /^\/($|index\.html?$|about|company|product|features|overview|why)/i
+
+/** A sentence worth quoting: prose, not a navigation label. */
+const SENTENCE = /[^.!?]{20,}?[.!?](?=\s|$)/g
+
+/**
+ * Two sentences from the site's own description of itself: its meta description, then its first paragraph
+ * (llms.txt: its summary, then what follows), never words of ours.
+ */
+function twoSentences(page: FetchedPage): string {
+  const sentences: string[] = []
+  for (const match of `${page.description} ${page.lead}`.matchAll(SENTENCE)) {
+    const sentence = match[0].trim()
+    if (!sentences.includes(sentence)) sentences.push(sentence)
+    if (sentences.length === 2) break
+  }
+  return sentences.join(' ')
+}
 
 /**
  * Found when an overview page (home, about, product, features) describes the product in real text with a title,
@@ -18,6 +35,7 @@ export default defineIntent({
     layers: ['discovery', 'experience'],
     keywords: ['about', 'product', 'features', 'overview', 'company', 'llms'],
     paths: ['/about', '/llms.txt'],
+    relatedChecks: ['llms-txt', 'content-without-js', 'structured-data-jsonld', 'opengraph-metadata'],
   },
   judge(_trajectory, evidence) {
     const described = completedPages(evidence).filter((page) => {
@@ -25,6 +43,8 @@ export default defineIntent({
       if (/llms\.txt$/i.test(path)) return !/html/.test(page.contentType) && page.title.length > 0 && /^#\s.+\n+>\s*\S.{40,}/m.test(page.text)
       return /html/.test(page.contentType) && readable(page) && page.title.length > 0 && page.text.length >= MIN_DESCRIPTION_CHARS && OVERVIEW_PATH.test(path)
     })
-    return judgement(described, (page) => `${page.finalUrl} describes what the product does.`, 'No overview page or llms.txt summary the agent could read describes the product.')
+    return judgement(described, (page) => `${page.finalUrl} describes what the product does.`, 'No overview page or llms.txt summary the agent could read describes the product.', ([page]) =>
+      answerFrom(page!, twoSentences(page!)),
+    )
   },
 })

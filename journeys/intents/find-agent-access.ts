@@ -1,7 +1,7 @@
 import { isRecord } from '../../core/engine/snapshot.ts'
 import { defineIntent, type FetchedPage } from '../contract.ts'
-import { completedPages, hasString, jsonObject, judgement, pathOf } from '../judging.ts'
-import { AGENT_TOKEN } from '../session.ts'
+import { answerFrom, completedPages, hasString, jsonObject, judgement, pathOf } from '../judging.ts'
+import { AGENT_TOKEN } from '../identities.ts'
 
 /** User agents of AI crawlers and assistants that robots.txt groups name when a site states an AI policy. */
 const AI_AGENTS = new RegExp(
@@ -9,13 +9,34 @@ const AI_AGENTS = new RegExp(
   'i',
 )
 
-/** robots.txt with a group for a named AI agent: the site said what agents may do, not only what everyone may. */
-function robotsWithAgentGroups(page: FetchedPage): boolean {
-  if (pathOf(page) !== '/robots.txt' || /html/.test(page.contentType)) return false
-  return page.text.split('\n').some((line) => {
+/** The AI agents robots.txt names in groups of their own: the site said what agents may do, not only what everyone may. */
+function namedAgents(page: FetchedPage): string[] {
+  if (pathOf(page) !== '/robots.txt' || /html/.test(page.contentType)) return []
+  return page.text.split('\n').flatMap((line) => {
     const match = /^\s*user-agent\s*:\s*(\S+)/i.exec(line)
-    return match !== null && AI_AGENTS.test(match[1]!)
+    return match !== null && AI_AGENTS.test(match[1]!) ? [match[1]!] : []
   })
+}
+
+const robotsWithAgentGroups = (page: FetchedPage) => namedAgents(page).length > 0
+
+/** The endpoint an MCP server card names (its first remote, or `endpoint` / `url`). */
+function mcpEndpoint(page: FetchedPage): string | null {
+  const card = jsonObject(page)!
+  const remote = Array.isArray(card.remotes) ? card.remotes.find((entry) => isRecord(entry) && typeof entry.url === 'string') : undefined
+  if (isRecord(remote)) return remote.url as string
+  return hasString(card, 'endpoint') ? (card.endpoint as string) : hasString(card, 'url') ? (card.url as string) : null
+}
+
+/** Every entry point the accepted pages give, each with where it is stated. */
+function entryPoints(found: readonly FetchedPage[]): string {
+  const parts = found.map((page) => {
+    if (mcpCard(page)) return `MCP endpoint ${mcpEndpoint(page)} (server card ${page.finalUrl})`
+    if (agentCard(page)) return `A2A agent card ${page.finalUrl}`
+    if (llmsTxt(page)) return `llms.txt ${page.finalUrl}`
+    return `robots.txt rules for ${[...new Set(namedAgents(page))].join(', ')} (${page.finalUrl})`
+  })
+  return `Agent entry points: ${parts.join('; ')}.`
 }
 
 /** An MCP server card (SEP-2127) naming a remote endpoint, or a legacy /.well-known/mcp.json with one. */
@@ -50,9 +71,12 @@ export default defineIntent({
     layers: ['access', 'discovery'],
     keywords: ['mcp', 'agent', 'llms', 'a2a', 'server-card', 'ai-catalog'],
     paths: ['/.well-known/mcp/server-card.json', '/.well-known/mcp.json', '/.well-known/agent-card.json', '/llms.txt'],
+    relatedChecks: ['mcp-server-card', 'a2a-agent-card', 'llms-txt', 'robots-ai-rules-explicit', 'mcp-endpoint-advertised'],
   },
   judge(_trajectory, evidence) {
     const published = completedPages(evidence).filter((page) => mcpCard(page) || agentCard(page) || llmsTxt(page) || robotsWithAgentGroups(page))
-    return judgement(published, (page) => `${page.finalUrl} tells agents how to use the site.`, 'Nothing the agent read (robots.txt, llms.txt, MCP or A2A cards) addresses agents.')
+    return judgement(published, (page) => `${page.finalUrl} tells agents how to use the site.`, 'Nothing the agent read (robots.txt, llms.txt, MCP or A2A cards) addresses agents.', (found) =>
+      answerFrom(found[0]!, entryPoints(found)),
+    )
   },
 })

@@ -1,10 +1,19 @@
-import { defineIntent } from '../contract.ts'
-import { completedPages, judgement, readable, topicOf } from '../judging.ts'
+import { defineIntent, type FetchedPage } from '../contract.ts'
+import { answerFrom, completedPages, judgement, readable, topicOf } from '../judging.ts'
 
 const TOPIC = /terms|legal|privacy|conditions|\btos\b|policy/i
 /** What terms and privacy notices talk about; a page titled "Terms" with nothing of the kind in it is not one. */
 const CLAUSES = /personal (data|information)|privacy|terms of (service|use)|cookies|liabilit|governing law|we (keep|collect|store|share|process)|permitted|license/i
 const MIN_CHARS = 80
+const PRIVACY = /privacy|personal data|gdpr|datenschutz/i
+const TERMS = /terms|conditions|\btos\b|legal/i
+
+/** `Terms: <url>; Privacy: <url>`: the first page read of each kind (one legal page may be both). */
+function documents(found: readonly FetchedPage[]): string {
+  const terms = found.find((page) => TERMS.test(topicOf(page))) ?? found.find((page) => !PRIVACY.test(topicOf(page)))
+  const privacy = found.find((page) => PRIVACY.test(topicOf(page)))
+  return `${[...(terms ? [`Terms: ${terms.finalUrl}`] : []), ...(privacy ? [`Privacy: ${privacy.finalUrl}`] : [])].join('; ')}.`
+}
 
 /** Found when the agent read the terms of service or privacy notice that govern using the site. */
 export default defineIntent({
@@ -15,9 +24,10 @@ export default defineIntent({
     layers: ['access'],
     keywords: ['terms', 'legal', 'privacy', 'policy', 'conditions'],
     paths: ['/terms', '/legal', '/privacy'],
+    relatedChecks: ['llms-txt', 'sitemap-xml', 'content-without-js'],
   },
   judge(_trajectory, evidence) {
     const terms = completedPages(evidence).filter((page) => readable(page) && TOPIC.test(topicOf(page)) && page.text.length >= MIN_CHARS && CLAUSES.test(page.text))
-    return judgement(terms, (page) => `${page.finalUrl} states the terms or privacy policy.`, 'No terms of service or privacy policy the agent could read.')
+    return judgement(terms, (page) => `${page.finalUrl} states the terms or privacy policy.`, 'No terms of service or privacy policy the agent could read.', (found) => answerFrom(found[0]!, documents(found)))
   },
 })

@@ -20,6 +20,19 @@ describe('find-pricing', () => {
     expect(satisfied('find-pricing', page('/plans', { title: 'Plans', text: 'Team: 12 € per seat.' }))).toBe(true)
   })
 
+  test('"per seat" with no amount, the home page and llms.txt are not the pricing page (issue 23)', () => {
+    expect(satisfied('find-pricing', page('/pricing', { title: 'Pricing', text: 'Simple pricing: pay per seat, billed monthly. Contact sales.' }))).toBe(false)
+    expect(satisfied('find-pricing', page('/', { title: 'Acme pricing', text: 'Plans from $9 per month.' }))).toBe(false)
+    expect(satisfied('find-pricing', page('/llms.txt', { contentType: 'text/plain', title: 'Acme', text: '# Acme\n\n- [Pricing](/pricing): from $9 per month' }))).toBe(false)
+  })
+
+  test('a product page whose JSON-LD Offer states the price is pricing, and the answer quotes it', () => {
+    const offer = { label: 'Trail Runner', amount: '189.00', currency: 'USD', period: null, from: 'jsonld' as const }
+    const product = page('/products/trail-runner', { title: 'Trail Runner', text: 'A light shoe for long runs.', prices: [offer] })
+    const judged = intentById('find-pricing')!.judge([], evidence(product))
+    expect(judged).toMatchObject({ satisfied: true, answer: { text: `Prices at ${ORIGIN}/products/trail-runner: Trail Runner: 189.00 USD.`, source_url: `${ORIGIN}/products/trail-runner` } })
+  })
+
   test('a blog post or a news story quoting an amount is not pricing', () => {
     expect(satisfied('find-pricing', page('/posts/coffee', { title: 'My morning coffee', text: 'It costs $5 and is worth every cent.' }))).toBe(false)
     expect(satisfied('find-pricing', page('/news/budget', { title: 'Council passes budget', text: 'Bike lanes get $14 million.' }))).toBe(false)
@@ -82,11 +95,27 @@ describe('find-terms', () => {
 describe('find-api-reference and find-openapi', () => {
   const openapi = { openapi: '3.1.0', info: { title: 'Acme', version: '1' }, paths: { '/widgets': { get: {} } } }
 
-  test('a developer page naming endpoints is an API reference; an OpenAPI document is both', () => {
-    expect(satisfied('find-api-reference', page('/docs', { title: 'API docs', text: 'GET /v1/appointments lists appointments.' }))).toBe(true)
+  test('a developer page documenting endpoints with their parameters is an API reference; an OpenAPI or GraphQL description is too', () => {
+    expect(satisfied('find-api-reference', page('/docs', { title: 'API docs', text: 'GET /v1/appointments/{id} returns one appointment.' }))).toBe(true)
+    expect(satisfied('find-api-reference', page('/docs/api', { title: 'API reference', text: 'GET /v1/appointments lists appointments. Query parameters: date (string, required), limit (integer, optional).' }))).toBe(true)
+    const sdl = page('/schema.graphql', { contentType: 'application/graphql', text: 'type Query { appointments(date: String!): [Appointment!]! }' })
+    expect(satisfied('find-api-reference', sdl)).toBe(true)
     expect(satisfied('find-api-reference', page('/openapi.json', { contentType: 'application/json', json: openapi }))).toBe(true)
     expect(satisfied('find-openapi', page('/openapi.json', { contentType: 'application/json', json: openapi }))).toBe(true)
     expect(satisfied('find-openapi', page('/swagger.yaml', { contentType: 'application/yaml', json: { swagger: '2.0', info: {}, paths: {} } }))).toBe(true)
+  })
+
+  test('an endpoint named without parameters, or the home page mentioning one, is not an API reference (issue 23)', () => {
+    expect(satisfied('find-api-reference', page('/docs', { title: 'API docs', text: 'GET /v1/appointments lists appointments.' }))).toBe(false)
+    expect(satisfied('find-api-reference', page('/', { title: 'Geocoding API', text: 'Call GET /v1/geocode?q=Paris and get coordinates back. Query parameters: q (string, required).' }))).toBe(false)
+  })
+
+  test('an OpenAPI document satisfies the task, but does not settle it: a reference page may still be found', () => {
+    const intent = intentById('find-api-reference')!
+    const machine = intent.judge([], evidence(page('/openapi.json', { contentType: 'application/json', json: openapi })))
+    expect(machine).toMatchObject({ satisfied: true, settled: false, answer: { source_url: `${ORIGIN}/openapi.json` } })
+    const both = intent.judge([], evidence(page('/openapi.json', { contentType: 'application/json', json: openapi }), page('/docs', { title: 'API reference', text: 'GET /widgets/{id} returns a widget.' })))
+    expect(both).toMatchObject({ satisfied: true, settled: true, answer: { text: `API reference: ${ORIGIN}/docs; OpenAPI: ${ORIGIN}/openapi.json.`, source_url: `${ORIGIN}/docs` } })
   })
 
   test('a CLI command reference is not an API reference', () => {

@@ -1,5 +1,5 @@
 import { defineIntent } from '../contract.ts'
-import { completedPages, isMarkdown, judgement, pathOf, topicOf } from '../judging.ts'
+import { answerFrom, completedPages, isMarkdown, judgement, pathOf, topicOf } from '../judging.ts'
 
 /** What documentation pages are called; a product page or the home page in Markdown is not documentation. */
 const DOCS = /docs?\b|documentation|guide|reference|getting started|quickstart|tutorial|manual|commands|configuration|\bapi\b|changelog|release notes/i
@@ -18,12 +18,15 @@ export default defineIntent({
     layers: ['experience'],
     keywords: ['docs', 'documentation', 'guide', 'reference', 'getting started', 'markdown', 'md', 'llms'],
     paths: ['/llms.txt', '/docs.md'],
+    relatedChecks: ['markdown-negotiation', 'markdown-alternates', 'llms-txt', 'llms-full-txt'],
     format: 'markdown',
   },
   judge(_trajectory, evidence) {
     const read = completedPages(evidence).filter(
       (page) => isMarkdown(page) && !/llms(-full)?\.txt$/i.test(pathOf(page)) && page.headings.length > 0 && page.text.length >= MIN_CHARS && DOCS.test(topicOf(page)),
     )
-    return judgement(read, (page) => `${page.finalUrl} is documentation in Markdown.`, 'No documentation page was served as Markdown.')
+    return judgement(read, (page) => `${page.finalUrl} is documentation in Markdown.`, 'No documentation page was served as Markdown.', ([page]) =>
+      answerFrom(page!, `Documentation in Markdown at ${page!.finalUrl}: "${page!.title}" (${page!.contentType || 'text/markdown'}).`),
+    )
   },
 })

@@ -60,6 +60,7 @@ export async function visitForModel(
   rawUrl: string,
   load: (url: string, how: FetchIntent) => Promise<FetchedPage | null>,
 ): Promise<PageResult | ToolRefusal> {
+  if (run.tools.challenged()) return { error: 'A bot challenge answered instead of the site: it does not let you in, say so.' }
   if (run.signal.aborted || !run.hasBudget()) return { error: 'The step budget is spent: answer with what you found.' }
   let target: URL
   try {
@@ -71,7 +72,7 @@ export async function visitForModel(
   const page = await load(target.href, provenance(run, target.href))
   if (page) return pageResult(page)
   const step = run.tools.steps.findLast((candidate) => candidate.type === 'tool' && candidate.url === target.href)
-  if (step?.status === 'blocked') return { error: `robots.txt disallows ${target.pathname} for agents.` }
+  if (step?.status === 'blocked') return { error: `robots.txt disallows ${target.pathname} for ${run.tools.identity.robotsToken}.` }
   return { error: step?.label ?? 'Nothing answered.' }
 }
 

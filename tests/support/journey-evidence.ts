@@ -1,6 +1,7 @@
 import type { FetchedPage } from '../../journeys/contract.ts'
+import { pricesIn } from '../../journeys/prices.ts'
 
-/** A fetched page as the judges read it: a readable 200 HTML page unless `fields` say otherwise. */
+/** A fetched page as the judges read it: a readable 200 HTML page unless `fields` say otherwise; prices as its text states them. */
 export function fetchedPage(url: string, fields: Partial<FetchedPage> = {}): FetchedPage {
   return {
     stepId: 's1',
@@ -16,6 +17,9 @@ export function fetchedPage(url: string, fields: Partial<FetchedPage> = {}): Fet
     headings: [],
     links: [],
     emails: [],
+    description: '',
+    lead: '',
+    prices: pricesIn(fields.text ?? '', 'text'),
     forms: [],
     headers: {},
     json: null,
