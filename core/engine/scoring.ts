@@ -241,8 +241,10 @@ export function scoreScan(entries: ScoredEntry[]): Scorecard {
     result.estScoreGain = Math.max(0, tenths(overall(fixed) * factorAfter - exact))
   }
 
-  const score = Math.round(exact)
   const points = layerPoints(totals)
+  // The score is computed from the layers' points as reported (one decimal), so that the numbers a page shows add up.
+  const shown = [...points.values()].reduce((sum, layer) => sum + tenths(layer.points), 0)
+  const score = Math.round(tenths(shown) * blockFactor)
   const layers: LayerResult[] = LAYERS.map((layer) => {
     const counted = totals.get(layer.id) ?? { earned: 0, denominator: 0 }
     const share = points.get(layer.id)

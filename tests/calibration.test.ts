@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createEngineDeps } from '../core/engine-deps.ts'
+import { scan, type ScanReport, scoreResults } from '../core/engine/scan.ts'
+import { type McpFixture, resolveRules as mcpResolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
+import { type FixtureSite, resolveRules, type SiteName, startFixtureSites } from './fixtures/sites/server.ts'
+import { testConfig } from './helpers.ts'
+
+/**
+ * The calibration table (issue 21, item 1): archetypes of what the scanner meets, each scanned for real (fixture
+ * sites on 127.0.0.1, rendered checks through the system Chromium when present, a real MCP server), held to the
+ * order and grade band a careful reviewer gives them. Tiers are ordered: every archetype of a tier must score
+ * above every archetype of the next one; within a tier the reviewer would not insist on an order.
+ *
+ * Why this order, tier by tier:
+ * 1. Built for agents. `excellent` passes every domain check. The well-made MCP server is an agent interface by
+ *    construction: it answers the handshake, lists described, typed, annotated tools. The documentation site gives
+ *    agents its content in every form they read (llms.txt, llms-full.txt, markdown by negotiation and alternates,
+ *    server-rendered pages with structured data); what it lacks (a Link header, content signals, CORS on llms.txt)
+ *    is polish. A reviewer grades all three A.
+ * 2. Usable, with gaps. The API company's API is discoverable (OpenAPI by Link header, an API catalog, OAuth
+ *    metadata) but half its answers are warnings and its pages offer no markdown; the store lists products and
+ *    prices as JSON-LD and publishes checkout profiles, with nothing for agents' reading (no llms.txt, no
+ *    markdown). Both are B: agents can work with them, a few fixes would remove the friction.
+ * 3. Readable, nothing more. The plain blog has good hygiene (sitemap, semantic HTML, BlogPosting JSON-LD, real
+ *    404s) and nothing agent-specific. Agents read it fine but find nothing made for them: B at best, C at worst,
+ *    below a site that offers agents an API or a catalogue.
+ * 4. Agents get little. The SPA is an empty shell without JavaScript, answers 200 for any path and has no
+ *    structured data (its WebMCP tool only helps browser agents): D. The news site has real content, but its edge
+ *    answers agents acting for a person with a 403 challenge, so they get nothing; while the block lasts no amount
+ *    of polish makes it B (the block factor), and lifting it is the first fix: C or D.
+ * 5. Nothing for agents. "Welcome to nginx!" lets every agent in, to a page that says nothing; `poor` is broken
+ *    throughout (HTML robots.txt, soft 404s, an empty app shell, unlabeled forms). D at best, far below real
+ *    documentation.
+ */
+interface Archetype {
+  /** A fixture site, or an MCP fixture server scanned by its URL. */
+  site?: SiteName
+  mcp?: 'well-made'
+  grades: string[]
+}
+
+const TIERS: Record<string, Archetype>[] = [
+  {
+    excellent: { site: 'excellent', grades: ['A+', 'A'] },
+    'mcp-server': { mcp: 'well-made', grades: ['A+', 'A'] },
+    documentation: { site: 'docs', grades: ['A+', 'A'] },
+  },
+  {
+    'api-company': { site: 'api-company', grades: ['B'] },
+    store: { site: 'store', grades: ['B'] },
+  },
+  {
+    blog: { site: 'blog', grades: ['B', 'C'] },
+  },
+  {
+    spa: { site: 'spa', grades: ['D'] },
+    'blocked-news': { site: 'bot-challenged', grades: ['C', 'D'] },
+  },
+  {
+    placeholder: { site: 'placeholder', grades: ['D', 'F'] },
+    poor: { site: 'poor', grades: ['F'] },
+  },
+]
+
+const ARCHETYPES: Record<string, Archetype> = Object.assign({}, ...TIERS)
+/** "Clearly below": the placeholder trails real documentation by at least this many points. */
+const PLACEHOLDER_GAP = 40
+
+let sites: FixtureSite[]
+let mcp: McpFixture[]
+let engine: ReturnType<typeof createEngineDeps>
+const reports = new Map<string, ScanReport>()
+
+beforeAll(async () => {
+  const siteNames = Object.values(ARCHETYPES).flatMap((archetype) => (archetype.site ? [archetype.site] : []))
+  sites = await startFixtureSites(siteNames)
+  mcp = await startMcpFixtures(['well-made'])
+  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: `${resolveRules(sites)},${mcpResolveRules(mcp)}` }))
+  const phase = engine.browser ? 'all' : 'static'
+  for (const [name, archetype] of Object.entries(ARCHETYPES)) {
+    const target = archetype.site ? sites.find((site) => site.name === archetype.site)!.host : mcp[0]!.url
+    reports.set(name, await scan(target, engine, { phase }))
+  }
+}, 240_000)
+afterAll(async () => {
+  await engine.browser?.close()
+  await Promise.all([...sites.map((site) => site.stop()), ...mcp.map((fixture) => fixture.stop())])
+})
+
+const report = (name: string) => reports.get(name)!
+const rows = (name: string) => report(name).layers.flatMap((layer) => layer.checks)
+const table = () => [...reports].map(([name, scanned]) => `${name}: ${scanned.score} ${scanned.grade}`).join(', ')
+
+describe('calibration table', () => {
+  test.each(Object.keys(ARCHETYPES))('%s lands in its grade band', (name) => {
+    expect(ARCHETYPES[name]!.grades).toContain(report(name).grade)
+  })
+
+  test('each tier scores above the next', () => {
+    for (const [index, tier] of TIERS.slice(0, -1).entries()) {
+      const lowest = Math.min(...Object.keys(tier).map((name) => report(name).score))
+      const next = Math.max(...Object.keys(TIERS[index + 1]!).map((name) => report(name).score))
+      expect(lowest, `tier ${index + 1} vs ${index + 2} (${table()})`).toBeGreaterThan(next)
+    }
+  })
+
+  test('the placeholder page scores clearly below real documentation, and below the news site it cannot read', () => {
+    expect(report('placeholder').score).toBeLessThanOrEqual(report('documentation').score - PLACEHOLDER_GAP)
+    expect(report('placeholder').score).toBeLessThan(report('blocked-news').score)
+  })
+})
+
+describe('harm first', () => {
+  test('the news site that challenges AI agents has the block as top fix #1 and a grade below B', () => {
+    const blocked = report('blocked-news')
+    expect(blocked.blockedBy).toEqual(['bot-challenge-free'])
+    expect(blocked.topFixes[0]).toMatchObject({ id: 'bot-challenge-free', status: 'fail', bonus: false })
+    expect(['C', 'D', 'F']).toContain(blocked.grade)
+    // Its fail recommendation says why the grade stops there.
+    expect(rows('blocked-news').find((check) => check.id === 'bot-challenge-free')!.recommendation).toMatch(/cannot reach grade B/)
+  })
+
+  test('no archetype that lets agents in is held down by the block factor', () => {
+    for (const [name, scanned] of reports) {
+      if (name === 'blocked-news') continue
+      expect({ name, blockedBy: scanned.blockedBy, blockFactor: scanned.blockFactor }).toEqual({ name, blockedBy: [], blockFactor: 1 })
+    }
+  })
+
+  test('no top fix of any archetype has an estimated gain of 0', () => {
+    for (const [name, scanned] of reports) {
+      for (const fix of scanned.topFixes) expect({ name, id: fix.id, positive: fix.estScoreGain > 0 }).toEqual({ name, id: fix.id, positive: true })
+      const bonus = scanned.topFixes.findIndex((fix) => fix.bonus)
+      if (bonus >= 0) expect(scanned.topFixes.slice(bonus).every((fix) => fix.bonus)).toBe(true)
+    }
+  })
+
+  test('a site with no MCP server loses no points for not advertising one', () => {
+    for (const name of ['documentation', 'blog', 'store', 'api-company', 'placeholder']) {
+      const results = rows(name)
+      expect(results.find((check) => check.id === 'mcp-endpoint-advertised')!.status).toBe('fail')
+      const without = scoreResults(engine.registry, results.filter((check) => check.id !== 'mcp-endpoint-advertised'))
+      expect({ name, score: report(name).score }).toEqual({ name, score: without.score })
+      expect(report(name).topFixes.find((fix) => fix.id === 'mcp-endpoint-advertised')?.bonus ?? true).toBe(true)
+    }
+  })
+})
+
+describe('one set of numbers', () => {
+  test("the layers' 0-100 points add up to the score, and their maxPoints to 100", () => {
+    for (const [name, scanned] of reports) {
+      const applicable = scanned.layers.filter((layer) => layer.applicable)
+      const maxPoints = applicable.reduce((sum, layer) => sum + layer.maxPoints!, 0)
+      const points = scanned.layers.reduce((sum, layer) => sum + layer.points!, 0)
+      expect({ name, maxPoints: Math.round(maxPoints) }).toEqual({ name, maxPoints: 100 })
+      expect({ name, score: Math.round(points * scanned.blockFactor!) }).toEqual({ name, score: scanned.score })
+      for (const layer of scanned.layers) {
+        // Within-layer points and 0-100 points are two readings of the same fraction.
+        if (layer.applicable) expect(layer.points! / layer.maxPoints!).toBeCloseTo(layer.score / layer.maxScore, 1)
+      }
+    }
+  })
+
+  test('a layer with nothing applicable says so: maxScore 0, no points, applicable false', () => {
+    const payments = report('blog').layers.find((layer) => layer.id === 'payments')!
+    expect(payments).toMatchObject({ applicable: false, maxScore: 0, maxPoints: 0, points: 0, weight: 15 })
+    expect(payments.checks.every((check) => check.status === 'na' && check.naReason)).toBe(true)
+  })
+
+  test('no check shows its full points with a warning or a fail', () => {
+    for (const [name, scanned] of reports) {
+      const full = scanned.layers.flatMap((layer) => layer.checks).filter((check) => check.status !== 'pass' && check.score > 0 && check.score >= check.maxScore)
+      expect({ name, full: full.map((check) => check.id) }).toEqual({ name, full: [] })
+    }
+  })
+})
