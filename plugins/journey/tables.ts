@@ -1,9 +1,12 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import type { Comparison } from '../../journeys/compare.ts'
 import type { RunUsage, TrajectoryStep, Verdict } from '../../journeys/contract.ts'
 import type { Insight, RunSignals } from '../../journeys/insights.ts'
 import { apiKeys } from '../../core/keys/tables.ts'
 
 export const JOURNEY_STATUSES = ['queued', 'running', 'completed', 'failed'] as const
+/** A compare run's two halves: the agent identity, and the browser it is compared with. */
+export const COMPARE_ROLES = ['agent', 'browser'] as const
 export type JourneyStatus = (typeof JOURNEY_STATUSES)[number]
 
 /** Why a run failed, as the run record and the stream's `error` event report it. */
@@ -28,6 +31,13 @@ export const journeyRuns = pgTable(
     agentId: text('agent_id').notNull(),
     harness: text('harness').notNull(),
     model: text('model').notNull(),
+    /** Who the agent presented itself as: `self`, `browser`, or an AI assistant's product token. */
+    identity: text('identity').notNull().default('self'),
+    /** The other run of a compare request, and which half this one is. */
+    compareRunId: text('compare_run_id'),
+    compareRole: text('compare_role', { enum: COMPARE_ROLES }),
+    /** Set on both runs of a compare request once both completed. */
+    comparison: jsonb('comparison').$type<Comparison>(),
     status: text('status', { enum: JOURNEY_STATUSES }).notNull().default('queued'),
     verdict: jsonb('verdict').$type<Verdict>(),
     insight: jsonb('insight').$type<Insight>(),
