@@ -19,12 +19,14 @@ import { scanPlugin } from '../plugins/scan/index.ts'
 import { trustPlugin } from '../plugins/trust/index.ts'
 import { webBotAuthPlugin } from '../plugins/web-bot-auth/index.ts'
 import { webPlugin } from '../plugins/web/index.ts'
+import { compressionPlugin } from '../plugins/web/compression.ts'
 import { ScanWorker } from '../plugins/scan/worker.ts'
 
 /** Composes the feature plugins over one root (core/root.ts). Never listens: main.ts does, tests call handle(). */
 export function buildApp(root: Root) {
   const { deps, context } = root
   return new Elysia({ name: 'agent-readiness' })
+    .use(compressionPlugin())
     .use(context)
     .use(docsPlugin(deps.config))
     .use(opsPlugin(root))

@@ -66,7 +66,7 @@ describe('pages', () => {
       $('script').each((_, element) => {
         const script = $(element)
         expect(script.attr('nonce')).toBe(nonce)
-        expect(script.attr('src') === '/assets/app.js' || script.attr('type') === 'application/ld+json').toBe(true)
+        expect(/^\/assets\/app\.[0-9a-f]{12}\.js$/.test(script.attr('src') ?? '') || script.attr('type') === 'application/ld+json').toBe(true)
       })
       expect($('[style]').length).toBe(0)
     }
@@ -80,19 +80,24 @@ describe('pages', () => {
     expect(graph.map((node) => node['@type']).sort()).toEqual(['Organization', 'WebSite'])
   })
 
-  test('the report has the gauge, grade, layer bars, fixes, every check with a re-check form, history, badge snippets and share metadata', async () => {
+  test('the report has the gauge, grade, verdict, layer bars, fixes, every check with a re-check form, history, badge snippets and share metadata', async () => {
     const { response, $ } = await page(`/site/${DOMAIN}`)
     const score = await (await get(`/api/score/${DOMAIN}`)).json()
     expect($('svg.gauge').attr('aria-label')).toBe(`Score ${score.score} out of 100, grade ${score.grade}`)
     expect($('.grade-letter').text()).toBe(score.grade)
-    expect($('.layers meter').length).toBe(4)
-    expect($('ol.fixes li').length).toBe(score.topFixes.length)
-    const checks = score.layers.flatMap((layer: { checks: unknown[] }) => layer.checks)
+    expect($('#report-verdict').text()).toStartWith(`${score.score}/100 (${score.grade}): `)
+    const measured = score.layers.filter((layer: { maxScore: number }) => layer.maxScore > 0)
+    expect($('.layers meter').length).toBe(measured.length)
+    expect($('.layers .layer-empty').length).toBe(score.layers.length - measured.length)
+    const fixes = score.topFixes.filter((fix: { estScoreGain: number }) => fix.estScoreGain > 0)
+    expect($('ol.fixes > li').length).toBe(fixes.length)
+    const checks = score.layers.flatMap((layer: { checks: { status: string }[] }) => layer.checks)
     expect($('article.check').length).toBe(checks.length)
-    expect($('article.check form[action="/site/xss.test/recheck"] input[name="checkId"]').length).toBe(checks.length)
+    const measurable = checks.filter((check: { status: string }) => check.status !== 'na')
+    expect($('article.check form[action="/site/xss.test/recheck"] input[name="checkId"]').length).toBe(measurable.length)
     expect($('#check-llms-txt').length).toBe(1)
     expect($('#badge-markdown').text()).toContain(`(http://localhost:3000/api/badge/${DOMAIN})`)
-    expect($('#badge-html').val()).toContain(`<img src="http://localhost:3000/api/badge/${DOMAIN}"`)
+    expect($('#badge-html').text()).toContain(`<img src="http://localhost:3000/api/badge/${DOMAIN}"`)
     expect($('meta[property="og:title"]').attr('content')).toBe(`${DOMAIN} scores ${score.score}/100 (${score.grade}) for AI-agent readiness`)
     expect($('meta[property="og:url"]').attr('content')).toBe(`http://localhost:3000/site/${DOMAIN}`)
     expect($('meta[name="twitter:card"]').attr('content')).toBe('summary_large_image')
@@ -101,6 +106,43 @@ describe('pages', () => {
     const ld = JSON.parse($('script[type="application/ld+json"]').text())
     expect(ld['@type']).toBe('WebPage')
     expect(ld.review.reviewRating.ratingValue).toBe(score.score)
+  })
+
+  test('the report leads with the fixes: each with its gain and a copy-ready snippet, then failures by impact, then passed and n/a folded', async () => {
+    const { $ } = await page(`/site/${DOMAIN}`)
+    const score = await (await get(`/api/score/${DOMAIN}`)).json()
+    const sections = $('main > section, main > details').map((_, element) => $(element).attr('id') ?? $(element).find('h2').first().text()).get()
+    const order = (needle: string) => sections.findIndex((name) => name.includes(needle))
+    expect(order('report-summary')).toBe(0)
+    expect(order('Top fixes')).toBeLessThan(order('Also failing'))
+    expect(order('Also failing')).toBeLessThan(order('passed'))
+    expect(order('passed')).toBeLessThan(order('not-applicable'))
+    // Folded: neither list is open before the reader asks.
+    expect($('#passed').attr('open')).toBeUndefined()
+    expect($('#not-applicable').attr('open')).toBeUndefined()
+    const checks = score.layers.flatMap((layer: { checks: { status: string; naReason?: string }[] }) => layer.checks)
+    const passed = checks.filter((check: { status: string }) => check.status === 'pass').length
+    const na = checks.filter((check: { status: string }) => check.status === 'na')
+    expect($('#passed > summary').text()).toBe(`Passed (${passed})`)
+    expect($('#not-applicable > summary').text()).toBe(`Not applicable (${na.length})`)
+    // Each n/a reason is printed once, above the checks it covers.
+    const reasons = $('#not-applicable .na-group > p').map((_, element) => $(element).text()).get()
+    expect(reasons.length).toBe(new Set(na.map((check: { naReason?: string }) => check.naReason)).size)
+    // Every top fix carries its gain; those with a remedy a code block and its copy button.
+    expect($('ol.fixes .gain').map((_, element) => $(element).text()).get().every((gain) => /^\+[\d.]+ points$/.test(gain))).toBe(true)
+    const blocks = $('ol.fixes .remedy > figure.code')
+    expect(blocks.length).toBeGreaterThan(0)
+    blocks.each((_, element) => {
+      const code = $(element).find('pre code')
+      expect(code.text().length).toBeGreaterThan(10)
+      expect($(element).find(`button[data-copy-target="${code.attr('id')}"]`).text()).toBe('Copy')
+    })
+    // This site has no robots.txt: its fix is the file to publish, with per-server recipes.
+    expect($('ol.fixes #check-robots-txt pre code').first().text()).toStartWith('User-agent: *\n')
+    expect($('ol.fixes #check-robots-txt .recipes summary').text()).toContain('nginx')
+    // Failing required checks are marked as such.
+    const required = $('article.check').filter((_, element) => $(element).find('.tag-required').length > 0).map((_, element) => $(element).attr('data-check-id')).get()
+    for (const id of required) expect(['pass', undefined]).not.toContain(checks.find((check: { id: string }) => check.id === id)?.status)
   })
 
   test('the audit url of a scan opens its report', async () => {
@@ -126,18 +168,41 @@ describe('pages', () => {
     const filtered = (await page('/checks?q=llms.txt')).$
     expect(filtered('article.check').length).toBeGreaterThan(0)
     expect(filtered('article.check').length).toBeLessThan(catalog.checks.length)
+    // The table of contents links every layer and check shown.
+    expect($('nav.toc a[href="#layer-discovery"]').length).toBe(1)
+    expect($('nav.toc a[href^="#"]').length).toBe(catalog.checks.length + catalog.layers.length)
   })
 
-  test('the leaderboard lists the published domain and keeps its filters', async () => {
+  test('the catalog filters by layer, tier and kind, and an empty select means all', async () => {
+    const catalog = (await (await get('/api/checks')).json()) as { checks: { id: string; layer: string; tier: string; appliesTo: string[] }[] }
+    const ids = async (path: string) => (await page(path)).$('article.check').map((_, element) => element.attribs.id).get().sort()
+    const expected = (keep: (check: (typeof catalog.checks)[number]) => boolean) => catalog.checks.filter(keep).map((check) => check.id).sort()
+    expect(await ids('/checks?layer=payments')).toEqual(expected((check) => check.layer === 'payments'))
+    expect(await ids('/checks?tier=required&kind=mcp')).toEqual(expected((check) => check.tier === 'required' && check.appliesTo.includes('mcp')))
+    expect(await ids('/checks?layer=&tier=&kind=&q=')).toEqual(expected(() => true))
+    const { $ } = await page('/checks?layer=payments')
+    expect($('#check-layer option[selected]').attr('value')).toBe('payments')
+    await page('/checks?tier=mandatory', 400)
+  })
+
+  test('the leaderboard lists the published domain with its category name, kind and scan date, and keeps its filters', async () => {
     const { $ } = await page('/leaderboard?kind=domain')
     expect($('table a[href="/site/xss.test"]').length).toBe(1)
+    const row = $('table a[href="/site/xss.test"]').closest('tr')
+    expect(row.find('.kind').text()).toBe('Website')
+    expect(row.find('.date time').attr('datetime')).toMatch(/^\d{4}-\d{2}-\d{2}T/)
+    expect(row.find('.category').text()).not.toMatch(/^[a-z]+(-[a-z]+)+$/)
+    // Category options read as names, not slugs.
+    expect($('#filter-category option[value="ecommerce-retail"]').text()).toBe('E-commerce & Retail')
     expect($('#filter-kind option[selected]').attr('value')).toBe('domain')
     expect((await page('/leaderboard?kind=mcp')).$('table a[href="/site/xss.test"]').length).toBe(0)
   })
 
-  test('the API page links Swagger UI, the OpenAPI document and the MCP endpoint', async () => {
+  test('the API page links Swagger UI, the OpenAPI document and the MCP endpoint, and shows its placeholders as text', async () => {
     const { $ } = await page('/api')
     for (const href of ['/swagger', '/openapi.json', '/api/mcp']) expect($(`a[href="${href}"]`).length).toBe(1)
+    expect($('main p code').first().text()).toBe('/site/<domain>.md')
+    expect($('domain').length).toBe(0)
   })
 })
 
@@ -193,14 +258,20 @@ describe('errors are HTML pages with the right status', () => {
 })
 
 describe('re-check', () => {
-  test('a check re-runs, and the report it redirects to shows the outcome', async () => {
+  test('a check re-runs, and the report it redirects to shows the outcome on the card itself, saying it is not saved', async () => {
     const response = await handle.app.handle(form(`/site/${DOMAIN}/recheck`, { checkId: 'llms-txt' }))
     expect(response.status).toBe(303)
     const location = response.headers.get('location')!
     expect(location).toMatch(/^\/site\/xss\.test\?recheck=[0-9a-f-]{36}#check-llms-txt$/)
-    const { $ } = await page(location.split('#')[0]!)
-    expect($('#recheck-title').text()).toContain('llms-txt')
-    expect($('section.notice li').length).toBeGreaterThan(0)
+    const { response: shown, $ } = await page(location.split('#')[0]!)
+    const card = $('#check-llms-txt')
+    expect(card.find('.recheck-notice').text()).toContain('Re-checked just now')
+    expect(card.find('.recheck-notice').text()).toContain('not saved')
+    expect(card.find('.recheck-notice a[href="#rescan-title"]').length).toBe(1)
+    expect($('#report-summary .notice').text()).toContain('not saved')
+    expect(shown.headers.get('cache-control')).toBe('no-store')
+    // The offered scan is a fresh one, not the stored result served again.
+    expect($('form[action="/scan"] input[name="force"]').val()).toBe('1')
   })
 })
 
@@ -217,6 +288,17 @@ describe('journeys', () => {
     expect(run('#journey-status').text()).toContain('Status:')
     // The report lists the domain's journeys.
     expect((await page(`/site/${DOMAIN}`)).$(`#journeys-title ~ ul a[href="${location}"]`).length).toBe(1)
+  })
+
+  test('the journeys page fills its {domain} placeholders and lists the recent runs', async () => {
+    const { text, $ } = await page('/journeys')
+    expect(text).not.toContain('{domain}')
+    expect($('[data-domain-slot]').first().text()).toBe('the site')
+    expect($('#journey-domain[data-domain-source]').length).toBe(1)
+    const links = $('ul.runs a').map((_, element) => element.attribs.href).get()
+    expect(links.length).toBeGreaterThan(0)
+    for (const href of links) expect(href).toMatch(/^\/journeys\/jr_/)
+    expect($('ul.runs').text()).toContain(`on ${DOMAIN}`)
   })
 
   test('an unknown run is a 404 page and an unknown intent a 400 page', async () => {
@@ -255,7 +337,11 @@ describe('our own site practises what it measures', () => {
       expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
       const text = await response.text()
       expect(text).toStartWith(`# Agent-readiness report: ${DOMAIN}`)
-      expect(text).toContain('## Top fixes')
+      // The same fix-first order as the page, with the snippet as a fenced block.
+      const order = ['## Top fixes', '## Layers', '## Passed (', '## Not applicable ('].map((heading) => text.indexOf(heading))
+      expect(order.every((at, index) => at > 0 && (index === 0 || at > order[index - 1]!))).toBe(true)
+      expect(text).toContain('```text\nUser-agent: *\n')
+      expect(text).not.toMatch(/\| 0 \/ 0 \|/)
     }
     expect((await get('/site/never-scanned.example.md')).status).toBe(404)
   })
@@ -263,7 +349,7 @@ describe('our own site practises what it measures', () => {
   test('the homepage names the API catalog, API description, docs, Markdown twin and sitemap, and negotiates Markdown', async () => {
     const page = await get('/')
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(page.headers.get('vary')).toBe('Accept')
+    expect(page.headers.get('vary')).toBe('Accept, Accept-Encoding')
     const link = page.headers.get('link') ?? ''
     for (const entry of [
       '</.well-known/api-catalog>; rel="api-catalog"',
@@ -280,7 +366,7 @@ describe('our own site practises what it measures', () => {
       expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
       expect(await response.text()).toStartWith('# How ready is your site for AI agents?')
     }
-    expect((await get('/', { accept: 'text/markdown, text/html;q=0.5' })).headers.get('vary')).toBe('Accept')
+    expect((await get('/', { accept: 'text/markdown, text/html;q=0.5' })).headers.get('vary')).toBe('Accept, Accept-Encoding')
   })
 
   test('the RFC 9727 API catalog lists the REST API and the MCP server; HEAD carries rel="api-catalog"', async () => {
@@ -336,5 +422,69 @@ describe('a hostile site renders inert', () => {
     const markdown = await (await get(`/site/${DOMAIN}.md`)).text()
     expect(markdown).not.toContain('<img')
     expect(markdown).not.toContain('</script>')
+  })
+})
+
+describe('delivery: compression, caching, favicon', () => {
+  const decoded = async (response: Response) => {
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    const coding = response.headers.get('content-encoding')
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib')
+    return (coding === 'br' ? brotliDecompressSync(bytes) : coding === 'gzip' ? gunzipSync(bytes) : Buffer.from(bytes)).toString()
+  }
+
+  test.each([
+    ['/', 'br', 'text/html'],
+    [`/site/${DOMAIN}`, 'gzip', 'text/html'],
+    ['/api/checks', 'br', 'application/json'],
+    [`/site/${DOMAIN}.md`, 'gzip', 'text/markdown'],
+  ])('%s is sent %s-compressed to a client that accepts it, and decodes to the same document', async (path, coding, type) => {
+    const plain = await get(path)
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    const compressed = await get(path, { 'accept-encoding': coding === 'br' ? 'gzip, deflate, br' : 'gzip' })
+    expect(compressed.headers.get('content-encoding')).toBe(coding)
+    expect(compressed.headers.get('content-type')).toContain(type)
+    expect(compressed.headers.get('vary')).toContain('Accept-Encoding')
+    const text = await decoded(compressed)
+    // Pages carry a per-request nonce; everything else about them is the same bytes.
+    const strip = (body: string) => body.replace(/nonce(-|=")[A-Za-z0-9+/=]+/g, 'nonce')
+    expect(strip(text)).toBe(strip(await plain.text()))
+  })
+
+  test('the stylesheet is compressed; a client refusing compression (q=0) gets identity; event streams and tiny bodies are left alone', async () => {
+    const { $ } = await page('/')
+    const css = $('link[rel="stylesheet"]').attr('href')!
+    expect((await get(css, { 'accept-encoding': 'br' })).headers.get('content-encoding')).toBe('br')
+    expect((await get(css, { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers.get('content-encoding')).toBeNull()
+    expect((await get('/favicon.ico', { 'accept-encoding': 'br' })).headers.get('content-encoding')).toBeNull()
+    const stream = await get(`/api/scan/stream?domain=${DOMAIN}`, { 'accept-encoding': 'br' })
+    expect(stream.headers.get('content-type')).toContain('text/event-stream')
+    expect(stream.headers.get('content-encoding')).toBeNull()
+    await stream.body?.cancel()
+  })
+
+  test('pages link fingerprinted assets cached for a year; the plain names keep a short cache', async () => {
+    const { $ } = await page('/')
+    const css = $('link[rel="stylesheet"]').attr('href')!
+    const script = $('script[src]').attr('src')!
+    const icon = $('link[rel="icon"]').attr('href')!
+    for (const path of [css, script, icon]) {
+      expect(path).toMatch(/^\/assets\/[a-z]+\.[0-9a-f]{12}\.(css|js|svg)$/)
+      const response = await get(path)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    }
+    const plain = await get('/assets/site.css')
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=3600')
+    expect(await plain.text()).toBe(await (await get(css)).text())
+    expect((await get('/assets/site.000000000000.css')).status).toBe(404)
+  })
+
+  test('/favicon.ico is an icon, not a 404', async () => {
+    const response = await get('/favicon.ico')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('image/x-icon')
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    expect([...bytes.slice(0, 4)]).toEqual([0, 0, 1, 0])
   })
 })

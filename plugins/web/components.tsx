@@ -82,3 +82,27 @@ export function isWebUrl(value: string | undefined): value is string {
     return false
   }
 }
+
+/**
+ * A copy-ready code block: the label names what it is, the button (wired by app.js) copies the code exactly.
+ * The block scrolls rather than wraps so that copied lines stay what they look like.
+ */
+export function CodeBlock({ id, label, code }: { id: string; label: string; code: string }): JSX.Element {
+  return (
+    <figure class="code">
+      <figcaption>
+        <span id={`${id}-label`} safe>
+          {label}
+        </span>
+        <button type="button" class="copy secondary" data-copy-target={id} aria-describedby={`${id}-label`}>
+          Copy
+        </button>
+      </figcaption>
+      <pre tabindex="0" aria-labelledby={`${id}-label`}>
+        <code id={id} safe>
+          {code}
+        </code>
+      </pre>
+    </figure>
+  )
+}

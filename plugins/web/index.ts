@@ -1,12 +1,11 @@
-import { join } from 'node:path'
 import { html } from '@elysiajs/html'
 import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
-import { PACKAGE_ROOT } from '../../core/package-root.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, ERRORS } from '../../core/errors.ts'
 import { leaderboardPage } from '../leaderboard/service.ts'
+import { assetAt } from './assets.ts'
 import { reportMarkdown } from './markdown.ts'
 import { checksPageQuery, journeyForm, leaderboardPageQuery, recheckForm, recheckToken, scanForm } from './model.ts'
 import { ApiPage } from './pages/api.tsx'
@@ -26,12 +25,6 @@ import { API_CATALOG_PATH, API_CATALOG_TYPE, apiCatalog, HOME_MARKDOWN_PATH, hom
 /** Pages are for people and crawlers; programs have the documented API, so none of this is in /openapi.json. */
 const hidden = { hide: true }
 
-const ASSETS = {
-  'site.css': 'text/css; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
-  'og.png': 'image/png',
-} as const
-
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8'
 
 /** The report's Markdown alternate is chosen by a `.md` suffix or by asking for text/markdown over HTML. */
@@ -49,9 +42,6 @@ export function webPlugin({ deps, services, context }: Root) {
   const baseUrl = config.publicBaseUrl
   const web = new WebService(deps)
   const catalog = buildCatalog(deps.registry, { essentials: false })
-  const assets = Object.fromEntries(
-    Object.entries(ASSETS).map(([name, type]) => [name, { body: Bun.file(join(PACKAGE_ROOT, 'plugins', 'web', 'assets', name)), type }]),
-  )
 
   // Documents that depend on the deployment alone are written once, not per request.
   const skill = skillMarkdown(baseUrl)
@@ -103,9 +93,14 @@ export function webPlugin({ deps, services, context }: Root) {
         return new Response(page, { status: responseValue.status, headers })
       })
       .get('/assets/:file', ({ params }) => {
-        const asset = assets[params.file]
-        if (!asset) throw new AppError('NOT_FOUND', { message: `No asset ${params.file}` })
-        return new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=3600' } })
+        const found = assetAt(`/assets/${params.file}`)
+        if (!found) throw new AppError('NOT_FOUND', { message: `No asset ${params.file}` })
+        return new Response(found.asset.body, { headers: { 'content-type': found.asset.type, 'cache-control': found.cacheControl } })
+      }, { detail: hidden })
+      // Browsers ask for /favicon.ico whatever the page links; the pages link the SVG.
+      .get('/favicon.ico', () => {
+        const { asset } = assetAt('/assets/favicon.ico')!
+        return new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' } })
       }, { detail: hidden })
       // The homepage names the API catalog, the API description and docs, its Markdown twin and the sitemap (RFC 8288),
       // and answers Markdown to a request that prefers it; both variants say they vary on Accept.
@@ -127,7 +122,7 @@ export function webPlugin({ deps, services, context }: Root) {
       .post(
         '/scan',
         async ({ body, caller }) => {
-          const prepared = await services.scans.prepare({ url: body.url })
+          const prepared = await services.scans.prepare({ url: body.url, force: body.force === '1' })
           const row = prepared.fresh?.row ?? (await services.scans.execute(prepared, caller))
           return new Response(null, { status: 303, headers: { location: reportPath(row.domain), 'cache-control': 'no-store' } })
         },
@@ -148,10 +143,20 @@ export function webPlugin({ deps, services, context }: Root) {
             return html(NotScannedPage({ domain, baseUrl, nonce }))
           }
           const token = recheckToken.safeParse(query.recheck)
-          const [recheck, runs] = await Promise.all([token.success ? web.recheck(token.data) : null, services.journeys.repository.forDomain(domain, 5)])
+          const [kept, runs] = await Promise.all([token.success ? web.recheck(token.data) : null, services.journeys.repository.forDomain(domain, 5)])
+          // A re-check of another domain (a token pasted across reports) is not this report's.
+          const recheck = kept?.domain === domain ? kept : null
           set.headers.link = `<${reportPath(domain)}.md>; rel="alternate"; type="text/markdown"`
-          set.headers['cache-control'] = 'no-cache'
-          return html(ReportPage({ view, baseUrl, nonce, recheck, runs: runs.map((run) => ({ id: run.id, title: intentTitle(run.intentId), status: run.status, outcome: run.verdict?.outcome })) }))
+          set.headers['cache-control'] = recheck ? 'no-store' : 'no-cache'
+          return html(
+            ReportPage({
+              view: recheck ? web.withRecheck(view, recheck) : view,
+              baseUrl,
+              nonce,
+              recheck,
+              runs: runs.map((run) => ({ id: run.id, title: intentTitle(run.intentId), status: run.status, outcome: run.verdict?.outcome })),
+            }),
+          )
         },
         { detail: hidden },
       )
@@ -170,11 +175,8 @@ export function webPlugin({ deps, services, context }: Root) {
             { patch: can('patch-stored-scan') },
           )
           const results = report.layers.flatMap((layer) => layer.checks).filter((check) => check.id === body.checkId)
-          const token = await web.keepRecheck({
-            checkId: body.checkId,
-            storedScanUpdated,
-            results: results.map(({ name, status, details, recommendation, mcpUrl }) => ({ name, status, details, recommendation, mcpUrl })),
-          })
+          // Evidence is for programs reading stored scans; the page never shows it.
+          const token = await web.keepRecheck({ checkId: body.checkId, domain, storedScanUpdated, results: results.map(({ evidence: _, ...result }) => result) })
           const location = `${reportPath(domain)}?recheck=${token}#check-${encodeURIComponent(body.checkId)}`
           return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } })
         },
@@ -185,11 +187,18 @@ export function webPlugin({ deps, services, context }: Root) {
         async ({ query, html, nonce }) => html(LeaderboardPage({ page: await leaderboardPage(deps.database.db, { ...query, pageSize: 50 }), baseUrl, nonce })),
         { limit: 'openRead', query: leaderboardPageQuery, detail: hidden },
       )
-      .get('/checks', ({ query, html, nonce }) => html(ChecksPage({ catalog, query: query.q, baseUrl, nonce })), {
+      .get('/checks', ({ query, html, nonce }) => html(ChecksPage({ catalog, query, baseUrl, nonce })), {
         query: checksPageQuery,
         detail: hidden,
       })
-      .get('/journeys', ({ html, nonce }) => html(JourneysPage({ intents: services.journeys.intents(), baseUrl, nonce })), { detail: hidden })
+      .get(
+        '/journeys',
+        async ({ html, nonce }) => {
+          const recent = (await web.recentJourneys(10)).map((run) => ({ ...run, title: intentTitle(run.intentId) }))
+          return html(JourneysPage({ intents: services.journeys.intents(), recent, baseUrl, nonce }))
+        },
+        { detail: hidden },
+      )
       .post(
         '/journeys',
         async ({ body, caller }) => {

@@ -1,5 +1,6 @@
 import type { Children } from '@kitajs/html'
 import { SERVICE_NAME } from '../../core/contract.ts'
+import { assetPath } from './assets.ts'
 import { OG_IMAGE } from './discovery.ts'
 import { jsonForScript } from './respond.ts'
 
@@ -69,9 +70,10 @@ export function Layout({ meta, children }: { meta: PageMeta; children: Children 
           <meta name="twitter:card" content="summary_large_image" />
           <meta name="twitter:title" content={share} />
           <meta name="twitter:description" content={meta.description} />
-          <link rel="stylesheet" href="/assets/site.css" />
+          <link rel="icon" href={assetPath('favicon.svg')} type="image/svg+xml" />
+          <link rel="stylesheet" href={assetPath('site.css')} />
           {meta.jsonLd === undefined ? '' : <script type="application/ld+json" nonce={meta.nonce}>{jsonForScript(meta.jsonLd)}</script>}
-          {meta.script ? <script src="/assets/app.js" defer nonce={meta.nonce}></script> : ''}
+          {meta.script ? <script src={assetPath('app.js')} defer nonce={meta.nonce}></script> : ''}
         </head>
         <body>
           <a class="skip" href="#main">
@@ -105,7 +107,7 @@ export function Layout({ meta, children }: { meta: PageMeta; children: Children 
 }
 
 /** The scan form: posts without JavaScript; app.js streams progress instead when it can. */
-export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP App URL' }: { value?: string; label?: string }): JSX.Element {
+export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP App URL', force = false }: { value?: string; label?: string; force?: boolean }): JSX.Element {
   return (
     // toolname/tooldescription: the declarative WebMCP form, so an in-browser agent can call the scan as a tool.
     <form
@@ -117,6 +119,7 @@ export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP Ap
       tooldescription="Scan a website (a domain such as example.com), an MCP server URL or an MCP App URL for AI-agent readiness, and open its report: score, grade, per-layer results and ranked fixes."
     >
       <label for="scan-target">{label}</label>
+      {force ? <input type="hidden" name="force" value="1" /> : ''}
       <div class="row">
         <input id="scan-target" name="url" toolparamdescription="The domain, MCP server URL or MCP App URL to scan" type="text" required maxlength="2048" inputmode="url" autocomplete="url" spellcheck="false" autocapitalize="none" placeholder="example.com" value={value} />
         <button type="submit">Scan</button>

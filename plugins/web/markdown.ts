@@ -1,3 +1,4 @@
+import { buildReportModel, formatGain, type ReportCheck } from '../../core/report/index.ts'
 import { reportPath } from '../scan/shapes.ts'
 import { reportDescription } from './pages/report.tsx'
 import type { ReportView } from './service.ts'
@@ -16,39 +17,59 @@ function text(value: string | undefined): string {
     .trim()
 }
 
-/** The Markdown alternate of a report page (`/site/{domain}.md`, or `Accept: text/markdown`). */
+/** A fenced block; the fence is longer than any backtick run inside, so the code cannot close it. */
+function fenced(code: string, language: string): string[] {
+  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((run) => run[0].length))
+  const fence = '`'.repeat(longest + 1)
+  return [`${fence}${language}`, code, fence]
+}
+
+const checkLine = (check: ReportCheck) =>
+  `| ${text(check.name)} (\`${check.id}\`)${check.required ? ' **required**' : ''} | ${check.status} | ${check.score}/${check.maxScore} | ${check.gain > 0 ? `+${formatGain(check.gain)}` : ''} | ${text(check.details ?? check.recommendation)} |`
+
+/**
+ * The Markdown alternate of a report page (`/site/{domain}.md`, or `Accept: text/markdown`): the same fix-first
+ * model as the page (core/report), so an agent reads the fixes, with their snippets, before anything else.
+ */
 export function reportMarkdown(view: ReportView, baseUrl: string): string {
   const { report } = view
+  const model = buildReportModel(report)
   const lines = [
     `# Agent-readiness report: ${text(report.domain)}`,
     '',
-    `> ${text(reportDescription(view))}`,
+    `> ${text(model.verdict)}`,
     '',
     `- Score: ${report.score}/100`,
     `- Grade: ${text(report.grade)}`,
     `- Scanned: ${report.scannedAt}`,
     `- Analysis: ${view.analysisStatus}`,
     `- Report: ${baseUrl}${reportPath(report.domain)}`,
-    '',
-    '## Layers',
-    '',
-    '| Layer | Score | Max |',
-    '| --- | ---: | ---: |',
-    ...report.layers.map((layer) => `| ${text(layer.name)} | ${layer.score} | ${layer.maxScore} |`),
+    `- Summary: ${text(reportDescription(view))}`,
     '',
     '## Top fixes',
     '',
-    ...(report.topFixes.length === 0
-      ? ['Nothing to fix.']
-      : report.topFixes.map((fix, index) => `${index + 1}. **${text(fix.name)}** (+${fix.estScoreGain} points)${fix.recommendation ? `: ${text(fix.recommendation)}` : ''}`)),
-    '',
-    '## Checks',
   ]
-  for (const layer of report.layers) {
-    lines.push('', `### ${text(layer.name)}`, '', '| Check | Status | Score | Details |', '| --- | --- | ---: | --- |')
-    for (const check of layer.checks) {
-      lines.push(`| ${text(check.name)} (\`${check.id}\`) | ${check.status} | ${check.score}/${check.maxScore} | ${text(check.details)} |`)
+  if (model.fixes.length === 0) lines.push('Nothing to fix: every counted check passes.')
+  for (const fix of model.fixes) {
+    const { check } = fix
+    lines.push(`### ${fix.rank}. ${text(check.name)} (+${formatGain(fix.gain)} points)${check.required ? ' (required)' : ''}`, '')
+    lines.push(`Check \`${check.id}\`, ${check.status}, ${check.score}/${check.maxScore}.${check.details ? ` ${text(check.details)}` : ''}`, '')
+    if (check.recommendation) lines.push(`Fix: ${text(check.recommendation)}`, '')
+    if (fix.remedy) {
+      lines.push(`${text(fix.remedy.snippet.label)}:`, '', ...fenced(fix.remedy.snippet.code, fix.remedy.snippet.language), '')
+      for (const recipe of fix.remedy.recipes) lines.push(`On ${recipe.server}:`, '', ...fenced(recipe.code, recipe.language), '')
     }
   }
-  return `${lines.join('\n')}\n`
+  lines.push('## Layers', '', '| Layer | Score |', '| --- | --- |', ...model.layers.map((layer) => `| ${text(layer.name)} | ${layer.label} |`), '')
+  if (model.issues.length > 0) {
+    lines.push(`## Also failing or warning (${model.issues.length}), by impact`, '', '| Check | Status | Points | Gain | Details |', '| --- | --- | ---: | ---: | --- |')
+    lines.push(...model.issues.map(checkLine), '')
+  }
+  if (model.pending.length > 0) lines.push(`## Still running (${model.pending.length})`, '', ...model.pending.map((check) => `- ${text(check.name)} (\`${check.id}\`)`), '')
+  lines.push(`## Passed (${model.passed.length})`, '', ...model.passed.map((check) => `- ${text(check.name)} (\`${check.id}\`) ${check.score}/${check.maxScore}`), '')
+  lines.push(`## Not applicable (${model.counts.notApplicable})`, '')
+  for (const group of model.notApplicable) {
+    lines.push(`- ${text(group.reason)}: ${group.checks.map((check) => `\`${check.id}\``).join(', ')}`)
+  }
+  return `${lines.join('\n').trimEnd()}\n`
 }

@@ -1,9 +1,14 @@
 import { z } from 'zod'
+import type { CheckResult } from '../../core/engine/scoring.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
-import { SCAN_KINDS } from '../../core/engine/contract.ts'
+import { LAYER_IDS, SCAN_KINDS, TIERS } from '../../core/engine/contract.ts'
 
 /** The home page's form (url-encoded): one field takes a domain, an MCP server URL or an MCP App URL. */
-export const scanForm = z.object({ url: z.string().trim().min(1).max(2048) })
+export const scanForm = z.object({
+  url: z.string().trim().min(1).max(2048),
+  /** Set by a report's "Scan again": a fresh scan, not the stored result (forced scans have their own budget). */
+  force: z.literal('1').optional(),
+})
 
 /** The journeys page's form: a curated intent against a domain (free text needs a partner key; not offered here). */
 export const journeyForm = z.object({ domain: z.string().trim().min(1).max(253), intent: z.string().min(1).max(100) })
@@ -25,11 +30,22 @@ export const leaderboardPageQuery = z.object({
   page: z.preprocess(emptyAsAbsent, z.coerce.number().int().min(1).max(1000).default(1)),
 })
 
-export const checksPageQuery = z.object({ q: z.string().max(200).optional() })
+/** The catalog page's filters (a plain GET form): free text, then layer, tier and target kind. */
+export const checksPageQuery = z.object({
+  q: z.string().max(200).optional(),
+  layer: z.preprocess(emptyAsAbsent, z.enum(LAYER_IDS).optional()),
+  tier: z.preprocess(emptyAsAbsent, z.enum(TIERS).optional()),
+  kind: z.preprocess(emptyAsAbsent, z.enum(SCAN_KINDS).optional()),
+})
+export type ChecksPageQuery = z.infer<typeof checksPageQuery>
 
-/** What a re-check leaves for the report to show after the redirect. */
+/**
+ * What a re-check leaves for the report to show after the redirect: the new results themselves, so that a result
+ * that was not saved (no scan key) can still be shown in place, re-scored, and said to be unsaved.
+ */
 export interface RecheckOutcome {
   checkId: string
-  results: { name: string; status: string; details: string; recommendation?: string; mcpUrl?: string }[]
+  domain: string
+  results: CheckResult[]
   storedScanUpdated: boolean
 }

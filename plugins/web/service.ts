@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { asc, desc } from 'drizzle-orm'
+import { and, asc, desc, isNull, ne } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import type { ScanReport } from '../../core/engine/scan.ts'
+import { patchReport, type ScanReport } from '../../core/engine/scan.ts'
 import { competitorsFor, type CompetitorSet, latestPublishedScans } from '../scan/competitors.ts'
 import type { ScanRow } from '../scan/repository.ts'
 import { isStuck } from '../scan/shapes.ts'
+import { journeyRuns } from '../journey/tables.ts'
 import type { RecheckOutcome } from './model.ts'
 
 /** A re-check result waits this long for the report that the redirect lands on. */
@@ -22,7 +23,7 @@ export interface ReportView {
   competitors: CompetitorSet | null
 }
 
-type WebDeps = Pick<AppDeps, 'database' | 'scans' | 'store'>
+type WebDeps = Pick<AppDeps, 'database' | 'scans' | 'store' | 'registry'>
 
 /** What the pages read, with no knowledge of HTTP. */
 export class WebService {
@@ -50,6 +51,29 @@ export class WebService {
     const { db } = this.deps.database
     const pool = latestPublishedScans(db)
     return db.select({ domain: pool.domain, scannedAt: pool.scannedAt }).from(pool).orderBy(desc(pool.scannedAt), asc(pool.domain)).limit(limit)
+  }
+
+  /**
+   * The report as the re-check left it: the stored one when the re-check patched it, otherwise the stored one with
+   * the new results laid over it and re-scored, shown but never saved (the page says so).
+   */
+  withRecheck(view: ReportView, outcome: RecheckOutcome): ReportView {
+    if (outcome.storedScanUpdated) return view
+    return { ...view, report: { ...view.report, ...patchReport(view.report, outcome.results, this.deps.registry) } }
+  }
+
+  /**
+   * The newest journey runs for the journeys page: curated tasks started without a key only, because a partner's
+   * free-text task or keyed run is theirs to share (its id is a capability), not ours to list.
+   */
+  async recentJourneys(limit: number): Promise<{ id: string; intentId: string; domain: string; status: string; outcome: string | undefined; createdAt: Date }[]> {
+    const rows = await this.deps.database.db
+      .select({ id: journeyRuns.id, intentId: journeyRuns.intentId, domain: journeyRuns.domain, status: journeyRuns.status, verdict: journeyRuns.verdict, createdAt: journeyRuns.createdAt })
+      .from(journeyRuns)
+      .where(and(isNull(journeyRuns.keyId), ne(journeyRuns.intentId, 'custom')))
+      .orderBy(desc(journeyRuns.createdAt), desc(journeyRuns.id))
+      .limit(limit)
+    return rows.map(({ verdict, ...row }) => ({ ...row, outcome: verdict?.outcome }))
   }
 
   /** Keeps a re-check's results for the report the browser is redirected to; returns the token naming them. */

@@ -1,6 +1,7 @@
 // Progressive enhancement only: every page works without this file. It streams a scan's progress from
-// /api/scan/stream instead of waiting for the form's POST, and adds copy buttons to the badge snippets.
-// Everything a scan sends is written with textContent, never as markup.
+// /api/scan/stream instead of waiting for the form's POST, wires the copy buttons of code blocks, re-checks a
+// check in place and lets a partial report update itself. Everything a scan sends is written with textContent;
+// the only markup taken in is our own server's report page, parsed inert by DOMParser and moved node by node.
 'use strict'
 
 function enhanceScanForm(form) {
@@ -51,7 +52,13 @@ function enhanceScanForm(form) {
     const button = form.querySelector('button[type="submit"]')
     button.disabled = true
     let finished = false
-    const source = new EventSource(`/api/scan/stream?domain=${encodeURIComponent(target)}`)
+    let opened = false
+    const force = form.querySelector('input[name="force"]') ? '&force=1' : ''
+    const url = `/api/scan/stream?domain=${encodeURIComponent(target)}${force}`
+    const source = new EventSource(url)
+    source.onopen = () => {
+      opened = true
+    }
     source.onmessage = (message) => {
       const frame = JSON.parse(message.data)
       if (frame.type === 'kind_detected') status.textContent = `Scanning ${target} (${frame.kind})…`
@@ -83,29 +90,147 @@ function enhanceScanForm(form) {
         button.disabled = false
       }
     }
-    source.onerror = () => {
+    source.onerror = async () => {
       if (finished) return
       source.close()
-      status.textContent = 'The connection to the scan was lost. Try again, or reload the page.'
       button.disabled = false
+      if (opened) {
+        status.textContent = 'The connection to the scan was lost. Try again, or reload the page.'
+        return
+      }
+      // Refused before the stream opened (a target that is not a domain, a limit): EventSource hides the answer,
+      // so it is read once more as JSON to show the server's own message.
+      status.textContent = await refusal(url)
     }
   })
 }
 
-function addCopyButtons() {
-  for (const field of document.querySelectorAll('textarea[data-copy]')) {
-    if (!navigator.clipboard) return
-    const button = document.createElement('button')
-    button.type = 'button'
-    const label = document.querySelector(`label[for="${field.id}"]`)
-    button.textContent = `Copy ${label ? label.textContent : ''}`.trim()
-    button.addEventListener('click', async () => {
-      await navigator.clipboard.writeText(field.value)
-      button.textContent = 'Copied'
-    })
-    field.after(button)
+async function refusal(url) {
+  try {
+    const response = await fetch(url, { headers: { accept: 'application/json' } })
+    const body = await response.json()
+    if (typeof body.message === 'string') return `The scan was refused: ${body.message}`
+  } catch {
+    // no JSON answer: the generic message below
+  }
+  return 'The scan could not start. Check the address and try again.'
+}
+
+// Copy buttons of code blocks (delegated, so blocks swapped in later work too). The Clipboard API needs a secure
+// context; elsewhere the code is selected and copied with the older command.
+async function copy(button) {
+  const code = document.getElementById(button.dataset.copyTarget)
+  if (!code) return
+  try {
+    await navigator.clipboard.writeText(code.textContent)
+  } catch {
+    window.getSelection().selectAllChildren(code)
+    document.execCommand('copy')
+  }
+  button.textContent = 'Copied'
+  setTimeout(() => {
+    button.textContent = 'Copy'
+  }, 2000)
+}
+
+/** Our own report page, parsed inert. */
+async function fetchReport(url, init) {
+  const response = await fetch(url, init)
+  const page = new DOMParser().parseFromString(await response.text(), 'text/html')
+  return { response, page }
+}
+
+/** Replaces what the user sees of the score: the summary (gauge, grade, verdict) and the layer bars. */
+function swapScore(page) {
+  for (const id of ['report-summary', 'report-layers']) {
+    const fresh = page.getElementById(id)
+    const current = document.getElementById(id)
+    if (fresh && current) current.replaceWith(document.adoptNode(fresh))
   }
 }
+
+// Re-check: the server re-runs the check and renders the report with its result (saved or not, it says which);
+// the card the user pressed, and every card of the same check, are replaced where they are, then the score.
+async function recheck(form) {
+  const card = form.closest('article.check')
+  const button = form.querySelector('button')
+  const label = button.firstChild
+  const idle = label.textContent
+  button.disabled = true
+  label.textContent = 'Re-checking…'
+  card.setAttribute('aria-busy', 'true')
+  try {
+    const { response, page } = await fetchReport(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)) })
+    if (!response.ok) throw new Error(page.querySelector('main p')?.textContent || `The server answered ${response.status}`)
+    const checkId = card.dataset.checkId
+    let replacement = null
+    for (const fresh of page.querySelectorAll(`article.check[data-check-id="${CSS.escape(checkId)}"]`)) {
+      const current = document.getElementById(fresh.id)
+      if (!current) continue
+      const adopted = document.adoptNode(fresh)
+      current.replaceWith(adopted)
+      if (current === card) replacement = adopted
+    }
+    swapScore(page)
+    const notice = replacement?.querySelector('.recheck-notice')
+    if (notice) {
+      notice.tabIndex = -1
+      notice.focus()
+    }
+  } catch (error) {
+    card.removeAttribute('aria-busy')
+    button.disabled = false
+    label.textContent = idle
+    let notice = card.querySelector('.recheck-notice')
+    if (!notice) {
+      notice = document.createElement('p')
+      notice.className = 'notice recheck-notice'
+      notice.setAttribute('role', 'status')
+      card.querySelector('header').after(notice)
+    }
+    notice.textContent = `The re-check failed: ${error.message}`
+  }
+}
+
+// A partial report: rendered checks run in the background for a few seconds. The score route is polled with a
+// growing interval (it is rate-limited) and, once the analysis ends, the report is replaced by the final one.
+function followAnalysis(notice) {
+  let delay = 2000
+  const poll = async () => {
+    try {
+      const response = await fetch(notice.dataset.followScore, { headers: { accept: 'application/json' }, cache: 'no-store' })
+      if (response.ok && (await response.json()).analysisStatus !== 'partial') {
+        const { response: page, page: fresh } = await fetchReport(window.location.pathname, { cache: 'no-store' })
+        const main = fresh.getElementById('main')
+        if (page.ok && main) {
+          document.getElementById('main').replaceWith(document.adoptNode(main))
+          const status = document.createElement('p')
+          status.className = 'notice'
+          status.setAttribute('role', 'status')
+          status.textContent = 'The background checks finished: this is the final report.'
+          document.querySelector('#report-summary .summary-text')?.append(status)
+          return
+        }
+      }
+    } catch {
+      // a lost request is retried below
+    }
+    delay = Math.min(delay * 1.5, 30000)
+    setTimeout(poll, delay)
+  }
+  setTimeout(poll, delay)
+}
+
+document.addEventListener('click', (event) => {
+  const button = event.target.closest('[data-copy-target]')
+  if (button) copy(button)
+})
+document.addEventListener('submit', (event) => {
+  const form = event.target.closest('form[data-recheck]')
+  if (!form || typeof DOMParser === 'undefined') return
+  event.preventDefault()
+  recheck(form)
+})
 
 // A running journey: steps are appended as the agent takes them; the finished run is rendered by the server.
 function followJourney(status) {
@@ -136,4 +261,13 @@ function followJourney(status) {
 for (const form of document.querySelectorAll('form[data-scan-form]')) enhanceScanForm(form)
 const journey = document.querySelector('[data-journey-stream]')
 if (journey) followJourney(journey)
-addCopyButtons()
+// The journeys page: the tasks' {domain} slots read the domain being typed.
+const domainSource = document.querySelector('[data-domain-source]')
+if (domainSource) {
+  domainSource.addEventListener('input', () => {
+    const domain = domainSource.value.trim()
+    for (const slot of document.querySelectorAll('[data-domain-slot]')) slot.textContent = domain || 'the site'
+  })
+}
+const analysis = document.querySelector('[data-follow-score]')
+if (analysis) followAnalysis(analysis)

@@ -19,7 +19,7 @@ export function ApiPage({ baseUrl, nonce }: { baseUrl: string; nonce: string }):
       <h1>API and MCP server</h1>
       <p>
         Everything on these pages is also available to programs. Reads are open; scans are rate-limited per IP, and operators issue keys for
-        more. Every report page has a Markdown alternate at <code>/site/&lt;domain&gt;.md</code>.
+        more. Every report page has a Markdown alternate at <code safe>{'/site/<domain>.md'}</code>.
       </p>
       <dl class="links">
         {links.map((link) => (

@@ -1,26 +1,55 @@
 import type { JourneyRunRecord } from '../../journey/model.ts'
+import { day } from '../components.tsx'
 import { Layout } from '../layout.tsx'
 import { reportPath } from '../../scan/shapes.ts'
 
 export const journeyPath = (id: string) => `/journeys/${encodeURIComponent(id)}`
 
-/** `/journeys`: the curated intents, and the form that starts one against a domain. */
-export function JourneysPage({ intents, baseUrl, nonce }: { intents: { id: string; title: string; prompt: string }[]; baseUrl: string; nonce: string }): JSX.Element {
+export interface RecentRun {
+  id: string
+  title: string
+  domain: string
+  status: string
+  outcome: string | undefined
+  createdAt: Date
+}
+
+/** An intent's prompt with its `{domain}` placeholders as slots app.js fills with the domain being typed. */
+function Prompt({ prompt }: { prompt: string }): JSX.Element {
+  const parts = prompt.split('{domain}')
   return (
-    <Layout meta={{ title: 'Agent journeys', description: 'Watch an AI agent attempt a real task on a site, step by step.', canonical: `${baseUrl}/journeys`, nonce }}>
+    <>
+      {parts.map((part, index) => (
+        <>
+          <span safe>{part}</span>
+          {index < parts.length - 1 ? <em data-domain-slot>the site</em> : ''}
+        </>
+      ))}
+    </>
+  )
+}
+
+/** `/journeys`: the curated intents, the form that starts one against a domain, and the newest public runs. */
+export function JourneysPage({ intents, recent, baseUrl, nonce }: { intents: { id: string; title: string; prompt: string }[]; recent: RecentRun[]; baseUrl: string; nonce: string }): JSX.Element {
+  return (
+    <Layout meta={{ title: 'Agent journeys', description: 'Watch an AI agent attempt a real task on a site, step by step.', canonical: `${baseUrl}/journeys`, nonce, script: true }}>
       <h1>Agent journeys</h1>
       <p>An agent attempts a task on a site: find the pricing, the API reference, the support contact. Every step it takes is recorded.</p>
       <form method="post" action="/journeys" class="filters">
-        <label for="journey-domain">Domain</label>
-        <input id="journey-domain" name="domain" type="text" required maxlength="253" autocomplete="url" spellcheck="false" autocapitalize="none" placeholder="example.com" />
-        <label for="journey-intent">Task</label>
-        <select id="journey-intent" name="intent">
-          {intents.map((intent) => (
-            <option value={intent.id} safe>
-              {intent.title}
-            </option>
-          ))}
-        </select>
+        <div>
+          <label for="journey-domain">Domain</label>
+          <input id="journey-domain" name="domain" type="text" required maxlength="253" autocomplete="url" spellcheck="false" autocapitalize="none" placeholder="example.com" data-domain-source />
+        </div>
+        <div>
+          <label for="journey-intent">Task</label>
+          <select id="journey-intent" name="intent">
+            {intents.map((intent) => (
+              <option value={intent.id} safe>
+                {intent.title}
+              </option>
+            ))}
+          </select>
+        </div>
         <button type="submit">Start the journey</button>
       </form>
       <h2>Tasks</h2>
@@ -28,10 +57,25 @@ export function JourneysPage({ intents, baseUrl, nonce }: { intents: { id: strin
         {intents.map((intent) => (
           <>
             <dt safe>{intent.title}</dt>
-            <dd safe>{intent.prompt}</dd>
+            <dd>
+              <Prompt prompt={intent.prompt} />
+            </dd>
           </>
         ))}
       </dl>
+      <h2>Recent runs</h2>
+      {recent.length === 0 ? (
+        <p>No journey has run yet.</p>
+      ) : (
+        <ul class="runs">
+          {recent.map((run) => (
+            <li>
+              <a href={journeyPath(run.id)} safe>{`${run.title} on ${run.domain}`}</a>{' '}
+              <span class="muted" safe>{`${run.outcome ? `${run.status}: ${run.outcome}` : run.status} · ${day(run.createdAt)}`}</span>
+            </li>
+          ))}
+        </ul>
+      )}
     </Layout>
   )
 }

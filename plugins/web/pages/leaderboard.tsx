@@ -1,10 +1,14 @@
 import { SCAN_KINDS } from '../../../core/engine/contract.ts'
-import { CATEGORY_SLUGS } from '../../../core/engine/lib/categories.ts'
+import { CATEGORIES } from '../../../core/engine/lib/categories.ts'
 import type { LeaderboardResponse } from '../../leaderboard/model.ts'
+import { day } from '../components.tsx'
 import { Layout } from '../layout.tsx'
 import { reportPath } from '../../scan/shapes.ts'
 
 const KIND_LABELS: Record<string, string> = { domain: 'Websites', mcp: 'MCP servers', 'mcp-app': 'MCP Apps' }
+/** One row's kind, in the singular. */
+const KIND_NAMES: Record<string, string> = { domain: 'Website', mcp: 'MCP server', 'mcp-app': 'MCP App' }
+const CATEGORY_NAMES: Record<string, string> = Object.fromEntries(CATEGORIES.map((category) => [category.slug, category.name]))
 
 /** `/leaderboard`: the public ranking, filtered by a plain GET form. */
 export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardResponse; baseUrl: string; nonce: string }): JSX.Element {
@@ -23,9 +27,9 @@ export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardRes
         <label for="filter-category">Category</label>
         <select id="filter-category" name="category">
           <option value="">All categories</option>
-          {CATEGORY_SLUGS.map((slug) => (
-            <option value={slug} selected={slug === page.category}>
-              {slug}
+          {CATEGORIES.map((category) => (
+            <option value={category.slug} selected={category.slug === page.category}>
+              {category.name}
             </option>
           ))}
         </select>
@@ -43,22 +47,23 @@ export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardRes
       {page.items.length === 0 ? (
         <p>No published results match these filters yet.</p>
       ) : (
-        <table>
+        <table class="ranking">
           <caption>{`${page.total} ranked ${page.total === 1 ? 'result' : 'results'}`}</caption>
           <thead>
             <tr>
               <th scope="col">Rank</th>
               <th scope="col">Site</th>
               <th scope="col">Category</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Scanned</th>
               <th scope="col">Score</th>
-              <th scope="col">Grade</th>
             </tr>
           </thead>
           <tbody>
             {page.items.map((item) => (
               <tr>
-                <td>{String(item.rank)}</td>
-                <td>
+                <td class="rank">{String(item.rank)}</td>
+                <td class="site">
                   <a href={reportPath(item.domain)} safe>
                     {item.domain}
                   </a>
@@ -70,9 +75,18 @@ export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardRes
                     ''
                   )}
                 </td>
-                <td safe>{item.category ?? '—'}</td>
-                <td>{String(item.score)}</td>
-                <td safe>{item.grade}</td>
+                <td class="category" safe>
+                  {item.category ? (CATEGORY_NAMES[item.category] ?? item.category) : 'Uncategorised'}
+                </td>
+                <td class="kind" safe>
+                  {KIND_NAMES[item.urlKind] ?? item.urlKind}
+                </td>
+                <td class="date">
+                  <time datetime={item.scannedAt}>{day(new Date(item.scannedAt))}</time>
+                </td>
+                <td class="score">
+                  <strong>{String(item.score)}</strong> <span safe>{item.grade}</span>
+                </td>
               </tr>
             ))}
           </tbody>

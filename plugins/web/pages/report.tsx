@@ -1,8 +1,8 @@
 import { SERVICE_NAME } from '../../../core/contract.ts'
-import type { CheckResult, LayerResult, TopFix } from '../../../core/engine/scoring.ts'
+import { buildReportModel, formatGain, type Remedy, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'
-import { day, Gauge, isWebUrl, Sparkline, StatusLabel } from '../components.tsx'
+import { CodeBlock, day, Gauge, isWebUrl, Sparkline, StatusLabel } from '../components.tsx'
 import { Layout, ScanForm } from '../layout.tsx'
 import type { RecheckOutcome } from '../model.ts'
 import type { ReportView } from '../service.ts'
@@ -27,11 +27,12 @@ export function reportDescription(view: ReportView): string {
   return `${report.domain}: ${report.score}/100, grade ${report.grade}. ${fixes === 0 ? 'No fixes outstanding.' : `${fixes} top fixes with their estimated gains.`} Scanned ${day(new Date(report.scannedAt))}.`
 }
 
-/** /site/{domain}: everything the stored scan says, most useful first. */
+/** /site/{domain}: the fix-first reading of the stored scan (core/report), then context: history, competitors, journeys. */
 export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage): JSX.Element {
   const { report } = view
   const path = reportPath(report.domain)
   const canonical = `${baseUrl}${path}`
+  const model = buildReportModel(report)
   const jsonLd = {
     '@context': 'https://schema.org',
     '@type': 'WebPage',
@@ -46,6 +47,15 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
       reviewRating: { '@type': 'Rating', ratingValue: report.score, bestRating: 100, worstRating: 0, ratingExplanation: `Grade ${report.grade}` },
     },
   }
+  const rechecked = recheck ? new Set(recheck.results.map((result) => `${result.id}\u0000${result.mcpUrl ?? ''}`)) : new Set<string>()
+  const card = (check: ReportCheck, fix?: ReportFix) => (
+    <CheckCard
+      check={check}
+      fix={fix}
+      domain={report.domain}
+      recheck={recheck && rechecked.has(`${check.id}\u0000${check.mcpUrl ?? ''}`) ? recheck : null}
+    />
+  )
   return (
     <Layout
       meta={{
@@ -59,63 +69,107 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
         script: true,
       }}
     >
-      <section class="summary" aria-labelledby="report-title">
-        <div>
+      <section class="summary" id="report-summary" aria-labelledby="report-title">
+        <div class="summary-text">
           <h1 id="report-title" safe>
             {report.domain}
           </h1>
-          {report.name && report.name !== report.domain ? (
-            <p class="site-name" safe>
-              {report.name}
-            </p>
-          ) : (
-            ''
-          )}
           <p class="grade">
             Grade <strong class="grade-letter" safe>{report.grade}</strong>
+            <span class="score-text">{` · ${report.score} / 100`}</span>
           </p>
-          {report.ctaMessage ? <p safe>{report.ctaMessage}</p> : ''}
+          <p class="verdict" id="report-verdict" safe>
+            {model.verdict}
+          </p>
           <p class="muted">
+            {report.name && report.name !== report.domain ? (
+              <>
+                <span class="site-name" safe>
+                  {report.name}
+                </span>
+                {' · '}
+              </>
+            ) : (
+              ''
+            )}
             Scanned <time datetime={report.scannedAt}>{day(new Date(report.scannedAt))}</time>
             {report.urlKind === 'domain' ? '' : <span safe>{` · ${report.urlKind}`}</span>} · <a href={`${path}.md`}>Markdown</a> ·{' '}
             <a href={`/api/score/${encodeURIComponent(report.domain)}?format=audit`}>JSON</a>
           </p>
-          {view.analysisStatus === 'complete' ? (
-            ''
-          ) : (
+          <AnalysisNotice status={view.analysisStatus} domain={report.domain} />
+          {recheck && !recheck.storedScanUpdated ? (
             <p class="notice" role="status">
-              {view.analysisStatus === 'stuck'
-                ? 'The background analysis of this scan did not finish; scan again to complete it.'
-                : 'Some checks are still running in the background; reload in a minute for the final score.'}
+              These numbers include a re-check that is not saved: the stored report keeps the scanned result until the next scan.
             </p>
+          ) : (
+            ''
           )}
         </div>
         <Gauge score={report.score} grade={report.grade} />
       </section>
-      {recheck ? <RecheckNotice outcome={recheck} /> : ''}
-      <section aria-labelledby="layers-title">
-        <h2 id="layers-title">Layers</h2>
-        <ul class="layers">{report.layers.map((layer) => <LayerBar layer={layer} />)}</ul>
-      </section>
+      <ul class="layers" id="report-layers" aria-label="Layers">
+        {model.layers.map((layer) => (
+          <LayerBar layer={layer} />
+        ))}
+      </ul>
       <section aria-labelledby="fixes-title">
-        <h2 id="fixes-title">Top fixes</h2>
-        <TopFixes fixes={report.topFixes} />
+        <h2 id="fixes-title">{model.fixes.length === 0 ? 'Top fixes' : `Top fixes (${model.fixes.length})`}</h2>
+        {model.fixes.length === 0 ? (
+          <p>Nothing to fix: every counted check passes.</p>
+        ) : (
+          <ol class="fixes">
+            {model.fixes.map((fix) => (
+              <li>{card(fix.check, fix)}</li>
+            ))}
+          </ol>
+        )}
       </section>
+      {model.issues.length > 0 ? (
+        <section aria-labelledby="issues-title">
+          <h2 id="issues-title">{`Also failing or warning (${model.issues.length}), by impact`}</h2>
+          {model.issues.map((check) => card(check))}
+        </section>
+      ) : (
+        ''
+      )}
+      {model.pending.length > 0 ? (
+        <details class="fold" open>
+          <summary>
+            <h2>{`Still running (${model.pending.length})`}</h2>
+          </summary>
+          {model.pending.map((check) => card(check))}
+        </details>
+      ) : (
+        ''
+      )}
+      <details class="fold" id="passed">
+        <summary>
+          <h2>{`Passed (${model.passed.length})`}</h2>
+        </summary>
+        {model.passed.map((check) => card(check))}
+      </details>
+      <details class="fold" id="not-applicable">
+        <summary>
+          <h2>{`Not applicable (${model.counts.notApplicable})`}</h2>
+        </summary>
+        {model.notApplicable.map((group) => (
+          <section class="na-group">
+            <p safe>{group.reason}</p>
+            {group.checks.map((check) => card(check))}
+          </section>
+        ))}
+      </details>
       <section aria-labelledby="history-title">
         <h2 id="history-title">Score history</h2>
         <Sparkline points={view.history} />
-      </section>
-      <section aria-labelledby="checks-title">
-        <h2 id="checks-title">Every check</h2>
-        {report.layers.map((layer) => (
-          <LayerChecks layer={layer} domain={report.domain} />
-        ))}
       </section>
       <Competitors set={view.competitors} />
       <section aria-labelledby="journeys-title">
         <h2 id="journeys-title">Agent journeys</h2>
         {runs.length === 0 ? (
-          <p>No agent has attempted a task here yet.</p>
+          <p>
+            No agent has attempted a task here yet. <a href="/journeys">Start a journey</a>
+          </p>
         ) : (
           <ul>
             {runs.map((run) => (
@@ -128,84 +182,87 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
             ))}
           </ul>
         )}
-        <p>
-          <a href="/journeys">Start a journey</a>
-        </p>
       </section>
       <BadgeSnippets domain={report.domain} baseUrl={baseUrl} />
       <section aria-labelledby="rescan-title">
         <h2 id="rescan-title">Scan again</h2>
-        <ScanForm value={report.domain} label="Domain or URL to scan" />
+        <ScanForm value={report.domain} label="Domain or URL to scan" force />
       </section>
     </Layout>
   )
 }
 
-function LayerBar({ layer }: { layer: LayerResult }): JSX.Element {
-  const id = `layer-${layer.id}`
-  const percent = layer.maxScore > 0 ? Math.round((layer.score / layer.maxScore) * 100) : 0
+/** A partial report follows its background analysis (app.js polls the score route) and updates itself. */
+function AnalysisNotice({ status, domain }: { status: ReportView['analysisStatus']; domain: string }): JSX.Element {
+  if (status === 'complete') return ''
+  if (status === 'stuck') return <p class="notice">The background analysis of this scan did not finish; scan again to complete it.</p>
   return (
-    <li class="layer">
+    <p class="notice" id="analysis-status" role="status" data-follow-score={`/api/score/${encodeURIComponent(domain)}`}>
+      Rendered checks are still running in the background; this report updates itself when they finish.
+    </p>
+  )
+}
+
+function LayerBar({ layer }: { layer: ReportLayer }): JSX.Element {
+  const id = `layer-${layer.id}`
+  return (
+    <li class={layer.applicable ? 'layer' : 'layer layer-empty'} data-layer={layer.id}>
       <label for={id} safe>
         {layer.name}
       </label>
-      <meter id={id} min="0" max={String(Math.max(layer.maxScore, 1))} value={String(layer.score)}>
-        {`${percent}%`}
-      </meter>
-      <span class="layer-score">{`${layer.score} / ${layer.maxScore}`}</span>
+      {layer.applicable ? (
+        <meter id={id} min="0" max={String(Math.max(layer.maxScore ?? 0, 1))} value={String(layer.score ?? 0)}>
+          {`${layer.percent ?? 0}%`}
+        </meter>
+      ) : (
+        <output id={id} class="muted">
+          Nothing applicable to this site
+        </output>
+      )}
+      <span class="layer-score" safe>
+        {layer.applicable ? layer.label : '—'}
+      </span>
     </li>
   )
 }
 
-function TopFixes({ fixes }: { fixes: TopFix[] }): JSX.Element {
-  if (fixes.length === 0) return <p>Nothing to fix: every counted check passes.</p>
-  return (
-    <ol class="fixes">
-      {fixes.map((fix) => (
-        <li>
-          <a href={`#check-${encodeURIComponent(fix.id)}`} safe>
-            {fix.name}
-          </a>{' '}
-          <span class="gain">{`+${formatGain(fix.estScoreGain)} points`}</span>
-          {fix.bonus ? <span class="muted"> (bonus)</span> : ''}
-          {fix.recommendation ? <p safe>{fix.recommendation}</p> : ''}
-        </li>
-      ))}
-    </ol>
-  )
-}
+const STATUS_CLASS: Record<string, string> = { pass: 'pass', fail: 'fail', warning: 'warning', error: 'error', pending: 'pending', na: 'na' }
 
-const formatGain = (gain: number) => (Number.isInteger(gain) ? String(gain) : gain.toFixed(1))
-
-function LayerChecks({ layer, domain }: { layer: LayerResult; domain: string }): JSX.Element {
-  const seen = new Map<string, number>()
-  return (
-    <section class="layer-checks" aria-labelledby={`checks-${layer.id}`}>
-      <h3 id={`checks-${layer.id}`} safe>
-        {layer.name}
+/**
+ * One check, wherever it is listed. A top fix is shown open with its gain and copy-ready remedy; every other check
+ * is one line that unfolds to its details and the re-check button. A re-checked card says so in place and stays
+ * open (app.js swaps the card the server renders after a re-check for the one the user pressed).
+ */
+function CheckCard({ check, fix, domain, recheck }: { check: ReportCheck; fix?: ReportFix; domain: string; recheck: RecheckOutcome | null }): JSX.Element {
+  const titleId = `${check.anchor}-title`
+  const measured = check.status !== 'na' && check.status !== 'pending'
+  const head = (
+    <>
+      <h3 id={titleId} safe>
+        {check.name}
       </h3>
-      {layer.description ? <p class="muted" safe>{layer.description}</p> : ''}
-      {layer.checks.map((check) => {
-        // MCP fan-out repeats an id once per server; only the first row takes the plain anchor.
-        const count = seen.get(check.id) ?? 0
-        seen.set(check.id, count + 1)
-        return <CheckRow check={check} anchor={count === 0 ? `check-${check.id}` : `check-${check.id}-${count + 1}`} domain={domain} />
-      })}
-    </section>
+      <StatusLabel status={check.status} />
+      {check.required && check.status !== 'pass' ? <span class="tag tag-required">Required</span> : ''}
+      {measured ? <span class="points">{`${check.score} / ${check.maxScore}`}</span> : ''}
+      {fix ? <span class="gain">{`+${formatGain(fix.gain)} points`}</span> : check.gain > 0 ? <span class="gain-minor">{`+${formatGain(check.gain)}`}</span> : ''}
+    </>
   )
-}
-
-function CheckRow({ check, anchor, domain }: { check: CheckResult; anchor: string; domain: string }): JSX.Element {
-  const titleId = `${anchor}-title`
-  return (
-    <article class="check" id={anchor} aria-labelledby={titleId}>
-      <header>
-        <h4 id={titleId} safe>
-          {check.name}
-        </h4>
-        <StatusLabel status={check.status} />
-        <span class="muted">{`${check.score} / ${check.maxScore}`}</span>
-      </header>
+  const body = (
+    <>
+      {recheck ? (
+        <p class="notice recheck-notice" role="status">
+          {`Re-checked just now: ${STATUS_WORDS[check.status] ?? check.status}. `}
+          {recheck.storedScanUpdated ? (
+            'The stored report is updated.'
+          ) : (
+            <>
+              This result is not saved: <a href="#rescan-title">scan again</a> to update the stored report.
+            </>
+          )}
+        </p>
+      ) : (
+        ''
+      )}
       {check.mcpUrl ? (
         <p class="muted">
           MCP server: <code safe>{check.mcpUrl}</code>
@@ -213,8 +270,7 @@ function CheckRow({ check, anchor, domain }: { check: CheckResult; anchor: strin
       ) : (
         ''
       )}
-      {check.details ? <p safe>{check.details}</p> : ''}
-      {check.naReason ? <p class="muted" safe>{check.naReason}</p> : ''}
+      {check.details ? <p class="details" safe>{check.details}</p> : ''}
       {check.recommendation ? (
         <p>
           <strong>Fix:</strong> <span safe>{check.recommendation}</span>
@@ -222,6 +278,7 @@ function CheckRow({ check, anchor, domain }: { check: CheckResult; anchor: strin
       ) : (
         ''
       )}
+      {fix?.remedy ? <RemedyBlock remedy={fix.remedy} id={check.anchor} /> : ''}
       <footer>
         {isWebUrl(check.specUrl) ? (
           <a href={check.specUrl}>
@@ -233,37 +290,58 @@ function CheckRow({ check, anchor, domain }: { check: CheckResult; anchor: strin
         <a href={`/checks#${encodeURIComponent(check.id)}`}>
           About this check<span class="visually-hidden" safe>{`: ${check.name}`}</span>
         </a>
-        <form method="post" action={`${reportPath(domain)}/recheck`} class="inline">
-          <input type="hidden" name="checkId" value={check.id} />
-          <button type="submit">
-            Re-check<span class="visually-hidden" safe>{` ${check.name}`}</span>
-          </button>
-        </form>
+        {check.status === 'na' ? (
+          ''
+        ) : (
+          <form method="post" action={`${reportPath(domain)}/recheck`} class="inline" data-recheck>
+            <input type="hidden" name="checkId" value={check.id} />
+            <button type="submit" class="secondary">
+              Re-check<span class="visually-hidden" safe>{` ${check.name}`}</span>
+            </button>
+          </form>
+        )}
       </footer>
+    </>
+  )
+  const open = fix !== undefined || recheck !== null
+  return (
+    <article class={`check check-${STATUS_CLASS[check.status] ?? 'error'}`} id={check.anchor} data-check-id={check.id} aria-labelledby={titleId}>
+      {open ? (
+        <>
+          <header>{head}</header>
+          {body}
+        </>
+      ) : (
+        <details>
+          <summary>
+            <span class="check-head">{head}</span>
+          </summary>
+          {body}
+        </details>
+      )}
     </article>
   )
 }
 
-function RecheckNotice({ outcome }: { outcome: RecheckOutcome }): JSX.Element {
+const STATUS_WORDS: Record<string, string> = { pass: 'it passes', fail: 'it still fails', warning: 'it warns', error: 'it could not be measured', na: 'it does not apply' }
+
+/** The snippet to copy, then the per-server recipes folded. */
+function RemedyBlock({ remedy, id }: { remedy: Remedy; id: string }): JSX.Element {
+  const snippetId = `${id}-snippet`
   return (
-    <section class="notice" role="status" aria-labelledby="recheck-title">
-      <h2 id="recheck-title">
-        Re-checked <a href={`#check-${encodeURIComponent(outcome.checkId)}`} safe>{outcome.checkId}</a> just now
-      </h2>
-      <ul>
-        {outcome.results.map((result) => (
-          <li>
-            <strong safe>{result.name}</strong> <StatusLabel status={result.status} /> <span safe>{result.details}</span>
-            {result.mcpUrl ? <span class="muted" safe>{` (${result.mcpUrl})`}</span> : ''}
-          </li>
-        ))}
-      </ul>
-      <p class="muted">
-        {outcome.storedScanUpdated
-          ? 'The stored report below has been updated.'
-          : 'The stored report below is unchanged; scan again to update the score.'}
-      </p>
-    </section>
+    <div class="remedy">
+      <CodeBlock id={snippetId} label={remedy.snippet.label} code={remedy.snippet.code} />
+      {remedy.recipes.length > 0 ? (
+        <details class="recipes">
+          <summary>{`On your server: ${remedy.recipes.map((recipe) => recipe.server).join(', ')}`}</summary>
+          {remedy.recipes.map((recipe, index) => (
+            <CodeBlock id={`${id}-recipe-${index}`} label={recipe.server} code={recipe.code} />
+          ))}
+        </details>
+      ) : (
+        ''
+      )}
+    </div>
   )
 }
 
@@ -312,20 +390,16 @@ function BadgeSnippets({ domain, baseUrl }: { domain: string; baseUrl: string })
   const markdown = `[![Agent readiness of ${domain}](${badge})](${report})`
   const html = `<a href="${report}"><img src="${badge}" alt="Agent readiness of ${domain}"></a>`
   return (
-    <section aria-labelledby="badge-title">
-      <h2 id="badge-title">Badge</h2>
+    <details class="fold" id="badge">
+      <summary>
+        <h2>Badge for your site</h2>
+      </summary>
       <p>
         <img src={`/api/badge/${encodeURIComponent(domain)}`} alt={`Agent readiness badge of ${domain}`} height="20" />
       </p>
-      <label for="badge-markdown">Markdown</label>
-      <textarea id="badge-markdown" readonly rows="2" data-copy safe>
-        {markdown}
-      </textarea>
-      <label for="badge-html">HTML</label>
-      <textarea id="badge-html" readonly rows="2" data-copy safe>
-        {html}
-      </textarea>
-    </section>
+      <CodeBlock id="badge-markdown" label="Markdown" code={markdown} />
+      <CodeBlock id="badge-html" label="HTML" code={html} />
+    </details>
   )
 }
 
