@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import mcpEndpointAdvertised from '../../checks/domain/mcp-endpoint-advertised.ts'
 import { REGISTERED_CHECKS } from '../../checks/index.ts'
+import { CONTRACT_VERSION } from '../../core/contract.ts'
 import { toCheckResult } from '../../core/engine/scoring.ts'
 import { ardWorld, domains, report, SERVER_CARD, URN } from '../../tests/support/ard-world.ts'
 import { discoveryLayer, scanReport } from '../../tests/support/scan-report.ts'
@@ -176,7 +177,7 @@ describe('descriptor, catalogs and the dump', () => {
     const { response, body } = await send('/api/ard/catalog.json')
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
     expect(response.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600')
-    expect(body).toMatchObject({ version: '1.27.0', publisher: { displayName: 'agent-readiness', identifier: 'localhost', url: 'http://localhost:3000' } })
+    expect(body).toMatchObject({ version: CONTRACT_VERSION, publisher: { displayName: 'agent-readiness', identifier: 'localhost', url: 'http://localhost:3000' } })
     expect(Number.isNaN(Date.parse(body.generatedAt))).toBe(false)
     expect(body.data).toHaveLength((await agents()).body.total)
     const ids = domains(body.data)

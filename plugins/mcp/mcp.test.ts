@@ -68,7 +68,7 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
   test('serverInfo reports the contract version; every tool has schemas and explicit behaviour hints', async () => {
     const client = await connect()
     expect(client.getServerVersion()).toMatchObject({ name: 'agent-readiness', version: CONTRACT_VERSION, title: 'Agent Readiness' })
-    expect(client.getServerVersion()?.version).toBe('1.27.0')
+    expect(client.getServerVersion()?.version).toBe(CONTRACT_VERSION)
     expect(client.getInstructions()?.length).toBeGreaterThan(20)
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([
