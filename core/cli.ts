@@ -1,6 +1,5 @@
 #!/usr/bin/env bun
-import { parseArgs } from 'node:util'
-import { EXIT_USAGE, TargetError, UsageError } from './cli/usage.ts'
+import { EXIT_USAGE, parseCommandLine, TargetError, UsageError, usageHint } from './cli/usage.ts'
 import type { KeyService, KeyTier } from './keys/service.ts'
 
 // Each command imports what it needs when it runs: `--help` and an in-process scan load no database driver, job
@@ -9,20 +8,23 @@ import type { KeyService, KeyTier } from './keys/service.ts'
 const USAGE = `agent-readiness <command>
 
   serve                                   migrate, then serve the API (what \`npm start\` runs)
-  worker [--concurrency N]                run background work only: deep analysis and journey runs (scale-out; set WORKER_CONCURRENCY=0 on API nodes)
+  worker [--concurrency N]                run background work only: deep analysis and journey runs
+                                          (scale-out; set WORKER_CONCURRENCY=0 on API nodes)
   migrate                                 apply database migrations and exit
   keys create --tier scan|partner|graph-stream --label NAME
-                                          create an API key; the key is printed once, only its hash is stored
+                                          create an API key; the key is printed once, only its hash
+                                          is stored
   keys list                               list keys (id, tier, label, prefix, created, revoked)
   keys revoke ID                          revoke one key
   keygen                                  print a new Ed25519 private JWK for SIGNING_KEY
   scan <target> [--format text|json|markdown|junit] [--min-score N] [--checks a,b | --only a,b]
-       [--server URL] [--allow-private] [--static] [--mcp URL] [--quiet]
-                                          scan (in-process, or on a running service with --server) and print
-                                          the report; exit 1 when a gate fails, 2 on a usage or target error.
-                                          \`agent-readiness scan --help\` explains every option
-  version                                 print the version, the contract version (which names the check catalog
-                                          a gate ran against) and the Bun running it
+       [--baseline FILE [--tolerance N]] [--save-baseline FILE] [--server URL] [--static] ...
+                                          scan (in-process, or on a running service with --server)
+                                          and print the report; exit 1 when a gate fails, 2 on a
+                                          usage or target error. \`agent-readiness scan --help\`
+                                          explains every option
+  version                                 print the version, the contract version (which names the
+                                          check catalog a gate ran against) and the Bun running it
 
 Configuration comes from the environment; see README.md.`
 
@@ -46,7 +48,7 @@ async function keysCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args
   if (action === 'create') {
     const { KEY_TIERS } = await import('./keys/service.ts')
-    const { values } = parseArgs({ args: rest, options: { tier: { type: 'string' }, label: { type: 'string' } } })
+    const { values } = parseCommandLine(rest, { tier: { type: 'string' }, label: { type: 'string' } })
     if (!values.tier || !KEY_TIERS.includes(values.tier as KeyTier)) {
       throw new UsageError(`--tier must be one of ${KEY_TIERS.join(', ')}`)
     }
@@ -78,7 +80,7 @@ async function keysCommand(args: string[]): Promise<void> {
 }
 
 async function workerCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { concurrency: { type: 'string', default: '2' } } })
+  const { values } = parseCommandLine(args, { concurrency: { type: 'string', default: '2' } })
   const concurrency = Number(values.concurrency)
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError('--concurrency is 1 to 32')
   const [{ loadConfig }, { closeDeps, openDeps }, { ScanWorker }, { JourneyWorker }] = await Promise.all([
@@ -135,6 +137,10 @@ export async function runCli(argv: string[]): Promise<void> {
       return
     }
     case undefined:
+      // A bare command is a mistake in a script: the usage, on stderr, with the usage exit code.
+      console.error(USAGE)
+      process.exitCode = EXIT_USAGE
+      return
     case 'help':
     case '--help':
     case '-h':
@@ -145,14 +151,25 @@ export async function runCli(argv: string[]): Promise<void> {
   }
 }
 
+/** node:util's parseArgs called directly (not through parseCommandLine) fails this way; the option is named in our words. */
+function parseArgsProblem(error: unknown): string | null {
+  const code = String((error as { code?: unknown } | null)?.code)
+  if (!(error instanceof TypeError) || !code.startsWith('ERR_PARSE_ARGS')) return null
+  const option = (error.message.match(/'(-[^']*)'/) ?? [])[1]
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `${option} is not an option of this command`
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return `${option.split(' ')[0]} needs a value`
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `this command takes no argument${option ? ` such as ${option}` : ''}`
+  return 'the options could not be read'
+}
+
 /** Runs a command line to its end: usage and target errors exit 2 with one message, never a stack trace. */
 export function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   return runCli(argv).catch(async (error: unknown) => {
     const { ConfigError } = await import('./config.ts')
-    // node:util's parseArgs reports an unknown option or a missing value this way, in every command.
-    const badArguments = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')
+    const badArguments = parseArgsProblem(error)
     if (error instanceof UsageError || badArguments) {
-      console.error(`${(error as Error).message}\n\n${(error as Partial<UsageError>).usage ?? USAGE}`)
+      // One line that says what is wrong, one that says where to read more: never the whole usage again.
+      console.error(`${badArguments ?? (error as Error).message}\n${usageHint((error as Partial<UsageError>).usage)}`)
     } else if (error instanceof ConfigError || error instanceof TargetError) {
       console.error(error.message)
     } else {

@@ -3,6 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { renderJunit } from '../core/cli/formats/junit.ts'
 import { renderMarkdown } from '../core/cli/formats/markdown.ts'
 import type { CliReport } from '../core/cli/report.ts'
+import { evaluateGate } from '../core/cli/gate.ts'
 
 /** Details and names come from scanned sites: markup, quotes, control characters and lone surrogates included. */
 const HOSTILE = `</failure></testcase><script>alert("x")</script> & 'quoted' | pipe\n[link](javascript:x) \u0001\u0008 \ud800 ]]>`
@@ -37,7 +38,7 @@ const report: CliReport = {
 
 describe('formats escape what a scanned site wrote', () => {
   test('junit stays valid XML and carries the text back unchanged (minus what XML cannot hold)', () => {
-    const xml = renderJunit(report)
+    const xml = renderJunit(report, { gate: evaluateGate(report, {}, ''), color: false })
     expect(XMLValidator.validate(xml)).toBe(true)
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' }).parse(xml)
     const cases = parsed.testsuites.testsuite.testcase
@@ -49,7 +50,7 @@ describe('formats escape what a scanned site wrote', () => {
   })
 
   test('markdown keeps every check on one table row with markup inert', () => {
-    const md = renderMarkdown(report)
+    const md = renderMarkdown(report, { gate: evaluateGate(report, {}, ''), color: false })
     const row = md.split('\n').find((line) => line.includes('`llms-txt`'))!
     expect(row).toContain('\\<script\\>')
     expect(row).toContain('\\| pipe')

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { version as packageVersion } from '../package.json'
 import type { CliReport } from '../core/cli/report.ts'
@@ -59,28 +62,59 @@ const json = (run: Run) => JSON.parse(run.stdout) as CliReport
 /** A stack trace would show `at file:line` frames. */
 const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+:\d+/m)
 
-describe('usage errors: one line and the usage, exit 2', () => {
+describe('usage errors: one line and a hint, exit 2', () => {
   test.each([
-    [['scan', 'poor.test', '--server-url', 'x'], /Unknown option '--server-url'/],
-    [['scan'], /exactly one target/],
-    [['scan', 'a.test', 'b.test'], /exactly one target/],
-    [['scan', 'poor.test', '--format', 'xml'], /--format is one of text, json, markdown, junit/],
-    [['scan', 'poor.test', '--min-score', '101'], /--min-score is a whole number/],
-    [['scan', 'poor.test', '--min-score', 'high'], /--min-score is a whole number/],
-    [['scan', 'poor.test', '--min-score'], /argument missing/],
-    [['scan', 'poor.test', '--only', 'llms-txt', '--min-score', '50'], /--only gives a partial result/],
-    [['scan', 'poor.test', '--server', 'ftp://example.com'], /--server takes the http\(s\) URL/],
-    [['scan', 'poor.test', '--server', 'http://127.0.0.1:1', '--static'], /--static applies to in-process scans/],
-    [['scan', 'poor.test', '--checks', 'llms-txt,no-such-check'], /unknown check ids: no-such-check/],
-    [['frobnicate'], /Unknown command "frobnicate"/],
-    [['worker', '--bogus'], /Unknown option '--bogus'/],
-  ])('%p', async (args, message) => {
+    [['scan', 'poor.test', '--server-url', 'x'], /^--server-url is not an option of this command \(did you mean --server\?\)$/, 'scan'],
+    [['scan', 'poor.test', '--bogus'], /^--bogus is not an option of this command$/, 'scan'],
+    [['scan', 'a.test', 'b.test'], /exactly one target/, 'scan'],
+    [['scan', 'poor.test', '--format', 'xml'], /--format is one of text, json, markdown, junit/, 'scan'],
+    [['scan', 'poor.test', '--min-score', '101'], /--min-score is a whole number/, 'scan'],
+    [['scan', 'poor.test', '--min-score', 'high'], /--min-score is a whole number/, 'scan'],
+    [['scan', 'poor.test', '--min-score'], /^--min-score needs a value$/, 'scan'],
+    [['scan', 'poor.test', '--min-score', '--quiet'], /^--min-score needs a value$/, 'scan'],
+    [['scan', 'poor.test', '--quiet=yes'], /^--quiet takes no value$/, 'scan'],
+    [['scan', 'poor.test', '--only', 'llms-txt', '--min-score', '50'], /--only gives a partial result/, 'scan'],
+    [['scan', 'poor.test', '--only', 'llms-txt', '--baseline', 'b.json'], /--only gives a partial result.*--baseline/, 'scan'],
+    [['scan', 'poor.test', '--tolerance', '3'], /--tolerance applies to --baseline/, 'scan'],
+    [['scan', 'poor.test', '--baseline', '/nonexistent/baseline.json'], /^--baseline \/nonexistent\/baseline\.json: no such file$/, 'scan'],
+    [['scan', 'poor.test', '--server', 'ftp://example.com'], /--server takes the http\(s\) URL/, 'scan'],
+    [['scan', 'poor.test', '--server', 'http://127.0.0.1:1', '--static'], /--static applies to in-process scans/, 'scan'],
+    [['scan', 'poor.test', '--checks', 'llms-txt,no-such-check'], /unknown check ids: no-such-check/, 'scan'],
+    [['frobnicate'], /Unknown command "frobnicate"/, ''],
+    [['worker', '--bogus'], /^--bogus is not an option of this command$/, ''],
+  ])('%p', async (args, message, command) => {
     const run = await runCli(args)
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')
-    expect(run.stderr.split('\n')[0]).toMatch(message)
-    expect(run.stderr).toContain('agent-readiness ')
+    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(message), `see agent-readiness ${command ? `${command} ` : ''}--help`])
     noStackTrace(run.stderr)
+  })
+
+  test('no arguments print the usage on stderr and exit 2', async () => {
+    const [bare, scan] = await Promise.all([runCli([]), runCli(['scan'])])
+    expect(bare.code).toBe(2)
+    expect(bare.stdout).toBe('')
+    expect(bare.stderr).toStartWith('agent-readiness <command>')
+    expect(scan.code).toBe(2)
+    expect(scan.stderr).toStartWith('agent-readiness scan <target> [options]')
+  })
+
+  test('a baseline that is not our report is named, before anything is scanned', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ar-baseline-'))
+    try {
+      await Bun.write(join(dir, 'notes.json'), JSON.stringify({ hello: 'world' }))
+      await Bun.write(join(dir, 'partial.json'), JSON.stringify({ domain: 'a.test', score: null, grade: null, partial: true, layers: [] }))
+      const [notReport, partial] = await Promise.all([
+        runCli(['scan', `http://127.0.0.1:${freeLoopbackPort()}`, '--baseline', join(dir, 'notes.json')]),
+        runCli(['scan', `http://127.0.0.1:${freeLoopbackPort()}`, '--baseline', join(dir, 'partial.json')]),
+      ])
+      expect(notReport.code).toBe(2)
+      expect(notReport.stderr).toContain('not a report of `agent-readiness scan --format json`')
+      expect(partial.code).toBe(2)
+      expect(partial.stderr).toContain('is a partial result')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('--version names the package, the contract and Bun, and exits 0', async () => {
@@ -125,7 +159,12 @@ describe('gates', () => {
     expect((await runCli(['scan', poor.host, '--static', '--quiet', '--min-score', String(full.score)])).code).toBe(0)
     const below = await runCli(['scan', poor.host, '--static', '--min-score', String(full.score! + 1)])
     expect(below.code).toBe(1)
-    expect(below.stderr).toContain(`gate: score ${full.score} is below --min-score ${full.score! + 1}`)
+    expect(below.stdout.trimEnd().split('\n').at(-1)).toBe(`Gate failed: score ${full.score} is below --min-score ${full.score! + 1}.`)
+    // A passing gate says so too, as the report's last line (text) or on stderr (the other formats).
+    const at = await runCli(['scan', poor.host, '--static', '--min-score', String(full.score)])
+    expect(at.stdout.trimEnd().split('\n').at(-1)).toBe(`Gate passed: score ${full.score} meets --min-score ${full.score}.`)
+    const asJson = await runCli(['scan', poor.host, '--static', '--format', 'json', '--min-score', String(full.score)])
+    expect(asJson.stderr.trimEnd().split('\n').at(-1)).toBe(`Gate passed: score ${full.score} meets --min-score ${full.score}.`)
   })
 
   test('--checks gates on those checks and leaves the score the real score', async () => {
@@ -135,7 +174,7 @@ describe('gates', () => {
 
     const gated = await runCli(['scan', poor.host, '--static', '--format', 'json', '--checks', `${passing},${failing}`, '--min-score', '0'])
     expect(gated.code).toBe(1)
-    expect(gated.stderr).toContain(`gate: ${failing} (fail) did not pass`)
+    expect(gated.stderr).toContain(`Gate failed: ${failing} did not pass (fail).`)
     expect(json(gated).score).toBe(full.score)
     expect(json(gated).partial).toBe(false)
     expect(json(gated).layers.flatMap((layer) => layer.checks)).toHaveLength(full.layers.flatMap((layer) => layer.checks).length)
@@ -161,33 +200,46 @@ describe('gates', () => {
 })
 
 describe('formats', () => {
-  test('junit: valid XML, one test case per check, failures and skips by status', async () => {
+  test('junit without a gate: valid XML, one case per check; only checks that lower the score fail', async () => {
     const [xmlRun, jsonRun] = await Promise.all([
       runCli(['scan', poor.host, '--static', '--format', 'junit', '--quiet']),
       runCli(['scan', poor.host, '--static', '--format', 'json', '--quiet']),
     ])
+    expect(xmlRun.code).toBe(0)
     expect(XMLValidator.validate(xmlRun.stdout)).toBe(true)
     const checks = json(jsonRun).layers.flatMap((layer) => layer.checks.map((check) => ({ layer: layer.id, ...check })))
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' }).parse(xmlRun.stdout)
-    const cases = parsed.testsuites.testsuite.testcase as { classname: string; name: string; failure?: unknown; skipped?: unknown }[]
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' || name === 'testsuite' }).parse(xmlRun.stdout)
+    // No gate, no gate suite: the checks are the only suite.
+    expect(parsed.testsuites.testsuite).toHaveLength(1)
+    const cases = parsed.testsuites.testsuite[0].testcase as { classname: string; name: string; failure?: unknown; skipped?: { message: string } }[]
     expect(cases).toHaveLength(checks.length)
     for (const check of checks) {
       const testCase = cases.find((entry) => entry.name === check.id)!
       expect(testCase.classname).toBe(check.layer)
-      expect(testCase.failure !== undefined).toBe(check.status === 'fail' || check.status === 'error')
-      expect(testCase.skipped !== undefined).toBe(check.status === 'na' || check.status === 'pending')
+      const lowers = check.status === 'fail' && !check.bonus && check.maturity === 'verified' && !check.beta
+      expect(testCase.failure !== undefined).toBe(lowers)
+      if (check.status === 'na' || check.status === 'pending' || check.status === 'error') expect(testCase.skipped).toBeDefined()
+      if (check.status === 'fail' && check.bonus) expect(testCase.skipped!.message).toStartWith('bonus check, never lowers the score; fail')
     }
   })
 
-  test('markdown: score, grade, a table per layer and the failing checks with their recommendation', async () => {
+  test('markdown: score and grade, the top fixes with their gains first, then the failing checks folded', async () => {
     const [md, data] = await Promise.all([
       runCli(['scan', poor.host, '--static', '--format', 'markdown', '--quiet']),
       runCli(['scan', poor.host, '--static', '--format', 'json', '--quiet']).then(json),
     ])
-    expect(md.stdout).toContain(`scores ${data.score}/100 (grade ${data.grade})`)
-    expect(md.stdout).toContain('| Layer | Score | Passed |')
-    const failing = data.layers.flatMap((layer) => layer.checks).find((check) => check.status === 'fail')!
-    expect(md.stdout).toContain(`\`${failing.id}\``)
+    const lines = md.stdout.split('\n')
+    expect(lines[0]).toBe(`## Agent readiness: poor.test scores ${data.score}/100 (grade ${data.grade})`)
+    expect(lines.length).toBeLessThan(60)
+    const fixes = lines.indexOf('### Top fixes')
+    const folded = lines.findIndex((line) => line.startsWith('<details><summary>'))
+    expect(fixes).toBeGreaterThan(0)
+    expect(folded).toBeGreaterThan(fixes)
+    // The first fix is the engine's first, with its gain; no fix is worth nothing.
+    expect(lines[fixes + 4]).toStartWith(`| +${data.topFixes[0]!.estScoreGain} | \`${data.topFixes[0]!.id}\` |`)
+    expect(md.stdout).not.toContain('| +0 |')
+    const failing = data.layers.flatMap((layer) => layer.checks).filter((check) => check.status === 'fail')
+    for (const check of failing) expect(md.stdout).toContain(`\`${check.id}\``)
   })
 })
 

@@ -31,18 +31,19 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
   const engine = createEngineDeps(config, options.static ? { browser: null } : {})
   const unknown = [...(options.only ?? []), ...(options.gateChecks ?? [])].filter((id) => !engine.registry.has(id))
   if (unknown.length > 0) throw new UsageError(`unknown check ids: ${[...new Set(unknown)].join(', ')} (see GET /api/checks)`, options.usage)
+  const isBeta = (id: string) => engine.registry.get(id)?.meta.beta === true
   try {
     if (options.only) {
       // A selective run, as POST /api/scan/checks: rendered checks inline, no relevance judgement.
       const report = await scan(target, engine, { phase: 'all', checkIds: options.only, mcpUrl: options.mcpUrl, onEvent: options.onEvent })
-      return skipRendered(fromScanReport(report, { partial: true }), options.static, engine.registry)
+      return skipRendered(fromScanReport(report, { partial: true, isBeta }), options.static, engine.registry)
     }
     let report = await scan(target, engine, { phase: 'static', mcpUrl: options.mcpUrl, onEvent: options.onEvent })
     if (report.pendingChecks.length > 0) {
       options.onNote(`rendering ${report.pendingChecks.length} checks in a browser`)
       report = { ...assessRelevance(await resolvePending(report, engine), engine.registry).report, analysisStatus: 'complete', pendingChecks: [] }
     }
-    return skipRendered(fromScanReport(report, { partial: false }), options.static, engine.registry)
+    return skipRendered(fromScanReport(report, { partial: false, isBeta }), options.static, engine.registry)
   } catch (error) {
     if (!(error instanceof AppError)) throw error
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `http://${target}`

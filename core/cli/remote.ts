@@ -25,7 +25,9 @@ type AuditResult = Parameters<typeof fromAudit>[0] & { analysisStatus?: string }
 export async function scanRemotely(target: string, options: RemoteScan): Promise<CliReport> {
   const server = options.server.replace(/\/+$/, '')
   const client = new Client(server, options.key)
-  if (options.only) return selectiveRun(client, target, options.only, options.mcpUrl)
+  // The catalog says which checks are beta (a scan result does not) and places the checks of a selective run.
+  const catalog = await client.json<Catalog>('GET', '/api/checks')
+  if (options.only) return selectiveRun(client, catalog, target, options.only, options.mcpUrl)
   // A CI gate measures what is deployed now, as the in-process scan does: never a stored result from hours ago.
   let result = options.onEvent
     ? await streamScan(client, target, options.mcpUrl, options.onEvent)
@@ -42,7 +44,7 @@ export async function scanRemotely(target: string, options: RemoteScan): Promise
     if (response.status === 429) interval = Math.max(interval, Number(response.headers.get('retry-after') ?? 5) * 1000)
     else result = (await response.json()) as AuditResult
   }
-  return fromAudit(result, target, server)
+  return fromAudit(result, target, server, betaLookup(catalog))
 }
 
 class Client {
@@ -90,8 +92,14 @@ async function streamScan(client: Client, target: string, mcpUrl: string | undef
 }
 
 interface Catalog {
+  contractVersion: string
   layers: { id: string; name: string }[]
-  checks: { id: string; layer: string }[]
+  checks: { id: string; layer: string; beta?: boolean }[]
+}
+
+function betaLookup(catalog: Catalog): (id: string) => boolean {
+  const beta = new Set(catalog.checks.filter((check) => check.beta).map((check) => check.id))
+  return (id) => beta.has(id)
 }
 
 interface RunChecksResponse {
@@ -102,11 +110,9 @@ interface RunChecksResponse {
 }
 
 /** POST /api/scan/checks answers per-check results without layers: the catalog places them. */
-async function selectiveRun(client: Client, target: string, only: string[], mcpUrl: string | undefined): Promise<CliReport> {
-  const [catalog, run] = await Promise.all([
-    client.json<Catalog>('GET', '/api/checks'),
-    client.json<RunChecksResponse>('POST', '/api/scan/checks', { url: target, checkIds: only, ...(mcpUrl ? { mcpUrl } : {}) }),
-  ])
+async function selectiveRun(client: Client, catalog: Catalog, target: string, only: string[], mcpUrl: string | undefined): Promise<CliReport> {
+  const run = await client.json<RunChecksResponse>('POST', '/api/scan/checks', { url: target, checkIds: only, ...(mcpUrl ? { mcpUrl } : {}) })
+  const isBeta = betaLookup(catalog)
   const layerOf = new Map(catalog.checks.map((check) => [check.id, check.layer]))
   return {
     domain: run.domain,
@@ -126,10 +132,11 @@ async function selectiveRun(client: Client, target: string, only: string[], mcpU
         name: layer.name,
         score: null,
         maxScore: null,
-        checks: run.results.filter((check) => layerOf.get(check.id) === layer.id).map(toCheck),
+        checks: run.results.filter((check) => layerOf.get(check.id) === layer.id).map((check) => toCheck(check, isBeta)),
       }))
       .filter((layer) => layer.checks.length > 0),
     topFixes: [],
     source: client.server,
+    contractVersion: catalog.contractVersion,
   }
 }

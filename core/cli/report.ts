@@ -25,6 +25,8 @@ export interface CliReport {
   topFixes: CliFix[]
   /** `in-process`, or the server's base URL. */
   source: string
+  /** The check catalog the scan ran against: a baseline from another one is compared with care. */
+  contractVersion?: string
 }
 
 export interface CliLayer {
@@ -47,6 +49,14 @@ export interface CliCheck {
   specUrl?: string
   mcpUrl?: string
   estScoreGain?: number
+  /** required | recommended | emerging: display metadata. */
+  tier?: string
+  /** Upside only: an unmet bonus never lowers the score. */
+  bonus?: boolean
+  /** verified checks count toward the score; emerging ones are shown only. */
+  maturity?: string
+  /** A beta check runs but cannot affect any score (the catalog's flag; absent from older reports). */
+  beta?: boolean
 }
 
 export interface CliFix {
@@ -54,10 +64,24 @@ export interface CliFix {
   name: string
   estScoreGain: number
   recommendation?: string
+  mcpUrl?: string
+}
+
+/**
+ * Whether a check that is not met lowers the score: only verified, non-bonus, non-beta checks do (the engine's
+ * own rule). The others are extras: shown, never held against the site.
+ */
+export function countsAgainst(check: Pick<CliCheck, 'bonus' | 'maturity' | 'beta'>): boolean {
+  return check.bonus !== true && check.maturity !== 'emerging' && check.beta !== true
+}
+
+/** What kind of extra a check is, for the reader: `bonus`, `emerging` or `beta`; null for a scored check. */
+export function extraKind(check: Pick<CliCheck, 'bonus' | 'maturity' | 'beta'>): 'bonus' | 'emerging' | 'beta' | null {
+  return check.beta ? 'beta' : check.bonus ? 'bonus' : check.maturity === 'emerging' ? 'emerging' : null
 }
 
 /** The check fields rendered; anything else the source carries (evidence, bookkeeping) is dropped. */
-export function toCheck(check: CliCheck): CliCheck {
+export function toCheck(check: CliCheck, isBeta: (id: string) => boolean = () => false): CliCheck {
   return {
     id: check.id,
     name: check.name,
@@ -70,6 +94,10 @@ export function toCheck(check: CliCheck): CliCheck {
     ...(check.specUrl ? { specUrl: check.specUrl } : {}),
     ...(check.mcpUrl ? { mcpUrl: check.mcpUrl } : {}),
     ...(check.estScoreGain !== undefined ? { estScoreGain: check.estScoreGain } : {}),
+    ...(check.tier ? { tier: check.tier } : {}),
+    ...(check.bonus !== undefined ? { bonus: check.bonus } : {}),
+    ...(check.maturity ? { maturity: check.maturity } : {}),
+    ...(isBeta(check.id) ? { beta: true } : {}),
   }
 }
 
@@ -88,9 +116,13 @@ interface ScoredShape {
   finalUrl?: string
   layers: { id: string; name: string; score: number; maxScore: number; checks: CliCheck[] }[]
   topFixes: CliFix[]
+  contractVersion?: string
 }
 
-function fromScored(shape: ScoredShape, target: string, source: string, partial: boolean): CliReport {
+/** Which checks the catalog marks beta: the scan results do not carry the flag. */
+export type BetaLookup = (id: string) => boolean
+
+function fromScored(shape: ScoredShape, target: string, source: string, partial: boolean, isBeta: BetaLookup): CliReport {
   return {
     domain: shape.domain,
     name: shape.name ?? shape.domain,
@@ -112,7 +144,7 @@ function fromScored(shape: ScoredShape, target: string, source: string, partial:
         name: layer.name,
         score: partial ? null : layer.score,
         maxScore: partial ? null : layer.maxScore,
-        checks: layer.checks.map(toCheck),
+        checks: layer.checks.map((check) => toCheck(check, isBeta)),
       })),
     topFixes: partial
       ? []
@@ -121,16 +153,18 @@ function fromScored(shape: ScoredShape, target: string, source: string, partial:
           name: fix.name,
           estScoreGain: fix.estScoreGain,
           ...(fix.recommendation ? { recommendation: fix.recommendation } : {}),
+          ...(fix.mcpUrl ? { mcpUrl: fix.mcpUrl } : {}),
         })),
     source,
+    ...(shape.contractVersion ? { contractVersion: shape.contractVersion } : {}),
   }
 }
 
-export function fromScanReport(report: ScanReport, options: { partial: boolean }): CliReport {
-  return fromScored(report, report.url, 'in-process', options.partial)
+export function fromScanReport(report: ScanReport, options: { partial: boolean; isBeta: BetaLookup }): CliReport {
+  return fromScored(report, report.url, 'in-process', options.partial, options.isBeta)
 }
 
 /** An AuditScanResult or AuditScoreResult; its `url` is the report page on the service's own site. */
-export function fromAudit(audit: ScoredShape & { url: string }, target: string, server: string): CliReport {
-  return { ...fromScored(audit, target, server, false), reportUrl: audit.url }
+export function fromAudit(audit: ScoredShape & { url: string }, target: string, server: string, isBeta: BetaLookup): CliReport {
+  return { ...fromScored(audit, target, server, false, isBeta), reportUrl: audit.url }
 }

@@ -1,32 +1,48 @@
-import { parseArgs } from 'node:util'
+import { appendFile } from 'node:fs/promises'
+import { type BaselineReport, readBaseline } from './baseline.ts'
+import type { RenderOptions } from './formats/style.ts'
+import { evaluateGate, type Gate } from './gate.ts'
 import { createProgress } from './progress.ts'
 import type { CliReport } from './report.ts'
-import { EXIT_GATE_FAILED, EXIT_PASS, TargetError, UsageError } from './usage.ts'
+import { EXIT_GATE_FAILED, EXIT_PASS, EXIT_USAGE, parseCommandLine, TargetError, UsageError } from './usage.ts'
 
 export const SCAN_USAGE = `agent-readiness scan <target> [options]
 
-  <target>                a domain, a URL, an MCP server URL or an MCP App URL; with private targets allowed also
-                          localhost, loopback or private addresses with any port (http://localhost:3000, 127.0.0.1:8080)
+  <target>               a domain, a URL, an MCP server URL or an MCP App URL; with private targets
+                         allowed also localhost, loopback or private addresses with any port
+                         (http://localhost:3000, 127.0.0.1:8080)
 
-  --format F              text (default), json, markdown (a table for pull-request comments) or junit (JUnit XML,
-                          one test case per check: classname = layer, name = check id)
-  --min-score N           exit 1 when the score is below N (0-100)
-  --checks a,b            run the full scan and exit 1 unless each listed check passes; the score is the real score
-  --only a,b              run only these checks: a PARTIAL result without an overall score (so no --min-score and
-                          no --checks); exits 1 unless each of them passes
-  --mcp URL               pin the MCP server to scan (the sole MCP target)
-  --server URL            scan on a running agent-readiness service instead of in-process; the scan key, if any,
-                          comes from AGENT_READINESS_KEY (sent as a bearer token). Always a live scan, never a
-                          stored result (forced scans are limited to 6 a day per address without a key); waits for
-                          the background analysis, so the report matches an in-process one
-  --allow-private         accept local and private targets (as SCANNER_ALLOW_PRIVATE=true), e.g. a dev server in CI
-  --static                no browser: rendered checks are skipped (they never count toward the score without one)
-                          and puppeteer is not loaded; the fastest scan
-  --quiet                 print nothing but the report (no progress, no gate messages)
-  -h, --help              this help
+Output
+  --format F             text (default; coloured on a terminal unless NO_COLOR is set), json (the
+                         report a baseline is made of), markdown (a pull-request comment) or junit
+                         (JUnit XML: the gate's assertions and one test case per check)
+  --summary FILE         also append the Markdown report to FILE (e.g. $GITHUB_STEP_SUMMARY)
+  --quiet                print nothing but the report (no progress, no gate lines on stderr)
 
-Exit codes: 0 pass, 1 a gate failed, 2 usage error or the target could not be scanned.
-Progress goes to stderr (redrawn in place on a terminal, one line per check otherwise); the report to stdout.`
+Gates (exit 1 when one fails)
+  --min-score N          the score must be at least N (0-100)
+  --checks a,b           each listed check must pass; the full scan runs and the score is the real one
+  --only a,b             run only these checks, each must pass: a PARTIAL result without an overall
+                         score (so no --min-score, --checks or --baseline)
+  --baseline FILE        compare with a report saved earlier (--save-baseline, or --format json): fail
+                         when the score drops by more than --tolerance or a check that passed there
+                         no longer passes; checks the catalog added or removed since are listed only
+  --tolerance N          points the score may drop below the baseline's (default 0)
+  --save-baseline FILE   write this run's report to FILE, to compare later runs with
+
+Scanning
+  --mcp URL              pin the MCP server to scan (the sole MCP target)
+  --server URL           scan on a running agent-readiness service instead of in-process; the scan
+                         key, if any, comes from AGENT_READINESS_KEY (sent as a bearer token). Always
+                         a live scan (forced scans are limited to 6 a day per address without a key);
+                         waits for the background analysis, so the report matches an in-process one
+  --allow-private        accept local and private targets (as SCANNER_ALLOW_PRIVATE=true)
+  --static               no browser: rendered checks are skipped (they never count toward the score
+                         without one) and puppeteer is not loaded; the fastest scan
+  -h, --help             this help
+
+Exit codes: 0 the gate passed (or none was set), 1 a gate failed, 2 a usage error or a target that
+could not be scanned. Progress goes to stderr; the report to stdout.`
 
 const FORMATS = ['text', 'json', 'markdown', 'junit'] as const
 type Format = (typeof FORMATS)[number]
@@ -37,6 +53,10 @@ interface ScanArgs {
   minScore?: number
   checks?: string[]
   only?: string[]
+  baseline?: string
+  tolerance: number
+  saveBaseline?: string
+  summary?: string
   mcpUrl?: string
   server?: string
   allowPrivate: boolean
@@ -51,42 +71,46 @@ function idList(value: string | undefined, option: string): string[] | undefined
   return ids
 }
 
+/** A whole number of points, 0 to 100. */
+function points(value: string | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d+$/.test(value) || Number(value) > 100) throw new UsageError(`${option} is a whole number from 0 to 100`, SCAN_USAGE)
+  return Number(value)
+}
+
 /** Parses and validates the scan options; null when help was asked for. */
 export function parseScanArgs(args: string[]): ScanArgs | null {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        format: { type: 'string', default: 'text' },
-        'min-score': { type: 'string' },
-        checks: { type: 'string' },
-        only: { type: 'string' },
-        mcp: { type: 'string' },
-        server: { type: 'string' },
-        'allow-private': { type: 'boolean', default: false },
-        static: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    })
-  } catch (error) {
-    // node:util reports unknown options and missing values as TypeErrors with a readable message.
-    throw new UsageError((error as Error).message, SCAN_USAGE)
-  }
-  const { values, positionals } = parsed
+  const { values, positionals } = parseCommandLine(
+    args,
+    {
+      format: { type: 'string', default: 'text' },
+      'min-score': { type: 'string' },
+      checks: { type: 'string' },
+      only: { type: 'string' },
+      baseline: { type: 'string' },
+      tolerance: { type: 'string' },
+      'save-baseline': { type: 'string' },
+      summary: { type: 'string' },
+      mcp: { type: 'string' },
+      server: { type: 'string' },
+      'allow-private': { type: 'boolean', default: false },
+      static: { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    SCAN_USAGE,
+  )
   if (values.help) return null
-  if (positionals.length !== 1) throw new UsageError('scan takes exactly one target (a domain or URL)', SCAN_USAGE)
+  if (positionals.length === 0) throw new UsageError('scan needs a target (a domain or URL)', SCAN_USAGE)
+  if (positionals.length > 1) throw new UsageError(`scan takes exactly one target, not ${positionals.length} (${positionals.join(', ')})`, SCAN_USAGE)
   if (!FORMATS.includes(values.format as Format)) throw new UsageError(`--format is one of ${FORMATS.join(', ')}`, SCAN_USAGE)
-  const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score'])
-  if (minScore !== undefined && !(/^\d+$/.test(values['min-score']!) && minScore <= 100)) {
-    throw new UsageError('--min-score is a whole number from 0 to 100', SCAN_USAGE)
-  }
+  const minScore = points(values['min-score'], '--min-score')
+  const tolerance = points(values.tolerance, '--tolerance')
+  if (tolerance !== undefined && values.baseline === undefined) throw new UsageError('--tolerance applies to --baseline: give the baseline to compare with', SCAN_USAGE)
   const only = idList(values.only, '--only')
-  if (only && (minScore !== undefined || values.checks !== undefined)) {
-    throw new UsageError('--only gives a partial result without an overall score: use it without --min-score and --checks', SCAN_USAGE)
+  if (only) {
+    const whole = ['--min-score', '--checks', '--baseline', '--save-baseline'].filter((option) => values[option.slice(2) as 'checks'] !== undefined)
+    if (whole.length > 0) throw new UsageError(`--only gives a partial result without an overall score: use it without ${whole.join(' and ')}`, SCAN_USAGE)
   }
   if (values.server !== undefined) {
     if (!/^https?:\/\/[^/]/.test(values.server) || !URL.canParse(values.server)) throw new UsageError('--server takes the http(s) URL of a service', SCAN_USAGE)
@@ -99,6 +123,10 @@ export function parseScanArgs(args: string[]): ScanArgs | null {
     minScore,
     checks: idList(values.checks, '--checks'),
     only,
+    baseline: values.baseline,
+    tolerance: tolerance ?? 0,
+    saveBaseline: values['save-baseline'],
+    summary: values.summary,
     mcpUrl: values.mcp,
     server: values.server,
     allowPrivate: values['allow-private'],
@@ -107,41 +135,44 @@ export function parseScanArgs(args: string[]): ScanArgs | null {
   }
 }
 
-/** Why the gate failed, one line each; empty when it passed. */
-export function gateFailures(report: CliReport, args: Pick<ScanArgs, 'minScore' | 'checks' | 'only'>): string[] {
-  const failures: string[] = []
-  if (args.minScore !== undefined && report.score !== null && report.score < args.minScore) {
-    failures.push(`score ${report.score} is below --min-score ${args.minScore}`)
-  }
-  const rows = report.layers.flatMap((layer) => layer.checks)
-  const gated = args.only ?? args.checks ?? []
-  const known = new Set(rows.map((row) => row.id))
-  const missing = gated.filter((id) => !known.has(id))
-  if (missing.length > 0) throw new UsageError(`unknown check ids: ${missing.join(', ')} (see GET /api/checks)`, SCAN_USAGE)
-  // A check run against several MCP servers passes only when it passed on each of them.
-  const failing = gated.filter((id) => rows.some((row) => row.id === id && row.status !== 'pass'))
-  if (failing.length > 0) {
-    const statuses = failing.map((id) => `${id} (${rows.filter((row) => row.id === id).map((row) => row.status).join(', ')})`)
-    failures.push(`${statuses.join(', ')} did not pass`)
-  }
-  return failures
+/** Whether a stream is a terminal that wants colour: NO_COLOR (any value) turns it off, FORCE_COLOR on. */
+export function wantsColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined> = process.env): boolean {
+  if (env.NO_COLOR) return false
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true
+  return stream.isTTY === true && env.TERM !== 'dumb'
 }
 
-async function render(report: CliReport, format: Format): Promise<string> {
+async function render(report: CliReport, format: Format, options: RenderOptions): Promise<string> {
   // Each format is loaded only when asked for.
   if (format === 'json') return (await import('./formats/json.ts')).renderJson(report)
-  if (format === 'markdown') return (await import('./formats/markdown.ts')).renderMarkdown(report)
-  if (format === 'junit') return (await import('./formats/junit.ts')).renderJunit(report)
-  return (await import('./formats/text.ts')).renderText(report)
+  if (format === 'markdown') return (await import('./formats/markdown.ts')).renderMarkdown(report, options)
+  if (format === 'junit') return (await import('./formats/junit.ts')).renderJunit(report, options)
+  return (await import('./formats/text.ts')).renderText(report, options)
 }
 
-/** `agent-readiness scan`: the report on stdout, progress and gate messages on stderr, the exit code returned. */
+/** Writes a file the user named; failing to is a usage error (exit 2), never a stack trace. */
+async function writeOutput(path: string, text: string, option: string, append = false): Promise<void> {
+  try {
+    if (append) await appendFile(path, text)
+    else await Bun.write(path, text)
+  } catch (error) {
+    throw new UsageError(`${option} ${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, SCAN_USAGE)
+  }
+}
+
+/** `agent-readiness scan`: the report on stdout, progress and gate lines on stderr, the exit code returned. */
 export async function scanCommand(argv: string[]): Promise<number> {
+  if (argv.length === 0) {
+    console.error(SCAN_USAGE)
+    return EXIT_USAGE
+  }
   const args = parseScanArgs(argv)
   if (!args) {
     console.log(SCAN_USAGE)
     return EXIT_PASS
   }
+  // A baseline that cannot be read fails before anything is fetched.
+  const baseline: BaselineReport | undefined = args.baseline ? await readBaseline(args.baseline, SCAN_USAGE) : undefined
   const progress = createProgress(args.quiet ? 'quiet' : 'auto')
   let report: CliReport
   try {
@@ -171,8 +202,18 @@ export async function scanCommand(argv: string[]): Promise<number> {
   } finally {
     progress.done()
   }
-  const failures = gateFailures(report, args)
-  console.log(await render(report, args.format))
-  if (!args.quiet) for (const failure of failures) console.error(`gate: ${failure}`)
-  return failures.length > 0 ? EXIT_GATE_FAILED : EXIT_PASS
+  const gate: Gate = evaluateGate(
+    report,
+    { minScore: args.minScore, checks: args.checks, only: args.only, ...(baseline && args.baseline ? { baseline: { report: baseline, file: args.baseline, tolerance: args.tolerance } } : {}) },
+    SCAN_USAGE,
+  )
+  if (args.saveBaseline) await writeOutput(args.saveBaseline, `${await render(report, 'json', { gate, color: false })}\n`, '--save-baseline')
+  if (args.summary) await writeOutput(args.summary, `${await render(report, 'markdown', { gate, color: false })}\n\n`, '--summary', true)
+  console.log(await render(report, args.format, { gate, color: args.format === 'text' && wantsColor(process.stdout) }))
+  // The text report ends with the gate; the other formats are documents, so the gate is told on stderr.
+  if (!args.quiet && args.format !== 'text' && gate.active) {
+    const { renderGate } = await import('./formats/text.ts')
+    console.error(renderGate(gate, { gate, color: wantsColor(process.stderr) }).join('\n'))
+  }
+  return gate.passed ? EXIT_PASS : EXIT_GATE_FAILED
 }

@@ -1,4 +1,7 @@
-import type { CliReport } from '../report.ts'
+import { rowLabel } from '../baseline.ts'
+import type { Assertion } from '../gate.ts'
+import { type CliCheck, type CliReport, extraKind } from '../report.ts'
+import type { RenderOptions } from './style.ts'
 
 /** XML 1.0 forbids most control characters even as references; they are dropped, the rest escaped. */
 function xml(text: string): string {
@@ -12,42 +15,102 @@ function xml(text: string): string {
     .replace(/'/g, '&apos;')
 }
 
+type Outcome = { kind: 'pass'; out?: string } | { kind: 'failure' | 'skipped'; message: string; body?: string }
+
+interface TestCase {
+  classname: string
+  name: string
+  outcome: Outcome
+}
+
+const lines = (...parts: (string | undefined | false)[]) => parts.filter(Boolean).join('\n')
+
+/** What a check's own case says when it is not met: its status and details, then its fix and spec. */
+function notMet(check: CliCheck, reason?: string): { message: string; body: string } {
+  const text = check.status === 'na' ? (check.naReason ?? check.details) : check.details
+  return {
+    message: `${reason ? `${reason}; ` : ''}${check.status}${text ? `: ${text}` : ''}${check.recommendation ? ` Fix: ${check.recommendation}` : ''}`,
+    body: lines(check.details, check.recommendation && `Fix: ${check.recommendation}`, check.specUrl && `Spec: ${check.specUrl}`),
+  }
+}
+
 /**
- * JUnit XML, one test case per check (classname = layer, name = check id; a check run against one MCP server of
- * several is named after it too), so that every CI's test-report view lists them: fail and error are failures,
- * na and pending are skipped, warnings pass with their details in system-out.
+ * A check's own test case. With a gate, the gate's assertions decide the build, so a check case never fails: it
+ * passes, or is skipped with its status and fix. Without one, a check that lowers the score fails its case;
+ * extras (bonus, emerging, beta) not met, checks that could not run, n/a and pending ones are skipped with why.
  */
-export function renderJunit(report: CliReport): string {
-  const checks = report.layers.flatMap((layer) => layer.checks.map((check) => ({ layer, check })))
-  const failures = checks.filter(({ check }) => check.status === 'fail' || check.status === 'error').length
-  const skipped = checks.filter(({ check }) => check.status === 'na' || check.status === 'pending').length
-  const suiteName = report.partial ? `agent-readiness ${report.domain} (partial)` : `agent-readiness ${report.domain}`
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="agent-readiness" tests="${checks.length}" failures="${failures}" skipped="${skipped}">`,
-    `  <testsuite name="${xml(suiteName)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}"${report.scannedAt ? ` timestamp="${xml(report.scannedAt)}"` : ''}>`,
-    '    <properties>',
-    `      <property name="score" value="${report.score ?? 'partial'}"/>`,
-    `      <property name="grade" value="${xml(report.grade ?? 'partial')}"/>`,
-    `      <property name="url" value="${xml(report.url)}"/>`,
-    `      <property name="source" value="${xml(report.source)}"/>`,
-    '    </properties>',
-  ]
-  for (const { layer, check } of checks) {
-    const name = check.mcpUrl ? `${check.id} (${check.mcpUrl})` : check.id
-    const open = `    <testcase classname="${xml(layer.id)}" name="${xml(name)}"`
-    const message = xml(`${check.status}: ${check.details ?? check.name}`)
-    if (check.status === 'fail' || check.status === 'error') {
-      const body = [check.details, check.recommendation && `Fix: ${check.recommendation}`, check.specUrl && `Spec: ${check.specUrl}`]
-      lines.push(`${open}>`, `      <failure message="${message}" type="${check.status}">${xml(body.filter(Boolean).join('\n'))}</failure>`, '    </testcase>')
-    } else if (check.status === 'na' || check.status === 'pending') {
-      lines.push(`${open}>`, `      <skipped message="${xml(check.naReason ?? check.details ?? check.status)}"/>`, '    </testcase>')
-    } else if (check.details) {
-      lines.push(`${open}>`, `      <system-out>${xml(`${check.status}: ${check.details}`)}</system-out>`, '    </testcase>')
+function checkOutcome(check: CliCheck, gated: boolean): Outcome {
+  if (check.status === 'pass') return { kind: 'pass', ...(check.details ? { out: `pass: ${check.details}` } : {}) }
+  if (check.status === 'na') return { kind: 'skipped', message: notMet(check, 'not applicable').message }
+  if (check.status === 'pending') return { kind: 'skipped', message: notMet(check, 'still running').message }
+  if (check.status === 'error') return { kind: 'skipped', ...notMet(check, 'could not run, never counted in the score') }
+  const extra = extraKind(check)
+  if (extra) return { kind: 'skipped', ...notMet(check, `${extra} check, never lowers the score`) }
+  if (gated) return { kind: 'skipped', ...notMet(check, 'not asserted by the gate') }
+  // A warning earns part of its points: it is reported, not failed, as a linter's warning is.
+  if (check.status === 'warning') return { kind: 'pass', out: notMet(check).body }
+  return { kind: 'failure', ...notMet(check) }
+}
+
+function assertionCase(assertion: Assertion): TestCase {
+  return {
+    classname: 'gate',
+    name: assertion.name,
+    outcome: assertion.passed ? { kind: 'pass', out: assertion.message } : { kind: 'failure', message: assertion.message, ...(assertion.detail ? { body: assertion.detail } : {}) },
+  }
+}
+
+function suite(name: string, cases: TestCase[], extra: { timestamp?: string | null; properties?: [string, string][] }): string[] {
+  const failures = cases.filter((entry) => entry.outcome.kind === 'failure').length
+  const skipped = cases.filter((entry) => entry.outcome.kind === 'skipped').length
+  const out = [`  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}"${extra.timestamp ? ` timestamp="${xml(extra.timestamp)}"` : ''}>`]
+  if (extra.properties) {
+    out.push('    <properties>', ...extra.properties.map(([key, value]) => `      <property name="${xml(key)}" value="${xml(value)}"/>`), '    </properties>')
+  }
+  for (const { classname, name: caseName, outcome } of cases) {
+    const open = `    <testcase classname="${xml(classname)}" name="${xml(caseName)}"`
+    if (outcome.kind === 'failure') {
+      out.push(`${open}>`, `      <failure message="${xml(outcome.message)}" type="failure">${xml(outcome.body ?? outcome.message)}</failure>`, '    </testcase>')
+    } else if (outcome.kind === 'skipped') {
+      out.push(`${open}>`, `      <skipped message="${xml(outcome.message)}"/>`, ...(outcome.body ? [`      <system-out>${xml(outcome.body)}</system-out>`] : []), '    </testcase>')
+    } else if (outcome.kind === 'pass' && outcome.out) {
+      out.push(`${open}>`, `      <system-out>${xml(outcome.out)}</system-out>`, '    </testcase>')
     } else {
-      lines.push(`${open}/>`)
+      out.push(`${open}/>`)
     }
   }
-  lines.push('  </testsuite>', '</testsuites>')
-  return lines.join('\n')
+  out.push('  </testsuite>')
+  return out
+}
+
+/**
+ * JUnit XML, so that a CI's test view goes red exactly when the gate fails: the gate's assertions (minimum score,
+ * each --checks id, the baseline's score and each regression) are the cases of a `gate` suite, and each check is a
+ * case of the site's suite (classname = layer, name = check id, and its MCP server when it ran against one of
+ * several). Properties carry the score, grade, contract version and report URL.
+ */
+export function renderJunit(report: CliReport, options: RenderOptions): string {
+  const { gate } = options
+  const checkCases: TestCase[] = report.layers.flatMap((layer) =>
+    layer.checks.map((check) => ({ classname: layer.id, name: rowLabel(check), outcome: checkOutcome(check, gate.active) })),
+  )
+  const gateCases = gate.assertions.map(assertionCase)
+  const properties: [string, string][] = [
+    ['score', String(report.score ?? 'partial')],
+    ['grade', report.grade ?? 'partial'],
+    ...(report.contractVersion ? [['contractVersion', report.contractVersion] as [string, string]] : []),
+    ['url', report.url],
+    ...(report.reportUrl ? [['reportUrl', report.reportUrl] as [string, string]] : []),
+    ['source', report.source],
+    ['gate', gate.active ? (gate.passed ? 'passed' : 'failed') : 'none'],
+  ]
+  const all = [...gateCases, ...checkCases]
+  const suiteName = report.partial ? `agent-readiness ${report.domain} (partial)` : `agent-readiness ${report.domain}`
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="agent-readiness" tests="${all.length}" failures="${all.filter((entry) => entry.outcome.kind === 'failure').length}" skipped="${all.filter((entry) => entry.outcome.kind === 'skipped').length}">`,
+    ...(gateCases.length > 0 ? suite(`agent-readiness gate ${report.domain}`, gateCases, { timestamp: report.scannedAt, properties }) : []),
+    ...suite(suiteName, checkCases, { timestamp: report.scannedAt, properties }),
+    '</testsuites>',
+  ].join('\n')
 }

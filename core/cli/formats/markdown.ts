@@ -1,4 +1,7 @@
-import type { CliReport } from '../report.ts'
+import { buildReportModel, formatGain } from '../../report/index.ts'
+import { rowLabel } from '../baseline.ts'
+import { type CliReport, countsAgainst, extraKind } from '../report.ts'
+import type { RenderOptions } from './style.ts'
 
 const ICONS: Record<string, string> = { pass: '✅', warning: '⚠️', fail: '❌', error: '💥', na: '➖', pending: '⏳' }
 
@@ -10,40 +13,60 @@ function cell(text: string | undefined): string {
     .trim()
 }
 
-/** A report for a pull-request comment: headline, a table per layer, then what to fix. */
-export function renderMarkdown(report: CliReport): string {
+/** A check id in code, with its MCP server when it ran against one of several. */
+const code = (row: { id: string; mcpUrl?: string }) => (row.mcpUrl ? `\`${row.id}\` (${cell(row.mcpUrl)})` : `\`${row.id}\``)
+
+/**
+ * A pull-request comment that fits on a screen: the score and grade (and the change since the baseline), the
+ * gate's verdict, the top fixes with their gains, then every other failing check folded in a <details> block.
+ * The order and the gains come from the report model, as on the web report.
+ */
+export function renderMarkdown(report: CliReport, options: RenderOptions): string {
+  const model = buildReportModel(report)
+  const { gate } = options
+  const rows = new Map(report.layers.flatMap((layer) => layer.checks).map((row) => [rowLabel(row), row]))
   const lines: string[] = []
-  if (report.partial) {
-    lines.push(`## Agent readiness: ${cell(report.domain)} (partial result)`, '')
-    lines.push('> Only the checks named by `--only` ran; a partial result has no overall score.', '')
+
+  if (model.partial) {
+    lines.push(`## Agent readiness: ${cell(report.domain)} (partial result)`, '', '> Only the checks named by `--only` ran; a partial result has no overall score.')
   } else {
-    lines.push(`## Agent readiness: ${cell(report.domain)} scores ${report.score}/100 (grade ${report.grade})`, '')
-    if (report.analysisStatus !== 'complete') lines.push(`> Analysis is ${report.analysisStatus}: pending ${report.pendingChecks.join(', ')}.`, '')
+    const drop = gate.baseline?.drop
+    const delta = drop === undefined ? '' : drop === 0 ? ' · unchanged since the baseline' : ` · ${drop > 0 ? '▼' : '▲'} ${Math.abs(drop)} since the baseline (${gate.baseline!.scoreBefore})`
+    lines.push(`## Agent readiness: ${cell(report.domain)} scores ${report.score}/100 (grade ${report.grade})${delta}`, '', cell(model.verdict))
+    if (report.analysisStatus !== 'complete') lines.push('', `> Analysis is ${report.analysisStatus}: pending ${report.pendingChecks.join(', ')}.`)
   }
-  if (report.layers.some((layer) => layer.score !== null)) {
-    lines.push('| Layer | Score | Passed |', '|---|---:|---:|')
-    for (const layer of report.layers) {
-      const counted = layer.checks.filter((check) => check.status !== 'na')
-      const passed = counted.filter((check) => check.status === 'pass').length
-      lines.push(`| ${cell(layer.name)} | ${layer.score}/${layer.maxScore} | ${passed}/${counted.length} |`)
+  if (gate.active) lines.push('', `${gate.passed ? '✅' : '❌'} **${cell(gate.summary.split(': ')[0])}**: ${cell(gate.summary.split(': ').slice(1).join(': '))}`)
+
+  const baseline = gate.baseline
+  if (baseline?.regressions.length) {
+    lines.push('', '### Regressions since the baseline', '', '| Check | Before | After | Fix |', '|---|---|---|---|')
+    for (const regression of baseline.regressions) {
+      lines.push(`| ${code(regression)} | pass | ${ICONS[regression.after] ?? ''} ${regression.after} | ${cell(regression.recommendation ?? regression.details)} |`)
     }
-    lines.push('')
   }
-  const failing = report.layers.flatMap((layer) =>
-    layer.checks.filter((check) => check.status === 'fail' || check.status === 'error' || check.status === 'warning').map((check) => ({ layer, check })),
-  )
-  if (failing.length > 0) {
-    lines.push('### Checks to fix', '', '| | Check | Layer | Gain | Recommendation |', '|---|---|---|---:|---|')
-    for (const { layer, check } of failing) {
-      const gain = check.estScoreGain ? `+${check.estScoreGain}` : ''
-      lines.push(`| ${ICONS[check.status]} | \`${check.id}\` ${cell(check.name)} | ${cell(layer.name)} | ${gain} | ${cell(check.recommendation ?? check.details)} |`)
+  if (baseline?.contract.changed) {
+    const { before, after, added, removed } = baseline.contract
+    const churn = [added.length > 0 ? `added: ${added.map((id) => `\`${id}\``).join(', ')}` : '', removed.length > 0 ? `removed: ${removed.map((id) => `\`${id}\``).join(', ')}` : '']
+    const said = churn.filter(Boolean).join('; ')
+    lines.push('', `> The baseline came from contract ${cell(before ?? 'unknown')}, this run from ${cell(after ?? 'unknown')}${said ? `. Checks ${said} (not counted as regressions)` : ''}.`)
+  }
+
+  if (model.fixes.length > 0) {
+    lines.push('', '### Top fixes', '', '| Gain | Check | Fix |', '|---:|---|---|')
+    for (const fix of model.fixes) lines.push(`| +${formatGain(fix.gain)} | ${code(fix.check)} | ${cell(fix.check.recommendation ?? fix.check.details ?? fix.check.name)} |`)
+  }
+  if (model.issues.length > 0) {
+    const lowering = model.issues.filter((check) => check.status !== 'error' && countsAgainst(rows.get(rowLabel(check))!)).length
+    const title = model.partial ? `${model.issues.length} checks did not pass` : `${model.issues.length} more checks not passing (${lowering} lower the score)`
+    lines.push('', `<details><summary>${title}</summary>`, '', '| | Check | Details |', '|---|---|---|')
+    for (const check of model.issues) {
+      const kind = check.status === 'error' ? 'could not run' : extraKind(rows.get(rowLabel(check))!)
+      lines.push(`| ${ICONS[check.status] ?? ''} | ${code(check)}${kind ? ` (${kind})` : ''} | ${cell(check.details ?? check.recommendation ?? check.name)} |`)
     }
-    lines.push('')
+    lines.push('', '</details>')
   }
-  const passed = report.layers.flatMap((layer) => layer.checks).filter((check) => check.status === 'pass')
-  if (passed.length > 0) {
-    lines.push('<details><summary>Passing checks</summary>', '', passed.map((check) => `\`${check.id}\``).join(', '), '', '</details>', '')
-  }
-  if (report.reportUrl) lines.push(`[Full report](${report.reportUrl})`, '')
-  return lines.join('\n').trimEnd()
+  const folded = [`${model.passed.length} passed`, model.counts.notApplicable > 0 ? `${model.counts.notApplicable} not applicable` : '']
+  const link = report.reportUrl ? ` · [Full report](${report.reportUrl})` : ''
+  lines.push('', `${folded.filter(Boolean).join(' · ')}${link}`)
+  return lines.join('\n')
 }
