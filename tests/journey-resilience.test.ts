@@ -62,20 +62,20 @@ describe('journey runs that cannot finish', () => {
 
   test('an exception while running ends the run failed with an error event', async () => {
     const repository = api.deps.journeyRuns
-    const row = await repository.insert(
-      { intentId: 'find-pricing', customIntent: null, domain: 'excellent.test', agentId: 'retired-agent', harness: 'builtin', model: 'x', keyId: null },
+    const [row] = await repository.insert(
+      [{ intentId: 'find-pricing', customIntent: null, domain: 'excellent.test', agentId: 'retired-agent', harness: 'builtin', model: 'x', identity: 'self', keyId: null }],
       async () => {},
     )
     const published: string[] = []
-    const unsubscribe = await api.deps.store.subscribe(journeyChannel(row.id), (message) => published.push(message))
-    await new JourneyWorker(api.deps).process(row.id)
+    const unsubscribe = await api.deps.store.subscribe(journeyChannel(row!.id), (message) => published.push(message))
+    await new JourneyWorker(api.deps).process(row!.id)
     // Redis delivers asynchronously.
     for (let waited = 0; published.length === 0 && waited < 5000; waited += 50) await Bun.sleep(50)
     await unsubscribe()
     expect(published.map((message) => JSON.parse(message) as unknown)).toEqual([
       { type: 'error', error: { code: 'AGENT_UNAVAILABLE', message: expect.any(String) } },
     ])
-    const run = (await (await getPath(api, `/api/journey/runs/${row.id}`)).json()) as Record<string, unknown>
+    const run = (await (await getPath(api, `/api/journey/runs/${row!.id}`)).json()) as Record<string, unknown>
     expect(run.status).toBe('failed')
     expect(run.error).toMatchObject({ code: 'AGENT_UNAVAILABLE' })
   })

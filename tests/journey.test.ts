@@ -158,7 +158,24 @@ describe('journey reads', () => {
     expect(intents.intents.map((intent) => intent.id)).toContain('find-pricing')
     for (const intent of intents.intents) expect(Object.keys(intent).sort()).toEqual(['id', 'layers', 'prompt', 'title'])
     const agents = (await (await getPath(world.handle, '/api/journey/agents')).json()) as { agents: Record<string, string>[] }
-    expect(agents.agents).toContainEqual({ id: 'deterministic', harness: 'builtin', model: 'deterministic', label: expect.any(String) })
+    expect(agents.agents).toContainEqual({
+      id: 'deterministic',
+      harness: 'builtin',
+      model: 'deterministic',
+      label: expect.any(String),
+      user_agent: world.handle.deps.config.scanner.userAgent,
+      identity: 'self',
+      identity_source: null,
+    })
+    // One identity per AI assistant's user-triggered fetcher, with the exact User-Agent it sends and where it is published.
+    const assistants = agents.agents.filter((agent) => agent.identity !== 'self')
+    expect(assistants.map((agent) => agent.identity)).toEqual(['ChatGPT-User', 'Claude-User', 'Perplexity-User'])
+    for (const agent of assistants) {
+      expect(agent.user_agent).toContain(`${agent.identity}/1.0`)
+      expect(agent.identity_source).toStartWith('https://')
+    }
+    // The browser baseline of compare runs is not runnable on its own.
+    expect(agents.agents.map((agent) => agent.id)).not.toContain('browser')
   })
 })
 

@@ -22,6 +22,11 @@ export interface JobDefinition<T> {
   expireInSeconds: number
   /** A worker that sends no heartbeat for this long is presumed dead and its job is retried elsewhere. */
   heartbeatSeconds: number
+  /**
+   * Workers take a sent job at once instead of at their next poll: in this process through `wake`, in others
+   * through LISTEN/NOTIFY (PostgreSQL only). Polling stays the floor when a notification is lost.
+   */
+  notify?: boolean
 }
 
 export function defineJob<T>(definition: JobDefinition<T>): JobDefinition<T> {
@@ -54,6 +59,8 @@ export class JobQueue {
   /** pg-boss reports every failed poll; an outage is logged when it starts, not once a second until it ends. */
   private readonly outage: Outage
   private started = false
+  /** This process's pg-boss worker ids per queue, for `wake`. */
+  private readonly workers = new Map<string, string[]>()
 
   private constructor(
     private readonly boss: PgBoss,
@@ -74,7 +81,7 @@ export class JobQueue {
     }
     const boss =
       database.kind === 'postgres'
-        ? new PgBoss({ ...common, connectionString: database.url, max: 4 })
+        ? new PgBoss({ ...common, connectionString: database.url, max: 4, useListenNotify: true })
         : new PgBoss({ ...common, db: fromPglite(database.client), backend: 'pglite' })
     return new JobQueue(boss, options.namespace ?? '', log)
   }
@@ -97,6 +104,7 @@ export class JobQueue {
       retryBackoff: true,
       expireInSeconds: job.expireInSeconds,
       heartbeatSeconds: job.heartbeatSeconds,
+      notify: job.notify ?? false,
     }
     if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, policy)
     else await this.boss.createQueue(name, policy)
@@ -121,8 +129,9 @@ export class JobQueue {
    */
   async work<T>(job: JobDefinition<T>, concurrency: number, handler: (data: T, attempt: Attempt) => Promise<void>): Promise<void> {
     await this.declare(job)
-    await this.boss.work<object>(
-      this.queueName(job),
+    const name = this.queueName(job)
+    const id = await this.boss.work<object>(
+      name,
       { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: POLLING_INTERVAL_SECONDS },
       async ([taken]: Job<object>[]) => {
         const parsed = job.data.safeParse(taken!.data)
@@ -133,6 +142,12 @@ export class JobQueue {
         await handler(parsed.data, { retryCount: taken!.retryCount, final: taken!.retryCount >= job.retryLimit })
       },
     )
+    this.workers.set(name, [...(this.workers.get(name) ?? []), id])
+  }
+
+  /** Has this process's workers of the queue fetch now rather than at their next poll (after a committed send). */
+  wake(job: JobDefinition<unknown>): void {
+    for (const id of this.workers.get(this.queueName(job)) ?? []) this.boss.notifyWorker(id)
   }
 
   /** Runs the job on a cron schedule, once per tick across every process sharing the database. */

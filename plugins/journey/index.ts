@@ -39,7 +39,7 @@ export function journeyPlugin({ services, context }: Root) {
               429: [...RATE_HEADERS],
             },
           }),
-          description: `Queues a run and answers at once (201) with its record, \`stream_url\` (the live trajectory as SSE) and the \`intent\` echo; poll GET /api/journey/runs/{id} or follow the stream. Body (strict; unknown fields are 400): \`{ intent: { id }, domain }\` for a curated intent (ids from GET /api/journey/intents), or, with a partner key, \`{ intent: { custom, domain } }\` with 4-300 characters of free text (401 \`CUSTOM_INTENT_REQUIRES_KEY\` without a key holding that capability). \`agent\` defaults to \`deterministic\`; only agents listed by GET /api/journey/agents are accepted. A curated body with a missing or unrecognised key runs anonymously. Anonymous limits: 20 per minute per IP (429), 20 per rolling 24 hours per IP (429 with \`retry_after_ms\` and \`Retry-After\`), 100 per rolling 24 hours per (domain, intent, harness, model): over that cap the answer is 200 with the newest stored run of that target, \`rate_limited: true\` and \`Retry-After\` (no \`intent\` echo), or 429 when no stored run remains. Keys: 1000 per rolling 24 hours per key, no burst or per-target cap. \`X-RateLimit-Limit\`, \`-Remaining\` and \`-Reset\` (seconds until the window is empty) describe the per-target window for anonymous callers and the per-key window for keyed ones. ${RUN_RECORD_NOTE}`,
+          description: `Queues a run and answers at once (201) with its record, \`stream_url\` (the live trajectory as SSE) and the \`intent\` echo; poll GET /api/journey/runs/{id} or follow the stream. Body (strict; unknown fields are 400): \`{ intent: { id }, domain }\` for a curated intent (ids from GET /api/journey/intents), or, with a partner key, \`{ intent: { custom, domain } }\` with 4-300 characters of free text (401 \`CUSTOM_INTENT_REQUIRES_KEY\` without a key holding that capability). \`agent\` defaults to \`deterministic\`; only agents listed by GET /api/journey/agents are accepted. \`compare: true\` also queues the same intent walked as a plain browser: two linked runs (each record's \`compare\` names the other; the 201 is the agent's), and once both completed each \`insight.comparison\` says \`blocked_for_agents\` (blocked as the agent, reachable as a browser), \`blocked_for_all\`, \`absent\` (not done either way, nothing blocked), \`differs\` or \`reachable\`. One request, one unit of every limit. A curated body with a missing or unrecognised key runs anonymously. Anonymous limits: 20 per minute per IP (429), 20 per rolling 24 hours per IP (429 with \`retry_after_ms\` and \`Retry-After\`), 100 per rolling 24 hours per (domain, intent, harness, model): over that cap the answer is 200 with the newest stored run of that target, \`rate_limited: true\` and \`Retry-After\` (no \`intent\` echo), or 429 when no stored run remains. Keys: 1000 per rolling 24 hours per key, no burst or per-target cap. \`X-RateLimit-Limit\`, \`-Remaining\` and \`-Reset\` (seconds until the window is empty) describe the per-target window for anonymous callers and the per-key window for keyed ones. ${RUN_RECORD_NOTE}`,
           security: [{ bearerKey: [] }, {}],
         },
       },
@@ -95,7 +95,7 @@ export function journeyPlugin({ services, context }: Root) {
       '/api/journey/agents',
       () => ({
         contractVersion: CONTRACT_VERSION,
-        agents: journeys.publicAgents().map(({ meta }) => ({ id: meta.id, harness: meta.harness, model: meta.model, label: meta.label })),
+        agents: journeys.agents(),
       }),
       {
         limit: 'journeyRead',
@@ -103,7 +103,8 @@ export function journeyPlugin({ services, context }: Root) {
         detail: {
           tags: ['Journeys'],
           summary: 'List the publicly runnable agents',
-          description: 'Agents POST /api/journey/runs accepts as `agent`. Model-backed agents appear only when the deployment configures a model. 120 requests per minute per IP.',
+          description:
+            'Agents POST /api/journey/runs accepts as `agent`, each with the exact `user_agent` it sends and the `identity` it presents: `self` (our own agent, AgentReadiness, signed per Web Bot Auth when the deployment has a key) or the product token of an AI assistant\'s user-triggered fetcher (ChatGPT-User, Claude-User, Perplexity-User), with `identity_source`, where the vendor publishes it. An identity run sends that User-Agent (still signed where configured) and obeys robots.txt for that token; a bot challenge or a robots.txt refusal met under it ends the run `blocked`. Model-backed agents appear only when the deployment configures a model. 120 requests per minute per IP.',
         },
       },
     )

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { JOURNEY_LAYERS } from '../../journeys/contract.ts'
-import { JOURNEY_STATUSES } from './tables.ts'
+import { COMPARE_ROLES, JOURNEY_STATUSES } from './tables.ts'
 
 /** Longest domain or URL accepted where a run's domain is named (the same bound as the scan routes). */
 const TARGET = z.string().min(1).max(2048)
@@ -25,6 +25,10 @@ export const createRunBody = z
     intent: z.union([curatedIntent, freeTextIntent]).describe('`{ id }` for a curated intent, or `{ custom, domain }` for free text (partner key)'),
     domain: TARGET.optional().describe('Required with a curated intent; with free text it may be omitted, and must name the same domain when given'),
     agent: z.string().min(1).max(100).optional().describe('A public agent id from GET /api/journey/agents; default `deterministic`'),
+    compare: z
+      .boolean()
+      .optional()
+      .describe('Also walk the same intent as a plain browser, in a second run linked to this one (`compare`), so the result tells "blocked for agents, reachable for browsers" from "absent"'),
   })
   .strict()
 export type CreateRunBody = z.infer<typeof createRunBody>
@@ -69,12 +73,30 @@ export const trajectoryStep = z.looseObject({
 /** A step of the graph projection: the node and its edge (`parent_id`), nothing the site said. */
 export const graphStep = z.object(stepIdentity)
 
+const verdictOutcome = z.enum(['success', 'failure', 'blocked'])
+
+export const comparison = z.object({
+  finding: z
+    .enum(['reachable', 'blocked_for_agents', 'blocked_for_all', 'absent', 'differs'])
+    .describe('`blocked_for_agents`: the agent identity was blocked where a browser got through; `absent`: neither got it done and nothing blocked the agent'),
+  message: z.string(),
+  agent_run_id: z.string(),
+  browser_run_id: z.string(),
+  identity: z.string().describe('The identity the agent run presented'),
+  agent_outcome: verdictOutcome,
+  browser_outcome: verdictOutcome,
+})
+
 const insight = z.object({
   summary: z.string(),
   observations: z.array(z.object({ kind: z.string(), message: z.string(), step_ids: z.array(z.string()) })),
   journey_layers: z.array(
     z.object({ layer: z.enum(JOURNEY_LAYERS), outcome: z.enum(['reached', 'not_reached', 'blocked']), step_ids: z.array(z.string()) }),
   ),
+  related_checks: z
+    .array(z.string())
+    .describe('Failed or blocked runs: ids of catalog checks (GET /api/checks) whose fixes would have helped; empty on success'),
+  comparison: comparison.nullable().describe('Compare runs, once both halves completed: what the agent and the browser verdicts say together; null otherwise'),
 })
 
 const agentRef = z.object({ id: z.string(), harness: z.string(), model: z.string() })
@@ -87,6 +109,11 @@ export const journeyRun = z.object({
   intent_id: z.string().describe('A curated intent id, or `custom` for free text'),
   domain: z.string(),
   agent: agentRef,
+  identity: z.string().describe('Who the agent presented itself as: `self` (our signed AgentReadiness agent), `browser` (the baseline of a compare run) or an AI assistant\'s product token'),
+  compare: z
+    .object({ run_id: z.string().describe('The other run of the compare request'), role: z.enum(COMPARE_ROLES).describe('Which half this run is') })
+    .nullable()
+    .describe('Set on both runs of a compare request'),
   created_at: timestamp,
   started_at: timestamp.nullable(),
   finished_at: timestamp.nullable(),
@@ -105,7 +132,10 @@ export const journeyRun = z.object({
     })
     .nullable()
     .describe('Experimental'),
-  agent_response: z.string().nullable().describe('Experimental: the agent’s final answer'),
+  agent_response: z
+    .string()
+    .nullable()
+    .describe('Experimental: the agent’s final answer: what the intent asks for (prices with currency and period, the support address, the reference and OpenAPI URLs…), then `Source: <url>` on its last line'),
   usage: z
     .object({
       input_tokens: z.number().nullable(),
@@ -132,7 +162,17 @@ export const intentList = z.object({
 })
 export const agentList = z.object({
   contractVersion: z.string(),
-  agents: z.array(z.object({ id: z.string(), harness: z.string(), model: z.string(), label: z.string() })),
+  agents: z.array(
+    z.object({
+      id: z.string(),
+      harness: z.string(),
+      model: z.string(),
+      label: z.string(),
+      user_agent: z.string().describe('The exact User-Agent header the agent sends'),
+      identity: z.string().describe('`self` (our own signed agent) or the product token it presents (an AI assistant\'s user-triggered fetcher)'),
+      identity_source: z.string().nullable().describe('Where the vendor publishes that token and User-Agent; null for `self`'),
+    }),
+  ),
 })
 
 /** JourneyDomainRunGraph: every field is also in the full projection, with the same value (tests check it). */

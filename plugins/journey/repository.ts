@@ -3,12 +3,13 @@ import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
 import type { Db } from '../../core/db/index.ts'
 import type { Executor } from '../../core/jobs/queue.ts'
+import type { Comparison } from '../../journeys/compare.ts'
 import type { TrajectoryStep } from '../../journeys/contract.ts'
 import type { JourneyOutcome } from '../../journeys/runner.ts'
 import { journeyRuns, journeySteps, type RunError } from './tables.ts'
 
 export type JourneyRunRow = typeof journeyRuns.$inferSelect
-export type NewJourneyRun = Pick<JourneyRunRow, 'intentId' | 'customIntent' | 'domain' | 'agentId' | 'harness' | 'model' | 'keyId'>
+export type NewJourneyRun = Pick<JourneyRunRow, 'intentId' | 'customIntent' | 'domain' | 'agentId' | 'harness' | 'model' | 'identity' | 'keyId'>
 
 /** Run ids are public and unguessable: knowing one id says nothing about any other run. */
 export const RUN_ID_PATTERN = /^jr_[A-Za-z0-9_-]{22}$/
@@ -29,16 +30,30 @@ export interface StoredStep {
 export class JourneyRepository {
   constructor(private readonly db: Db) {}
 
-  /** `beforeCommit` runs inside the insert's transaction: the run's job commits with its row. */
-  async insert(run: NewJourneyRun, beforeCommit: (tx: Executor, row: JourneyRunRow) => Promise<void>): Promise<JourneyRunRow> {
+  /**
+   * Inserts one run, or the two runs of a compare request (the agent's first, then the browser's), linked to each
+   * other. `beforeCommit` runs inside the insert's transaction: the runs' jobs commit with their rows.
+   */
+  async insert(runs: readonly NewJourneyRun[], beforeCommit: (tx: Executor, rows: JourneyRunRow[]) => Promise<void>): Promise<JourneyRunRow[]> {
+    const ids = runs.map(() => newRunId())
+    const linked = runs.map((run, index) => ({
+      ...run,
+      id: ids[index]!,
+      contractVersion: CONTRACT_VERSION,
+      ...(runs.length === 2 ? { compareRunId: ids[1 - index]!, compareRole: index === 0 ? ('agent' as const) : ('browser' as const) } : {}),
+    }))
     return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(journeyRuns)
-        .values({ ...run, id: newRunId(), contractVersion: CONTRACT_VERSION })
-        .returning()
-      await beforeCommit(tx, row!)
-      return row!
+      const rows = await tx.insert(journeyRuns).values(linked).returning()
+      // RETURNING follows the VALUES order in practice, but nothing promises it: order by the ids handed out.
+      const ordered = ids.map((id) => rows.find((row) => row.id === id)!)
+      await beforeCommit(tx, ordered)
+      return ordered
     })
+  }
+
+  /** Writes the comparison to both runs of a compare request. */
+  async compare(agentRunId: string, browserRunId: string, comparison: Comparison): Promise<void> {
+    await this.db.update(journeyRuns).set({ comparison }).where(inArray(journeyRuns.id, [agentRunId, browserRunId]))
   }
 
   async byId(id: string): Promise<JourneyRunRow | null> {
@@ -115,7 +130,7 @@ export class JourneyRepository {
   }
 
   /** The newest run of one per-target window's target: what an anonymous caller over the cap is served. */
-  async latestForTarget(target: { domain: string; intentId: string; harness: string; model: string }): Promise<JourneyRunRow | null> {
+  async latestForTarget(target: { domain: string; intentId: string; harness: string; model: string; agentId: string }): Promise<JourneyRunRow | null> {
     const [row] = await this.db
       .select()
       .from(journeyRuns)
@@ -125,6 +140,7 @@ export class JourneyRepository {
           eq(journeyRuns.intentId, target.intentId),
           eq(journeyRuns.harness, target.harness),
           eq(journeyRuns.model, target.model),
+          eq(journeyRuns.agentId, target.agentId),
         ),
       )
       .orderBy(desc(journeyRuns.createdAt), desc(journeyRuns.id))

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.ts'
 import { type Caller, consume, journeyTargetSubject, type LimitDecision, type LimitName, peek, rateLimitHeaders, retryAfterSeconds } from '../../core/limits.ts'
 import type { SseChannel } from '../../core/sse.ts'
 import { availableAgents } from '../../journeys/agents/index.ts'
+import { BROWSER_AGENT } from '../../journeys/agents/index.ts'
 import type { AgentDefinition } from '../../journeys/contract.ts'
 import { INTENTS, intentById } from '../../journeys/intents/index.ts'
 import type { CreateRunBody, JourneyRunRecord } from './model.ts'
@@ -22,6 +23,8 @@ export interface RunRequest {
   customIntent: string | null
   domain: string
   agent: AgentDefinition
+  /** Also walk the intent as a plain browser, in a linked run. */
+  compare: boolean
   /** The `intent` echo of the 201. */
   echo: { id: string } | { custom: string; domain: string }
 }
@@ -56,6 +59,19 @@ export class JourneyService {
     return availableAgents(this.deps.config).filter((agent) => agent.meta.public)
   }
 
+  /** GET /api/journey/agents: each public agent with the User-Agent it sends and the identity it presents. */
+  agents() {
+    return this.publicAgents().map(({ meta }) => ({
+      id: meta.id,
+      harness: meta.harness,
+      model: meta.model,
+      label: meta.label,
+      user_agent: meta.identity.userAgent ?? this.deps.config.scanner.userAgent,
+      identity: meta.identity.id,
+      identity_source: meta.identity.publishedAt,
+    }))
+  }
+
   intents() {
     return INTENTS.map(({ meta }) => ({ id: meta.id, title: meta.title, prompt: meta.prompt, layers: [...meta.layers] }))
   }
@@ -71,13 +87,13 @@ export class JourneyService {
       const { domain } = normalizeInput(body.intent.domain)
       if (body.domain !== undefined && normalizeInput(body.domain).domain !== domain) throw invalidBody('domain', 'must name the same domain as intent.domain')
       if (!agent) throw invalidBody('agent', 'not a public agent; see GET /api/journey/agents')
-      return { intentId: CUSTOM_INTENT_ID, customIntent: body.intent.custom, domain, agent, echo: { custom: body.intent.custom, domain } }
+      return { intentId: CUSTOM_INTENT_ID, customIntent: body.intent.custom, domain, agent, compare: body.compare ?? false, echo: { custom: body.intent.custom, domain } }
     }
     if (body.domain === undefined) throw invalidBody('domain', 'required with a curated intent')
     const { domain } = normalizeInput(body.domain)
     if (!intentById(body.intent.id)) throw invalidBody('intent.id', 'not a curated intent; see GET /api/journey/intents')
     if (!agent) throw invalidBody('agent', 'not a public agent; see GET /api/journey/agents')
-    return { intentId: body.intent.id, customIntent: null, domain, agent, echo: { id: body.intent.id } }
+    return { intentId: body.intent.id, customIntent: null, domain, agent, compare: body.compare ?? false, echo: { id: body.intent.id } }
   }
 
   /**
@@ -95,37 +111,45 @@ export class JourneyService {
     const target = { domain: request.domain, intent: request.intentId, harness: request.agent.meta.harness, model: request.agent.meta.model }
     const subject = journeyTargetSubject(target)
     const before = await peek(this.deps.store, 'journeyTargetDaily', caller, subject)
-    if (!before.allowed) return this.capped(before, target)
+    if (!before.allowed) return this.capped(before, target, request)
     const ip = await consume(this.deps.store, 'journeyIpDaily', caller)
     if (!ip.allowed) throw denied('journeyIpDaily', ip, rateLimitHeaders(before))
     const spent = await consume(this.deps.store, 'journeyTargetDaily', caller, subject)
-    if (!spent.allowed) return this.capped(spent, target)
+    if (!spent.allowed) return this.capped(spent, target, request)
     return { capped: null, headers: rateLimitHeaders(spent) }
   }
 
-  private async capped(decision: LimitDecision, target: { domain: string; intent: string; harness: string; model: string }): Promise<Admission> {
+  /** The newest stored run of the target by the same agent (so of the same identity): what a capped caller asked for. */
+  private async capped(decision: LimitDecision, target: { domain: string; intent: string; harness: string; model: string }, request: RunRequest): Promise<Admission> {
     const headers = { ...rateLimitHeaders(decision), 'retry-after': String(retryAfterSeconds(decision)) }
-    const row = await this.repository.latestForTarget({ ...target, intentId: target.intent })
+    const row = await this.repository.latestForTarget({ ...target, intentId: target.intent, agentId: request.agent.meta.id })
     // A full window with no stored run (the runs were deleted) has nothing to serve: an ordinary 429.
     if (!row) throw denied('journeyTargetDaily', decision, rateLimitHeaders(decision))
     return { capped: row, headers }
   }
 
-  /** Inserts the run and its job in one transaction: a run is queued exactly when its row exists. */
+  /**
+   * Inserts the run and its job in one transaction: a run is queued exactly when its row exists. A compare request
+   * inserts the browser run with it, each naming the other; the answer is the agent's run. Committed jobs are
+   * taken at once (the queue is woken), not at the next poll.
+   */
   async create(request: RunRequest, caller: Caller): Promise<JourneyRunRecord> {
-    const row = await this.repository.insert(
-      {
-        intentId: request.intentId,
-        customIntent: request.customIntent,
-        domain: request.domain,
-        agentId: request.agent.meta.id,
-        harness: request.agent.meta.harness,
-        model: request.agent.meta.model,
-        keyId: caller.kind === 'key' ? caller.keyId : null,
-      },
-      (tx, inserted) => this.deps.jobs.send(JOURNEY_RUN_JOB, { runId: inserted.id }, { tx }),
-    )
-    return this.record(row)
+    const run = (agent: AgentDefinition) => ({
+      intentId: request.intentId,
+      customIntent: request.customIntent,
+      domain: request.domain,
+      agentId: agent.meta.id,
+      harness: agent.meta.harness,
+      model: agent.meta.model,
+      identity: agent.meta.identity.id,
+      keyId: caller.kind === 'key' ? caller.keyId : null,
+    })
+    const runs = request.compare ? [run(request.agent), run(BROWSER_AGENT)] : [run(request.agent)]
+    const [row] = await this.repository.insert(runs, async (tx, inserted) => {
+      for (const each of inserted) await this.deps.jobs.send(JOURNEY_RUN_JOB, { runId: each.id }, { tx })
+    })
+    this.deps.jobs.wake(JOURNEY_RUN_JOB)
+    return this.record(row!)
   }
 
   async record(row: JourneyRunRow): Promise<JourneyRunRecord> {

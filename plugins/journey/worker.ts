@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { AppDeps } from '../../core/deps.ts'
 import { defineJob } from '../../core/jobs/queue.ts'
+import { compareRuns } from '../../journeys/compare.ts'
 import { customIntent } from '../../journeys/custom-intent.ts'
 import { availableAgents } from '../../journeys/agents/index.ts'
 import { intentPrompt, type TrajectoryStep } from '../../journeys/contract.ts'
@@ -22,6 +23,8 @@ export const JOURNEY_RUN_JOB = defineJob({
   // The runner's own wall-clock budget plus room for its last fetches and the writes that follow.
   expireInSeconds: Math.ceil(DEFAULT_BUDGET.maxMs / 1000) + 90,
   heartbeatSeconds: 15,
+  // A run is watched live: its first step should follow the 201 at once, not a poll later.
+  notify: true,
 })
 
 export const journeyChannel = (runId: string) => `journey:${runId}:events`
@@ -137,13 +140,32 @@ export class JourneyWorker {
         return
       }
       await this.publish(runId, { type: 'processing', step_count: outcome.steps.length })
-      if (await this.repository.complete(runId, outcome)) await this.publish(runId, { type: 'result' })
+      if (await this.repository.complete(runId, outcome)) {
+        await this.settleComparison(runId)
+        await this.publish(runId, { type: 'result' })
+      }
     } catch (error) {
       await written.catch(() => {})
       const failure = error instanceof RunFailure ? error : new RunFailure('RUN_FAILED', 'The journey failed unexpectedly.')
       if (!(error instanceof RunFailure)) this.deps.log.error({ err: error, runId }, 'journey run failed')
       await this.end(runId, { code: failure.code, message: failure.message }, seq)
     }
+  }
+
+  /**
+   * Once both runs of a compare request completed, writes what they say together to both. Each run tries when it
+   * completes, after its own row is written: whichever completes second sees both outcomes.
+   */
+  private async settleComparison(runId: string): Promise<void> {
+    const row = await this.repository.byId(runId)
+    const other = row?.compareRunId ? await this.repository.byId(row.compareRunId) : null
+    if (!row || !other || !row.verdict || !other.verdict) return
+    const [agent, browser] = row.compareRole === 'agent' ? [row, other] : [other, row]
+    const comparison = compareRuns(
+      { id: agent.id, identity: agent.identity, outcome: agent.verdict!.outcome },
+      { id: browser.id, identity: browser.identity, outcome: browser.verdict!.outcome },
+    )
+    await this.repository.compare(agent.id, browser.id, comparison)
   }
 
   private async end(runId: string, error: RunError, stepCount: number): Promise<void> {
