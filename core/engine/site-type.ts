@@ -104,7 +104,8 @@ export function siteTypeLens(input: {
     const asBonus = rule?.state === 'bonus' || result.bonus
     states[result.id] = result.maturity === 'emerging' ? 'emerging' : asBonus ? 'bonus' : 'req'
     const lensed: CheckResult = { ...result, bonus: asBonus, estScoreGain: undefined }
-    return [{ result: lensed, layer: meta.layer, beta: meta.beta }]
+    // A block of agents holds down every reading of the score, this lens included.
+    return [{ result: lensed, layer: meta.layer, beta: meta.beta, stopsAgents: meta.stopsAgents }]
   })
   const card = scoreScan(entries)
   return {
