@@ -131,6 +131,14 @@ describe('a byte budget shared by requests', () => {
     expect(results.every((result) => result.truncated)).toBe(true)
   })
 
+  test('maxBytes 0 answers the headers and reads none of the body: nothing is decompressed or taken from the budget', async () => {
+    const session = new ScanSession(client, config)
+    const [bomb, endless] = await Promise.all([session.request(`${origin}/bomb-headers`, { maxBytes: 0 }), session.request(`${origin}/endless-headers`, { maxBytes: 0 })])
+    expect([bomb.status, bomb.body.byteLength, bomb.truncated, bomb.headers.get('content-encoding')]).toEqual([200, 0, true, 'gzip'])
+    expect([endless.body.byteLength, endless.truncated]).toEqual([0, true])
+    expect(session.bytesLeft).toBe(SCAN_MAX_BYTES)
+  })
+
   test('a caller with an allowance of its own (the browser) spends that one, not the scan’s', async () => {
     const session = new ScanSession(client, config)
     const own: ByteBudget = { remaining: MiB }

@@ -59,7 +59,7 @@ export interface RequestOptions {
   body?: string | Uint8Array
   /** For `request()`, the whole call (every hop and the body); for `stream()`, until the headers arrive. */
   timeoutMs?: number
-  /** Cap on the decoded body. */
+  /** Cap on the decoded body; 0 reads none of it (a probe that judges the headers only). */
   maxBytes?: number
   /**
    * Bytes left to read across many requests (a scan's budget, shared by every request of the scan): each decoded
@@ -187,9 +187,11 @@ class Outbound implements OutboundClient {
     const deadline = new Deadline(options.timeoutMs ?? this.scanner.timeoutMs, options.signal)
     try {
       const { exchange, finalUrl, redirects } = await this.follow(requestedUrl, options, deadline.signal)
-      const { body, truncated } = exchange.body
-        ? await readCapped(exchange.body, options.maxBytes ?? this.scanner.maxBytes, deadline.signal, options.budget)
-        : { body: new Uint8Array(), truncated: false }
+      const maxBytes = options.maxBytes ?? this.scanner.maxBytes
+      // maxBytes 0 asks for the headers only: the body is dropped unread (`truncated` says there was one).
+      const { body, truncated } = exchange.body && maxBytes > 0
+        ? await readCapped(exchange.body, maxBytes, deadline.signal, options.budget)
+        : { body: new Uint8Array(), truncated: exchange.body !== null }
       exchange.discard()
       return fetchResult({
         url: finalUrl,

@@ -19,10 +19,12 @@ import {
  */
 
 /**
- * Decoded body bytes one scan reads in all. A scan of a real site reads a few MB (the homepage ~10 times, as
- * different agents); the memo and the artifacts hold what was read until the scan ends, twice over (bytes and text).
+ * Decoded body bytes one scan reads in all: the scan's working set. A scan of a real site reads a few MB (the homepage
+ * ~10 times, as different agents, most of them capped at 64 KiB); the memo and the artifacts hold what was read until
+ * the scan ends, twice over (bytes and text), and reading and parsing it leaves as much again for the collector to
+ * take back. 16 MiB keeps one scan of a site made of bombs (bench/hostile.ts) near 100 MB above the process's own.
  */
-export const SCAN_MAX_BYTES = 32 * 1024 * 1024
+export const SCAN_MAX_BYTES = 16 * 1024 * 1024
 
 export interface RequestLogEntry {
   method: string

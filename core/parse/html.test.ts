@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { heapStats } from 'bun:jsc'
 import { load } from 'cheerio'
 import { boundHtml, loadBoundedHtml, MAX_HTML_CHARS, MAX_HTML_DEPTH, MAX_HTML_ELEMENTS } from './html.ts'
 
@@ -98,5 +99,20 @@ describe('loadBoundedHtml', () => {
     expect($('div').length).toBeGreaterThan(100)
     expect(() => $('body').text()).not.toThrow()
     expect(() => $.html()).not.toThrow()
+  })
+
+  test('a page of 900,000 characters of text, comments and attribute values holds about its size, not the parser’s ropes (~32 bytes a character)', () => {
+    const run = 'a'.repeat(300_000)
+    const html = `<!doctype html><html><body><p title="${run}">${run}</p><!--${run}--></body></html>`
+    const heapMb = () => {
+      Bun.gc(true)
+      return heapStats().heapSize / 1024 / 1024
+    }
+    const before = heapMb()
+    const $ = loadBoundedHtml(html)
+    const held = heapMb() - before
+    expect($('p').text().length).toBe(run.length)
+    // Unflattened, the three 300,000-character strings hold ~29 MB of rope nodes.
+    expect(held).toBeLessThan(8)
   })
 })

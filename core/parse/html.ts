@@ -6,6 +6,7 @@
  * browser that stopped reading there would, and the checks judge that.
  */
 import { type CheerioAPI, load } from 'cheerio'
+import type { AnyNode } from 'domhandler'
 
 /** Characters of HTML parsed; the rest of a longer page is left out (1 MiB of text costs parse5 ~50 MB at its peak). */
 export const MAX_HTML_CHARS = 1024 * 1024
@@ -166,7 +167,24 @@ export function boundHtml(html: string, { maxChars = MAX_HTML_CHARS, maxElements
   return { html: text, cut: sized ? 'size' : null }
 }
 
-/** cheerio's `load` over the bounded text. */
+/** cheerio's `load` over the bounded text, its strings flattened (see flattenStrings). */
 export function loadBoundedHtml(html: string, limits?: HtmlLimits): CheerioAPI {
-  return load(boundHtml(html, limits).html)
+  const $ = load(boundHtml(html, limits).html)
+  flattenStrings($.root().toArray())
+  return $
+}
+
+/**
+ * parse5 builds every text, comment and attribute value one character at a time (`chars += ch`), which JavaScriptCore
+ * keeps as a rope: one ~32-byte node per character until the string is first read. A page artifact lives for the whole
+ * scan, so 1 MiB of text would hold ~32 MB. Reading one character of each string turns its rope into a flat string
+ * (the size of the text) and lets the nodes go. Iterative: the tree may be MAX_HTML_DEPTH deep.
+ */
+function flattenStrings(roots: AnyNode[]): void {
+  const pending = [...roots]
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if ('data' in node) node.data.charCodeAt(0)
+    if ('attribs' in node) for (const value of Object.values(node.attribs)) value.charCodeAt(0)
+    if ('children' in node) pending.push(...node.children)
+  }
 }

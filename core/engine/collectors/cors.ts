@@ -54,8 +54,9 @@ async function corsProbe(
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<CorsProbe> {
   const headers = { ...options.headers, origin: AGENT_ORIGIN }
-  // An event stream never ends by itself: its headers are all there is to read.
-  const request = resource === 'mcp-stream' ? streamHead(ctx.http, url, { headers }, 0) : fetchSnapshot(ctx.http, url, { ...options, headers })
+  // Only the headers are judged: no body is read (an event stream never ends by itself, and a document read again
+  // with an Origin would spend the scan's byte budget a second time).
+  const request = resource === 'mcp-stream' ? streamHead(ctx.http, url, { headers }, 0) : fetchSnapshot(ctx.http, url, { ...options, headers, maxBytes: 0 })
   const { response, error } = await settle(request)
   if (!response) return { url, resource, status: null, allowOrigin: null, allowHeaders: null, exposeHeaders: null, allowMethods: null, error }
   return {
