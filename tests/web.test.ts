@@ -293,7 +293,7 @@ describe('journeys', () => {
   test('the journeys page fills its {domain} placeholders and lists the recent runs', async () => {
     const { text, $ } = await page('/journeys')
     expect(text).not.toContain('{domain}')
-    expect($('[data-domain-slot]').first().text()).toBe('the site')
+    expect($('[data-domain-slot]').first().text()).toBe('example.com')
     expect($('#journey-domain[data-domain-source]').length).toBe(1)
     const links = $('ul.runs a').map((_, element) => element.attribs.href).get()
     expect(links.length).toBeGreaterThan(0)

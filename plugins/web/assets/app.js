@@ -266,7 +266,7 @@ const domainSource = document.querySelector('[data-domain-source]')
 if (domainSource) {
   domainSource.addEventListener('input', () => {
     const domain = domainSource.value.trim()
-    for (const slot of document.querySelectorAll('[data-domain-slot]')) slot.textContent = domain || 'the site'
+    for (const slot of document.querySelectorAll('[data-domain-slot]')) slot.textContent = domain || 'example.com'
   })
 }
 const analysis = document.querySelector('[data-follow-score]')

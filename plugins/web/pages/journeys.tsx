@@ -22,7 +22,7 @@ function Prompt({ prompt }: { prompt: string }): JSX.Element {
       {parts.map((part, index) => (
         <>
           <span safe>{part}</span>
-          {index < parts.length - 1 ? <em data-domain-slot>the site</em> : ''}
+          {index < parts.length - 1 ? <em data-domain-slot>example.com</em> : ''}
         </>
       ))}
     </>
