@@ -8,6 +8,7 @@ import type { CliReport } from '../core/cli/report.ts'
 import { CONTRACT_VERSION } from '../core/contract.ts'
 import { type FixtureSite, startFixtureSite } from './fixtures/sites/server.ts'
 import { testApp } from './helpers.ts'
+import { type CliRun, runCliSource } from './support/cli.ts'
 import { freeLoopbackPort } from './support/ports.ts'
 
 /**
@@ -41,21 +42,9 @@ afterAll(async () => {
   await Promise.all([excellent.stop(), poor.stop(), devServer.stop(true)])
 })
 
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
+type Run = CliRun
 
-async function runCli(args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> {
-  const child = Bun.spawn([process.execPath, 'core/cli.ts', ...args], {
-    env: { ...env, ...extraEnv } as Record<string, string>,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
-  return { code, stdout, stderr }
-}
+const runCli = (args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> => runCliSource(args, { ...env, ...extraEnv })
 
 const json = (run: Run) => JSON.parse(run.stdout) as CliReport
 
