@@ -76,7 +76,8 @@ function isHtml(snapshot: HttpSnapshot): boolean {
 function readHtml(page: FetchedPage, snapshot: HttpSnapshot): void {
   const $ = loadBoundedHtml(snapshot.body)
   page.title = collapse($('title').first().text())
-  const scripts = $('script').length
+  // Programs, not data: a page whose only scripts are JSON-LD is no app shell however short its text.
+  const scripts = $('script:not([type]), script[type="module"], script[type*="javascript" i]').length
   $('a[href], link[href], area[href]').each((_, element) => {
     const href = $(element).attr('href')!
     const absolute = resolve(href, snapshot.url)
