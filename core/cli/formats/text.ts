@@ -47,6 +47,7 @@ export function renderGate(gate: RenderOptions['gate'], options: RenderOptions):
       if (contract.added.length > 0) lines.push(...idLines('  Added since: ', contract.added))
       if (contract.removed.length > 0) lines.push(...idLines('  Removed since: ', contract.removed))
     }
+    if (baseline.regressions.length === 0) lines.push(`  ${paint('green', 'No regression')}: every check that passed in the baseline passes.`)
     if (baseline.regressions.length > 0) {
       lines.push(paint('bold', `Regressions since the baseline (${baseline.regressions.length})`))
       for (const regression of baseline.regressions) {
