@@ -39,10 +39,28 @@ const resolveRules = z.string().transform((raw, ctx): ResolveRule[] => {
   return rules
 })
 
+/**
+ * `scan.example.com, 10.0.0.5, [::1]`: the extra names (no scheme, no port) clients may reach our MCP server by,
+ * lower-cased as URL parsing writes a hostname, so that a request's Host compares to them exactly.
+ */
+const hostnameList = z.string().transform((raw, ctx): string[] => {
+  const names: string[] = []
+  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const hostname = URL.canParse(`http://${entry}`) ? new URL(`http://${entry}`).hostname : null
+    if (hostname === null || hostname !== entry.toLowerCase()) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not a host name (no scheme, no port; IPv6 in brackets)` })
+      return z.NEVER
+    }
+    names.push(hostname)
+  }
+  return names
+})
+
 const envSchema = z.object({
   PORT: positiveInt.max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ALLOWED_HOSTS: hostnameList.default([]),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/|memory:\/\/$|file:)/, 'expected postgres://…, memory:// or file:<dir>')
@@ -83,6 +101,8 @@ export interface Config {
   publicBaseUrl: string
   /** The host part of publicBaseUrl: the `source` of audit results and the issuer of our artefacts. */
   serviceHost: string
+  /** Names besides publicBaseUrl's host and loopback that our MCP server answers to (DNS-rebinding protection). */
+  allowedHosts: string[]
   database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null }
   redisUrl: string | null
   signingKey: string | null
@@ -158,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     publicBaseUrl,
     serviceHost,
+    allowedHosts: e.ALLOWED_HOSTS,
     database,
     redisUrl: e.REDIS_URL ?? null,
     signingKey: e.SIGNING_KEY ?? null,

@@ -16,6 +16,7 @@ export const ERRORS = {
   CUSTOM_INTENT_REQUIRES_KEY: { status: 401, title: 'Custom intents require a partner key' },
   PARTNER_KEY_REQUIRED: { status: 401, title: 'Partner key required' },
   AGENT_VERIFICATION_FAILED: { status: 401, title: 'Agent verification failed' },
+  HOST_NOT_ALLOWED: { status: 403, title: 'Host not allowed' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   DOMAIN_NOT_SCANNED: { status: 404, title: 'Domain not scanned' },
   ENDPOINT_NOT_FOUND: { status: 404, title: 'Endpoint not found' },
