@@ -56,6 +56,7 @@ async function journeyWith(script: readonly ScriptedReply[], prices: Record<stri
 }
 
 const PRICES = { LLM_PRICE_INPUT_PER_MTOK: '3', LLM_PRICE_OUTPUT_PER_MTOK: '15' }
+const USAGE = { prompt_tokens: 100, completion_tokens: 10 }
 const ANSWER = 'Prices are listed at https://store.test/pages/pricing.'
 
 describe('ai-sdk agent', () => {
@@ -114,6 +115,21 @@ describe('ai-sdk agent', () => {
     // Satisfied after the second call: the tools are withdrawn and the model's next turn is its answer.
     expect(second!.body.tools).toHaveLength(2)
     expect(third!.body.tools).toBeUndefined()
+  })
+
+  test('the judge checks the answer against what was fetched: a price no page states is not a success', async () => {
+    const visit = [
+      { toolCalls: [{ name: 'fetch_page', arguments: { url: 'https://store.test/' } }], usage: USAGE },
+      { toolCalls: [{ name: 'fetch_page', arguments: { url: '/pages/pricing' } }], usage: USAGE },
+    ]
+    const invented = await journeyWith([...visit, { text: 'The backpack costs $5 per month.\nSource: https://store.test/pages/pricing', usage: USAGE }], PRICES)
+    expect(invented.outcome.verdict).toEqual({ outcome: 'failure', reason: 'The answer states 5 USD, which no page the agent read states.', evidence_step_ids: [] })
+    const uncited = await journeyWith([...visit, { text: 'The backpack costs $89.00.', usage: USAGE }], PRICES)
+    expect(uncited.outcome.verdict).toMatchObject({ outcome: 'failure', reason: 'The answer does not cite a page that shows it.' })
+    const supported = await journeyWith([...visit, { text: 'The Trail Backpack 28 L costs $89.00.\nSource: https://store.test/pages/pricing', usage: USAGE }], PRICES)
+    expect(supported.outcome.verdict.outcome).toBe('success')
+    // The model was asked for the same shape as the built-in agent's answer.
+    expect(JSON.stringify(supported.requests[0]!.body.messages)).toContain('Source: <URL>')
   })
 
   test('once the step budget is spent, the tools are withdrawn and the model answers', async () => {
