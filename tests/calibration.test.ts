@@ -27,7 +27,9 @@ import { testConfig } from './helpers.ts'
  * 4. Agents get little. The SPA is an empty shell without JavaScript, answers 200 for any path and has no
  *    structured data (its WebMCP tool only helps browser agents): D. The news site has real content, but its edge
  *    answers agents acting for a person with a 403 challenge, so they get nothing; while the block lasts no amount
- *    of polish makes it B (the block factor), and lifting it is the first fix: C or D.
+ *    of polish makes it B (the block factor), and lifting it is the first fix: C or D. The food magazine is as
+ *    well made, but its robots.txt admits only Googlebot and Bingbot: every agent acting for a person is
+ *    disallowed, the same block by other means, and the same band.
  * 5. Nothing for agents. "Welcome to nginx!" lets every agent in, to a page that says nothing; `poor` is broken
  *    throughout (HTML robots.txt, soft 404s, an empty app shell, unlabeled forms). D at best, far below real
  *    documentation.
@@ -55,6 +57,7 @@ const TIERS: Record<string, Archetype>[] = [
   {
     spa: { site: 'spa', grades: ['D'] },
     'blocked-news': { site: 'bot-challenged', grades: ['C', 'D'] },
+    'robots-blocked': { site: 'robots-blocked', grades: ['C', 'D'] },
   },
   {
     placeholder: { site: 'placeholder', grades: ['D', 'F'] },
@@ -110,19 +113,22 @@ describe('calibration table', () => {
   })
 })
 
+/** The archetypes that stop agents, and the check that says so. */
+const BLOCKED: Record<string, string> = { 'blocked-news': 'bot-challenge-free', 'robots-blocked': 'robots-ai-agents-allowed' }
+
 describe('harm first', () => {
-  test('the news site that challenges AI agents has the block as top fix #1 and a grade below B', () => {
-    const blocked = report('blocked-news')
-    expect(blocked.blockedBy).toEqual(['bot-challenge-free'])
-    expect(blocked.topFixes[0]).toMatchObject({ id: 'bot-challenge-free', status: 'fail', bonus: false })
+  test.each(Object.entries(BLOCKED))('%s has the block (%s) as top fix #1 and a grade below B', (name, id) => {
+    const blocked = report(name)
+    expect(blocked.blockedBy).toEqual([id])
+    expect(blocked.topFixes[0]).toMatchObject({ id, status: 'fail', bonus: false })
     expect(['C', 'D', 'F']).toContain(blocked.grade)
     // Its fail recommendation says why the grade stops there.
-    expect(rows('blocked-news').find((check) => check.id === 'bot-challenge-free')!.recommendation).toMatch(/cannot reach grade B/)
+    expect(rows(name).find((check) => check.id === id)!.recommendation).toMatch(/cannot reach grade B/)
   })
 
   test('no archetype that lets agents in is held down by the block factor', () => {
     for (const [name, scanned] of reports) {
-      if (name === 'blocked-news') continue
+      if (name in BLOCKED) continue
       expect({ name, blockedBy: scanned.blockedBy, blockFactor: scanned.blockFactor }).toEqual({ name, blockedBy: [], blockFactor: 1 })
     }
   })
