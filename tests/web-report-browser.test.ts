@@ -56,11 +56,12 @@ beforeAll(async () => {
         : poor(request),
   })
   // The app keeps its own Chromium for rendered checks: a scan answers partial, the worker completes it.
-  world = await startWorld(['poor', 'docs'], { extraResolve: [`${FIXABLE}:443:127.0.0.1:${fixable.port}`] })
+  world = await startWorld(['poor', 'docs', 'bot-challenged'], { extraResolve: [`${FIXABLE}:443:127.0.0.1:${fixable.port}`] })
   world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${world.handle.app.server!.port}`
   await scanUntilComplete('poor.test')
   await scanUntilComplete(FIXABLE)
+  await scanUntilComplete('bot-challenged.test')
   browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
 }, 120_000)
 
@@ -130,6 +131,20 @@ describe.skipIf(!runnable)('the fix-first report in Chromium', () => {
     expect(problems).toEqual([])
     await page.close()
   }, 60_000)
+
+  test('a site that challenges AI agents: the verdict says agents are stopped and fix #1 is marked as what blocks them', async () => {
+    const { page, problems } = await openPage()
+    await page.goto(`${base}/site/bot-challenged.test`, { waitUntil: 'networkidle0' })
+    await screenshot(page, 'report-blocked-first-screen', false)
+    const score = (await (await fetch(`${base}/api/score/bot-challenged.test`, asOther())).json()) as { blockedBy?: string[]; topFixes: { id: string }[] }
+    expect(score.blockedBy?.length).toBeGreaterThan(0)
+    expect(await page.$eval('#report-verdict', (element) => element.textContent)).toContain('AI agents are stopped outright')
+    const first = await page.$eval('ol.fixes > li:first-child article.check', (element) => ({ id: element.getAttribute('data-check-id'), tag: element.querySelector('.tag-blocking')?.textContent }))
+    expect(first).toEqual({ id: score.topFixes[0]!.id, tag: 'Blocks agents' })
+    expect(score.blockedBy).toContain(first.id!)
+    expect(problems).toEqual([])
+    await page.close()
+  }, 30_000)
 
   test('re-check closes the loop in place: the card, the layer bar and the gauge change where the user is looking', async () => {
     const { page, problems } = await openPage()

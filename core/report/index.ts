@@ -10,7 +10,7 @@ import { remedyFor, type Remedy } from './remedies.ts'
  *   model.fixes                                      // top fixes: gain, the check, a copy-ready remedy (or null)
  *   model.issues                                     // the other fail / warning / error checks, by impact
  *   model.passed, model.notApplicable, model.pending // folded by the renderers; n/a grouped by its reason
- *   model.layers                                     // "36 / 44" or "Nothing applicable", never "0 / 0"
+ *   model.layers                                     // "12.5 / 30 points" or "Nothing applicable", never "0 / 0"
  *
  * Pure: no I/O, no clock, no HTTP. Renderers decide the markup; the order and the numbers are decided here.
  */
@@ -42,6 +42,11 @@ export interface ReportLayerInput {
   /** Null on a partial CLI run (`--only`). */
   score: number | null
   maxScore: number | null
+  /** The engine's reading (contract 1.28.0); absent on older stored results, where maxScore > 0 decides. */
+  applicable?: boolean
+  /** The layer on the overall 0-100 scale: what it earned and what it can carry (absent on older results). */
+  points?: number
+  maxPoints?: number
   checks: ReportCheckInput[]
 }
 
@@ -60,6 +65,8 @@ export interface ReportInput {
   score: number | null
   grade: string | null
   analysisStatus?: string
+  /** Ids of failing checks that stop agents outright (contract 1.28.0); they hold the whole score down. */
+  blockedBy?: string[]
   layers: ReportLayerInput[]
   topFixes: ReportFixInput[]
 }
@@ -76,6 +83,8 @@ export interface ReportCheck {
   layerName: string
   /** A required-tier check: its failure is marked as such. */
   required: boolean
+  /** A failing check that stops agents outright (the engine's blockedBy). */
+  blocksAgents: boolean
   bonus: boolean
   /** The outcome's details; absent when they only repeat the n/a reason. */
   details?: string
@@ -109,11 +118,14 @@ export interface ReportLayer {
   name: string
   score: number | null
   maxScore: number | null
+  /** On the overall 0-100 scale (null on results stored before the engine reported it): the numbers that add up to the score. */
+  points: number | null
+  maxPoints: number | null
   /** Earned share 0..100, null when nothing in the layer was measured. */
   percent: number | null
   /** False when no check of the layer counted (all n/a, pending or errors): the layer says so instead of 0 / 0. */
   applicable: boolean
-  /** "36 / 44", "Nothing applicable" or "Not scored" (partial run). */
+  /** "12.5 / 30 points" (or "36 / 44" on older results), "Nothing applicable" or "Not scored" (partial run). */
   label: string
   counts: { failing: number; passed: number; notApplicable: number }
 }
@@ -124,6 +136,8 @@ export interface ReportModel {
   grade: string | null
   /** One line: what the result means and what to do first. */
   verdict: string
+  /** The failing checks that stop agents outright, first to fix. */
+  blocking: ReportCheck[]
   partial: boolean
   fixes: ReportFix[]
   issues: ReportCheck[]
@@ -155,21 +169,31 @@ function originOf(input: ReportInput): string {
   return `https://${input.domain}`
 }
 
-/** Highest impact first: the larger gain, then a required check, then fail before warning before error. */
+/** Highest impact first: what stops agents, then the larger gain, then a required check, then fail before warning before error. */
 function byImpact(a: ReportCheck, b: ReportCheck): number {
-  return b.gain - a.gain || Number(b.required) - Number(a.required) || (STATUS_WEIGHT[a.status] ?? 3) - (STATUS_WEIGHT[b.status] ?? 3) || a.id.localeCompare(b.id)
+  return Number(b.blocksAgents) - Number(a.blocksAgents) || b.gain - a.gain || Number(b.required) - Number(a.required) || (STATUS_WEIGHT[a.status] ?? 3) - (STATUS_WEIGHT[b.status] ?? 3) || a.id.localeCompare(b.id)
 }
 
 function layerSummary(layer: ReportLayerInput, checks: ReportCheck[]): ReportLayer {
   const counted = checks.filter((check) => check.status === 'pass' || check.status === 'warning' || check.status === 'fail')
-  const applicable = layer.maxScore !== null ? layer.maxScore > 0 : counted.length > 0
-  const percent = applicable && layer.score !== null && layer.maxScore ? Math.round((layer.score / layer.maxScore) * 100) : null
-  const label = layer.score === null || layer.maxScore === null ? 'Not scored' : applicable ? `${layer.score} / ${layer.maxScore}` : 'Nothing applicable'
+  const applicable = layer.applicable ?? (layer.maxScore !== null ? layer.maxScore > 0 : counted.length > 0)
+  const onScale = layer.points !== undefined && layer.maxPoints !== undefined && layer.maxPoints > 0
+  const percent = !applicable ? null : onScale ? Math.round((layer.points! / layer.maxPoints!) * 100) : layer.score !== null && layer.maxScore ? Math.round((layer.score / layer.maxScore) * 100) : null
+  const label =
+    layer.score === null || layer.maxScore === null
+      ? 'Not scored'
+      : !applicable
+        ? 'Nothing applicable'
+        : onScale
+          ? `${formatGain(layer.points!)} / ${formatGain(layer.maxPoints!)} points`
+          : `${layer.score} / ${layer.maxScore}`
   return {
     id: layer.id,
     name: layer.name,
     score: layer.score,
     maxScore: layer.maxScore,
+    points: onScale ? layer.points! : null,
+    maxPoints: onScale ? layer.maxPoints! : null,
     percent,
     applicable,
     label,
@@ -181,12 +205,16 @@ function layerSummary(layer: ReportLayerInput, checks: ReportCheck[]): ReportLay
   }
 }
 
-function verdictFor(input: ReportInput, fixes: ReportFix[], requiredFailing: ReportCheck[], failingCount: number, pendingCount: number): string {
+function verdictFor(input: ReportInput, fixes: ReportFix[], blocking: ReportCheck[], requiredFailing: ReportCheck[], failingCount: number, pendingCount: number): string {
   const pending = pendingCount > 0 ? ` ${pendingCount} background check${pendingCount === 1 ? ' is' : 's are'} still running.` : ''
   if (input.score === null) return `Partial run: ${failingCount === 0 ? 'every check that ran passes' : `${failingCount} of the checks that ran need work`}.${pending}`
   const first = fixes[0]
   const lead = first ? `start with "${first.check.name}" (+${formatGain(first.gain)} points)` : ''
   if (failingCount === 0) return `${input.score}/100 (${input.grade}): every applicable check passes.${pending}`
+  if (blocking.length > 0) {
+    const named = blocking.map((check) => `"${check.name}"`).join(' and ')
+    return `${input.score}/100 (${input.grade}): AI agents are stopped outright (${named} fails), which holds the whole score down; ${lead || 'fix that first'}.${pending}`
+  }
   if (requiredFailing.length > 0) {
     const named = requiredFailing.length === 1 ? `required check "${requiredFailing[0]!.name}" fails` : `${requiredFailing.length} required checks fail`
     return `${input.score}/100 (${input.grade}): ${named}, so agents are held back; ${lead || 'fix the required checks first'}.${pending}`
@@ -197,6 +225,7 @@ function verdictFor(input: ReportInput, fixes: ReportFix[], requiredFailing: Rep
 /** Builds the fix-first model of a scan result. The input is not modified. */
 export function buildReportModel(input: ReportInput): ReportModel {
   const site = { domain: input.domain, origin: originOf(input) }
+  const blockedBy = new Set(input.blockedBy ?? [])
   const seen = new Map<string, number>()
   const layerChecks = input.layers.map((layer) =>
     layer.checks.map((check): ReportCheck => {
@@ -214,6 +243,7 @@ export function buildReportModel(input: ReportInput): ReportModel {
         layerId: layer.id,
         layerName: layer.name,
         required: check.tier === 'required',
+        blocksAgents: blockedBy.has(check.id) && FAILING.has(check.status),
         bonus: check.bonus ?? false,
         ...(details ? { details } : {}),
         ...(check.recommendation && check.status !== 'pass' ? { recommendation: check.recommendation } : {}),
@@ -247,6 +277,7 @@ export function buildReportModel(input: ReportInput): ReportModel {
   const failing = checks.filter((check) => FAILING.has(check.status))
   const requiredFailing = failing.filter((check) => check.required && check.status !== 'error')
   const pending = checks.filter((check) => check.group === 'pending')
+  const blocking = checks.filter((check) => check.blocksAgents)
   const passed = checks.filter((check) => check.group === 'passed')
   const naGroups = [...notApplicable].map(([reason, grouped]) => ({ reason, checks: grouped })).sort((a, b) => b.checks.length - a.checks.length)
 
@@ -254,7 +285,8 @@ export function buildReportModel(input: ReportInput): ReportModel {
     domain: input.domain,
     score: input.score,
     grade: input.grade,
-    verdict: verdictFor(input, fixes, requiredFailing, failing.length, pending.length),
+    verdict: verdictFor(input, fixes, blocking, requiredFailing, failing.length, pending.length),
+    blocking,
     partial: input.score === null,
     fixes,
     issues,

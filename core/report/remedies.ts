@@ -73,21 +73,24 @@ function headerRecipes(name: string, value: string, path = '/'): Recipe[] {
   ]
 }
 
+/** A media type with parameters (`; charset=…`, `; profile="…"`) quoted for configs that split on spaces. */
+const singleQuoted = (value: string) => `'${value}'`
+const caddyQuoted = (value: string) => (value.includes('"') ? `\`${value}\`` : `"${value}"`)
+
 /** A static file served with its media type and, for metadata agents read from browsers, CORS. */
 function fileRecipes(path: string, type: string, source: string): Recipe[] {
-  const name = path.split('/').pop()!
   return [
     {
       server: 'nginx',
       language: 'nginx',
-      code: `location = ${path} {\n    alias /var/www/site${path};\n    default_type ${type};\n    add_header Access-Control-Allow-Origin "*" always;\n}`,
+      code: `location = ${path} {\n    alias /var/www/site${path};\n    default_type ${singleQuoted(type)};\n    add_header Access-Control-Allow-Origin "*" always;\n}`,
     },
     {
       server: 'Apache',
       language: 'apache',
-      code: `# file at DocumentRoot${path}\n<Location "${path}">\n    ForceType ${type}\n    Header always set Access-Control-Allow-Origin "*"\n</Location>`,
+      code: `# file at DocumentRoot${path}\n<Location "${path}">\n    Header always set Content-Type ${singleQuoted(type)}\n    Header always set Access-Control-Allow-Origin "*"\n</Location>`,
     },
-    { server: 'Caddy', language: 'caddy', code: `@doc path ${path}\nheader @doc Content-Type "${type}"\nheader @doc Access-Control-Allow-Origin "*"` },
+    { server: 'Caddy', language: 'caddy', code: `@doc path ${path}\nheader @doc Content-Type ${caddyQuoted(type)}\nheader @doc Access-Control-Allow-Origin "*"` },
     {
       server: 'Cloudflare',
       language: 'text',
@@ -101,14 +104,13 @@ function fileRecipes(path: string, type: string, source: string): Recipe[] {
     {
       server: 'Next.js',
       language: 'javascript',
-      code: `// put the file at public${path}, then in next.config.js:\nmodule.exports = {\n  async headers() {\n    return [{ source: '${path}', headers: [\n      { key: 'Content-Type', value: '${type}' },\n      { key: 'Access-Control-Allow-Origin', value: '*' },\n    ] }]\n  },\n}\n// (${name} is served as is from public/)`,
+      code: `// put the file at public${path}, then in next.config.js:\nmodule.exports = {\n  async headers() {\n    return [{ source: '${path}', headers: [\n      { key: 'Content-Type', value: '${type}' },\n      { key: 'Access-Control-Allow-Origin', value: '*' },\n    ] }]\n  },\n}`,
     },
   ]
 }
 
 /** robots.txt is a file everywhere but also a switch at Cloudflare and a route in Next.js. */
-function robotsRecipes(body: string): Recipe[] {
-  const lines = body.split('\n')
+function robotsRecipes(body: string, origin: string): Recipe[] {
   return [
     { server: 'nginx', language: 'nginx', code: `location = /robots.txt {\n    default_type text/plain;\n    alias /var/www/site/robots.txt;\n}` },
     { server: 'Apache', language: 'apache', code: `# the file at DocumentRoot/robots.txt is served as text/plain by default;\n# make sure no rewrite rule sends /robots.txt to your app\nRewriteRule ^robots\\.txt$ - [L]` },
@@ -116,7 +118,7 @@ function robotsRecipes(body: string): Recipe[] {
     {
       server: 'Cloudflare',
       language: 'text',
-      code: 'AI Crawl Control (or Security > Bots): allow the AI assistants and search crawlers you want,\nand turn "Managed robots.txt" off if it adds Disallow lines for them.\nCheck the served file: curl -s https://<your-host>/robots.txt',
+      code: `AI Crawl Control (or Security > Bots): allow the AI assistants and search crawlers you want,\nand turn "Managed robots.txt" off if it adds Disallow lines for them.\nCheck the served file: curl -s ${origin}/robots.txt`,
     },
     {
       server: 'Express',
@@ -126,7 +128,7 @@ function robotsRecipes(body: string): Recipe[] {
     {
       server: 'Next.js',
       language: 'javascript',
-      code: `// app/robots.ts\nexport default function robots() {\n  return { rules: [/* one entry per group */], sitemap: '${lines.find((line) => line.startsWith('Sitemap:'))?.slice(9) ?? '/sitemap.xml'}' }\n}\n// or commit the file above as public/robots.txt`,
+      code: `// commit the lines above as public/robots.txt (served as is), and delete app/robots.ts\n// if you have one: it would answer /robots.txt instead of the file`,
     },
   ]
 }
@@ -152,11 +154,11 @@ const serverCard = (label: string, { domain, origin }: RemedySite): Remedy => ({
 export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
   'robots-txt': ({ origin }) => {
     const body = `User-agent: *\nAllow: /\n${CONTENT_SIGNAL}\n\nSitemap: ${origin}/sitemap.xml`
-    return { snippet: { label: 'Publish as /robots.txt', language: 'text', code: body }, recipes: robotsRecipes(body) }
+    return { snippet: { label: 'Publish as /robots.txt', language: 'text', code: body }, recipes: robotsRecipes(body, origin) }
   },
   'robots-ai-agents-allowed': ({ origin }) => {
     const body = `${agentGroup()}\n\nSitemap: ${origin}/sitemap.xml`
-    return { snippet: { label: 'Add to /robots.txt, before other groups', language: 'text', code: agentGroup() }, recipes: robotsRecipes(body) }
+    return { snippet: { label: 'Add to /robots.txt, before other groups', language: 'text', code: agentGroup() }, recipes: robotsRecipes(body, origin) }
   },
   'robots-ai-rules-explicit': () => ({
     snippet: { label: 'Add to /robots.txt', language: 'text', code: `User-agent: *\n${CONTENT_SIGNAL}\n\n${agentGroup()}` },

@@ -93,6 +93,28 @@ describe('buildReportModel', () => {
     })
   })
 
+  test('layers reported on the 0-100 scale read in those points, the numbers that add up to the score', () => {
+    const scaled = buildReportModel({
+      ...poor,
+      layers: [
+        { ...poor.layers[0]!, applicable: true, points: 12.5, maxPoints: 35.3 },
+        { ...poor.layers[2]!, applicable: false, points: 0, maxPoints: 0 },
+      ],
+    })
+    expect(scaled.layers.map((layer) => [layer.label, layer.percent, layer.points])).toEqual([
+      ['12.5 / 35.3 points', 35, 12.5],
+      ['Nothing applicable', null, null],
+    ])
+  })
+
+  test('a check that stops agents outright leads the verdict and the issues, and is marked', () => {
+    const blocked = buildReportModel({ ...poor, blockedBy: ['content-signals'], topFixes: [] })
+    expect(blocked.blocking.map((check) => check.id)).toEqual(['content-signals'])
+    expect(blocked.issues[0]!.id).toBe('content-signals')
+    expect(blocked.issues[0]!.blocksAgents).toBe(true)
+    expect(blocked.verdict).toStartWith('22/100 (F): AI agents are stopped outright ("Check content-signals" fails)')
+  })
+
   test('the verdict names the required failures and the first fix', () => {
     expect(model.verdict).toBe('22/100 (F): 2 required checks fail, so agents are held back; start with "Check bot-challenge-free" (+12 points). 1 background check is still running.')
   })

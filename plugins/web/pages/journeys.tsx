@@ -102,8 +102,51 @@ export function JourneyRunPage({ run, title, baseUrl, nonce }: { run: JourneyRun
           ''
         )}
       </p>
+      <p class="muted" id="journey-identity" safe>
+        {run.identity === 'self' ? 'As our own agent (AgentReadiness)' : run.identity === 'browser' ? 'As a plain browser (compare baseline)' : `As ${run.identity}, the user-triggered fetcher of an AI assistant`}
+      </p>
       {run.insight ? <p safe>{run.insight.summary}</p> : ''}
+      {run.insight?.comparison ? (
+        <p class="notice" id="journey-comparison" data-finding={run.insight.comparison.finding}>
+          <span safe>{run.insight.comparison.message}</span>{' '}
+          <a href={journeyPath(run.compare?.role === 'browser' ? run.insight.comparison.agent_run_id : run.insight.comparison.browser_run_id)}>
+            {run.compare?.role === 'browser' ? 'The agent run' : 'The browser run'}
+          </a>
+        </p>
+      ) : run.compare ? (
+        <p class="muted" id="journey-comparison">
+          Compared with <a href={journeyPath(run.compare.run_id)}>{run.compare.role === 'agent' ? 'a browser run' : 'the agent run'}</a>; the comparison appears once both completed.
+        </p>
+      ) : (
+        ''
+      )}
       {run.error ? <p class="notice" safe>{`${run.error.code}: ${run.error.message}`}</p> : ''}
+      {run.agent_response && run.verdict?.outcome === 'success' ? (
+        <>
+          <h2>Answer</h2>
+          <pre id="journey-answer" safe>
+            {run.agent_response}
+          </pre>
+        </>
+      ) : (
+        ''
+      )}
+      {run.insight && run.insight.related_checks.length > 0 ? (
+        <>
+          <h2>Checks that would help</h2>
+          <ul id="journey-related-checks">
+            {run.insight.related_checks.map((id) => (
+              <li>
+                <a href={`${reportPath(run.domain)}#check-${encodeURIComponent(id)}`} safe>
+                  {id}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        ''
+      )}
       <h2>Trajectory</h2>
       <ol id="journey-steps" class="steps">
         {run.steps.map((step) => (

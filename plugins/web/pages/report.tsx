@@ -211,7 +211,7 @@ function LayerBar({ layer }: { layer: ReportLayer }): JSX.Element {
         {layer.name}
       </label>
       {layer.applicable ? (
-        <meter id={id} min="0" max={String(Math.max(layer.maxScore ?? 0, 1))} value={String(layer.score ?? 0)}>
+        <meter id={id} min="0" max={String(layer.maxPoints ?? Math.max(layer.maxScore ?? 0, 1))} value={String(layer.points ?? layer.score ?? 0)}>
           {`${layer.percent ?? 0}%`}
         </meter>
       ) : (
@@ -242,6 +242,7 @@ function CheckCard({ check, fix, domain, recheck }: { check: ReportCheck; fix?: 
         {check.name}
       </h3>
       <StatusLabel status={check.status} />
+      {check.blocksAgents ? <span class="tag tag-blocking">Blocks agents</span> : ''}
       {check.required && check.status !== 'pass' ? <span class="tag tag-required">Required</span> : ''}
       {measured ? <span class="points">{`${check.score} / ${check.maxScore}`}</span> : ''}
       {fix ? <span class="gain">{`+${formatGain(fix.gain)} points`}</span> : check.gain > 0 ? <span class="gain-minor">{`+${formatGain(check.gain)}`}</span> : ''}
