@@ -23,7 +23,7 @@ export interface SiteTypeLens {
 
 type Rule = { state: 'gated'; gate: string } | { state: 'bonus' }
 /** What a rubric reads of a check; every rule is stated in metadata, never in check ids. */
-export type SiteTypeMeta = Pick<CheckMeta, 'layer' | 'surface' | 'siteTypeRole' | 'beta'>
+export type SiteTypeMeta = Pick<CheckMeta, 'layer' | 'surface' | 'siteTypeRole' | 'beta'> & Partial<Pick<CheckMeta, 'stopsAgents'>>
 type Rubric = (meta: SiteTypeMeta) => Rule | null
 
 /** Payments checks beyond showing a price: a checkout, a payment protocol, product markup. */
