@@ -79,6 +79,15 @@ describe('action.yml', () => {
     }
     expect(Object.keys(step.env)).toHaveLength(Object.keys(action.inputs).length)
   })
+  test("the README's Actions example uses it with its own inputs only, and the package ships it", async () => {
+    const readme = await Bun.file(join(PACKAGE_ROOT, 'README.md')).text()
+    const example = readme.match(/```yaml\n(jobs:[\s\S]*?)```/)![1]!
+    const steps = (parse(example) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }> }).jobs['agent-readiness']!.steps
+    const step = steps.find((entry) => entry.uses === './node_modules/agent-readiness')!
+    for (const input of Object.keys(step.with!)) expect(Object.keys(action.inputs)).toContain(input)
+    const { files } = (await Bun.file(join(PACKAGE_ROOT, 'package.json')).json()) as { files: string[] }
+    expect(files).toEqual(expect.arrayContaining(['action.yml', '.github/action']))
+  })
 })
 
 describe('.github/action/run.sh', () => {

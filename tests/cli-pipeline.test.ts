@@ -229,7 +229,7 @@ describe('text and markdown for people', () => {
       expect(order).toEqual([...order].sort((a, b) => a - b))
       expect(lines.at(-1)).toStartWith('No gate: ')
       // A layer with every point earned shows nothing to fix, whatever extras under it are not met.
-      for (const layer of report.layers.filter((entry) => entry.maxScore > 0 && entry.score === entry.maxScore)) {
+      for (const layer of report.layers.filter((entry) => (entry.maxScore ?? 0) > 0 && entry.score === entry.maxScore)) {
         const line = lines.find((entry) => entry.startsWith(`  ${layer.name} `))!
         expect(line).not.toContain('to fix')
       }

@@ -1,7 +1,6 @@
 import { buildReportModel, formatGain } from '../../report/index.ts'
-import { rowLabel } from '../baseline.ts'
-import { type CliReport, countsAgainst, extraKind } from '../report.ts'
-import type { RenderOptions } from './style.ts'
+import type { CliReport } from '../report.ts'
+import { type RenderOptions, splitIssues } from './style.ts'
 
 const ICONS: Record<string, string> = { pass: '✅', warning: '⚠️', fail: '❌', error: '💥', na: '➖', pending: '⏳' }
 
@@ -24,7 +23,6 @@ const code = (row: { id: string; mcpUrl?: string }) => (row.mcpUrl ? `\`${row.id
 export function renderMarkdown(report: CliReport, options: RenderOptions): string {
   const model = buildReportModel(report)
   const { gate } = options
-  const rows = new Map(report.layers.flatMap((layer) => layer.checks).map((row) => [rowLabel(row), row]))
   const lines: string[] = []
 
   if (model.partial) {
@@ -56,11 +54,11 @@ export function renderMarkdown(report: CliReport, options: RenderOptions): strin
     for (const fix of model.fixes) lines.push(`| +${formatGain(fix.gain)} | ${code(fix.check)} | ${cell(fix.check.recommendation ?? fix.check.details ?? fix.check.name)} |`)
   }
   if (model.issues.length > 0) {
-    const lowering = model.issues.filter((check) => check.status !== 'error' && countsAgainst(rows.get(rowLabel(check))!)).length
-    const title = model.partial ? `${model.issues.length} checks did not pass` : `${model.issues.length} more checks not passing (${lowering} lower the score)`
+    // What lowers the score first (by impact, as the model orders it), then the extras and what could not run.
+    const { lowering, unscored } = splitIssues(report, model)
+    const title = model.partial ? `${model.issues.length} checks did not pass` : `${model.issues.length} more checks not passing (${lowering.length} lower the score)`
     lines.push('', `<details><summary>${title}</summary>`, '', '| | Check | Details |', '|---|---|---|')
-    for (const check of model.issues) {
-      const kind = check.status === 'error' ? 'could not run' : extraKind(rows.get(rowLabel(check))!)
+    for (const { check, kind } of [...lowering.map((check) => ({ check, kind: '' })), ...unscored]) {
       lines.push(`| ${ICONS[check.status] ?? ''} | ${code(check)}${kind ? ` (${kind})` : ''} | ${cell(check.details ?? check.recommendation ?? check.name)} |`)
     }
     lines.push('', '</details>')

@@ -1,4 +1,7 @@
+import type { ReportCheck, ReportModel } from '../../report/index.ts'
+import { rowLabel } from '../baseline.ts'
 import type { Gate } from '../gate.ts'
+import { type CliCheck, type CliReport, countsAgainst, extraKind } from '../report.ts'
 
 /** What every format is rendered with besides the report. */
 export interface RenderOptions {
@@ -61,4 +64,19 @@ export function wrap(text: string, options: { first: string; indent: string; wid
   const last = kept[max - 1]!
   kept[max - 1] = `${columns(last) < width ? last : [...last].slice(0, -1).join('')}…`
   return kept
+}
+
+/**
+ * The model's issues (failing checks after the top fixes, by impact) in the two groups the text and Markdown
+ * formats show apart: what lowers the score, then what never does (extras not met, checks that could not run),
+ * each of the latter with its kind. The model does not carry maturity and beta, so the CLI rows decide.
+ */
+export function splitIssues(report: CliReport, model: ReportModel): { lowering: ReportCheck[]; unscored: { check: ReportCheck; kind: string }[] } {
+  const rows = new Map<string, CliCheck>(report.layers.flatMap((layer) => layer.checks).map((row) => [rowLabel(row), row]))
+  const row = (check: ReportCheck) => rows.get(rowLabel(check))!
+  const lowering = model.issues.filter((check) => check.status !== 'error' && countsAgainst(row(check)))
+  const unscored = model.issues
+    .filter((check) => !lowering.includes(check))
+    .map((check) => ({ check, kind: check.status === 'error' ? 'could not run' : (extraKind(row(check)) ?? check.status) }))
+  return { lowering, unscored }
 }

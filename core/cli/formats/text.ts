@@ -1,7 +1,7 @@
 import { buildReportModel, formatGain, type ReportCheck } from '../../report/index.ts'
 import { rowLabel } from '../baseline.ts'
-import { type CliCheck, type CliReport, countsAgainst, extraKind } from '../report.ts'
-import { columns, painter, type Paint, type RenderOptions, type Tone, WIDTH, wrap } from './style.ts'
+import { type CliCheck, type CliReport, countsAgainst } from '../report.ts'
+import { columns, painter, type Paint, type RenderOptions, splitIssues, type Tone, WIDTH, wrap } from './style.ts'
 
 const MARKS: Record<string, [string, Tone]> = {
   pass: ['PASS', 'green'],
@@ -13,12 +13,6 @@ const MARKS: Record<string, [string, Tone]> = {
 }
 
 const GRADE_TONES: Record<string, Tone> = { 'A+': 'green', A: 'green', B: 'green', C: 'yellow', D: 'yellow', F: 'red' }
-
-/** The CLI row behind a model row: the model does not carry maturity and beta, which decide what counts. */
-function rowLookup(report: CliReport): (check: ReportCheck) => CliCheck {
-  const rows = new Map(report.layers.flatMap((layer) => layer.checks).map((row) => [rowLabel(row), row]))
-  return (check) => rows.get(rowLabel(check))!
-}
 
 /** A list of ids folded into lines that fit, after a label. */
 function idLines(label: string, ids: string[]): string[] {
@@ -81,7 +75,6 @@ function checkRow(paint: Paint, check: ReportCheck, idWidth: number, text: strin
 export function renderText(report: CliReport, options: RenderOptions): string {
   const paint = painter(options.color)
   const model = buildReportModel(report)
-  const row = rowLookup(report)
   const lines: string[] = []
 
   if (model.partial) {
@@ -107,18 +100,14 @@ export function renderText(report: CliReport, options: RenderOptions): string {
       lines.push(...wrap(text, { first: `  ${gain}  ${id.length <= idWidth ? id.padEnd(idWidth) : id}  `, indent: ' '.repeat(Math.min(idWidth + 11, 42)), maxLines: 2 }))
     }
   }
-  const lowering = model.issues.filter((check) => check.status !== 'error' && countsAgainst(row(check)))
-  const extras = model.issues.filter((check) => !lowering.includes(check))
+  const { lowering, unscored } = splitIssues(report, model)
   if (lowering.length > 0) {
     lines.push('', paint('bold', model.partial ? 'Not passing' : 'Also lowering the score'))
     for (const check of lowering) lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name))
   }
-  if (extras.length > 0) {
+  if (unscored.length > 0) {
     lines.push('', `${paint('bold', 'Not scored')} ${paint('dim', '(extras not met, and checks that could not run: never lower the score)')}`)
-    for (const check of extras) {
-      const kind = check.status === 'error' ? 'could not run' : extraKind(row(check))
-      lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name, kind))
-    }
+    for (const { check, kind } of unscored) lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name, kind))
   }
 
   if (!model.partial) {
