@@ -3,7 +3,7 @@ import type { ScanSession } from '../http/session.ts'
 import { collectList, LISTS } from '../mcp-client/lists.ts'
 import { MCP_EXCHANGE_TIMEOUT_MS } from '../mcp-client/protocol.ts'
 import { type McpAnswer, reachEndpoint } from '../mcp-client/reach.ts'
-import type { Call, Limits } from '../mcp-client/types.ts'
+import type { AuthRefusal, Call, Limits } from '../mcp-client/types.ts'
 import { CollectorError, type ScanKind } from './contract.ts'
 import { isMcpLikeUrl, pathOf } from './lib/discovery.ts'
 import { classifyMcpServer } from './lib/mcp-app.ts'
@@ -15,7 +15,10 @@ export interface DetectedKind {
   mcpUrl?: string
   /** MCP endpoints a listing page embeds, in document order (the `embeddedMcpUrls` of kind_detected). */
   embeddedMcpUrls?: string[]
-  /** Set when initialize answered 401, or 403 with a Bearer challenge: the scan stops with MCP_AUTH_REQUIRED. */
+  /**
+   * Set when initialize answered 401, or 403 with a Bearer challenge, or answered but the tools list after it was
+   * refused that way (step-up authorization): the scan stops with MCP_AUTH_REQUIRED.
+   */
   authRequired?: { status: number; challenge: string | null }
   /** A short note on how the kind was decided (the `hint` of kind_detected). */
   hint: string
@@ -34,11 +37,14 @@ type EndpointProbe =
 
 /**
  * mcp or mcp-app by the rule fan-out applies too (classifyMcpServer), reading the server's lists only until one
- * decides: the capabilities first, then the tools, then the resources, each list followed through its pages.
+ * decides: the tools, then the resources, each list followed through its pages. The tools are always asked for: a
+ * server that answered initialize but refuses them for want of a token (step-up authorization) has nothing a scan
+ * could judge, and is reported as one that requires authentication.
  */
-async function classify(call: Call, capabilities: Record<string, unknown> | undefined): Promise<ScanKind> {
-  if (classifyMcpServer({ capabilities }) === 'mcp-app') return 'mcp-app'
-  const tools = (await collectList(call, 'tools', true, LISTS.tools)).items
+async function classify(call: Call, capabilities: Record<string, unknown> | undefined): Promise<ScanKind | { refused: AuthRefusal }> {
+  const listed = await collectList(call, 'tools', true, LISTS.tools)
+  if (listed.refused) return { refused: listed.refused }
+  const tools = listed.items
   if (classifyMcpServer({ capabilities, tools }) === 'mcp-app') return 'mcp-app'
   // Listed even when undeclared, as the collector lists them: a declaration missing must not change the kind.
   const resources = (await collectList(call, 'resources', true, LISTS.resources)).items
@@ -58,6 +64,7 @@ async function probeEndpoint(http: ScanSession, url: string, limits: Limits): Pr
   if (reach.state !== 'mcp') return reach
   // The scan's collector opens its own conversation: this one ends once the kind is known.
   const kind = await classify(reach.call, reach.capabilities).finally(() => reach.close())
+  if (typeof kind !== 'string') return { state: 'auth', ...kind.refused }
   return { state: 'mcp', kind, hint: ANSWER_HINTS[reach.answer] }
 }
 

@@ -226,7 +226,9 @@ async function planFanout(
       const base: ScanTarget = { kind: 'mcp', domain: runner.target.domain, origin: new URL(url).origin, url, mcpUrl: url }
       const probe = new Collection({ ...runner, target: base })
       const mcp = await probe.get('mcp').catch(() => null)
-      if (!mcp?.handshake) return null
+      // A server whose tools are refused after the handshake (step-up authorization) requires auth like one whose
+      // initialize is refused: not scanned, rather than graded on what it would not show.
+      if (!mcp?.handshake || mcp.tools.refused) return null
       const kind = classifyMcpServer({ capabilities: mcp.handshake.capabilities, tools: mcp.tools.items, resources: mcp.resources.items })
       // The kind is known only now; a collection for the final target reuses the session, so nothing is fetched twice.
       const target = { ...base, kind }

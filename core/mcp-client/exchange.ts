@@ -3,10 +3,11 @@
  * a JSON or SSE body): the SDK keeps these to itself, and transport conformance is judged on them.
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
+import { isBearerChallenge } from '../engine/lib/discovery.ts'
 import { isRecord, looksLikeHtml, mediaType, parseJson } from '../engine/snapshot.ts'
 import { OutboundError } from '../http/client.ts'
 import type { ScanSession } from '../http/session.ts'
-import type { JsonRpcError, Limits, McpExchange } from './types.ts'
+import type { AuthRefusal, JsonRpcError, Limits, McpExchange } from './types.ts'
 
 /** Bodies kept in an exchange's record (characters). */
 const STORED_BODY_CHARS = 16 * 1024
@@ -30,6 +31,13 @@ export function lowerHeaders(headers: Headersish): Record<string, string> {
     record[name.toLowerCase()] = value
   })
   return record
+}
+
+/** The exchange was refused for want of authorization (401, or 403 with a Bearer challenge); null otherwise. */
+export function authRefusal(exchange: Pick<McpExchange, 'status' | 'headers'>): AuthRefusal | null {
+  const challenge = exchange.headers['www-authenticate'] ?? null
+  if (exchange.status === 401 || (exchange.status === 403 && isBearerChallenge(challenge ?? undefined))) return { status: exchange.status, challenge }
+  return null
 }
 
 export function describeError(error: unknown, signal?: AbortSignal): string {

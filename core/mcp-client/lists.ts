@@ -60,6 +60,7 @@ export async function collectList<T>(
     const outcome = await call(spec.method, cursor === undefined ? {} : { cursor })
     if (outcome.error !== undefined) {
       list.error = outcome.error
+      if (outcome.refused && list.pages === 0) list.refused = outcome.refused
       break
     }
     const page = isRecord(outcome.result) ? outcome.result[field] : undefined

@@ -2,9 +2,9 @@
  * Whether a URL is an MCP endpoint, and of which era, for the price of a few raw requests (checks.md §0 step 2):
  * what kind detection asks before a scan, where `connect` is the full, recorded handshake a collection makes.
  */
-import { isBearerChallenge } from '../engine/lib/discovery.ts'
 import { isRecord } from '../engine/snapshot.ts'
 import type { ScanSession } from '../http/session.ts'
+import { authRefusal } from './exchange.ts'
 import { connectSse, handshakeOfDiscover, maySpeakSse } from './handshake.ts'
 import type { Call, Limits } from './types.ts'
 import { McpWire } from './wire.ts'
@@ -29,10 +29,8 @@ export async function reachEndpoint(http: ScanSession, url: string, limits: Limi
   const wire = new McpWire(http, url, limits)
   const initialize = await wire.initialize()
   if (initialize.status === null) return { state: 'unreachable', reason: initialize.error ?? 'no answer' }
-  const challenge = initialize.headers['www-authenticate'] ?? null
-  if (initialize.status === 401 || (initialize.status === 403 && isBearerChallenge(challenge ?? undefined))) {
-    return { state: 'auth', status: initialize.status, challenge }
-  }
+  const refused = authRefusal(initialize)
+  if (refused) return { state: 'auth', ...refused }
   const result = initialize.response?.result
   if (isRecord(result)) {
     wire.adopt(initialize.headers['mcp-session-id'] ?? null, result.protocolVersion)

@@ -3,6 +3,7 @@
  * recorded raw, nothing listens or reconnects. (The deprecated HTTP+SSE transport is spoken raw: sse.ts.)
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { isRecord, parseJson } from '../engine/snapshot.ts'
@@ -108,6 +109,8 @@ export function sdkCall(client: Client, limits: Limits): Call {
         const message = error.message.replace(/^MCP error -?\d+: /, '')
         return { error: { code: error.code, message, ...(error.data !== undefined ? { data: error.data } : {}) } }
       }
+      // Without an auth provider the SDK throws a 401 as is, keeping the challenge to itself.
+      if (error instanceof StreamableHTTPError && error.code === 401) return { error: describeError(error), refused: { status: 401, challenge: null } }
       return { error: describeError(error) }
     }
   }

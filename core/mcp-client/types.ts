@@ -72,6 +72,17 @@ export interface McpList<T> {
   duplicatesAcrossPages: string[]
   /** The chain still had a `nextCursor` after the 20th page: reading stopped there. */
   truncated?: boolean
+  /** The first page was refused for want of authorization: the list exists, but not for an anonymous client. */
+  refused?: AuthRefusal
+}
+
+/**
+ * A request refused for want of authorization: 401, or 403 with a Bearer challenge (RFC 6750 `insufficient_scope`).
+ * `challenge` is the `WWW-Authenticate` header, null when the SDK kept it to itself.
+ */
+export interface AuthRefusal {
+  status: number
+  challenge: string | null
 }
 
 /** `legacy`: initialize handshake (2025-03-26 … 2025-11-25); `modern`: stateless 2026-07-28 (`server/discover`). */
@@ -94,5 +105,5 @@ export interface Limits {
 export type ListMethod = 'tools/list' | 'resources/list' | 'prompts/list'
 
 /** A call's outcome as list collection sees it: a result, or a JSON-RPC error, or why nothing usable came back. */
-export type CallOutcome = { result: unknown; error?: undefined } | { result?: undefined; error: JsonRpcError | string }
+export type CallOutcome = { result: unknown; error?: undefined } | { result?: undefined; error: JsonRpcError | string; refused?: AuthRefusal }
 export type Call = (method: ListMethod, params: Record<string, unknown>) => Promise<CallOutcome>

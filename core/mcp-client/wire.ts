@@ -1,7 +1,7 @@
 /** Raw JSON-RPC requests to one MCP endpoint, shaped as a client of the endpoint's era shapes them. */
 import type { ScanSession } from '../http/session.ts'
 import { ACCEPT, MCP_INITIALIZE_BODY } from '../engine/lib/discovery.ts'
-import { type Outgoing, send } from './exchange.ts'
+import { authRefusal, type Outgoing, send } from './exchange.ts'
 import { INITIALIZE, MCP_LEGACY_VERSION, MCP_MODERN_VERSION, MODERN_META } from './protocol.ts'
 import type { SseChannel } from './sse.ts'
 import type { Call, CallOutcome, Limits, McpEra, McpExchange } from './types.ts'
@@ -10,7 +10,11 @@ export function outcomeOf(exchange: McpExchange): CallOutcome {
   if (exchange.response?.error) return { error: exchange.response.error }
   if (exchange.response) return { result: exchange.response.result }
   if (exchange.error) return { error: exchange.error }
-  return { error: `HTTP ${exchange.status ?? 'no status'} without a JSON-RPC response${exchange.html ? ' (an HTML page)' : ''}` }
+  const refused = authRefusal(exchange)
+  return {
+    error: `HTTP ${exchange.status ?? 'no status'} without a JSON-RPC response${exchange.html ? ' (an HTML page)' : ''}`,
+    ...(refused ? { refused } : {}),
+  }
 }
 
 export interface RequestOptions {

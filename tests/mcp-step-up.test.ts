@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { request } from './helpers.ts'
+import { clientIp, startWorld, type World } from './support/world.ts'
+
+/**
+ * Step-up authorization (issue 20): a server that answers initialize and then refuses everything else without a
+ * token (401, or 403 with a Bearer insufficient_scope challenge) is reported as requiring authentication, as one that
+ * refuses initialize is: 422 MCP_AUTH_REQUIRED, the earlier measured scan of the host kept, nothing graded.
+ */
+let world: World
+
+beforeAll(async () => {
+  world = await startWorld([], {
+    browser: null,
+    mcp: [
+      { name: 'step-up', hosts: ['step-up.test'] },
+      { name: 'step-up-scope', hosts: ['step-up-scope.test'] },
+    ],
+  })
+})
+afterAll(() => world.close())
+
+const post = (path: string, json: unknown) =>
+  world.handle.app.handle(request(path, { method: 'POST', json, headers: { 'x-forwarded-for': clientIp() } }))
+const get = (path: string) => world.handle.app.handle(request(path, { headers: { 'x-forwarded-for': clientIp() } }))
+
+test.each([
+  ['step-up.test', 401],
+  ['step-up-scope.test', 403],
+])('%s answers initialize, then %d: POST /api/scan is 422 MCP_AUTH_REQUIRED and the measured scan stays', async (host) => {
+  const measured = await post('/api/scan', { url: host, force: true })
+  expect(measured.status).toBe(200)
+  const before = await (await get(`/api/score/${host}`)).json()
+
+  const response = await post('/api/scan', { url: `https://${host}/mcp` })
+  expect(response.status).toBe(422)
+  expect(await response.json()).toMatchObject({ code: 'MCP_AUTH_REQUIRED', mcpAuthRequired: true, mcpUrl: `https://${host}/mcp`, urlKind: 'mcp' })
+
+  const after = await get(`/api/score/${host}`)
+  expect(after.status).toBe(200)
+  const stored = await after.json()
+  expect(stored.scannedAt).toBe(before.scannedAt)
+  expect(stored.urlKind).toBe('domain')
+})
