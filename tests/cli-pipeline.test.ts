@@ -196,6 +196,8 @@ describe('JUnit goes red exactly when the gate fails', () => {
     ])
     expect(failures).toBe(2)
     expect(cases.find((entry) => entry.name === `check ${pass.id}`)!.failure).toBeUndefined()
+    // The asserted check's own case points at the gate's case rather than failing a second time.
+    expect(cases.find((entry) => entry.name === fail.id)!.skipped!.message).toStartWith(`asserted by the gate's case "check ${fail.id}"; fail`)
   })
 
   test('without a gate, checks that lower the score fail and no bonus or emerging check not met does', async () => {

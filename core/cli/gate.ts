@@ -16,6 +16,8 @@ export interface Assertion {
   message: string
   /** What to do about a failure: the check's details and fix, one per line. */
   detail?: string
+  /** The check id it asserts on (a `--checks` id, or a regression's check), so the check's own case can say so. */
+  check?: string
 }
 
 export interface Gate {
@@ -68,6 +70,7 @@ export function evaluateGate(report: CliReport, options: GateOptions, usage: str
     const first = failing[0]
     assertions.push({
       name: `check ${id}`,
+      check: id,
       passed: failing.length === 0,
       message: first ? `${id} did not pass (${failing.map((row) => row.status).join(', ')})` : `${id} passes`,
       detail: first && joinLines(...failing.map((row) => row.details && `${rowLabel(row)}: ${row.details}`), first.recommendation && `Fix: ${first.recommendation}`),
@@ -92,6 +95,7 @@ export function evaluateGate(report: CliReport, options: GateOptions, usage: str
     for (const regression of baseline.regressions) {
       assertions.push({
         name: `regression ${rowLabel(regression)}`,
+        check: regression.id,
         passed: false,
         message: `${rowLabel(regression)} passed in the baseline and is ${regression.after} now`,
         detail: joinLines(regression.details, regression.recommendation && `Fix: ${regression.recommendation}`),

@@ -39,14 +39,16 @@ function notMet(check: CliCheck, reason?: string): { message: string; body: stri
  * passes, or is skipped with its status and fix. Without one, a check that lowers the score fails its case;
  * extras (bonus, emerging, beta) not met, checks that could not run, n/a and pending ones are skipped with why.
  */
-function checkOutcome(check: CliCheck, gated: boolean): Outcome {
+function checkOutcome(check: CliCheck, gate: RenderOptions['gate']): Outcome {
   if (check.status === 'pass') return { kind: 'pass', ...(check.details ? { out: `pass: ${check.details}` } : {}) }
   if (check.status === 'na') return { kind: 'skipped', message: notMet(check, 'not applicable').message }
   if (check.status === 'pending') return { kind: 'skipped', message: notMet(check, 'still running').message }
   if (check.status === 'error') return { kind: 'skipped', ...notMet(check, 'could not run, never counted in the score') }
+  const asserted = gate.assertions.filter((assertion) => assertion.check === check.id).map((assertion) => `"${assertion.name}"`)
+  if (asserted.length > 0) return { kind: 'skipped', ...notMet(check, `asserted by the gate's case ${asserted.join(' and ')}`) }
   const extra = extraKind(check)
   if (extra) return { kind: 'skipped', ...notMet(check, `${extra} check, never lowers the score`) }
-  if (gated) return { kind: 'skipped', ...notMet(check, 'not asserted by the gate') }
+  if (gate.active) return { kind: 'skipped', ...notMet(check, 'not asserted by the gate') }
   // A warning earns part of its points: it is reported, not failed, as a linter's warning is.
   if (check.status === 'warning') return { kind: 'pass', out: notMet(check).body }
   return { kind: 'failure', ...notMet(check) }
@@ -92,7 +94,7 @@ function suite(name: string, cases: TestCase[], extra: { timestamp?: string | nu
 export function renderJunit(report: CliReport, options: RenderOptions): string {
   const { gate } = options
   const checkCases: TestCase[] = report.layers.flatMap((layer) =>
-    layer.checks.map((check) => ({ classname: layer.id, name: rowLabel(check), outcome: checkOutcome(check, gate.active) })),
+    layer.checks.map((check) => ({ classname: layer.id, name: rowLabel(check), outcome: checkOutcome(check, gate) })),
   )
   const gateCases = gate.assertions.map(assertionCase)
   const properties: [string, string][] = [
