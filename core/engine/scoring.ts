@@ -177,7 +177,9 @@ function overall(totals: LayerTotals): number {
  * While a check that stops agents outright fails, the score is multiplied by this, once per such check. Agents
  * that are turned away reach nothing the other checks measure, so the block outweighs everything that merely
  * helps: 100 × 0.65 = 65 keeps a blocked site below grade B whatever else it does, and lifting the block gains
- * about a third of the score on top of the check's own points, more than any other fix.
+ * about a third of the score on top of the check's own points, so it ranks first among the fixes by the spec's
+ * own rule (gain). Only a site that fails nearly everything (in random trials, scores of 10 or less) can have a
+ * single check of a small layer worth more.
  */
 export const BLOCKED_FACTOR = 0.65
 
