@@ -4,7 +4,7 @@ import type { AppDeps } from './deps.ts'
 import { AppError, isDatabaseUnavailableError, renderError, usesArdEnvelope } from './errors.ts'
 import type { Capability } from './keys/service.ts'
 import { hasCapability } from './keys/service.ts'
-import { type Caller, clientIp, consume, LIMITS, type LimitName, retryAfterSeconds } from './limits.ts'
+import { type Caller, clientIp, consume, LIMITS, type LimitName, rateLimitHeaders, type LimitSpec, retryAfterSeconds } from './limits.ts'
 import { databaseOutage, type Outage } from './outage.ts'
 import { jsonNestingExceeds, MAX_JSON_DEPTH } from './parse/nesting.ts'
 import { findInvalidText, INVALID_TEXT_MESSAGE, isValidText } from './parse/text.ts'
@@ -104,6 +104,7 @@ export function contextPlugin(deps: AppDeps) {
               message: `Rate limit "${name}" exceeded: ${decision.limit} per ${Math.round(decision.windowMs / 1000)} s`,
               retryAfterSeconds: retryAfterSeconds(decision),
               durableRetry: decision.durable,
+              ...((LIMITS[name] as LimitSpec).rateHeaders ? { headers: rateLimitHeaders(decision) } : {}),
             })
           }
           return decision

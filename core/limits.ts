@@ -23,6 +23,8 @@ export interface LimitSpec {
   per: 'ip' | 'key' | 'target'
   /** Callers never counted: key tiers, or 'anonymous' for limits that only count keys. */
   exempt: readonly (KeyTier | 'anonymous')[]
+  /** Its 429 describes its window in `X-RateLimit-*`, as every other answer of its route does (the journey create). */
+  rateHeaders?: true
 }
 
 const MINUTE = 60_000
@@ -57,7 +59,7 @@ export const LIMITS = {
   badge: { limit: 120, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
   /** Not in the spec. The journey GET routes: a client polling a run once a second stays well inside. */
   journeyRead: { limit: 120, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
-  journeyBurst: { limit: 20, windowMs: MINUTE, durable: false, per: 'ip', exempt: ANY_KEY },
+  journeyBurst: { limit: 20, windowMs: MINUTE, durable: false, per: 'ip', exempt: ANY_KEY, rateHeaders: true },
   /** Subject: `journeyTargetSubject(...)`. A denial is a 200 with the newest stored run, not a 429. */
   journeyTargetDaily: { limit: 100, windowMs: DAY, durable: true, per: 'target', exempt: ANY_KEY },
   journeyIpDaily: { limit: 20, windowMs: DAY, durable: true, per: 'ip', exempt: ANY_KEY },

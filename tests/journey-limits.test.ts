@@ -24,7 +24,7 @@ const pricingOn = (domain: string) => ({ intent: { id: 'find-pricing' }, domain 
 const uniqueDomain = () => `limits-${crypto.randomUUID().slice(0, 8)}.test`
 
 describe('anonymous journey limits', () => {
-  test('burst: the 21st create in a minute from one IP is 429 with Retry-After and no retry_after_ms', async () => {
+  test('burst: the 21st create in a minute from one IP is 429 with Retry-After, X-RateLimit-* of the burst window and no retry_after_ms', async () => {
     const ip = clientIp()
     await fill('journeyBurst', `ip:${ip}`, 20)
     const response = await createRun(world.handle, pricingOn(uniqueDomain()), { 'x-forwarded-for': ip })
@@ -33,6 +33,10 @@ describe('anonymous journey limits', () => {
     const body = (await response.json()) as Record<string, unknown>
     expect(body.code).toBe('RATE_LIMIT_EXCEEDED')
     expect(body).not.toHaveProperty('retry_after_ms')
+    // Like every other answer of the create route, it describes the window that answered: the burst's (issue 20).
+    expect(response.headers.get('x-ratelimit-limit')).toBe('20')
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('0')
+    expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0)
   })
 
   test('per IP: the 21st run in 24 hours is 429 with retry_after_ms equal to Retry-After; headers describe the target window', async () => {

@@ -75,7 +75,11 @@ export async function checkDestination(
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise
-  signal.throwIfAborted()
+  // Already aborted: the promise is dropped, and its rejection (a failed lookup) must not go unhandled.
+  if (signal.aborted) {
+    promise.catch(() => {})
+    throw signal.reason
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason)
     signal.addEventListener('abort', onAbort, { once: true })
