@@ -117,6 +117,8 @@ describe('usage errors: one line and a hint, exit 2', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('--only a,b')
     expect(run.stdout).toContain('AGENT_READINESS_KEY')
+    const general = await runCli(['--help'])
+    for (const line of [...run.stdout.split('\n'), ...general.stdout.split('\n')]) expect(line.length).toBeLessThanOrEqual(100)
   })
 })
 

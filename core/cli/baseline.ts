@@ -103,7 +103,7 @@ export function compareWithBaseline(report: CliReport, baseline: BaselineReport,
   const idsThen = new Set([...then.values()].map((row) => row.id))
   const added = [...idsNow].filter((id) => !idsThen.has(id)).sort()
   const removed = [...idsThen].filter((id) => !idsNow.has(id)).sort()
-  const changed = (baseline.contractVersion ?? null) !== (report.contractVersion ?? null) || baseline.contractVersion === undefined
+  const changed = baseline.contractVersion === undefined || baseline.contractVersion !== report.contractVersion
 
   const regressions: Regression[] = []
   for (const [key, before] of then) {

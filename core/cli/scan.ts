@@ -21,21 +21,21 @@ Output
 
 Gates (exit 1 when one fails)
   --min-score N          the score must be at least N (0-100)
-  --checks a,b           each listed check must pass; the full scan runs and the score is the real one
+  --checks a,b           each listed check must pass; the full scan runs, the score is the real one
   --only a,b             run only these checks, each must pass: a PARTIAL result without an overall
                          score (so no --min-score, --checks or --baseline)
-  --baseline FILE        compare with a report saved earlier (--save-baseline, or --format json): fail
-                         when the score drops by more than --tolerance or a check that passed there
-                         no longer passes; checks the catalog added or removed since are listed only
+  --baseline FILE        compare with a report saved earlier (--save-baseline, --format json):
+                         fail when the score drops by more than --tolerance or a check that passed
+                         there no longer passes; checks the catalog added or removed are only listed
   --tolerance N          points the score may drop below the baseline's (default 0)
   --save-baseline FILE   write this run's report to FILE, to compare later runs with
 
 Scanning
   --mcp URL              pin the MCP server to scan (the sole MCP target)
   --server URL           scan on a running agent-readiness service instead of in-process; the scan
-                         key, if any, comes from AGENT_READINESS_KEY (sent as a bearer token). Always
-                         a live scan (forced scans are limited to 6 a day per address without a key);
-                         waits for the background analysis, so the report matches an in-process one
+                         key, if any, comes from AGENT_READINESS_KEY (sent as a bearer token).
+                         Always a live scan (forced scans: 6 a day per address without a key); waits
+                         for the background analysis, so the report matches an in-process one
   --allow-private        accept local and private targets (as SCANNER_ALLOW_PRIVATE=true)
   --static               no browser: rendered checks are skipped (they never count toward the score
                          without one) and puppeteer is not loaded; the fastest scan
