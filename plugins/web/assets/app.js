@@ -100,6 +100,7 @@ function enhanceScanForm(form) {
       }
       // Refused before the stream opened (a target that is not a domain, a limit): EventSource hides the answer,
       // so it is read once more as JSON to show the server's own message.
+      document.getElementById('progress-title').textContent = 'Not scanned'
       status.textContent = await refusal(url)
     }
   })

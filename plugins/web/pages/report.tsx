@@ -216,7 +216,7 @@ function LayerBar({ layer }: { layer: ReportLayer }): JSX.Element {
         </meter>
       ) : (
         <output id={id} class="muted">
-          Nothing applicable to this site
+          Nothing applicable
         </output>
       )}
       <span class="layer-score" safe>
