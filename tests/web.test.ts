@@ -273,6 +273,17 @@ describe('re-check', () => {
     // The offered scan is a fresh one, not the stored result served again.
     expect($('form[action="/scan"] input[name="force"]').val()).toBe('1')
   })
+
+  test('with a scan key the stored report is patched, and the card says so', async () => {
+    const key = await handle.deps.keys.create('scan', 'web re-check test')
+    const keyed = form(`/site/${DOMAIN}/recheck`, { checkId: 'llms-txt' })
+    keyed.headers.set('authorization', `Bearer ${key.key}`)
+    const response = await handle.app.handle(keyed)
+    expect(response.status).toBe(303)
+    const { $ } = await page(response.headers.get('location')!.split('#')[0]!)
+    expect($('#check-llms-txt .recheck-notice').text()).toContain('The stored report is updated.')
+    expect($('#report-summary').text()).not.toContain('not saved')
+  })
 })
 
 describe('journeys', () => {
