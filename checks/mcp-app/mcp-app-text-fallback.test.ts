@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { checkMetaSchema, type Outcome } from '../../core/engine/contract.ts'
 import { mcpAppContext, mcpAppServer, toolCall, uiTool } from '../../tests/support/mcp-app-artifacts.ts'
-import { mcpList, tool } from '../../tests/support/mcp-artifacts.ts'
+import { mcpList, noResponse, tool } from '../../tests/support/mcp-artifacts.ts'
 import check from './mcp-app-text-fallback.ts'
 
 const STRUCTURED = { anvils: 3 }
@@ -28,6 +28,12 @@ describe('mcp-app-text-fallback', () => {
     ['called: nothing at all', called(toolCall('show_dashboard', { content: [] })), 'fail'],
     ['called: no content member', called(toolCall('show_dashboard', {})), 'fail'],
     ['no UI tool', mcpAppServer({ tools: mcpList([tool('search_anvils')]) }), 'na'],
+    ['the call of the UI tool did not complete: its result is unknown', called({ name: 'show_dashboard', exchange: noResponse('tools/call') }), 'error'],
+    ['a terse description (a warning) and a call that did not complete', mcpAppServer({ tools: terse.tools, toolCalls: [{ name: 'show_dashboard', exchange: noResponse('tools/call') }] }), 'error'],
+    ['an empty result stays a failure though another call did not complete', mcpAppServer({
+      tools: mcpList([uiTool('show_dashboard'), uiTool('show_orders', 'ui://acme/orders')]),
+      toolCalls: [toolCall('show_dashboard', { content: [] }), { name: 'show_orders', exchange: noResponse('tools/call') }],
+    }), 'fail'],
   ] satisfies [string, McpServerArtifact, Outcome['status']][])('%s -> %s', (_name, mcp, expected) => {
     const outcome = check.run({ mcp }, mcpAppContext)
     expect(outcome.status).toBe(expected)

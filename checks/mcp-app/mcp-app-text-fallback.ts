@@ -1,9 +1,9 @@
 // UI tools still work for an agent without a view: a real description, and (when the scan called one) text in content[].
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx (Graceful Degradation)
-import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import type { McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
+import { defineCheck, fail, na, type Outcome, pass, warn } from '../../core/engine/contract.ts'
 import { fixSentence, MCP_APPS_SPEC_URL, uiLinks } from '../../core/engine/lib/mcp-app.ts'
-import { listedTools, quoted, text } from '../../core/engine/lib/mcp-checks.ts'
+import { describeExchange, listedTools, quoted, settle, text, unfinished } from '../../core/engine/lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const MIN_DESCRIPTION = 20
@@ -39,45 +39,54 @@ export default defineCheck({
     if ('outcome' in listed) return listed.outcome
     const uiTools = [...new Map(uiLinks(listed.tools).map((link) => [link.tool.name, link.tool])).values()]
     if (uiTools.length === 0) return na('No tool links a UI resource, so there is no UI tool to judge (mcp-app-ui-resource reports this)')
-    const names = new Set(uiTools.map((tool) => tool.name))
-    const undescribed = uiTools.filter((tool) => text(tool.description).length < MIN_DESCRIPTION).map((tool) => tool.name)
-    const calls = mcp.toolCalls.filter((call) => names.has(call.name) && call.result !== undefined)
-    const judged = calls.filter((call) => call.result!.isError !== true).map((call) => ({ name: call.name, verdict: callVerdict(call.result!) }))
-    const errored = calls.filter((call) => call.result!.isError === true).map((call) => call.name)
-    const by = (verdict: CallVerdict) => judged.filter((call) => call.verdict === verdict).map((call) => call.name)
-
-    const evidence =
-      judged.length > 0
-        ? `evidence: a call of ${quoted(judged.map((call) => call.name))}`
-        : `judged by descriptions only: no read-only UI tool without required arguments was called${errored.length > 0 ? ` successfully (${quoted(errored)} returned isError)` : ''}`
-    const occurrences = uiTools.length
-    const empty = by('empty')
-    if (empty.length > 0) {
-      return fail(
-        `${quoted(empty)} returned an empty result when called: no content[] and no structuredContent, so a host without UI shows nothing`,
-        `Return {"type": "text", "text": "<what the view shows, in a sentence or two>"} in content[] from ${quoted(empty)}; MCP Apps requires meaningful content even when a view exists.`,
-        { occurrences },
-      )
-    }
-    const issues: string[] = []
-    const fixes: string[] = []
-    const structuredOnly = by('structured-only')
-    if (structuredOnly.length > 0) {
-      issues.push(`${quoted(structuredOnly)} returned only structuredContent, which the model and text-only hosts do not read`)
-      fixes.push(`add a text summary to content[] of ${quoted(structuredOnly)}`)
-    }
-    const otherContent = by('other-content')
-    if (otherContent.length > 0) {
-      issues.push(`${quoted(otherContent)} returned content[] without any text item`)
-      fixes.push(`add a {"type": "text"} item to content[] of ${quoted(otherContent)}`)
-    }
-    if (undescribed.length > 0) {
-      issues.push(`${undescribed.length} of ${uiTools.length} UI tool(s) have a description under ${MIN_DESCRIPTION} characters (${quoted(undescribed)})`)
-      fixes.push(`describe ${quoted(undescribed)} in a sentence: what it shows and what the text result contains`)
-    }
-    if (issues.length > 0) return warn(`${issues.join('; ')}; ${evidence}`, fixSentence(fixes), { occurrences })
-    const described = `${uiTools.length} UI tool(s) described`
-    const texts = by('text')
-    return pass(texts.length > 0 ? `${described}; ${quoted(texts)} returned text in content[]` : `${described}; ${evidence}`, { occurrences })
+    // A call of a UI tool that did not complete leaves its result unknown: the verdict waits for it (error), unless
+    // it is already a failure.
+    const unfinishedCalls = mcp.toolCalls
+      .filter((call) => uiTools.some((tool) => tool.name === call.name) && unfinished(call.exchange))
+      .map((call) => `tools/call of ${call.name} (${describeExchange(call.exchange)})`)
+    return settle(judgeUiTools(uiTools, mcp.toolCalls), unfinishedCalls)
   },
 })
+
+function judgeUiTools(uiTools: readonly McpTool[], toolCalls: McpServerArtifact['toolCalls']): Outcome {
+  const names = new Set(uiTools.map((tool) => tool.name))
+  const undescribed = uiTools.filter((tool) => text(tool.description).length < MIN_DESCRIPTION).map((tool) => tool.name)
+  const calls = toolCalls.filter((call) => names.has(call.name) && call.result !== undefined)
+  const judged = calls.filter((call) => call.result!.isError !== true).map((call) => ({ name: call.name, verdict: callVerdict(call.result!) }))
+  const errored = calls.filter((call) => call.result!.isError === true).map((call) => call.name)
+  const by = (verdict: CallVerdict) => judged.filter((call) => call.verdict === verdict).map((call) => call.name)
+
+  const evidence =
+    judged.length > 0
+      ? `evidence: a call of ${quoted(judged.map((call) => call.name))}`
+      : `judged by descriptions only: no read-only UI tool without required arguments was called${errored.length > 0 ? ` successfully (${quoted(errored)} returned isError)` : ''}`
+  const occurrences = uiTools.length
+  const empty = by('empty')
+  if (empty.length > 0) {
+    return fail(
+      `${quoted(empty)} returned an empty result when called: no content[] and no structuredContent, so a host without UI shows nothing`,
+      `Return {"type": "text", "text": "<what the view shows, in a sentence or two>"} in content[] from ${quoted(empty)}; MCP Apps requires meaningful content even when a view exists.`,
+      { occurrences },
+    )
+  }
+  const issues: string[] = []
+  const fixes: string[] = []
+  const structuredOnly = by('structured-only')
+  if (structuredOnly.length > 0) {
+    issues.push(`${quoted(structuredOnly)} returned only structuredContent, which the model and text-only hosts do not read`)
+    fixes.push(`add a text summary to content[] of ${quoted(structuredOnly)}`)
+  }
+  const otherContent = by('other-content')
+  if (otherContent.length > 0) {
+    issues.push(`${quoted(otherContent)} returned content[] without any text item`)
+    fixes.push(`add a {"type": "text"} item to content[] of ${quoted(otherContent)}`)
+  }
+  if (undescribed.length > 0) {
+    issues.push(`${undescribed.length} of ${uiTools.length} UI tool(s) have a description under ${MIN_DESCRIPTION} characters (${quoted(undescribed)})`)
+    fixes.push(`describe ${quoted(undescribed)} in a sentence: what it shows and what the text result contains`)
+  }
+  if (issues.length > 0) return warn(`${issues.join('; ')}; ${evidence}`, fixSentence(fixes), { occurrences })
+  const described = `${uiTools.length} UI tool(s) described`
+  const texts = by('text')
+  return pass(texts.length > 0 ? `${described}; ${quoted(texts)} returned text in content[]` : `${described}; ${evidence}`, { occurrences })
+}

@@ -44,6 +44,9 @@ describe('mcp-app-ui-metadata', () => {
     ['permissions is an array', withUi({ csp: DASHBOARD_CSP, permissions: ['camera'] }), 'fail'],
     ['_meta.ui is a string', withUi('dashboard'), 'fail'],
     ['no template could be read', mcpAppServer({ uiResources: [unreadableUiResource()] }), 'na'],
+    ['the only read did not complete: the probe failed, nothing is absent', mcpAppServer({ uiResources: [unreadableUiResource(DASHBOARD_URI, 'no-response')] }), 'error'],
+    ['one read judged, another did not complete', mcpAppServer({ uiResources: [uiResource(), unreadableUiResource('ui://acme/other', 'no-response')] }), 'error'],
+    ['one read fails its metadata, another did not complete', mcpAppServer({ uiResources: [uiResource(DASHBOARD_URI, { ui: { csp: "default-src 'self'" } }), unreadableUiResource('ui://acme/other', 'no-response')] }), 'fail'],
     ['nothing linked', mcpAppServer({ uiResources: [] }), 'na'],
   ] satisfies [string, McpServerArtifact, Outcome['status']][])('%s -> %s', (_name, mcp, expected) => {
     const outcome = check.run({ mcp }, mcpAppContext)

@@ -1,8 +1,8 @@
 // A UI resource's _meta.ui is well-typed (csp origin lists, known permissions, boolean prefersBorder) and its CSP declares
 // every external origin the HTML loads or connects to. Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
 import type { McpResource, McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
-import { listSome } from '../../core/engine/lib/discovery.ts'
+import { defineCheck, fail, na, type Outcome, pass, warn } from '../../core/engine/contract.ts'
+import { listSome, unreachable } from '../../core/engine/lib/discovery.ts'
 import {
   classifyUiMimeType,
   type DeclaredCsp,
@@ -14,6 +14,7 @@ import {
   undeclaredReferences,
   validateUiResourceMeta,
 } from '../../core/engine/lib/mcp-app.ts'
+import { describeExchange, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const EXAMPLE = '_meta: {"ui": {"csp": {"connectDomains": ["https://api.example.com"], "resourceDomains": ["https://cdn.example.com"]}, "prefersBorder": true}}'
@@ -95,31 +96,43 @@ export default defineCheck({
     needs: ['mcp'],
   },
   run({ mcp }) {
+    // A read that did not complete (timeout, transport failure, a body past the client's limit) leaves its metadata
+    // unknown: that is the probe's failure, not an absence of metadata.
+    const unfinishedReads: string[] = []
     const judged = mcp.uiResources.flatMap((resource) => {
+      if (unfinished(resource.read)) {
+        unfinishedReads.push(`resources/read of ${resource.uri} (${describeExchange(resource.read)})`)
+        return []
+      }
       const result = judge(resource, mcp.resources.items.find((item) => item.uri === resource.uri))
       return result ? [result] : []
     })
     if (judged.length === 0) {
+      if (unfinishedReads.length > 0) return unreachable(`${listSome(unfinishedReads)} did not complete, so the UI metadata cannot be judged; retry the scan`)
       return na(
         mcp.uiResources.length === 0
           ? 'No UI resource was linked and read, so there is no UI metadata to judge (mcp-app-ui-resource reports why)'
           : 'No UI resource read back as an HTML template, so there is no UI metadata to judge (mcp-app-ui-resource reports why)',
       )
     }
-    const fixes = fixSentence(judged.flatMap((entry) => entry.fixes))
-    const errors = judged.flatMap((entry) => entry.errors)
-    const warnings = judged.flatMap((entry) => entry.warnings)
-    const occurrences = judged.length
-    if (errors.length > 0) {
-      return fail(`UI metadata has the wrong types, so hosts cannot apply it: ${listSome(errors, 4)}${warnings.length > 0 ? `; also ${listSome(warnings, 2)}` : ''}`, fixes, { occurrences })
-    }
-    if (warnings.length > 0) return warn(listSome(warnings, 4), fixes, { occurrences })
-    const origins = judged.reduce((sum, entry) => sum + entry.origins, 0)
-    return pass(
-      origins > 0
-        ? `${judged.length} UI resource(s) have well-typed _meta.ui and declare all ${origins} external origin(s) their HTML uses`
-        : `${judged.length} UI resource(s) use no external origin, so the host's restrictive default CSP suffices; any _meta.ui is well-typed`,
-      { occurrences },
-    )
+    return settle(verdict(judged), unfinishedReads)
   },
 })
+
+function verdict(judged: readonly Judged[]): Outcome {
+  const fixes = fixSentence(judged.flatMap((entry) => entry.fixes))
+  const errors = judged.flatMap((entry) => entry.errors)
+  const warnings = judged.flatMap((entry) => entry.warnings)
+  const occurrences = judged.length
+  if (errors.length > 0) {
+    return fail(`UI metadata has the wrong types, so hosts cannot apply it: ${listSome(errors, 4)}${warnings.length > 0 ? `; also ${listSome(warnings, 2)}` : ''}`, fixes, { occurrences })
+  }
+  if (warnings.length > 0) return warn(listSome(warnings, 4), fixes, { occurrences })
+  const origins = judged.reduce((sum, entry) => sum + entry.origins, 0)
+  return pass(
+    origins > 0
+      ? `${judged.length} UI resource(s) have well-typed _meta.ui and declare all ${origins} external origin(s) their HTML uses`
+      : `${judged.length} UI resource(s) use no external origin, so the host's restrictive default CSP suffices; any _meta.ui is well-typed`,
+    { occurrences },
+  )
+}
