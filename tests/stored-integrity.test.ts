@@ -210,8 +210,8 @@ describe('acceptance', () => {
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body).toMatchObject({ urlKind: 'mcp', storedScanUpdated: false })
-    expect(body.storedScanNote).toContain('is a domain scan of https://well-made.mcp.test/')
-    expect(body.storedScanNote).toContain('this run was a mcp scan of https://well-made.mcp.test/mcp')
+    expect(body.storedScanNote).toContain('is a domain scan of https://well-made.mcp.test/;')
+    expect(body.storedScanNote).toContain('this run was an MCP scan of https://well-made.mcp.test/mcp,')
     // The live results are still answered.
     expect(body.results.find((entry: { id: string }) => entry.id === 'mcp-tools-list').status).not.toBe('na')
 

@@ -290,8 +290,10 @@ export class ScanService {
 /** What a scan measured: its kind, its URL and its MCP endpoint (pinned, or the one its URL was detected as). */
 type Measured = { urlKind: string; url: string; mcpUrl?: string | null }
 
+const KIND_LABELS: Record<string, string> = { domain: 'a domain', mcp: 'an MCP', 'mcp-app': 'an MCP App' }
+
 const describeTarget = (target: Measured) =>
-  `${target.urlKind} scan of ${target.url}${target.mcpUrl && target.mcpUrl !== target.url ? ` (MCP endpoint ${target.mcpUrl})` : ''}`
+  `${KIND_LABELS[target.urlKind] ?? target.urlKind} scan of ${target.url}${target.mcpUrl && target.mcpUrl !== target.url ? ` (MCP endpoint ${target.mcpUrl})` : ''}`
 
 /**
  * Why a selective run's results must not be patched into the domain's published scan, or null when they may. A
@@ -304,5 +306,5 @@ function patchRefusal(stored: ScanRow | null, run: ScanReport): string | null {
   if (stored.ephemeral) return `The stored result of ${run.domain} is ephemeral; selective runs never update it`
   const same = stored.urlKind === run.urlKind && stored.url === run.url && (stored.mcpUrl ?? null) === (run.mcpUrl ?? null)
   if (same) return null
-  return `The stored scan of ${run.domain} is a ${describeTarget(stored)}; this run was a ${describeTarget(run)}, so it was not patched in. Scan this target with POST /api/scan to store it.`
+  return `The stored scan of ${run.domain} is ${describeTarget(stored)}; this run was ${describeTarget(run)}, so it was not patched in. Scan this target with POST /api/scan to store it.`
 }
