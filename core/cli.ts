@@ -23,6 +23,10 @@ const USAGE = `agent-readiness <command>
                                           and print the report; exit 1 when a gate fails, 2 on a
                                           usage or target error. \`agent-readiness scan --help\`
                                           explains every option
+  journey <target> --intent ID [--agent ID] [--format text|json|junit] [--server URL]
+                                          run an agent journey (in-process, or on a running service)
+                                          and print its verdict, answer and trajectory; exit 1 when
+                                          the verdict is not success. \`agent-readiness journey --help\`
   version                                 print the version, the contract version (which names the
                                           check catalog a gate ran against) and the Bun running it
 
@@ -110,6 +114,9 @@ export async function runCli(argv: string[]): Promise<void> {
   switch (command) {
     case 'scan':
       process.exitCode = await (await import('./cli/scan.ts')).scanCommand(args)
+      return
+    case 'journey':
+      process.exitCode = await (await import('./cli/journey.ts')).journeyCommand(args)
       return
     case 'serve': {
       const [{ loadConfig }, { serve }] = await Promise.all([import('./config.ts'), import('./main.ts')])

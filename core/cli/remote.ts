@@ -47,7 +47,7 @@ export async function scanRemotely(target: string, options: RemoteScan): Promise
   return fromAudit(result, target, server, betaLookup(catalog))
 }
 
-class Client {
+export class Client {
   constructor(
     readonly server: string,
     private readonly key: string | undefined,

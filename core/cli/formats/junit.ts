@@ -4,7 +4,7 @@ import { type CliCheck, type CliReport, extraKind } from '../report.ts'
 import type { RenderOptions } from './style.ts'
 
 /** XML 1.0 forbids most control characters even as references; they are dropped, the rest escaped. */
-function xml(text: string): string {
+export function xml(text: string): string {
   return text
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
