@@ -59,12 +59,12 @@ export function renderGate(gate: RenderOptions['gate'], options: RenderOptions):
   return lines
 }
 
-/** A check row: its mark, its id and one or two lines of text, within the width. */
-function checkRow(paint: Paint, check: ReportCheck, idWidth: number, text: string, tag?: string | null): string[] {
+/** A check row: its mark, its id and up to `maxLines` lines of text, within the width. */
+function checkRow(paint: Paint, check: ReportCheck, idWidth: number, text: string, tag?: string, maxLines = 2): string[] {
   const [mark, tone] = MARKS[check.status] ?? [check.status, 'dim']
   const label = rowLabel(check)
   const id = label.length <= idWidth ? label.padEnd(idWidth) : label
-  return wrap(tag ? `${tag}: ${text}` : text, { first: `  ${paint(tone, mark)} ${id}  `, indent: ' '.repeat(Math.min(idWidth + 9, 40)), maxLines: 2 })
+  return wrap(tag ? `${tag}: ${text}` : text, { first: `  ${paint(tone, mark)} ${id}  `, indent: ' '.repeat(Math.min(idWidth + 9, 40)), maxLines })
 }
 
 /**
@@ -88,6 +88,7 @@ export function renderText(report: CliReport, options: RenderOptions): string {
     lines.push(...wrap(model.verdict, { first: '', indent: '' }))
   }
   if (report.reportUrl) lines.push(...wrap(report.reportUrl, { first: 'Report: ', indent: '  ' }))
+  if (report.authenticated) lines.push(paint('dim', `authenticated: yes (headers: ${report.authenticated.headers.join(', ')})`))
 
   const shown = [...model.fixes.map((fix) => fix.check), ...model.issues]
   const idWidth = Math.min(30, Math.max(0, ...shown.map((check) => rowLabel(check).length)))
@@ -107,7 +108,8 @@ export function renderText(report: CliReport, options: RenderOptions): string {
   }
   if (unscored.length > 0) {
     lines.push('', `${paint('bold', 'Not scored')} ${paint('dim', '(extras not met, and checks that could not run: never lower the score)')}`)
-    for (const { check, kind } of unscored) lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name, kind))
+    // One line each: they are context, not work the score asks for.
+    for (const { check, kind } of unscored) lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name, kind, 1))
   }
 
   if (!model.partial) {
