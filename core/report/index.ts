@@ -47,6 +47,8 @@ export interface ReportLayerInput {
   /** The layer on the overall 0-100 scale: what it earned and what it can carry (absent on older results). */
   points?: number
   maxPoints?: number
+  /** The catalog weight out of 100, before layers that do not apply hand theirs to the others. */
+  weight?: number
   checks: ReportCheckInput[]
 }
 
@@ -121,6 +123,8 @@ export interface ReportLayer {
   /** On the overall 0-100 scale (null on results stored before the engine reported it): the numbers that add up to the score. */
   points: number | null
   maxPoints: number | null
+  /** The catalog weight out of 100 (null on older results). */
+  weight: number | null
   /** Earned share 0..100, null when nothing in the layer was measured. */
   percent: number | null
   /** False when no check of the layer counted (all n/a, pending or errors): the layer says so instead of 0 / 0. */
@@ -145,6 +149,11 @@ export interface ReportModel {
   notApplicable: NotApplicableGroup[]
   pending: ReportCheck[]
   layers: ReportLayer[]
+  /**
+   * Why the layers' maximum points differ from their catalog weights, when they do: "Payments does not apply here,
+   * so its 15 points are shared among the other layers." Null when every layer applies or weights are unknown.
+   */
+  layerNote: string | null
   /** Every check of the report, in catalog order, with its anchor and group (for re-check and lookups). */
   checks: ReportCheck[]
   counts: { fixes: number; issues: number; passed: number; notApplicable: number; pending: number; requiredFailing: number }
@@ -194,6 +203,7 @@ function layerSummary(layer: ReportLayerInput, checks: ReportCheck[]): ReportLay
     maxScore: layer.maxScore,
     points: onScale ? layer.points! : null,
     maxPoints: onScale ? layer.maxPoints! : null,
+    weight: layer.weight ?? null,
     percent,
     applicable,
     label,
@@ -220,6 +230,14 @@ function verdictFor(input: ReportInput, fixes: ReportFix[], blocking: ReportChec
     return `${input.score}/100 (${input.grade}): ${named}, so agents are held back; ${lead || 'fix the required checks first'}.${pending}`
   }
   return `${input.score}/100 (${input.grade}): no required check fails; ${failingCount} improvement${failingCount === 1 ? '' : 's'} remain${failingCount === 1 ? 's' : ''}${lead ? `, ${lead}` : ''}.${pending}`
+}
+
+function layerNoteFor(layers: ReportLayer[]): string | null {
+  const dropped = layers.filter((layer) => !layer.applicable && layer.weight !== null && layer.weight > 0)
+  if (dropped.length === 0 || dropped.length === layers.length || layers.some((layer) => layer.maxPoints === null && layer.applicable)) return null
+  const names = dropped.map((layer) => layer.name).join(' and ')
+  const points = dropped.reduce((sum, layer) => sum + layer.weight!, 0)
+  return `${names} ${dropped.length === 1 ? 'does' : 'do'} not apply here, so ${dropped.length === 1 ? 'its' : 'their'} ${points} points are shared among the other layers.`
 }
 
 /** Builds the fix-first model of a scan result. The input is not modified. */
@@ -279,6 +297,7 @@ export function buildReportModel(input: ReportInput): ReportModel {
   const pending = checks.filter((check) => check.group === 'pending')
   const blocking = checks.filter((check) => check.blocksAgents)
   const passed = checks.filter((check) => check.group === 'passed')
+  const layers = input.layers.map((layer, index) => layerSummary(layer, layerChecks[index]!))
   const naGroups = [...notApplicable].map(([reason, grouped]) => ({ reason, checks: grouped })).sort((a, b) => b.checks.length - a.checks.length)
 
   return {
@@ -293,7 +312,8 @@ export function buildReportModel(input: ReportInput): ReportModel {
     passed,
     notApplicable: naGroups,
     pending,
-    layers: input.layers.map((layer, index) => layerSummary(layer, layerChecks[index]!)),
+    layers,
+    layerNote: layerNoteFor(layers),
     checks,
     counts: {
       fixes: fixes.length,

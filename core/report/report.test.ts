@@ -105,6 +105,16 @@ describe('buildReportModel', () => {
       ['12.5 / 35.3 points', 35, 12.5],
       ['Nothing applicable', null, null],
     ])
+    expect(scaled.layerNote).toBeNull()
+    const weighted = buildReportModel({
+      ...poor,
+      layers: [
+        { ...poor.layers[0]!, applicable: true, points: 12.5, maxPoints: 100, weight: 85 },
+        { ...poor.layers[2]!, applicable: false, points: 0, maxPoints: 0, weight: 15 },
+      ],
+    })
+    expect(weighted.layerNote).toBe('Payments does not apply here, so its 15 points are shared among the other layers.')
+    expect(model.layerNote).toBeNull()
   })
 
   test('a check that stops agents outright leads the verdict and the issues, and is marked', () => {

@@ -61,6 +61,7 @@ export function reportMarkdown(view: ReportView, baseUrl: string): string {
     }
   }
   lines.push('## Layers', '', '| Layer | Score |', '| --- | --- |', ...model.layers.map((layer) => `| ${text(layer.name)} | ${layer.label} |`), '')
+  if (model.layerNote) lines.push(model.layerNote, '')
   if (model.issues.length > 0) {
     lines.push(`## Also failing or warning (${model.issues.length}), by impact`, '', '| Check | Status | Points | Gain | Details |', '| --- | --- | ---: | ---: | --- |')
     lines.push(...model.issues.map(checkLine), '')

@@ -107,11 +107,20 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
         </div>
         <Gauge score={report.score} grade={report.grade} />
       </section>
-      <ul class="layers" id="report-layers" aria-label="Layers">
-        {model.layers.map((layer) => (
-          <LayerBar layer={layer} />
-        ))}
-      </ul>
+      <div id="report-layers">
+        <ul class="layers" aria-label="Layers">
+          {model.layers.map((layer) => (
+            <LayerBar layer={layer} />
+          ))}
+        </ul>
+        {model.layerNote ? (
+          <p class="muted layer-note" safe>
+            {model.layerNote}
+          </p>
+        ) : (
+          ''
+        )}
+      </div>
       <section aria-labelledby="fixes-title">
         <h2 id="fixes-title">{model.fixes.length === 0 ? 'Top fixes' : `Top fixes (${model.fixes.length})`}</h2>
         {model.fixes.length === 0 ? (
@@ -159,30 +168,32 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
           </section>
         ))}
       </details>
-      <section aria-labelledby="history-title">
-        <h2 id="history-title">Score history</h2>
-        <Sparkline points={view.history} />
-      </section>
+      <div class="context">
+        <section aria-labelledby="history-title">
+          <h2 id="history-title">Score history</h2>
+          <Sparkline points={view.history} />
+        </section>
+        <section aria-labelledby="journeys-title">
+          <h2 id="journeys-title">Agent journeys</h2>
+          {runs.length === 0 ? (
+            <p>
+              No agent has attempted a task here yet. <a href="/journeys">Start a journey</a>
+            </p>
+          ) : (
+            <ul>
+              {runs.map((run) => (
+                <li>
+                  <a href={`/journeys/${encodeURIComponent(run.id)}`} safe>
+                    {run.title}
+                  </a>{' '}
+                  <span class="muted" safe>{run.outcome ? `${run.status}: ${run.outcome}` : run.status}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
       <Competitors set={view.competitors} />
-      <section aria-labelledby="journeys-title">
-        <h2 id="journeys-title">Agent journeys</h2>
-        {runs.length === 0 ? (
-          <p>
-            No agent has attempted a task here yet. <a href="/journeys">Start a journey</a>
-          </p>
-        ) : (
-          <ul>
-            {runs.map((run) => (
-              <li>
-                <a href={`/journeys/${encodeURIComponent(run.id)}`} safe>
-                  {run.title}
-                </a>{' '}
-                <span class="muted" safe>{run.outcome ? `${run.status}: ${run.outcome}` : run.status}</span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
       <BadgeSnippets domain={report.domain} baseUrl={baseUrl} />
       <section aria-labelledby="rescan-title">
         <h2 id="rescan-title">Scan again</h2>
