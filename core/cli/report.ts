@@ -27,6 +27,9 @@ export interface CliReport {
   source: string
   /** The check catalog the scan ran against: a baseline from another one is compared with care. */
   contractVersion?: string
+  /** Failing checks that stop agents outright; each multiplies the score by `blockFactor` (contract 1.28.0). */
+  blockedBy?: string[]
+  blockFactor?: number
 }
 
 export interface CliLayer {
@@ -34,6 +37,10 @@ export interface CliLayer {
   name: string
   score: number | null
   maxScore: number | null
+  /** The engine's reading on the overall 0-100 scale (contract 1.28.0; absent from older results). */
+  applicable?: boolean
+  points?: number
+  maxPoints?: number
   checks: CliCheck[]
 }
 
@@ -114,9 +121,11 @@ interface ScoredShape {
   durationMs: number | null
   urlKind?: string
   finalUrl?: string
-  layers: { id: string; name: string; score: number; maxScore: number; checks: CliCheck[] }[]
+  layers: { id: string; name: string; score: number; maxScore: number; applicable?: boolean; points?: number; maxPoints?: number; checks: CliCheck[] }[]
   topFixes: CliFix[]
   contractVersion?: string
+  blockedBy?: string[]
+  blockFactor?: number
 }
 
 /** Which checks the catalog marks beta: the scan results do not carry the flag. */
@@ -144,6 +153,8 @@ function fromScored(shape: ScoredShape, target: string, source: string, partial:
         name: layer.name,
         score: partial ? null : layer.score,
         maxScore: partial ? null : layer.maxScore,
+        ...(!partial && layer.applicable !== undefined ? { applicable: layer.applicable } : {}),
+        ...(!partial && layer.points !== undefined && layer.maxPoints !== undefined ? { points: layer.points, maxPoints: layer.maxPoints } : {}),
         checks: layer.checks.map((check) => toCheck(check, isBeta)),
       })),
     topFixes: partial
@@ -157,6 +168,7 @@ function fromScored(shape: ScoredShape, target: string, source: string, partial:
         })),
     source,
     ...(shape.contractVersion ? { contractVersion: shape.contractVersion } : {}),
+    ...(!partial && shape.blockedBy ? { blockedBy: shape.blockedBy, ...(shape.blockFactor !== undefined ? { blockFactor: shape.blockFactor } : {}) } : {}),
   }
 }
 

@@ -51,14 +51,17 @@ export function renderMarkdown(report: CliReport, options: RenderOptions): strin
 
   if (model.fixes.length > 0) {
     lines.push('', '### Top fixes', '', '| Gain | Check | Fix |', '|---:|---|---|')
-    for (const fix of model.fixes) lines.push(`| +${formatGain(fix.gain)} | ${code(fix.check)} | ${cell(fix.check.recommendation ?? fix.check.details ?? fix.check.name)} |`)
+    for (const fix of model.fixes) {
+      const blocks = fix.check.blocksAgents ? '**Stops agents.** ' : ''
+      lines.push(`| +${formatGain(fix.gain)} | ${code(fix.check)} | ${blocks}${cell(fix.check.recommendation ?? fix.check.details ?? fix.check.name)} |`)
+    }
   }
   if (model.issues.length > 0) {
     // What lowers the score first (by impact, as the model orders it), then the extras and what could not run.
     const { lowering, unscored } = splitIssues(report, model)
     const title = model.partial ? `${model.issues.length} checks did not pass` : `${model.issues.length} more checks not passing (${lowering.length} lower the score)`
     lines.push('', `<details><summary>${title}</summary>`, '', '| | Check | Details |', '|---|---|---|')
-    for (const { check, kind } of [...lowering.map((check) => ({ check, kind: '' })), ...unscored]) {
+    for (const { check, kind } of [...lowering.map((check) => ({ check, kind: check.blocksAgents ? 'stops agents' : '' })), ...unscored]) {
       lines.push(`| ${ICONS[check.status] ?? ''} | ${code(check)}${kind ? ` (${kind})` : ''} | ${cell(check.details ?? check.recommendation ?? check.name)} |`)
     }
     lines.push('', '</details>')

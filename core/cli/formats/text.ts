@@ -97,14 +97,14 @@ export function renderText(report: CliReport, options: RenderOptions): string {
     for (const fix of model.fixes) {
       const gain = paint('green', `+${formatGain(fix.gain)}`.padStart(5))
       const id = rowLabel(fix.check)
-      const text = fix.check.recommendation ?? fix.check.details ?? fix.check.name
+      const text = `${fix.check.blocksAgents ? 'stops agents: ' : ''}${fix.check.recommendation ?? fix.check.details ?? fix.check.name}`
       lines.push(...wrap(text, { first: `  ${gain}  ${id.length <= idWidth ? id.padEnd(idWidth) : id}  `, indent: ' '.repeat(Math.min(idWidth + 11, 42)), maxLines: 2 }))
     }
   }
   const { lowering, unscored } = splitIssues(report, model)
   if (lowering.length > 0) {
     lines.push('', paint('bold', model.partial ? 'Not passing' : 'Also lowering the score'))
-    for (const check of lowering) lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name))
+    for (const check of lowering) lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name, check.blocksAgents ? 'stops agents' : undefined))
   }
   if (unscored.length > 0) {
     lines.push('', `${paint('bold', 'Not scored')} ${paint('dim', '(extras not met, and checks that could not run: never lower the score)')}`)
