@@ -10,6 +10,8 @@ import { TargetError, UsageError } from './usage.ts'
 
 export interface LocalScan {
   mcpUrl?: string
+  /** Headers for the MCP endpoint's origin (`--header`, `--header-env`): a token for the user's own server. */
+  mcpHeaders?: Record<string, string>
   /** Run just these checks: a partial result without a score. */
   only?: string[]
   /** Ids the gate needs; unknown ones are refused before anything is fetched. */
@@ -35,13 +37,13 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
   try {
     if (options.only) {
       // A selective run, as POST /api/scan/checks: rendered checks inline, no relevance judgement.
-      const report = await scan(target, engine, { phase: 'all', checkIds: options.only, mcpUrl: options.mcpUrl, onEvent: options.onEvent })
+      const report = await scan(target, engine, { phase: 'all', checkIds: options.only, mcpUrl: options.mcpUrl, mcpHeaders: options.mcpHeaders, onEvent: options.onEvent })
       return skipRendered(fromScanReport(report, { partial: true, isBeta }), options.static, engine.registry)
     }
-    let report = await scan(target, engine, { phase: 'static', mcpUrl: options.mcpUrl, onEvent: options.onEvent })
+    let report = await scan(target, engine, { phase: 'static', mcpUrl: options.mcpUrl, mcpHeaders: options.mcpHeaders, onEvent: options.onEvent })
     if (report.pendingChecks.length > 0) {
       options.onNote(`rendering ${report.pendingChecks.length} checks in a browser`)
-      report = { ...assessRelevance(await resolvePending(report, engine), engine.registry).report, analysisStatus: 'complete', pendingChecks: [] }
+      report = { ...assessRelevance(await resolvePending(report, engine, { mcpHeaders: options.mcpHeaders }), engine.registry).report, analysisStatus: 'complete', pendingChecks: [] }
     }
     return skipRendered(fromScanReport(report, { partial: false, isBeta }), options.static, engine.registry)
   } catch (error) {

@@ -30,6 +30,8 @@ export interface CliReport {
   /** Failing checks that stop agents outright; each multiplies the score by `blockFactor` (contract 1.28.0). */
   blockedBy?: string[]
   blockFactor?: number
+  /** The scan sent the user's headers (`--header`, `--header-env`) to the MCP origin: their names, never values. */
+  authenticated?: { headers: string[] }
 }
 
 export interface CliLayer {
@@ -173,7 +175,8 @@ function fromScored(shape: ScoredShape, target: string, source: string, partial:
 }
 
 export function fromScanReport(report: ScanReport, options: { partial: boolean; isBeta: BetaLookup }): CliReport {
-  return fromScored(report, report.url, 'in-process', options.partial, options.isBeta)
+  const cli = fromScored(report, report.url, 'in-process', options.partial, options.isBeta)
+  return report.authenticated ? { ...cli, authenticated: report.authenticated } : cli
 }
 
 /** An AuditScanResult or AuditScoreResult; its `url` is the report page on the service's own site. */

@@ -32,6 +32,11 @@ Gates (exit 1 when one fails)
 
 Scanning
   --mcp URL              pin the MCP server to scan (the sole MCP target)
+  --header "N: v"        send this header to the MCP endpoint's origin only (never to another host,
+                         nor after a redirect away from it), e.g. "Authorization: Bearer …", to scan
+                         your own protected server as a token holder; repeatable; in-process only
+  --header-env NAME      the same, the whole "Name: value" line read from the environment variable
+                         NAME, so the secret stays out of process lists and logs; repeatable
   --server URL           scan on a running agent-readiness service instead of in-process; the scan
                          key, if any, comes from AGENT_READINESS_KEY (sent as a bearer token).
                          Always a live scan (forced scans: 6 a day per address without a key); waits
@@ -58,6 +63,8 @@ interface ScanArgs {
   saveBaseline?: string
   summary?: string
   mcpUrl?: string
+  /** `--header` and `--header-env` lines, parsed: sent to the MCP endpoint's origin only. */
+  mcpHeaders?: Record<string, string>
   server?: string
   allowPrivate: boolean
   static: boolean
@@ -78,8 +85,42 @@ function points(value: string | undefined, option: string): number | undefined {
   return Number(value)
 }
 
+/** An RFC 9110 field name. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+/** Set by the HTTP client from the URL and the body, never by a caller. */
+const MANAGED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection'])
+
+/**
+ * `--header` values and the lines `--header-env` names, as headers. A message names the option or the variable and the
+ * header's name, never the value: it is a secret.
+ */
+function mcpHeaders(lines: string[], variables: string[], env: Record<string, string | undefined>): Record<string, string> | undefined {
+  const sources = [
+    ...lines.map((line) => ({ line, from: '--header' })),
+    ...variables.map((name) => {
+      const line = env[name]
+      if (line === undefined || line.trim() === '') throw new UsageError(`--header-env ${name}: the environment variable is not set`, SCAN_USAGE)
+      return { line, from: `--header-env ${name}` }
+    }),
+  ]
+  if (sources.length === 0) return undefined
+  const headers: Record<string, string> = {}
+  for (const { line, from } of sources) {
+    const colon = line.indexOf(':')
+    const name = line.slice(0, Math.max(0, colon)).trim()
+    const value = line.slice(colon + 1).trim()
+    if (colon === -1 || !HEADER_NAME.test(name) || value === '' || /[\r\n\0]/.test(value)) {
+      throw new UsageError(`${from} takes one "Name: value" header line (the value is not shown)`, SCAN_USAGE)
+    }
+    if (MANAGED_HEADERS.has(name.toLowerCase())) throw new UsageError(`${from}: ${name} is set by the HTTP client and cannot be given`, SCAN_USAGE)
+    if (Object.keys(headers).some((known) => known.toLowerCase() === name.toLowerCase())) throw new UsageError(`${from}: the header ${name} is given twice`, SCAN_USAGE)
+    headers[name] = value
+  }
+  return headers
+}
+
 /** Parses and validates the scan options; null when help was asked for. */
-export function parseScanArgs(args: string[]): ScanArgs | null {
+export function parseScanArgs(args: string[], env: Record<string, string | undefined> = process.env): ScanArgs | null {
   const { values, positionals } = parseCommandLine(
     args,
     {
@@ -92,6 +133,8 @@ export function parseScanArgs(args: string[]): ScanArgs | null {
       'save-baseline': { type: 'string' },
       summary: { type: 'string' },
       mcp: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      'header-env': { type: 'string', multiple: true },
       server: { type: 'string' },
       'allow-private': { type: 'boolean', default: false },
       static: { type: 'boolean', default: false },
@@ -116,7 +159,9 @@ export function parseScanArgs(args: string[]): ScanArgs | null {
     if (!/^https?:\/\/[^/]/.test(values.server) || !URL.canParse(values.server)) throw new UsageError('--server takes the http(s) URL of a service', SCAN_USAGE)
     if (values.static) throw new UsageError('--static applies to in-process scans; the server decides about its browser', SCAN_USAGE)
     if (values['allow-private']) throw new UsageError("--allow-private applies to in-process scans; the server's SCANNER_ALLOW_PRIVATE decides", SCAN_USAGE)
+    if (values.header || values['header-env']) throw new UsageError('--header and --header-env apply to in-process scans: a service never takes credentials for a target', SCAN_USAGE)
   }
+  const headers = mcpHeaders(values.header ?? [], values['header-env'] ?? [], env)
   return {
     target: positionals[0]!,
     format: values.format as Format,
@@ -128,6 +173,7 @@ export function parseScanArgs(args: string[]): ScanArgs | null {
     saveBaseline: values['save-baseline'],
     summary: values.summary,
     mcpUrl: values.mcp,
+    ...(headers ? { mcpHeaders: headers } : {}),
     server: values.server,
     allowPrivate: values['allow-private'],
     static: values.static,
@@ -190,6 +236,7 @@ export async function scanCommand(argv: string[]): Promise<number> {
       const { scanLocally } = await import('./local.ts')
       report = await scanLocally(args.target, {
         mcpUrl: args.mcpUrl,
+        mcpHeaders: args.mcpHeaders,
         only: args.only,
         gateChecks: args.checks,
         static: args.static,

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts'
 import { CONTRACT_VERSION } from '../contract.ts'
 import { AppError } from '../errors.ts'
 import { OutboundError, type OutboundClient } from '../http/client.ts'
-import { ScanSession } from '../http/session.ts'
+import { type OriginCredentials, ScanSession } from '../http/session.ts'
 import type { BrowserProvider } from './browser.ts'
 import { type CheckDefinition, LAYERS, type ScanKind, type ScanTarget } from './contract.ts'
 import { detectKind } from './detect.ts'
@@ -45,6 +45,17 @@ export interface ScanOptions {
    * that invalid or unreachable targets spend nothing. Throwing aborts the scan.
    */
   beforeRun?: (target: ScanTarget) => Promise<void>
+  /**
+   * Headers a client of the MCP server holds (a bearer token for the owner's own protected server): sent with every
+   * request to the MCP endpoint's origin (`mcpUrl`, else the input URL) and nowhere else, never recorded. The CLI's
+   * `--header`; the HTTP API never takes them, so a public scan of a protected server stays MCP_AUTH_REQUIRED.
+   */
+  mcpHeaders?: Readonly<Record<string, string>>
+}
+
+/** How a scan authenticated: the names of the headers it sent to the MCP origin, never their values. */
+export interface ScanAuthentication {
+  headers: string[]
 }
 
 export interface ScanReport extends Scorecard {
@@ -73,6 +84,8 @@ export interface ScanReport extends Scorecard {
    * Absent on reports stored before it was recorded.
    */
   contractVersion?: string
+  /** Set when the scan sent the caller's headers to the MCP origin (ScanOptions.mcpHeaders): what a token holder meets. */
+  authenticated?: ScanAuthentication
 }
 
 /** Thrown when the MCP server requires authentication: no score is produced (spec: 422 MCP_AUTH_REQUIRED). */
@@ -88,8 +101,18 @@ export class McpAuthRequiredError extends AppError {
   }
 }
 
-function sessionFor(deps: EngineDeps): ScanSession {
-  return new ScanSession(deps.outbound, deps.config)
+function sessionFor(deps: EngineDeps, credentials: OriginCredentials | null = null): ScanSession {
+  return new ScanSession(deps.outbound, deps.config, credentials)
+}
+
+/** The caller's MCP headers scoped to the origin of `url` (the MCP endpoint), or none. */
+function mcpCredentials(url: string, headers: Readonly<Record<string, string>> | undefined, allowLocal: boolean): OriginCredentials | null {
+  if (!headers || Object.keys(headers).length === 0) return null
+  return { origin: normalizeInput(url, { allowLocal }).origin, headers }
+}
+
+function authentication(credentials: OriginCredentials | null): { authenticated?: ScanAuthentication } {
+  return credentials ? { authenticated: { headers: Object.keys(credentials.headers) } } : {}
 }
 
 /** Probes the origin once (the homepage, memoised for the homepage collector); unreachable is a 400. */
@@ -256,9 +279,11 @@ function mergeFanout(results: CheckResult[], fanout: CheckResult[]): CheckResult
 export async function scan(input: string, deps: EngineDeps, options: ScanOptions = {}): Promise<ScanReport> {
   const started = performance.now()
   const scannedAt = new Date().toISOString()
-  const http = sessionFor(deps)
   // Where private targets may be reached at all, local ones (a dev server in CI) may also be named.
-  const target = await resolveTarget(input, http, { ...options, allowLocal: deps.config.scanner.allowPrivate })
+  const allowLocal = deps.config.scanner.allowPrivate
+  const credentials = mcpCredentials(options.mcpUrl ?? input, options.mcpHeaders, allowLocal)
+  const http = sessionFor(deps, credentials)
+  const target = await resolveTarget(input, http, { ...options, allowLocal })
   await options.beforeRun?.(target)
   const checks = selectChecks(deps.registry, options.checkIds)
   const phase = options.phase ?? 'static'
@@ -325,6 +350,7 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
     siteClassification,
     ...(profile ? { profile } : {}),
     contractVersion: CONTRACT_VERSION,
+    ...authentication(credentials),
   }
 }
 
@@ -338,11 +364,12 @@ async function siteProfile(collection: Collection): Promise<SiteProfile | null> 
 
 /**
  * Resolves a partial report's pending (deep) checks with a fresh session and re-scores the whole report; the
- * background worker calls this, so it needs nothing but the stored report.
+ * background worker calls this, so it needs nothing but the stored report (an authenticated CLI scan passes its
+ * MCP headers again: they are never stored).
  */
-export async function resolvePending(report: ScanReport, deps: EngineDeps): Promise<ScanReport> {
+export async function resolvePending(report: ScanReport, deps: EngineDeps, options: Pick<ScanOptions, 'mcpHeaders'> = {}): Promise<ScanReport> {
   if (report.pendingChecks.length === 0) return report
-  const http = sessionFor(deps)
+  const http = sessionFor(deps, mcpCredentials(report.mcpUrl ?? report.url, options.mcpHeaders, deps.config.scanner.allowPrivate))
   const target: ScanTarget = {
     kind: report.urlKind,
     domain: report.domain,

@@ -56,6 +56,12 @@ export class OutboundError extends Error {
 export interface RequestOptions {
   method?: string
   headers?: Readonly<Record<string, string>>
+  /**
+   * Headers for the requested URL's origin only (a token the user gave for their own server): sent on every hop while
+   * the redirects stay on that origin, dropped for good at the first hop that leaves it, whatever their names. `headers`
+   * win over them, so a probe that sends its own credentials keeps them.
+   */
+  originHeaders?: Readonly<Record<string, string>>
   body?: string | Uint8Array
   /** For `request()`, the whole call (every hop and the body); for `stream()`, until the headers arrive. */
   timeoutMs?: number
@@ -146,6 +152,8 @@ interface Hop {
   method: string
   headers: Record<string, string>
   body: Uint8Array | undefined
+  /** Lower-cased names of the originHeaders still on this hop: removed together when a redirect leaves the origin. */
+  originBound: string[]
 }
 
 /** A response whose headers have arrived; the body is decoded but not yet read. */
@@ -252,11 +260,13 @@ class Outbound implements OutboundClient {
     signal: AbortSignal,
   ): Promise<{ exchange: Exchange; finalUrl: string; redirects: RedirectHop[] }> {
     const redirects: RedirectHop[] = []
+    const originBound = Object.keys(options.originHeaders ?? {}).map((name) => name.toLowerCase())
     let hop: Hop = {
       url: targetUrl(requestedUrl, requestedUrl, redirects),
       method: (options.method ?? 'GET').toUpperCase(),
-      headers: this.initialHeaders(options.headers),
+      headers: this.initialHeaders({ ...lowerCased(options.originHeaders), ...lowerCased(options.headers) }),
       body: typeof options.body === 'string' ? new TextEncoder().encode(options.body) : options.body,
+      originBound: originBound.filter((name) => !Object.keys(lowerCased(options.headers)).includes(name)),
     }
     for (;;) {
       let exchange: Exchange
@@ -400,14 +410,21 @@ function targetUrl(raw: string, base: string, redirects: RedirectHop[]): URL {
 /** The next hop after a redirect, with the Fetch standard's method and header rules. */
 function redirectedHop(previous: Hop, status: number, url: URL): Hop {
   const headers = { ...previous.headers }
-  let { method, body } = previous
+  let { method, body, originBound } = previous
   if ((status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')) {
     method = 'GET'
     body = undefined
     for (const name of BODY_HEADERS) delete headers[name]
   }
-  if (url.origin !== previous.url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name]
-  return { url, method, headers, body }
+  if (url.origin !== previous.url.origin) {
+    for (const name of [...CREDENTIAL_HEADERS, ...originBound]) delete headers[name]
+    originBound = []
+  }
+  return { url, method, headers, body, originBound }
+}
+
+function lowerCased(headers: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
 }
 
 function responseHeaders(raw: string[]): Headers {

@@ -36,6 +36,12 @@ export interface RequestLogEntry {
   error?: string
 }
 
+/** Headers for one origin's requests: the token a user gave for their own MCP server (CLI `--header`). */
+export interface OriginCredentials {
+  origin: string
+  headers: Readonly<Record<string, string>>
+}
+
 export class ScanSession {
   private readonly memo = new Map<string, Promise<FetchResult>>()
   private readonly hosts = new Map<string, Semaphore>()
@@ -47,6 +53,11 @@ export class ScanSession {
   constructor(
     private readonly client: OutboundClient,
     config: Pick<Config, 'scanner'>,
+    /**
+     * Sent with every request to that origin, and only there: the client drops them at a redirect to another origin.
+     * They are added below everything that records a request (memo keys, the log, MCP exchanges), so no record holds them.
+     */
+    private readonly credentials: OriginCredentials | null = null,
   ) {
     this.hostConcurrency = config.scanner.hostConcurrency
   }
@@ -69,6 +80,7 @@ export class ScanSession {
   request(url: string | URL, options: RequestOptions = {}): Promise<FetchResult> {
     const method = (options.method ?? 'GET').toUpperCase()
     if (method !== 'GET' && method !== 'HEAD') return this.send(url, options)
+    // Credentials are the session's own, the same for every request to their origin: they need no place in the key.
     const key = memoKey(method, url, options, this.client.signs)
     const known = this.memo.get(key)
     if (known) return known
@@ -82,7 +94,7 @@ export class ScanSession {
 
   /** Streams are never memoised; the host slot is held until the headers arrive, not for the whole stream. */
   stream(url: string | URL, options: RequestOptions = {}): Promise<Response> {
-    return this.dispatch(url, options, (response) => response.status, () => this.client.stream(url, { budget: this.budget, ...options }))
+    return this.dispatch(url, options, (response) => response.status, () => this.client.stream(url, { budget: this.budget, ...this.scoped(url), ...options }))
   }
 
   /** Body bytes the scan may still read. */
@@ -96,7 +108,13 @@ export class ScanSession {
   }
 
   private send(url: string | URL, options: RequestOptions): Promise<FetchResult> {
-    return this.dispatch(url, options, (result) => result.status, () => this.client.request(url, { budget: this.budget, ...options }))
+    return this.dispatch(url, options, (result) => result.status, () => this.client.request(url, { budget: this.budget, ...this.scoped(url), ...options }))
+  }
+
+  /** The credentials' headers when `url` is on their origin (compared after URL parsing: case, default ports). */
+  private scoped(url: string | URL): Pick<RequestOptions, 'originHeaders'> {
+    if (!this.credentials || URL.parse(String(url))?.origin !== this.credentials.origin) return {}
+    return { originHeaders: this.credentials.headers }
   }
 
   private dispatch<T>(

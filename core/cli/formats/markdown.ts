@@ -68,6 +68,7 @@ export function renderMarkdown(report: CliReport, options: RenderOptions): strin
   }
   const folded = [`${model.passed.length} passed`, model.counts.notApplicable > 0 ? `${model.counts.notApplicable} not applicable` : '']
   const link = report.reportUrl ? ` · [Full report](${report.reportUrl})` : ''
-  lines.push('', `${folded.filter(Boolean).join(' · ')}${link}`)
+  const authenticated = report.authenticated ? ` · authenticated: yes (headers: ${report.authenticated.headers.join(', ')})` : ''
+  lines.push('', `${folded.filter(Boolean).join(' · ')}${link}${authenticated}`)
   return lines.join('\n')
 }
