@@ -1,6 +1,13 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server'
 import { Elysia } from 'elysia'
+import type { Config } from '../../core/config.ts'
 import type { Root } from '../../core/root.ts'
 import { documentResponse, serialize } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, openApiSchema, type ResponseHeader, wire } from '../../core/openapi.ts'
@@ -19,9 +26,9 @@ import {
   SERVER_CARD_MEDIA_TYPE,
   serverCard,
 } from './model.ts'
-import { createMcpServer, createModernMcpServer, type ToolCall } from './server.ts'
+import { buildToolbox, createMcpServer, createModernMcpServer, type ToolCall } from './server.ts'
 import { buildTools } from './tools.ts'
-import { errorResponse } from '../../core/errors.ts'
+import { AppError, errorResponse } from '../../core/errors.ts'
 
 /** Discovery documents change only with a deployment, so caches may keep them for an hour (checks.md §7). */
 const DOCUMENT_CACHE = 'public, max-age=3600'
@@ -35,9 +42,10 @@ const CARD_CORS = {
 }
 
 /**
- * Browser-based MCP clients call the endpoint cross-origin. `*` is safe: the server relies on no ambient
- * credential (no cookies); a scan key is a header the client sets itself. GET and DELETE are allowed so that a
- * browser client sees their 405 (which clients read as "not supported") instead of a CORS failure.
+ * Browser-based MCP clients on the deployment's own names call the endpoint with CORS; `*` is safe because
+ * hostGuard has already refused every other Origin, and the server relies on no ambient credential (no cookies; a
+ * scan key is a header the client sets itself). GET and DELETE are allowed so that a browser client sees their 405
+ * (which clients read as "not supported") instead of a CORS failure.
  */
 const MCP_CORS = {
   'access-control-allow-origin': '*',
@@ -59,9 +67,15 @@ const CARD_CORS_HEADERS: readonly ResponseHeader[] = [
   'Access-Control-Allow-Headers',
   'Access-Control-Expose-Headers',
 ]
+const hostNotAllowed = {
+  description: 'A `Host` or `Origin` that is not one of the deployment\'s names (`HOST_NOT_ALLOWED`): DNS-rebinding protection',
+  content: { 'application/json': { schema: openApiSchema(errorResponse) } },
+}
+
 /** The 405 of GET and DELETE on the stateless endpoint. */
 const methodNotAllowedWire = wire({
   answers: {
+    403: hostNotAllowed,
     405: {
       description: 'Not supported by this stateless server: a JSON-RPC error, `Allow: POST`',
       headers: ['Allow', ...MCP_CORS_HEADERS],
@@ -69,6 +83,27 @@ const methodNotAllowedWire = wire({
     },
   },
 })
+
+/**
+ * DNS-rebinding protection (MCP transport security: servers validate Origin, and answer 403 to an invalid one).
+ * A page on a name its attacker controls can rebind that name to a self-hosted instance's address; the browser
+ * then sends the attacker's name as Host and Origin. Only the deployment's own names pass: PUBLIC_BASE_URL's host,
+ * loopback and ALLOWED_HOSTS. A request without Origin is no browser's, and only its Host is checked.
+ */
+function hostGuard(config: Pick<Config, 'publicBaseUrl' | 'allowedHosts'>) {
+  const allowed = [new URL(config.publicBaseUrl).hostname, ...localhostAllowedHostnames(), ...config.allowedHosts]
+  return ({ request }: { request: Request }) => {
+    // Requests built in-process (app.handle) carry no Host header; their URL names the host they were sent to.
+    const host = validateHostHeader(request.headers.get('host') ?? new URL(request.url).host, allowed)
+    const origin = validateOriginHeader(request.headers.get('origin'), allowed)
+    const refused = !host.ok ? host : !origin.ok ? origin : null
+    if (refused) {
+      throw new AppError('HOST_NOT_ALLOWED', {
+        message: `${refused.message}: this MCP server answers only to its own names (PUBLIC_BASE_URL, loopback, ALLOWED_HOSTS)`,
+      })
+    }
+  }
+}
 
 /** GET (a server-to-client stream) and DELETE (ending a session) have nothing to act on in a stateless server. */
 function methodNotAllowed(): Response {
@@ -89,6 +124,7 @@ function methodNotAllowed(): Response {
  */
 export function mcpPlugin({ deps, services, context }: Root) {
   const tools = buildTools(deps, services)
+  const toolbox = buildToolbox(tools)
   const card = serialize(buildServerCard(deps.config))
   const legacy = serialize(buildLegacyPointer(deps.config))
   const openid = serialize(buildOpenidDescriptor(deps.config))
@@ -106,11 +142,12 @@ export function mcpPlugin({ deps, services, context }: Root) {
   const pointerWire = wire({
     answers: { 200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'], 304: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'] },
   })
+  const guardHost = hostGuard(deps.config)
   const cardPreflight = () => new Response(null, { status: 204, headers: { ...CARD_CORS, 'access-control-max-age': '86400' } })
 
   /** 2025-era clients: the SDK's stateless streamable HTTP transport answers with plain JSON. */
   const serveLegacy = async (request: Request, body: unknown, call: ToolCall) => {
-    const server = createMcpServer(deps.config, tools, call, deps.log)
+    const server = createMcpServer(deps.config, toolbox, call, deps.log)
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     await server.connect(transport)
     try {
@@ -122,7 +159,7 @@ export function mcpPlugin({ deps, services, context }: Root) {
   }
   /** 2026-07-28 clients (a `_meta` envelope on the request): the v2 SDK's handler, which owns that revision's answers. */
   const serveModern = async (request: Request, body: unknown, call: ToolCall) => {
-    const handler = createMcpHandler(() => createModernMcpServer(deps.config, tools, call, deps.log), { legacy: 'reject' })
+    const handler = createMcpHandler(() => createModernMcpServer(deps.config, toolbox, call, deps.log), { legacy: 'reject' })
     try {
       return await handler.fetch(request, { parsedBody: body })
     } finally {
@@ -143,6 +180,7 @@ export function mcpPlugin({ deps, services, context }: Root) {
       },
       {
         limit: 'mcp',
+        beforeHandle: guardHost,
         detail: {
           tags: ['MCP'],
           summary: 'MCP server (streamable HTTP, stateless)',
@@ -156,6 +194,7 @@ export function mcpPlugin({ deps, services, context }: Root) {
           responses: {
             200: { description: 'The JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
             202: { description: 'Notification accepted' },
+            403: hostNotAllowed,
             400: { description: 'Malformed JSON or not a JSON-RPC message; for 2026-07-28 requests also an unsupported revision (-32022), headers that disagree with the body (-32020) or a malformed envelope (-32602)' },
             404: { description: '2026-07-28 requests: an unknown method (JSON-RPC -32601)', content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 error response' } } } },
             406: { description: 'The Accept header lacks application/json or text/event-stream' },
@@ -168,6 +207,7 @@ export function mcpPlugin({ deps, services, context }: Root) {
     )
     .get(MCP_PATH, methodNotAllowed, {
       limit: 'mcp',
+      beforeHandle: guardHost,
       detail: {
         tags: ['MCP'],
         summary: 'Not supported: no server-to-client stream (405)',
@@ -177,9 +217,10 @@ export function mcpPlugin({ deps, services, context }: Root) {
     })
     .delete(MCP_PATH, methodNotAllowed, {
       limit: 'mcp',
+      beforeHandle: guardHost,
       detail: { tags: ['MCP'], summary: 'Not supported: there are no sessions to end (405)', ...methodNotAllowedWire },
     })
-    .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_CORS }), { detail: { hide: true } })
+    .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_CORS }), { beforeHandle: guardHost, detail: { hide: true } })
     .get(SERVER_CARD_PATH, serveCard, { detail: cardDetail })
     .options(SERVER_CARD_PATH, cardPreflight, { detail: { hide: true } })
     .get('/.well-known/mcp/server-card.json', serveCard, { detail: { ...cardDetail, summary: `${cardDetail.summary} (well-known path)` } })

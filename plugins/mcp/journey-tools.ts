@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { CONTRACT_VERSION } from '../../core/contract.ts'
 import type { Services } from '../../core/root.ts'
 import { createRunBody, createdRun, intentList, journeyRun } from '../journey/model.ts'
-import { describeLimit } from './model.ts'
+import { brief } from './model.ts'
 import { defineTool, type ToolDefinition } from './server.ts'
 
 const OWN_DATA_READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
@@ -20,9 +20,8 @@ export function buildJourneyTools({ journeys }: Pick<Services, 'journeys'>): Too
   return [
     defineTool({
       name: 'list_journey_intents',
-      title: 'List journey intents',
       description:
-        'The curated tasks a journey can attempt against a domain (find pricing, find the OpenAPI description, authenticate, transact…): id, title, the prompt given to the agent and the journey layers it exercises. Use an id with start_journey_run.',
+        'Returns the tasks a journey can attempt on a domain, by id.',
       input: z.strictObject({}),
       output: intentList,
       annotations: OWN_DATA_READ,
@@ -33,10 +32,10 @@ export function buildJourneyTools({ journeys }: Pick<Services, 'journeys'>): Too
     }),
     defineTool({
       name: 'start_journey_run',
-      title: 'Start an agent journey',
-      description: `Queues an agent run of a curated intent against a domain and returns its record at once (status queued); poll get_journey_run until status is completed or failed, then read verdict (success, failure or blocked), insight and the step trajectory. The default agent is the built-in deterministic one: the same site gives the same trajectory. Same limits as POST /api/journey/runs: ${describeLimit('journeyBurst')} and ${describeLimit('journeyIpDaily')} per IP, and ${describeLimit('journeyTargetDaily')} per (domain, intent, agent); over that cap the newest stored run is returned with rate_limited.`,
-      input: createRunBody.pick({ domain: true, agent: true }).extend({
-        intent_id: z.string().min(1).max(100).describe('A curated intent id from list_journey_intents'),
+      description:
+        'Starts an agent attempting a task on a domain. Returns the queued run; poll get_journey_run.',
+      input: brief(createRunBody.pick({ domain: true, agent: true }), { domain: 'Target domain', agent: 'Agent id (default: deterministic)' }).extend({
+        intent_id: z.string().min(1).max(100).describe('Id from list_journey_intents'),
       }),
       output: startedRun,
       // Starts work that fetches the outside domain; every call makes a new run.
@@ -51,9 +50,9 @@ export function buildJourneyTools({ journeys }: Pick<Services, 'journeys'>): Too
     }),
     defineTool({
       name: 'get_journey_run',
-      title: 'Read a journey run',
-      description: 'The record of a journey run by id: status, verdict, insight, run signals and every step so far. Fails with NOT_FOUND for an unknown id.',
-      input: z.object({ id: z.string().min(1).max(100).describe('A run id (`jr_…`) from start_journey_run') }),
+      description:
+        'Returns a journey run: status, verdict, insight and steps.',
+      input: z.object({ id: z.string().min(1).max(100).describe('Run id from start_journey_run') }),
       output: journeyRun,
       annotations: { ...OWN_DATA_READ, idempotentHint: false },
       async run(args, call) {

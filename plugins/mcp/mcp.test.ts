@@ -11,6 +11,7 @@ import { request } from '../../tests/helpers.ts'
 import { solveChallenge } from '../../tests/support/solve-challenge.ts'
 import { clientIp, startWorld, type World } from '../../tests/support/world.ts'
 import { mcpPlugin } from './index.ts'
+import { ONE_LINE } from './model.ts'
 
 // Fresh per run: on a shared database another test file may hold a measured scan of a fixed host name.
 const AUTH_HOST = `auth-mcp-${randomUUID().slice(0, 8)}.test`
@@ -65,10 +66,11 @@ const post = (path: string, json: unknown, headers: Record<string, string>) =>
   world.handle.app.handle(request(path, { method: 'POST', json, headers }))
 
 describe('MCP server over streamable HTTP (SDK client)', () => {
-  test('serverInfo reports the contract version; every tool has schemas and explicit behaviour hints', async () => {
+  test('serverInfo reports the contract version; tools only, no listChanged; every tool has schemas and behaviour hints', async () => {
     const client = await connect()
     expect(client.getServerVersion()).toMatchObject({ name: 'agent-readiness', version: CONTRACT_VERSION, title: 'Agent Readiness' })
-    expect(client.getServerVersion()?.version).toBe(CONTRACT_VERSION)
+    // A stateless server has no stream to send notifications/tools/list_changed on, so it must not promise them.
+    expect(client.getServerCapabilities()).toEqual({ tools: {} })
     expect(client.getInstructions()?.length).toBeGreaterThan(20)
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([
@@ -91,16 +93,17 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
       expect(tool.description!.length).toBeGreaterThanOrEqual(20)
       expect(tool.inputSchema.type).toBe('object')
       expect(tool.outputSchema?.type).toBe('object')
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
-        expect(typeof tool.annotations?.[hint]).toBe('boolean')
-      }
+      // readOnlyHint always; a writer says whether it destroys (a missing hint means the spec's least safe default).
+      expect(typeof tool.annotations?.readOnlyHint).toBe('boolean')
+      if (!tool.annotations?.readOnlyHint) expect(typeof tool.annotations?.destructiveHint).toBe('boolean')
       for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect({ tool: tool.name, name, described: typeof (property as { description?: unknown }).description === 'string' }).toMatchObject({ described: true })
       }
     }
     const scanTool = tools.find((tool) => tool.name === 'scan_domain')!
     expect(scanTool.inputSchema.required).toEqual(['url'])
-    expect(scanTool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true })
+    expect(scanTool.annotations).toEqual({ readOnlyHint: false, destructiveHint: false })
+    expect(tools.find((tool) => tool.name === 'get_score')!.annotations).toEqual({ readOnlyHint: true, openWorldHint: false })
     await client.close()
   })
 
@@ -129,7 +132,7 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
       expect(response.status).toBe(405)
       expect(response.headers.get('allow')).toBe('POST')
     }
-    const preflight = await fetch(endpoint, { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } })
+    const preflight = await fetch(endpoint, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Mcp-Protocol-Version')
@@ -144,27 +147,51 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
     expect(Number(denied.headers.get('retry-after'))).toBeGreaterThan(0)
   })
 
-  test('scan_domain scans a fixture site and returns the audit result as structuredContent', async () => {
+  test('scan_domain scans a fixture site and answers the score summary; detail "full" adds the audit report', async () => {
     const client = await connect()
     const result = structured(await call(client, 'scan_domain', { url: 'excellent.test', force: true }))
     expect(result).toMatchObject({
       domain: 'excellent.test',
-      scoreMax: 100,
       contractVersion: CONTRACT_VERSION,
       analysisStatus: 'complete',
       urlKind: 'domain',
+      reportUrl: 'http://localhost:3000/site/excellent.test',
       scoreUrl: 'http://localhost:3000/api/score/excellent.test?format=audit',
     })
     expect(result.score).toBeGreaterThan(0)
-    expect(result.layers.map((layer: { id: string }) => layer.id)).toEqual(['discovery', 'accessibility', 'usability', 'payments'])
+    expect(result.report).toBeUndefined()
     expect(result.servedFromCache).toBeUndefined()
 
     // A second call inside the freshness window is served from the stored result.
-    const cached = structured(await call(client, 'scan_domain', { url: 'https://excellent.test/' }))
+    const cached = structured(await call(client, 'scan_domain', { url: 'https://excellent.test/', detail: 'full' }))
     expect(cached).toMatchObject({ servedFromCache: true, score: result.score, scannedAt: result.scannedAt })
+    expect(cached.report).toMatchObject({ domain: 'excellent.test', score: result.score, scoreMax: 100, servedFromCache: true })
+    expect(cached.report.layers.map((layer: { id: string }) => layer.id)).toEqual(['discovery', 'accessibility', 'usability', 'payments'])
 
     const score = structured(await call(client, 'get_score', { domain: 'excellent.test' }))
-    expect(score).toMatchObject({ domain: 'excellent.test', score: result.score, contractVersion: CONTRACT_VERSION })
+    expect(score).toMatchObject({ domain: 'excellent.test', score: result.score, grade: result.grade, contractVersion: CONTRACT_VERSION })
+    expect(score.scoreUrl).toBeUndefined()
+    await client.close()
+  })
+
+  test('the summary holds the fixes that gain points and every check that costs points, one line each', async () => {
+    const client = await connect()
+    const summary = structured(await call(client, 'scan_domain', { url: 'blog.test' }))
+    const { report } = structured(await call(client, 'get_score', { domain: 'blog.test', detail: 'full' }))
+    const checks: { id: string; status: string; bonus?: boolean; details?: string }[] = report.layers.flatMap((layer: { checks: unknown[] }) => layer.checks)
+    const costing = checks.filter((check) => ['fail', 'warning', 'error'].includes(check.status) && !check.bonus)
+    expect(summary.failing.map((entry: { id: string }) => entry.id)).toEqual(costing.map((check) => check.id))
+    expect(summary.failing.length).toBeGreaterThan(0)
+    for (const entry of summary.failing) {
+      expect(entry.details).not.toContain('\n')
+      expect(entry.details.length).toBeLessThanOrEqual(ONE_LINE)
+    }
+    const bonus = checks.filter((check) => ['fail', 'warning', 'error'].includes(check.status) && check.bonus).map((check) => check.id)
+    expect(summary.bonusNotMet).toEqual([...new Set(bonus)])
+    expect(summary.topFixes.map((fix: { id: string }) => fix.id)).toEqual(
+      report.topFixes.filter((fix: { estScoreGain: number }) => fix.estScoreGain > 0).slice(0, 5).map((fix: { id: string }) => fix.id),
+    )
+    expect(summary.topFixes[0].gain).toBe(report.topFixes[0].estScoreGain)
     await client.close()
   })
 
@@ -184,6 +211,8 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
     const invalidArgs = await call(client, 'run_checks', { url: 'blog.test', checkIds: ['no-such-check'] })
     expect(invalidArgs.isError).toBe(true)
     expect(invalidArgs.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('checkIds') })
+    // An unknown tool is a protocol error: there are no arguments a model could fix.
+    await expect(call(client, 'no_such_tool')).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: no_such_tool') })
     await client.close()
   })
 
@@ -280,6 +309,8 @@ describe('MCP 2026-07-28 clients (the v2 SDK client, pinned to that revision)', 
     // A domain failure is a tool result there too, with the HTTP API's error body.
     const failed = (await modern.callTool({ name: 'get_score', arguments: { domain: `never-scanned-${randomUUID().slice(0, 8)}.test` } })) as CallToolResult
     expect(errorOf(failed).code).toBe('DOMAIN_NOT_SCANNED')
+    await expect(modern.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 })
+    expect(modern.getServerCapabilities()).toEqual({ tools: {} })
     await Promise.all([modern.close(), legacy.close()])
   })
 })
@@ -288,7 +319,7 @@ describe('agent verification round trip (SDK client)', () => {
   test('challenge, solve, submit check feedback; the token is refused a second time; a wrong answer is refused', async () => {
     const client = await connect()
     const scanned = structured(await call(client, 'scan_domain', { url: 'blog.test' }))
-    const checkId: string = scanned.layers[0].checks[0].id
+    const checkId: string = scanned.failing[0].id
     const report = { domain: 'blog.test', checkId, reason: 'false_fail', message: 'The file is there.', agentId: 'mcp-test-agent/1.0' }
 
     const issued = structured(await call(client, 'get_verification_challenge'))

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { openApiSchema } from '../../core/openapi.ts'
-import { LAYER_IDS, SCAN_KINDS } from '../../core/engine/contract.ts'
+import { CHECK_STATUSES, LAYER_IDS, SCAN_KINDS } from '../../core/engine/contract.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/discovery.ts'
 import { LIMITS, type LimitName } from '../../core/limits.ts'
 import { checkCatalog } from '../checks/model.ts'
@@ -38,74 +38,139 @@ export const SCAN_LIMITS = `${describeLimit('scanBurst')}, ${describeLimit('scan
 // ---------------------------------------------------------------------------------------------------------------
 // Tools
 
-export const scanDomainInput = z.object({
-  url: scanBody.shape.url,
-  mcpUrl: scanBody.shape.mcpUrl,
-  force: z
-    .boolean()
-    .optional()
-    .describe(`Always scan live, skipping the freshness window; forced scans have their own budget (${describeLimit('scanForced')} per IP)`),
-  maxAgeSeconds: scanBody.shape.maxAgeSeconds,
-  ephemeral: scanBody.shape.ephemeral,
+/**
+ * The schema with our MCP server's own argument descriptions: the constraints stay those of the HTTP model, the
+ * wording is a few words, because every agent that connects reads every argument of every tool into its context.
+ */
+export function brief<S extends z.ZodObject>(schema: S, texts: { [K in keyof S['shape']]?: string }): S {
+  const described = Object.entries(texts).map(([key, text]) => [key, (schema.shape[key] as z.ZodType).describe(text as string)])
+  return schema.extend(Object.fromEntries(described)) as unknown as S
+}
+
+/** How much of a report a score tool returns: agents pay for every token, so the summary is the default. */
+export const detailInput = z.enum(['summary', 'full']).optional().describe('"full" adds the whole report')
+
+/** One line of a check's details or fix: the summary is for deciding what to do, the full report for the rest. */
+export const ONE_LINE = 160
+
+/**
+ * The compact result of the score tools: what an agent acts on (score, grade, whether analysis is done, the fixes
+ * worth most, what fails and why), with links to the full report.
+ */
+export const scoreSummary = z.object({
+  contractVersion: z.string(),
+  domain: z.string(),
+  urlKind: auditScoreResult.shape.urlKind,
+  score: z.number().int(),
+  grade: z.string(),
+  analysisStatus: auditScoreResult.shape.analysisStatus,
+  scannedAt: z.string().nullable(),
+  pendingChecks: z.array(z.string()).optional(),
+  topFixes: z.array(z.object({ id: z.string(), gain: z.number(), fix: z.string() })),
+  failing: z.array(z.object({ id: z.string(), status: z.enum(CHECK_STATUSES), details: z.string() })),
+  bonusNotMet: z.array(z.string()),
+  reportUrl: z.string(),
+  nextAction: auditScoreResult.shape.nextAction,
 })
 
-export const scanDomainOutput = auditScanResult.extend({
-  scoreUrl: z
-    .string()
-    .describe('The stored result over HTTP (audit shape); while analysisStatus is partial, poll it or call get_score until it is complete'),
+export const scanDomainInput = z.object({
+  url: scanBody.shape.url.describe('Domain, MCP server URL or MCP App URL'),
+  mcpUrl: scanBody.shape.mcpUrl.describe('Pin this MCP endpoint'),
+  force: z.boolean().optional().describe('Scan live, ignoring stored results'),
+  maxAgeSeconds: scanBody.shape.maxAgeSeconds.describe('Reuse a stored result this fresh'),
+  ephemeral: scanBody.shape.ephemeral.describe('Keep out of leaderboard and history'),
+  detail: detailInput,
+})
+
+export const scanDomainOutput = scoreSummary.extend({
+  servedFromCache: auditScanResult.shape.servedFromCache,
+  resultAgeSeconds: auditScanResult.shape.resultAgeSeconds,
+  scoreUrl: z.string().describe('The stored result over HTTP (audit shape)'),
+  report: auditScanResult.optional(),
 })
 
 export const getScoreInput = z.object({
-  domain: z.string().min(1).max(2048).describe('A domain, or a full URL (normalised to its hostname)'),
+  domain: z.string().min(1).max(2048).describe('Domain or URL'),
+  detail: detailInput,
 })
 
-export const getScoreOutput = auditScoreResult
+export const getScoreOutput = scoreSummary.extend({ report: auditScoreResult.optional() })
 
 export const listChecksInput = z.object({
-  kind: z.enum(SCAN_KINDS).optional().describe('Only checks that apply to this kind of target'),
-  layer: z.enum(LAYER_IDS).optional().describe('Only checks of this scoring layer'),
-  essentials: z
-    .boolean()
-    .optional()
-    .describe('Add essentialsTier, essentialsBonusOnly and essentialsExcluded to every check'),
+  kind: z.enum(SCAN_KINDS).optional().describe('Only checks for this target kind'),
+  layer: z.enum(LAYER_IDS).optional().describe('Only this layer'),
+  essentials: z.boolean().optional().describe('Add the essentials fields'),
 })
 
 export const listChecksOutput = checkCatalog
 
-/** Built from the registry, so the schema lists the valid ids and an unknown one is an input error. */
+/** Built from the registry, so an unknown id is an input error that lists the valid ones. */
 export function runChecksInput(checkIds: readonly [string, ...string[]]) {
   return z.object({
-    url: runChecksBody.shape.url,
-    checkIds: z
-      .array(z.enum(checkIds))
-      .min(1)
-      .describe('Catalog check ids (see list_checks); duplicates are removed'),
-    mcpUrl: runChecksBody.shape.mcpUrl,
+    url: runChecksBody.shape.url.describe('Domain or URL'),
+    checkIds: z.array(z.enum(checkIds)).min(1).describe('Ids from list_checks'),
+    mcpUrl: runChecksBody.shape.mcpUrl.describe('Pin this MCP endpoint'),
   })
 }
 
 export const runChecksOutput = runChecksResponse
 
-export const getLeaderboardInput = leaderboardQuery
+export const getLeaderboardInput = brief(leaderboardQuery, {
+  category: 'Only this market category',
+  kind: 'Only this scan kind',
+  page: 'Page, from 1',
+  pageSize: 'Rows per page',
+})
 export const getLeaderboardOutput = leaderboardResponse
 
-export const discoverProductsInput = discoverQuery
+export const discoverProductsInput = brief(discoverQuery, { intent: 'What the user wants to do', limit: 'Most results to return' })
 export const discoverProductsOutput = discoverResponse
 
 /** No arguments: `{ type: "object", additionalProperties: false }`, the form MCP recommends for argument-less tools. */
 export const getVerificationChallengeInput = z.strictObject({})
 export const getVerificationChallengeOutput = verificationChallenge
 
+const VERIFICATION_TOKEN = 'From get_verification_challenge'
+const VERIFICATION_ANSWER = 'Your solved answer'
+
 /** The HTTP body with reporterType fixed to agent: an MCP caller is an agent, so the agent fields are required. */
-export const submitCheckFeedbackInput = checkFeedbackBody
-  .omit({ reporterType: true, reporterEmail: true })
-  .required({ agentId: true, verificationToken: true, verificationAnswer: true })
+export const submitCheckFeedbackInput = brief(
+  checkFeedbackBody
+    .omit({ reporterType: true, reporterEmail: true })
+    .required({ agentId: true, verificationToken: true, verificationAnswer: true }),
+  {
+    domain: 'Domain',
+    checkId: 'Check id',
+    reason: 'What is wrong',
+    message: 'Explanation',
+    mcpUrl: 'Server of a bundle result',
+    agentId: 'Your agent id',
+    verificationToken: VERIFICATION_TOKEN,
+    verificationAnswer: VERIFICATION_ANSWER,
+  },
+)
 export const submitCheckFeedbackOutput = checkFeedbackResponse
 
-export const submitFeedbackInput = agentFeedbackInput
+export const submitFeedbackInput = brief(agentFeedbackInput, {
+  domain: 'Domain',
+  agent_id: 'Your agent id',
+  user_intent: "The user's request",
+  task_description: 'What you tried',
+  outcome: 'How it went',
+  content: 'Your report',
+  friction_points: 'What got in the way',
+  recommendation: 'Would you recommend it',
+  layer_scores: 'Scores 1-5 per stage',
+  verificationToken: VERIFICATION_TOKEN,
+  verificationAnswer: VERIFICATION_ANSWER,
+})
 export const submitFeedbackOutput = agentFeedbackRecord
 
-export const getFeedbackInput = feedbackDomainParams.extend(feedbackListQuery.shape)
+export const getFeedbackInput = brief(feedbackDomainParams.extend(feedbackListQuery.shape), {
+  domain: 'Domain',
+  limit: 'Reports per page',
+  offset: 'Reports to skip',
+})
 export const getFeedbackOutput = agentFeedbackList.extend({ stats: feedbackStats })
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,13 +1,15 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { McpServer as ModernMcpServer } from '@modelcontextprotocol/server'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { Server as ModernServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { z } from 'zod'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
 import { AppError, type ErrorCode, renderError } from '../../core/errors.ts'
 import type { Logger } from '../../core/log.ts'
 import type { Caller, LimitName } from '../../core/limits.ts'
-import { SCAN_LIMITS } from './model.ts'
+import { LISTED_OUTPUT_SCHEMA, listedAnnotations, listedInputSchema } from './listing.ts'
+import { MAX_AGE_DEFAULT } from '../scan/model.ts'
+import { describeLimit, SCAN_LIMITS } from './model.ts'
 
 export const SERVER_TITLE = 'Agent Readiness'
 
@@ -15,11 +17,12 @@ export const SERVER_DESCRIPTION =
   'Measures how ready a website, an MCP server or an MCP App server is for use by AI agents, and publishes the results: scores, grades, per-check results and ranked fixes.'
 
 const SERVER_INSTRUCTIONS = `Scores websites, MCP servers and MCP App servers (0-100, grade A+ to F) on how well AI agents can discover, access and use them.
-- scan_domain scans a target (or returns a stored result younger than maxAgeSeconds). When analysisStatus is "partial", deeper checks are still running: call get_score (or GET scoreUrl) until it is "complete".
-- get_score reads the stored result without scanning; list_checks is the catalog of check ids; run_checks re-runs chosen checks live to verify a fix.
+- scan_domain scans a target (or returns a stored result younger than maxAgeSeconds, default ${MAX_AGE_DEFAULT} s; force skips that, with its own budget). Both it and get_score answer a summary: score, grade, analysisStatus, top fixes with their gain, failing checks with one line of details, bonus checks not met, reportUrl; pass detail "full" for the whole report (every layer and check), or GET scoreUrl. When analysisStatus is "partial", deeper checks are still running: call get_score until it is "complete".
+- list_checks is the catalog of check ids; run_checks re-runs chosen checks live to verify a fix.
 - get_leaderboard ranks scanned domains; discover_products finds products for an intent, ranked by readiness.
 - Feedback needs agent verification: call get_verification_challenge, solve the challenge exactly, then pass verificationToken and verificationAnswer to submit_check_feedback or submit_feedback within its lifetime. Each token is accepted once.
-Failures are tool results with isError true: invalid arguments name the offending field; every other failure's text is JSON { error, code, message, retry_after_ms?, details? } (code RATE_LIMIT_EXCEEDED: wait retry_after_ms). Scans share the limits of the HTTP scan API (${SCAN_LIMITS}); a scan key sent as "Authorization: Bearer <key>" on the MCP request is exempt.`
+- Journeys: list_journey_intents, start_journey_run, then poll get_journey_run until status is completed or failed.
+Failures are tool results with isError true: invalid arguments name the offending field; every other failure's text is JSON { error, code, message, retry_after_ms?, details? } (code RATE_LIMIT_EXCEEDED: wait retry_after_ms). Limits are those of the HTTP API: scans ${SCAN_LIMITS}; get_score ${describeLimit('score')}; feedback ${describeLimit('feedback')}; journeys ${describeLimit('journeyBurst')} and ${describeLimit('journeyIpDaily')} per IP. A scan key sent as "Authorization: Bearer <key>" on the MCP request is exempt from the scan and score limits.`
 
 /** What one MCP request's tool calls act as: the HTTP request's caller and its rate-limit spender. */
 export interface ToolCall {
@@ -28,8 +31,8 @@ export interface ToolCall {
   enforceLimit(name: LimitName): Promise<unknown>
 }
 
-/** Every behaviour hint set explicitly: clients assume the least safe defaults for a missing one. */
-interface ToolAnnotations {
+/** Every behaviour hint decided explicitly per tool; the listing sends those a client cannot infer (listing.ts). */
+export interface ToolAnnotations {
   readOnlyHint: boolean
   destructiveHint: boolean
   idempotentHint: boolean
@@ -38,7 +41,6 @@ interface ToolAnnotations {
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string
-  title: string
   description: string
   input: I
   output: O
@@ -77,39 +79,70 @@ async function callTool(tool: ToolDefinition, args: unknown, call: ToolCall, log
   }
 }
 
-/** The part of either SDK's McpServer that registration uses. */
-interface ToolRegistrar {
-  registerTool(name: string, config: Record<string, unknown>, callback: (args: unknown) => Promise<CallToolResult>): unknown
+/** A tools/list entry, computed once per app (see listing.ts). */
+export interface ListedTool {
+  name: string
+  description: string
+  inputSchema: Record<string, unknown>
+  outputSchema: typeof LISTED_OUTPUT_SCHEMA
+  annotations: Partial<ToolAnnotations>
+}
+
+/** The tools as both SDKs' servers serve them: the advertised listing and the definitions by name. */
+export interface Toolbox {
+  listing: ListedTool[]
+  byName: ReadonlyMap<string, ToolDefinition>
+}
+
+export function buildToolbox(tools: readonly ToolDefinition[]): Toolbox {
+  return {
+    listing: tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: listedInputSchema(tool.input),
+      outputSchema: LISTED_OUTPUT_SCHEMA,
+      annotations: listedAnnotations(tool.annotations),
+    })),
+    byName: new Map(tools.map((tool) => [tool.name, tool])),
+  }
+}
+
+/**
+ * tools/call. An unknown name is a protocol error (JSON-RPC -32602, as the tools spec has it): there is nothing a
+ * model could correct in its arguments. Arguments that fail the input schema are a tool error naming the fields
+ * (SEP-1303), so the model can fix them and call again.
+ */
+async function dispatch(toolbox: Toolbox, name: string, args: unknown, call: ToolCall, log: Logger): Promise<CallToolResult> {
+  const tool = toolbox.byName.get(name)
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`)
+  const parsed = tool.input.safeParse(args ?? {})
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`)
+    return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${issues.join('; ')}` }] }
+  }
+  return callTool(tool, parsed.data, call, log)
 }
 
 function serverInfo(config: Pick<Config, 'publicBaseUrl'>) {
   return { name: SERVICE_NAME, version: CONTRACT_VERSION, title: SERVER_TITLE, description: SERVER_DESCRIPTION, websiteUrl: config.publicBaseUrl }
 }
 
-function registerTools(server: ToolRegistrar, tools: readonly ToolDefinition[], call: ToolCall, log: Logger): void {
-  for (const tool of tools) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        outputSchema: tool.output,
-        annotations: { title: tool.title, ...tool.annotations },
-      },
-      (args: unknown) => callTool(tool, args, call, log),
-    )
-  }
-}
+/**
+ * Tools only, and no `listChanged`: a stateless server has no open stream to send that notification on, and the
+ * tools never change while a deployment runs. The handlers are registered on the SDKs' low-level servers, so that
+ * the advertised capabilities, the listing and the unknown-tool error are ours rather than the McpServer defaults.
+ */
+const SERVER_OPTIONS = { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS }
 
 /**
  * One server per HTTP request (the endpoint is stateless, see index.ts), bound to that request's caller. Building
- * it is registration only: the tools and their services are created once per app. This one serves 2025-era
- * clients (initialize, then requests).
+ * it is registration only: the toolbox and the services behind it are created once per app. This one serves
+ * 2025-era clients (initialize, then requests).
  */
-export function createMcpServer(config: Pick<Config, 'publicBaseUrl'>, tools: readonly ToolDefinition[], call: ToolCall, log: Logger): McpServer {
-  const server = new McpServer(serverInfo(config), { instructions: SERVER_INSTRUCTIONS })
-  registerTools(server as unknown as ToolRegistrar, tools, call, log)
+export function createMcpServer(config: Pick<Config, 'publicBaseUrl'>, toolbox: Toolbox, call: ToolCall, log: Logger): Server {
+  const server = new Server(serverInfo(config), SERVER_OPTIONS)
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.listing }))
+  server.setRequestHandler(CallToolRequestSchema, (request) => dispatch(toolbox, request.params.name, request.params.arguments, call, log))
   return server
 }
 
@@ -117,13 +150,9 @@ export function createMcpServer(config: Pick<Config, 'publicBaseUrl'>, tools: re
  * The same server for 2026-07-28 clients (server/discover, a `_meta` envelope on every request, no initialize),
  * on the SDK's v2 server, which implements that revision.
  */
-export function createModernMcpServer(
-  config: Pick<Config, 'publicBaseUrl'>,
-  tools: readonly ToolDefinition[],
-  call: ToolCall,
-  log: Logger,
-): ModernMcpServer {
-  const server = new ModernMcpServer(serverInfo(config), { instructions: SERVER_INSTRUCTIONS })
-  registerTools(server as unknown as ToolRegistrar, tools, call, log)
+export function createModernMcpServer(config: Pick<Config, 'publicBaseUrl'>, toolbox: Toolbox, call: ToolCall, log: Logger): ModernServer {
+  const server = new ModernServer(serverInfo(config), SERVER_OPTIONS)
+  server.setRequestHandler('tools/list', () => ({ tools: toolbox.listing }))
+  server.setRequestHandler('tools/call', (request) => dispatch(toolbox, request.params.name, request.params.arguments, call, log))
   return server
 }

@@ -7,11 +7,9 @@ import { normalizeInput } from '../../core/engine/target.ts'
 import { discover } from '../discover/service.ts'
 import { VERIFICATION_TTL_MS } from '../feedback/model.ts'
 import { leaderboardPage } from '../leaderboard/service.ts'
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../leaderboard/model.ts'
-import { MAX_AGE_DEFAULT, type runChecksResultEntry } from '../scan/model.ts'
+import type { auditScanResult, auditScoreResult, runChecksResultEntry } from '../scan/model.ts'
 import { shapeOptions } from '../scan/shapes.ts'
 import {
-  describeLimit,
   discoverProductsInput,
   discoverProductsOutput,
   getFeedbackInput,
@@ -26,7 +24,6 @@ import {
   listChecksOutput,
   runChecksInput,
   runChecksOutput,
-  SCAN_LIMITS,
   scanDomainInput,
   scanDomainOutput,
   submitCheckFeedbackInput,
@@ -36,6 +33,10 @@ import {
 } from './model.ts'
 import { buildJourneyTools } from './journey-tools.ts'
 import { defineTool, type ToolDefinition } from './server.ts'
+import { summarize } from './summary.ts'
+
+type AuditScan = z.output<typeof auditScanResult>
+type AuditScore = z.output<typeof auditScoreResult>
 
 /** Every result of these tools is the audit shape: the versioned one that carries contractVersion. */
 const AUDIT = shapeOptions({ format: 'audit' })
@@ -57,9 +58,8 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
   return [
     defineTool({
       name: 'scan_domain',
-      title: 'Scan a website or MCP server',
       description:
-        `Scans a domain, an MCP server URL or an MCP App URL for agent readiness and stores the result: score 0-100, grade, per-layer check results and topFixes. A complete stored result younger than maxAgeSeconds (default ${MAX_AGE_DEFAULT} s) is returned instead of scanning (servedFromCache). analysisStatus "partial" means deeper checks still run in the background: poll get_score until "complete". Spends the limits of POST /api/scan (${SCAN_LIMITS}); a scan key in the Authorization header is exempt.`,
+        `Scans a site, MCP server or MCP App, or reuses a fresh stored result. Returns score, grade, analysisStatus, topFixes, failing (checks that cost points), bonusNotMet, reportUrl and scoreUrl; detail "full" adds the report.`,
       input: scanDomainInput,
       output: scanDomainOutput,
       // Adds a stored scan (earlier ones stay in the history); every live run is a new scan of an outside site.
@@ -67,34 +67,37 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
       failure: 'SCAN_FAILED',
       async run(args, call) {
         await call.enforceLimit('scanBurst')
-        const prepared = await scans.prepare(args)
-        if (prepared.fresh) {
-          const { row, ageSeconds } = prepared.fresh
-          return { ...(await scans.render(row, AUDIT, 'scan', { ageSeconds })), scoreUrl: scoreUrl(row.domain) } as z.input<typeof scanDomainOutput>
+        const { detail, ...body } = args
+        const prepared = await scans.prepare(body)
+        const fresh = prepared.fresh
+        const row = fresh ? fresh.row : await scans.execute(prepared, call.caller)
+        const report = (await scans.render(row, AUDIT, 'scan', fresh ? { ageSeconds: fresh.ageSeconds } : undefined)) as AuditScan
+        return {
+          ...summarize(report),
+          ...(report.servedFromCache ? { servedFromCache: true as const, resultAgeSeconds: report.resultAgeSeconds } : {}),
+          scoreUrl: scoreUrl(row.domain),
+          ...(detail === 'full' ? { report } : {}),
         }
-        const row = await scans.execute(prepared, call.caller)
-        return { ...(await scans.render(row, AUDIT, 'scan')), scoreUrl: scoreUrl(row.domain) } as z.input<typeof scanDomainOutput>
       },
     }),
     defineTool({
       name: 'get_score',
-      title: 'Read a stored score',
       description:
-        `Returns the newest stored scan of a domain (score, grade, layers, topFixes) without scanning. Fails with DOMAIN_NOT_SCANNED (nextAction points at scan_domain / POST /api/scan) when the domain has no score, and with MCP_AUTH_REQUIRED when its MCP server needs authentication. Spends the limit of GET /api/score (${describeLimit('score')} per IP; a scan key is exempt).`,
+        'Reads the stored score of a domain without scanning. Returns the fields of scan_domain but scoreUrl.',
       input: getScoreInput,
       output: getScoreOutput,
       annotations: OWN_DATA_READ,
       async run(args, call) {
         await call.enforceLimit('score')
         const row = await scans.readScore(normalizeInput(args.domain).domain, { audit: true })
-        return (await scans.render(row, AUDIT, 'score')) as z.input<typeof getScoreOutput>
+        const report = (await scans.render(row, AUDIT, 'score')) as AuditScore
+        return { ...summarize(report), ...(args.detail === 'full' ? { report } : {}) }
       },
     }),
     defineTool({
       name: 'list_checks',
-      title: 'List the checks',
       description:
-        'The catalog of every check the scanner runs: id, name, description, scoring layer, maxScore, tier, maturity, which target kinds it applies to, spec link and generic fix advice. Filter by kind or layer. Use the ids with run_checks.',
+        'Returns the check catalog: id, name, layer, points, kinds and fix advice of each check.',
       input: listChecksInput,
       output: listChecksOutput,
       annotations: OWN_DATA_READ,
@@ -109,9 +112,8 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     }),
     defineTool({
       name: 'run_checks',
-      title: 'Re-run selected checks live',
       description:
-        `Runs only the given checks against a target, live and never from cache, to verify a fix; deep checks resolve inline, so no result is pending. Every requested id yields at least one entry; ids that cannot apply to the detected kind yield "na". No aggregate score, and the stored scan is never changed (storedScanUpdated is always false here). Spends the limits of POST /api/scan/checks (${describeLimit('scanBurst')}, and one unit of the daily budget of ${describeLimit('scanDaily')} once the target answered, per IP; a scan key is exempt).`,
+        'Re-runs chosen checks live to verify a fix, without storing. Returns each check\'s status and details.',
       input: runChecksInput(checkIds),
       output: runChecksOutput,
       // Writes nothing of ours: the checks fetch the outside target and the results only go back to the caller.
@@ -133,9 +135,8 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     }),
     defineTool({
       name: 'get_leaderboard',
-      title: 'Leaderboard',
       description:
-        `Domains ranked by agent-readiness score (their latest complete scan), optionally within one market category and/or scan kind, paged (pageSize 1-${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}). Ephemeral results are never ranked.`,
+        'Returns a page of domains ranked by score, with grade and category.',
       input: getLeaderboardInput,
       output: getLeaderboardOutput,
       annotations: OWN_DATA_READ,
@@ -143,9 +144,8 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     }),
     defineTool({
       name: 'discover_products',
-      title: 'Discover products for an intent',
       description:
-        'Finds scanned products (domains) that match a free-text intent such as "book a train ticket" or "accept card payments", ranked by relevance and agent-readiness score (matchScore x (0.6 + 0.4 x score/100)), with their grade, category and tags. Plain words match any of them; "phrases", -exclusions and or are honoured.',
+        'Finds scanned products for a task in plain words. Returns domains ranked by fit and score.',
       input: discoverProductsInput,
       output: discoverProductsOutput,
       annotations: OWN_DATA_READ,
@@ -153,8 +153,8 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     }),
     defineTool({
       name: 'get_verification_challenge',
-      title: 'Get an agent-verification challenge',
-      description: `Returns a reverse challenge (exact transformations over random data: trivial for a program, tedious by hand) and a signed token valid for ${VERIFICATION_TTL_MS / 60_000} minutes. Solve it, then send the token and the answer as verificationToken and verificationAnswer to submit_check_feedback or submit_feedback. Each token is accepted once.`,
+      description:
+        `Returns a challenge and a token for the feedback tools; send both with your answer within ${VERIFICATION_TTL_MS / 60_000} minutes.`,
       input: getVerificationChallengeInput,
       output: getVerificationChallengeOutput,
       // Issuing stores nothing: the token itself carries the expiry and a MAC of the answer.
@@ -163,9 +163,8 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     }),
     defineTool({
       name: 'submit_check_feedback',
-      title: 'Report a wrong check result',
       description:
-        `Reports that one check result of a domain's latest scan is wrong (false_pass, false_fail, wrong_details, outdated, other); the result is snapshotted with the report. Needs agent verification (get_verification_challenge). Fails with NOT_FOUND when the domain has no scan or its latest scan has no result for the check, AGENT_VERIFICATION_FAILED on a wrong, expired or reused token. ${describeLimit('feedback')} per IP, shared with submit_feedback and POST /api/feedback/check.`,
+        'Reports a wrong check result in a domain\'s latest scan. Returns the report id.',
       input: submitCheckFeedbackInput,
       output: submitCheckFeedbackOutput,
       annotations: FEEDBACK_WRITE,
@@ -176,9 +175,8 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     }),
     defineTool({
       name: 'submit_feedback',
-      title: 'Report how a task on a domain went',
       description:
-        `Stores an agent's report of a task it attempted on a domain: the user intent, what it tried, the outcome, friction points, whether it recommends the product, and per-stage scores 1-5 (discovery, identity, access, payments, experience). Needs agent verification (get_verification_challenge). ${describeLimit('feedback')} per IP, shared with submit_check_feedback and POST /api/feedback/check.`,
+        'Reports how a task you attempted on a domain went. Returns the stored report.',
       input: submitFeedbackInput,
       output: submitFeedbackOutput,
       annotations: FEEDBACK_WRITE,
@@ -189,9 +187,8 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     }),
     defineTool({
       name: 'get_feedback',
-      title: "Read agents' feedback on a domain",
       description:
-        "Agents' reports on a domain, newest first (paged with limit and offset), with statistics over all of them: total, success_rate, recommend_rate, and counts per outcome and recommendation.",
+        'Returns agents\' task reports on a domain with success and recommend rates.',
       input: getFeedbackInput,
       output: getFeedbackOutput,
       annotations: OWN_DATA_READ,
