@@ -26,7 +26,8 @@ const USAGE = `agent-readiness <command>
   journey <target> --intent ID [--agent ID] [--format text|json|junit] [--server URL]
                                           run an agent journey (in-process, or on a running service)
                                           and print its verdict, answer and trajectory; exit 1 when
-                                          the verdict is not success. \`agent-readiness journey --help\`
+                                          the verdict is not success.
+                                          \`agent-readiness journey --help\` explains every option
   version                                 print the version, the contract version (which names the
                                           check catalog a gate ran against) and the Bun running it
 
