@@ -5,7 +5,8 @@ import { clientIp, startWorld, type World } from './support/world.ts'
 /**
  * Step-up authorization (issue 20): a server that answers initialize and then refuses everything else without a
  * token (401, or 403 with a Bearer insufficient_scope challenge) is reported as requiring authentication, as one that
- * refuses initialize is: 422 MCP_AUTH_REQUIRED, the earlier measured scan of the host kept, nothing graded.
+ * refuses initialize is: 422 MCP_AUTH_REQUIRED, the earlier measured scan of the host kept, nothing graded (nor in a
+ * domain scan's fan-out).
  */
 let world: World
 
@@ -30,6 +31,9 @@ test.each([
 ])('%s answers initialize, then %d: POST /api/scan is 422 MCP_AUTH_REQUIRED and the measured scan stays', async (host) => {
   const measured = await post('/api/scan', { url: host, force: true })
   expect(measured.status).toBe(200)
+  // The domain scan found the endpoint, but does not fan out to it: its MCP checks would grade what it refused to show.
+  const domainScan = (await measured.json()) as { layers: { checks: { id: string; mcpUrl?: string }[] }[] }
+  expect(domainScan.layers.flatMap((layer) => layer.checks).filter((check) => check.mcpUrl !== undefined)).toEqual([])
   const before = await (await get(`/api/score/${host}`)).json()
 
   const response = await post('/api/scan', { url: `https://${host}/mcp` })
