@@ -130,7 +130,7 @@ describe('pages', () => {
     expect(reasons.length).toBe(new Set(na.map((check: { naReason?: string }) => check.naReason)).size)
     // Every top fix carries its gain; those with a remedy a code block and its copy button.
     expect($('ol.fixes .gain').map((_, element) => $(element).text()).get().every((gain) => /^\+[\d.]+ points$/.test(gain))).toBe(true)
-    const blocks = $('ol.fixes .remedy > figure.code')
+    const blocks = $('ol.fixes article.check > figure.code')
     expect(blocks.length).toBeGreaterThan(0)
     blocks.each((_, element) => {
       const code = $(element).find('pre code')

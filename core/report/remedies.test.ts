@@ -16,7 +16,8 @@ describe('remedies', () => {
       const remedy = remedyFor(id, site)!
       expect(remedy.snippet.code.length).toBeGreaterThan(10)
       expect(remedy.snippet.label.length).toBeGreaterThan(5)
-      if (remedy.recipes.length > 0) {
+      // A server setting comes with every server's recipe; a rendering fix names the frameworks instead.
+      if (remedy.recipes.length > 0 && id !== 'content-without-js') {
         expect(remedy.recipes.map((recipe) => recipe.server)).toEqual(['nginx', 'Apache', 'Caddy', 'Cloudflare', 'Express', 'Next.js'])
       }
     }

@@ -295,6 +295,30 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
     },
     recipes: [],
   }),
+  'content-without-js': ({ origin }) => ({
+    snippet: {
+      label: 'See what an agent receives (no JavaScript runs): the headline and main text should be in it',
+      language: 'text',
+      code: `curl -s ${origin}/ | grep -o '<h1[^>]*>[^<]*'\ncurl -s ${origin}/ | sed 's/<[^>]*>//g' | tr -s ' \\n' | head -c 600`,
+    },
+    recipes: [
+      {
+        server: 'Next.js',
+        language: 'javascript',
+        code: "// app/page.tsx: a server component renders on the server by default;\n// keep 'use client' for the interactive parts only\nexport default async function Page() {\n  const product = await getProduct()\n  return <main><h1>{product.name}</h1><p>{product.summary}</p></main>\n}",
+      },
+      {
+        server: 'Express',
+        language: 'javascript',
+        code: "// render the page on the server; the client script then hydrates it\napp.get('/', (req, res) => {\n  res.send(layout({ title, body: renderToString(React.createElement(App)) }))\n})",
+      },
+      {
+        server: 'Vite / React SPA',
+        language: 'text',
+        code: 'Prerender the public routes at build time (vike, react-snap, or Astro for the\nmarketing pages) so that /index.html already holds the text.',
+      },
+    ],
+  }),
   'semantic-html': () => ({
     snippet: { label: 'Page landmarks agents navigate by', language: 'html', code: '<header><nav aria-label="Main">…</nav></header>\n<main>\n  <h1>What this page is</h1>\n  …\n</main>\n<footer>…</footer>' },
     recipes: [],

@@ -1,5 +1,5 @@
 import { SERVICE_NAME } from '../../../core/contract.ts'
-import { buildReportModel, formatGain, type Remedy, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
+import { buildReportModel, formatGain, type Recipe, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'
 import { CodeBlock, day, Gauge, isWebUrl, Sparkline, StatusLabel } from '../components.tsx'
@@ -290,8 +290,9 @@ function CheckCard({ check, fix, domain, recheck }: { check: ReportCheck; fix?: 
       ) : (
         ''
       )}
-      {fix?.remedy ? <RemedyBlock remedy={fix.remedy} id={check.anchor} /> : ''}
+      {fix?.remedy ? <CodeBlock id={`${check.anchor}-snippet`} label={fix.remedy.snippet.label} code={fix.remedy.snippet.code} /> : ''}
       <footer>
+        {fix?.remedy && fix.remedy.recipes.length > 0 ? <Recipes recipes={fix.remedy.recipes} id={check.anchor} /> : ''}
         {isWebUrl(check.specUrl) ? (
           <a href={check.specUrl}>
             Specification<span class="visually-hidden" safe>{` for ${check.name}`}</span>
@@ -337,23 +338,15 @@ function CheckCard({ check, fix, domain, recheck }: { check: ReportCheck; fix?: 
 
 const STATUS_WORDS: Record<string, string> = { pass: 'it passes', fail: 'it still fails', warning: 'it warns', error: 'it could not be measured', na: 'it does not apply' }
 
-/** The snippet to copy, then the per-server recipes folded. */
-function RemedyBlock({ remedy, id }: { remedy: Remedy; id: string }): JSX.Element {
-  const snippetId = `${id}-snippet`
+/** The per-server recipes, folded: the summary sits on the card's footer line, the recipes open below it. */
+function Recipes({ recipes, id }: { recipes: Recipe[]; id: string }): JSX.Element {
   return (
-    <div class="remedy">
-      <CodeBlock id={snippetId} label={remedy.snippet.label} code={remedy.snippet.code} />
-      {remedy.recipes.length > 0 ? (
-        <details class="recipes">
-          <summary>{`On your server: ${remedy.recipes.map((recipe) => recipe.server).join(', ')}`}</summary>
-          {remedy.recipes.map((recipe, index) => (
-            <CodeBlock id={`${id}-recipe-${index}`} label={recipe.server} code={recipe.code} />
-          ))}
-        </details>
-      ) : (
-        ''
-      )}
-    </div>
+    <details class="recipes">
+      <summary>{`On your server: ${recipes.map((recipe) => recipe.server).join(', ')}`}</summary>
+      {recipes.map((recipe, index) => (
+        <CodeBlock id={`${id}-recipe-${index}`} label={recipe.server} code={recipe.code} />
+      ))}
+    </details>
   )
 }
 
