@@ -76,11 +76,15 @@ async function startLatencies(): Promise<number[]> {
   return latencies
 }
 
-const latencies = await startLatencies()
-const sortedLatencies = latencies.toSorted((a, b) => a - b)
-const startLine = `  first trajectory event after the 201, idle service, ${START_RUNS} runs: median ${median(latencies).toFixed(1)} ms (p95 ${percentile(sortedLatencies, 95).toFixed(1)} ms, max ${sortedLatencies.at(-1)!.toFixed(1)} ms)   target < ${START_TARGET_MS} ms: ${verdict(median(latencies) < START_TARGET_MS)}`
+/** The start-latency figure, printed last: the service it starts would weigh on the RSS figure were it measured first. */
+async function startLine(): Promise<string> {
+  const latencies = await startLatencies()
+  const sorted = latencies.toSorted((a, b) => a - b)
+  return `  first trajectory event after the 201, idle service, ${START_RUNS} runs: median ${median(latencies).toFixed(1)} ms (p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms)   target < ${START_TARGET_MS} ms: ${verdict(median(latencies) < START_TARGET_MS)}`
+}
+
 if (values['latency-only']) {
-  console.log(startLine)
+  console.log(await startLine())
   await Promise.all(sites.map((site) => site.stop()))
   process.exit(0)
 }
@@ -138,6 +142,6 @@ console.log(`deterministic agent, ${sites.length} fixture sites x ${INTENTS.leng
 console.log(`  own overhead per tool step: ${perStep.toFixed(2)} ms (p95 of runs ${p95.toFixed(2)} ms)   target < ${OVERHEAD_TARGET_MS} ms: ${verdict(perStep < OVERHEAD_TARGET_MS)}`)
 console.log(`  ${pairs.length * 3} runs, ${CONCURRENCY} in flight, in ${concurrentMs.toFixed(0)} ms: peak RSS ${mb(peak)} MB (${mb(baseline)} MB before, +${mb(peak - baseline)} MB)   target < ${RSS_TARGET_MB} MB: ${verdict(peak / 2 ** 20 < RSS_TARGET_MB)}`)
 
-console.log(startLine)
+console.log(await startLine())
 
 await Promise.all(sites.map((site) => site.stop()))

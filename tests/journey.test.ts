@@ -157,7 +157,7 @@ describe('journey reads', () => {
     expect(intents.contractVersion).toBe(CONTRACT_VERSION)
     expect(intents.intents.map((intent) => intent.id)).toContain('find-pricing')
     for (const intent of intents.intents) expect(Object.keys(intent).sort()).toEqual(['id', 'layers', 'prompt', 'title'])
-    const agents = (await (await getPath(world.handle, '/api/journey/agents')).json()) as { agents: Record<string, string>[] }
+    const agents = (await (await getPath(world.handle, '/api/journey/agents')).json()) as { agents: Record<string, string | null>[] }
     expect(agents.agents).toContainEqual({
       id: 'deterministic',
       harness: 'builtin',
@@ -172,7 +172,7 @@ describe('journey reads', () => {
     expect(assistants.map((agent) => agent.identity)).toEqual(['ChatGPT-User', 'Claude-User', 'Perplexity-User'])
     for (const agent of assistants) {
       expect(agent.user_agent).toContain(`${agent.identity}/1.0`)
-      expect(agent.identity_source).toStartWith('https://')
+      expect(agent.identity_source!).toStartWith('https://')
     }
     // The browser baseline of compare runs is not runnable on its own.
     expect(agents.agents.map((agent) => agent.id)).not.toContain('browser')
