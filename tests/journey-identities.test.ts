@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { loadConfig } from '../core/config.ts'
+import { generateSigningKeyJwk } from '../core/crypto/signing.ts'
 import { createEngineDeps } from '../core/engine-deps.ts'
 import { availableAgents } from '../journeys/agents/index.ts'
 import { type AgentDefinition, intentPrompt } from '../journeys/contract.ts'
@@ -71,6 +72,23 @@ describe('agent identities at the edge', () => {
     const outcome = await journey('deterministic', 'find-pricing', 'assistant-gated')
     expect(outcome.verdict.outcome).toBe('success')
     for (const request of requests.slice(before)) expect(request.userAgent).toBe(scannerUserAgent)
+  })
+
+  test('with a SIGNING_KEY, assistant identities stay signed per Web Bot Auth; the browser baseline is not', async () => {
+    const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: world.resolveRules.join(','), LOG_LEVEL: 'silent', SIGNING_KEY: generateSigningKeyJwk() })
+    const signing = createEngineDeps(config, { browser: null })
+    const requests = world.sites['seat-saas'].requests
+    const walk = async (id: string) => {
+      const before = requests.length
+      const intent = intentById('find-pricing')!
+      await runJourney({ agent: availableAgents(config).find((candidate) => candidate.meta.id === id)!, intent, prompt: intentPrompt(intent.meta, 'seat-saas.test'), domain: 'seat-saas.test', deps: signing })
+      return requests.slice(before)
+    }
+    const assistant = await walk('perplexity-user')
+    expect(assistant.length).toBeGreaterThan(0)
+    for (const request of assistant) expect(request).toMatchObject({ signed: true, userAgent: expect.stringContaining('Perplexity-User/1.0') })
+    const browser = await walk('browser')
+    for (const request of browser) expect(request).toMatchObject({ signed: false, userAgent: expect.stringContaining('Chrome/') })
   })
 
   test('robots.txt is obeyed for the token presented: Claude-User is refused /pricing and the run ends blocked on that step', async () => {
