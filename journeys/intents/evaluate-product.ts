@@ -20,7 +20,7 @@ function twoSentences(page: FetchedPage): string {
     if (!sentences.includes(sentence)) sentences.push(sentence)
     if (sentences.length === 2) break
   }
-  return sentences.join(' ')
+  return sentences.length > 0 ? sentences.join(' ') : page.title
 }
 
 /**

@@ -56,12 +56,14 @@ export default defineIntent({
     const first = found[0]!
     const openapi = openApiUrls(evidence)
     // Without a full reference page, the developer pages that name endpoints are still where a person starts.
-    const guides = references.length > 0 ? [] : pages.filter(developerGuide).map((page) => page.finalUrl)
-    const parts = [
-      `API reference: ${first.finalUrl}`,
-      ...(guides.length > 0 ? [`developer documentation: ${guides.join(', ')}`] : []),
-      ...(openapi.length > 0 ? [`OpenAPI: ${openapi.join(', ')}`] : []),
-    ]
+    const guideUrls = references.length > 0 ? [] : pages.filter(developerGuide).map((page) => page.finalUrl)
+    // A page's Markdown alternate (`/docs.md` beside `/docs`) is the same document.
+    const guides = guideUrls.filter((url) => !(url.endsWith('.md') && guideUrls.includes(url.slice(0, -'.md'.length))))
+    const reference =
+      references.length > 0
+        ? first.finalUrl
+        : [...guides.map((url) => `${url} (developer documentation)`), `${first.finalUrl} (machine-readable description)`].join(', ')
+    const parts = [`API reference: ${reference}`, ...(openapi.length > 0 ? [`OpenAPI: ${openapi.join(', ')}`] : [])]
     return {
       satisfied: true,
       settled: references.length > 0,
