@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, HTTPRequest, Page, Target } from 'puppete
 import type { Config } from '../config.ts'
 import { type EgressEvent, type EgressProxy, startEgressProxy } from '../http/egress-proxy.ts'
 import type { BrowserFetch, BrowserProvider, RenderResult } from './browser.ts'
+import { MAX_HTML_CHARS } from '../parse/html.ts'
 
 /** Flags for a headless Chromium on a closed network (background networking would only produce refused connections). */
 const CHROMIUM_ARGS = [
@@ -164,12 +165,17 @@ export function createBrowserProvider(
         let subrequests = 0
         page.on('request', (request) => void answer(request, fetch, ++subrequests))
         await page.goto(url, { waitUntil: 'networkidle0', timeout: timeoutMs })
-        const rendered = await page.evaluate(() => ({
-          html: document.documentElement.outerHTML,
-          textLength: (document.body?.innerText ?? '').trim().length,
-          tools: (window as unknown as { __agentReadinessWebmcpTools?: { name: string; description?: string }[] })
-            .__agentReadinessWebmcpTools ?? [],
-        }))
+        // Only what the HTML bound parses crosses the DevTools pipe (core/parse/html.ts cuts there anyway): an endless page
+        // would otherwise come back whole, twice over (the message and its string).
+        const rendered = await page.evaluate(
+          (maxChars) => ({
+            html: document.documentElement.outerHTML.slice(0, maxChars),
+            textLength: (document.body?.innerText ?? '').trim().length,
+            tools: (window as unknown as { __agentReadinessWebmcpTools?: { name: string; description?: string }[] })
+              .__agentReadinessWebmcpTools ?? [],
+          }),
+          MAX_HTML_CHARS,
+        )
         return { url: page.url(), html: `<!doctype html>${rendered.html}`, textLength: rendered.textLength, webmcpTools: rendered.tools }
       } finally {
         await context.close().catch(() => {})
@@ -230,7 +236,9 @@ async function answer(request: HTTPRequest, fetch: BrowserFetch, count: number):
     const headers = Object.fromEntries(
       Object.entries(response.headers).filter(([name]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(name)),
     )
-    await request.respond({ status: response.status, headers, body: Buffer.from(response.body) })
+    // A view of the bytes, not a copy: the body may be the whole per-request cap.
+    const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength)
+    await request.respond({ status: response.status, headers, body })
   } catch {
     await request.abort('addressunreachable').catch(() => {})
   }

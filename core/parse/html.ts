@@ -167,10 +167,21 @@ export function boundHtml(html: string, { maxChars = MAX_HTML_CHARS, maxElements
   return { html: text, cut: sized ? 'size' : null }
 }
 
+/**
+ * Pages at least this long are followed by a full garbage collection: parse5 leaves ~40 bytes of garbage per
+ * character it tokenizes (tens of MB for a page near MAX_HTML_CHARS), and JavaScriptCore lets such garbage pile up
+ * across the several pages of one scan (home, docs, 404, pricing, the rendered home), which made parsing most of a
+ * hostile scan's peak memory (bench/hostile.ts: ~180 MB without, ~145 MB with). A collection costs tens of ms, once
+ * per large page.
+ */
+const COLLECT_AFTER_CHARS = MAX_HTML_CHARS / 4
+
 /** cheerio's `load` over the bounded text, its strings flattened (see flattenStrings). */
 export function loadBoundedHtml(html: string, limits?: HtmlLimits): CheerioAPI {
-  const $ = load(boundHtml(html, limits).html)
+  const bounded = boundHtml(html, limits).html
+  const $ = load(bounded)
   flattenStrings($.root().toArray())
+  if (bounded.length >= COLLECT_AFTER_CHARS) Bun.gc(true)
   return $
 }
 
