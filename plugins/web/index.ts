@@ -197,7 +197,7 @@ export function webPlugin({ deps, services, context }: Root) {
           const recent = (await web.recentJourneys(10)).map((run) => ({ ...run, title: intentTitle(run.intentId) }))
           return html(JourneysPage({ intents: services.journeys.intents(), recent, baseUrl, nonce }))
         },
-        { detail: hidden },
+        { limit: 'openRead', detail: hidden },
       )
       .post(
         '/journeys',
