@@ -47,10 +47,14 @@ test('the MCP Inspector CLI lists the tools', async () => {
   }
 })
 
-test('the MCP Inspector CLI calls scan_domain on a fixture site', async () => {
+test('the MCP Inspector CLI calls scan_domain on a fixture site, for the summary and for the full report', async () => {
   const result = await inspector('--method', 'tools/call', '--tool-name', 'scan_domain', '--tool-arg', 'url=blog.test')
   expect(result.isError).toBeUndefined()
-  expect(result.structuredContent).toMatchObject({ domain: 'blog.test', scoreMax: 100, contractVersion: CONTRACT_VERSION })
-  expect(result.structuredContent.score).toBeGreaterThanOrEqual(0)
   expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent)
+  expect(result.structuredContent).toMatchObject({ domain: 'blog.test', grade: expect.any(String), contractVersion: CONTRACT_VERSION })
+  expect(result.structuredContent.score).toBeGreaterThanOrEqual(0)
+
+  const full = await inspector('--method', 'tools/call', '--tool-name', 'get_score', '--tool-arg', 'domain=blog.test', '--tool-arg', 'detail=full')
+  expect(full.isError).toBeUndefined()
+  expect(full.structuredContent.report).toMatchObject({ domain: 'blog.test', scoreMax: 100, contractVersion: CONTRACT_VERSION })
 })

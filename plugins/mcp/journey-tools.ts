@@ -21,7 +21,7 @@ export function buildJourneyTools({ journeys }: Pick<Services, 'journeys'>): Too
     defineTool({
       name: 'list_journey_intents',
       description:
-        'Returns the tasks a journey can attempt on a domain, by id.',
+        'Returns the tasks a journey can attempt on a domain.',
       input: z.strictObject({}),
       output: intentList,
       annotations: OWN_DATA_READ,

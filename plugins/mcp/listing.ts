@@ -15,10 +15,11 @@ type JsonSchema = Record<string, unknown>
 const MAX_LISTED_ENUM = 8
 
 /**
- * Bounds and defaults of input values: the call validates them and a violation comes back as a tool error naming
- * the field and the bound, so the listing need not spell them out for every field of every tool.
+ * What the listing says about one argument: its description, its JSON type and a short enum. Bounds, defaults, long
+ * enums and the inside of arrays and objects are left to the argument's description and to the call's validation,
+ * whose error names the argument and what it expects.
  */
-const CALL_CHECKED = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'pattern', 'format', 'default'])
+const ARGUMENT_KEYS = new Set(['description', 'type', 'enum', 'const', 'anyOf'])
 
 /** 2020-12 is MCP's default dialect when `$schema` is absent, so the key would only repeat itself in every schema. */
 function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -27,25 +28,23 @@ function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 }
 
 /**
- * An input schema as clients need it to build arguments: every field, its type, short enums, what is required and
- * the description of each argument; long enums, bounds and defaults are left to the call's validation.
+ * An input schema as clients need it to build arguments: each argument with its description and type, which are
+ * required, and whether others are refused.
  */
 export function listedInputSchema(schema: z.ZodObject): JsonSchema {
-  return relaxInput(toJsonSchema(schema, 'input'), 0)
+  const { properties = {}, ...object } = toJsonSchema(schema, 'input')
+  return {
+    ...object,
+    properties: Object.fromEntries(Object.entries(properties as Record<string, JsonSchema>).map(([name, argument]) => [name, listedArgument(argument)])),
+  }
 }
 
-function relaxInput(node: unknown, depth: number): any {
-  if (Array.isArray(node)) return node.map((item) => relaxInput(item, depth))
-  if (node === null || typeof node !== 'object') return node
+function listedArgument(argument: JsonSchema): JsonSchema {
   const result: JsonSchema = {}
-  for (const [key, value] of Object.entries(node)) {
-    if (CALL_CHECKED.has(key)) continue
+  for (const [key, value] of Object.entries(argument)) {
+    if (!ARGUMENT_KEYS.has(key)) continue
     if (key === 'enum' && Array.isArray(value) && value.length > MAX_LISTED_ENUM) continue
-    // The arguments themselves are described; what lies inside one is the argument's description to explain.
-    if (key === 'description' && depth > 1) continue
-    if (key === 'properties') {
-      result[key] = Object.fromEntries(Object.entries(value as JsonSchema).map(([name, property]) => [name, relaxInput(property, depth + 1)]))
-    } else result[key] = relaxInput(value, depth)
+    result[key] = key === 'anyOf' ? (value as JsonSchema[]).map(listedArgument) : value
   }
   return result
 }

@@ -74,7 +74,7 @@ export const scoreSummary = z.object({
 })
 
 export const scanDomainInput = z.object({
-  url: scanBody.shape.url.describe('Domain, MCP server URL or MCP App URL'),
+  url: scanBody.shape.url.describe('Domain or MCP URL'),
   mcpUrl: scanBody.shape.mcpUrl.describe('Pin this MCP endpoint'),
   force: z.boolean().optional().describe('Scan live, ignoring stored results'),
   maxAgeSeconds: scanBody.shape.maxAgeSeconds.describe('Reuse a stored result this fresh'),
@@ -108,7 +108,7 @@ export const listChecksOutput = checkCatalog
 export function runChecksInput(checkIds: readonly [string, ...string[]]) {
   return z.object({
     url: runChecksBody.shape.url.describe('Domain or URL'),
-    checkIds: z.array(z.enum(checkIds)).min(1).describe('Ids from list_checks'),
+    checkIds: z.array(z.enum(checkIds)).min(1).describe('Check ids from list_checks'),
     mcpUrl: runChecksBody.shape.mcpUrl.describe('Pin this MCP endpoint'),
   })
 }
@@ -158,9 +158,9 @@ export const submitFeedbackInput = brief(agentFeedbackInput, {
   task_description: 'What you tried',
   outcome: 'How it went',
   content: 'Your report',
-  friction_points: 'What got in the way',
+  friction_points: 'Short texts on what got in the way',
   recommendation: 'Would you recommend it',
-  layer_scores: 'Scores 1-5 per stage',
+  layer_scores: 'Integer scores 1-5 by stage: discovery, identity, access, payments, experience',
   verificationToken: VERIFICATION_TOKEN,
   verificationAnswer: VERIFICATION_ANSWER,
 })

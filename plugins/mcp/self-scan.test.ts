@@ -36,9 +36,9 @@ test('scan_domain on our own MCP endpoint passes every MCP check that applies', 
     }),
   )
   await client.listTools()
-  const result = (await client.callTool({ name: 'scan_domain', arguments: { url: 'https://self.test/api/mcp' } })) as CallToolResult
+  const result = (await client.callTool({ name: 'scan_domain', arguments: { url: 'https://self.test/api/mcp', detail: 'full' } })) as CallToolResult
   expect(result.isError).toBeFalsy()
-  const report = result.structuredContent as { urlKind: string; layers: { checks: { id: string; status: string; details?: string }[] }[] }
+  const { report } = result.structuredContent as { report: { urlKind: string; layers: { checks: { id: string; status: string; details?: string }[] }[] } }
   expect(report.urlKind).toBe('mcp')
   const statuses = Object.fromEntries(report.layers.flatMap((layer) => layer.checks).map((check) => [check.id, check.status]))
   for (const id of [

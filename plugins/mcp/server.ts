@@ -14,7 +14,7 @@ import { describeLimit, SCAN_LIMITS } from './model.ts'
 export const SERVER_TITLE = 'Agent Readiness'
 
 export const SERVER_DESCRIPTION =
-  'Measures how ready a website, an MCP server or an MCP App server is for use by AI agents, and publishes the results: scores, grades, per-check results and ranked fixes.'
+  'Scores how ready websites, MCP servers and MCP App servers are for AI agents, with ranked fixes.'
 
 const SERVER_INSTRUCTIONS = `Scores websites, MCP servers and MCP App servers (0-100, grade A+ to F) on how well AI agents can discover, access and use them.
 - scan_domain scans a target (or returns a stored result younger than maxAgeSeconds, default ${MAX_AGE_DEFAULT} s; force skips that, with its own budget). Both it and get_score answer a summary: score, grade, analysisStatus, top fixes with their gain, failing checks with one line of details, bonus checks not met, reportUrl; pass detail "full" for the whole report (every layer and check), or GET scoreUrl. When analysisStatus is "partial", deeper checks are still running: call get_score until it is "complete".

@@ -59,7 +59,7 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     defineTool({
       name: 'scan_domain',
       description:
-        `Scans a site, MCP server or MCP App, or reuses a fresh stored result. Returns score, grade, analysisStatus, topFixes, failing (checks that cost points), bonusNotMet, reportUrl and scoreUrl; detail "full" adds the report.`,
+        'Scans a site, MCP server or MCP App, or reuses a fresh stored result. Returns the fields of get_score and scoreUrl.',
       input: scanDomainInput,
       output: scanDomainOutput,
       // Adds a stored scan (earlier ones stay in the history); every live run is a new scan of an outside site.
@@ -83,7 +83,7 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     defineTool({
       name: 'get_score',
       description:
-        'Reads the stored score of a domain without scanning. Returns the fields of scan_domain but scoreUrl.',
+        'Reads the stored score of a domain. Returns score, grade, analysisStatus, topFixes, failing (checks costing points), bonusNotMet, reportUrl; detail "full" adds the report.',
       input: getScoreInput,
       output: getScoreOutput,
       annotations: OWN_DATA_READ,
@@ -97,7 +97,7 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     defineTool({
       name: 'list_checks',
       description:
-        'Returns the check catalog: id, name, layer, points, kinds and fix advice of each check.',
+        'Returns the check catalog: id, name, layer, points and fix advice of each check.',
       input: listChecksInput,
       output: listChecksOutput,
       annotations: OWN_DATA_READ,
@@ -113,7 +113,7 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     defineTool({
       name: 'run_checks',
       description:
-        'Re-runs chosen checks live to verify a fix, without storing. Returns each check\'s status and details.',
+        'Re-runs chosen checks live to verify a fix. Returns each check\'s status and details.',
       input: runChecksInput(checkIds),
       output: runChecksOutput,
       // Writes nothing of ours: the checks fetch the outside target and the results only go back to the caller.
@@ -136,7 +136,7 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     defineTool({
       name: 'get_leaderboard',
       description:
-        'Returns a page of domains ranked by score, with grade and category.',
+        'Returns a page of domains ranked by score, with their grades.',
       input: getLeaderboardInput,
       output: getLeaderboardOutput,
       annotations: OWN_DATA_READ,
@@ -154,7 +154,7 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     defineTool({
       name: 'get_verification_challenge',
       description:
-        `Returns a challenge and a token for the feedback tools; send both with your answer within ${VERIFICATION_TTL_MS / 60_000} minutes.`,
+        `Returns a challenge and a token; send both with your answer to a feedback tool within ${VERIFICATION_TTL_MS / 60_000} minutes.`,
       input: getVerificationChallengeInput,
       output: getVerificationChallengeOutput,
       // Issuing stores nothing: the token itself carries the expiry and a MAC of the answer.
@@ -188,7 +188,7 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
     defineTool({
       name: 'get_feedback',
       description:
-        'Returns agents\' task reports on a domain with success and recommend rates.',
+        'Returns agents\' task reports on a domain, with success and recommend rates.',
       input: getFeedbackInput,
       output: getFeedbackOutput,
       annotations: OWN_DATA_READ,
