@@ -114,6 +114,8 @@ function revalidated(path: string): Probe[] {
 }
 
 const mcpHeaders = { accept: 'application/json, text/event-stream' }
+/** What a page on another site sends: our MCP server answers it 403 (plugins/mcp/index.ts hostGuard). */
+const FOREIGN_ORIGIN = { origin: 'https://evil.example' }
 const feedback = (domain: string) => ({ reporterType: 'human', domain, checkId: 'robots-txt', reason: 'false_fail', message: 'The robots.txt is there.' })
 const pricing = (domain: string) => ({ intent: { id: 'find-pricing' }, domain })
 
@@ -275,14 +277,21 @@ const PROBES: Record<string, Probe[]> = {
     { status: 202, note: 'a notification', send: () => post('/api/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, mcpHeaders) },
     { status: 400, note: 'not a JSON-RPC message', send: () => post('/api/mcp', { hello: 'world' }, mcpHeaders) },
     { status: 406, note: 'Accept without JSON or SSE', send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'text/plain' }) },
+    { status: 403, note: 'a foreign Origin (DNS-rebinding protection)', send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...mcpHeaders, ...FOREIGN_ORIGIN }) },
     {
       status: 404,
       note: 'a 2026-07-28 request for an unknown method',
       send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'foo/bar', params: { _meta: MODERN_META } }, { ...mcpHeaders, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'foo/bar' }),
     },
   ],
-  'GET /api/mcp': [{ status: 405, note: 'GET', send: () => get('/api/mcp') }],
-  'DELETE /api/mcp': [{ status: 405, note: 'DELETE', send: () => send('DELETE', '/api/mcp') }],
+  'GET /api/mcp': [
+    { status: 405, note: 'GET', send: () => get('/api/mcp') },
+    { status: 403, note: 'a foreign Origin', send: () => get('/api/mcp', FOREIGN_ORIGIN) },
+  ],
+  'DELETE /api/mcp': [
+    { status: 405, note: 'DELETE', send: () => send('DELETE', '/api/mcp') },
+    { status: 403, note: 'a foreign Origin', send: () => send('DELETE', '/api/mcp', { headers: FOREIGN_ORIGIN }) },
+  ],
   'GET /api/mcp/server-card': revalidated('/api/mcp/server-card'),
   'GET /.well-known/mcp/server-card.json': revalidated('/.well-known/mcp/server-card.json'),
   'GET /.well-known/mcp.json': revalidated('/.well-known/mcp.json'),

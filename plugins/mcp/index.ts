@@ -67,15 +67,16 @@ const CARD_CORS_HEADERS: readonly ResponseHeader[] = [
   'Access-Control-Allow-Headers',
   'Access-Control-Expose-Headers',
 ]
-const hostNotAllowed = {
+/** A new object per operation: the document's completion adds headers to each response object it is given. */
+const hostNotAllowed = () => ({
   description: 'A `Host` or `Origin` that is not one of the deployment\'s names (`HOST_NOT_ALLOWED`): DNS-rebinding protection',
   content: { 'application/json': { schema: openApiSchema(errorResponse) } },
-}
+})
 
 /** The 405 of GET and DELETE on the stateless endpoint. */
 const methodNotAllowedWire = wire({
   answers: {
-    403: hostNotAllowed,
+    403: hostNotAllowed(),
     405: {
       description: 'Not supported by this stateless server: a JSON-RPC error, `Allow: POST`',
       headers: ['Allow', ...MCP_CORS_HEADERS],
@@ -194,7 +195,7 @@ export function mcpPlugin({ deps, services, context }: Root) {
           responses: {
             200: { description: 'The JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
             202: { description: 'Notification accepted' },
-            403: hostNotAllowed,
+            403: hostNotAllowed(),
             400: { description: 'Malformed JSON or not a JSON-RPC message; for 2026-07-28 requests also an unsupported revision (-32022), headers that disagree with the body (-32020) or a malformed envelope (-32602)' },
             404: { description: '2026-07-28 requests: an unknown method (JSON-RPC -32601)', content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 error response' } } } },
             406: { description: 'The Accept header lacks application/json or text/event-stream' },
