@@ -1,3 +1,4 @@
+import { CATEGORIES } from '../../core/engine/lib/categories.ts'
 import { GRADE_COLORS, type Grade } from '../../core/engine/scoring.ts'
 
 const STATUS_LABELS: Record<string, string> = {
@@ -106,3 +107,8 @@ export function CodeBlock({ id, label, code }: { id: string; label: string; code
     </figure>
   )
 }
+
+const CATEGORY_NAMES: Record<string, string> = Object.fromEntries(CATEGORIES.map((category) => [category.slug, category.name]))
+
+/** A market category as people name it ("E-commerce & Retail"), never its slug. */
+export const categoryName = (slug: string | null): string => (slug === null ? 'Uncategorised' : (CATEGORY_NAMES[slug] ?? slug))

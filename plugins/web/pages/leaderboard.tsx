@@ -1,14 +1,13 @@
 import { SCAN_KINDS } from '../../../core/engine/contract.ts'
 import { CATEGORIES } from '../../../core/engine/lib/categories.ts'
 import type { LeaderboardResponse } from '../../leaderboard/model.ts'
-import { day } from '../components.tsx'
+import { categoryName, day } from '../components.tsx'
 import { Layout } from '../layout.tsx'
 import { reportPath } from '../../scan/shapes.ts'
 
 const KIND_LABELS: Record<string, string> = { domain: 'Websites', mcp: 'MCP servers', 'mcp-app': 'MCP Apps' }
 /** One row's kind, in the singular. */
 const KIND_NAMES: Record<string, string> = { domain: 'Website', mcp: 'MCP server', 'mcp-app': 'MCP App' }
-const CATEGORY_NAMES: Record<string, string> = Object.fromEntries(CATEGORIES.map((category) => [category.slug, category.name]))
 
 /** `/leaderboard`: the public ranking, filtered by a plain GET form. */
 export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardResponse; baseUrl: string; nonce: string }): JSX.Element {
@@ -76,7 +75,7 @@ export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardRes
                   )}
                 </td>
                 <td class="category" safe>
-                  {item.category ? (CATEGORY_NAMES[item.category] ?? item.category) : 'Uncategorised'}
+                  {categoryName(item.category)}
                 </td>
                 <td class="kind" safe>
                   {KIND_NAMES[item.urlKind] ?? item.urlKind}

@@ -2,7 +2,7 @@ import { SERVICE_NAME } from '../../../core/contract.ts'
 import { buildReportModel, formatGain, type Recipe, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'
-import { CodeBlock, day, Gauge, isWebUrl, Sparkline, StatusLabel } from '../components.tsx'
+import { categoryName, CodeBlock, day, Gauge, isWebUrl, Sparkline, StatusLabel } from '../components.tsx'
 import { Layout, ScanForm } from '../layout.tsx'
 import type { RecheckOutcome } from '../model.ts'
 import type { ReportView } from '../service.ts'
@@ -383,7 +383,7 @@ function Competitors({ set }: { set: CompetitorSet | null }): JSX.Element {
   return (
     <section aria-labelledby="competitors-title">
       <h2 id="competitors-title">Competitors</h2>
-      {table(`Leaders in ${set.category}`, set.leaders)}
+      {table(`Leaders in ${categoryName(set.category)}`, set.leaders)}
       {table('Nearest neighbours', set.neighbors)}
     </section>
   )
