@@ -22,6 +22,7 @@ const PUBLISHED_AT: Record<string, string> = {
   'ChatGPT-User': 'https://platform.openai.com/docs/bots',
   'Claude-User': 'https://support.claude.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler',
   'Perplexity-User': 'https://docs.perplexity.ai/guides/bots',
+  'MistralAI-User': 'https://docs.mistral.ai/robots/',
 }
 
 /**

@@ -51,7 +51,7 @@ describe('agent-readiness journey (in-process)', () => {
   test.each([
     [['seat-saas.test'], /--intent ID is required/],
     [['seat-saas.test', '--intent', 'find-nothing'], /"find-nothing" is not a curated intent/],
-    [['seat-saas.test', '--intent', 'find-pricing', '--agent', 'browser'], /--agent is one of deterministic, chatgpt-user, claude-user, perplexity-user/],
+    [['seat-saas.test', '--intent', 'find-pricing', '--agent', 'browser'], /--agent is one of deterministic, chatgpt-user, claude-user, perplexity-user, mistralai-user/],
     [['seat-saas.test', '--intent', 'find-pricing', '--format', 'xml'], /--format is one of text, json, junit/],
   ])('usage errors exit 2: %p', async (args, message) => {
     const run = await journey(args)

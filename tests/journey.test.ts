@@ -169,7 +169,7 @@ describe('journey reads', () => {
     })
     // One identity per AI assistant's user-triggered fetcher, with the exact User-Agent it sends and where it is published.
     const assistants = agents.agents.filter((agent) => agent.identity !== 'self')
-    expect(assistants.map((agent) => agent.identity)).toEqual(['ChatGPT-User', 'Claude-User', 'Perplexity-User'])
+    expect(assistants.map((agent) => agent.identity)).toEqual(['ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User'])
     for (const agent of assistants) {
       expect(agent.user_agent).toContain(`${agent.identity}/1.0`)
       expect(agent.identity_source!).toStartWith('https://')

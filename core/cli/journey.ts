@@ -13,7 +13,7 @@ export const JOURNEY_USAGE = `agent-readiness journey <target> --intent ID [opti
                          read-docs-markdown, find-agent-access, authenticate, transact,
                          evaluate-product
   --agent ID             who does it (default deterministic, our own signed agent); chatgpt-user,
-                         claude-user or perplexity-user present as that AI assistant's fetcher
+                         claude-user, perplexity-user or mistralai-user present as that AI assistant's fetcher
   --format F             text (default), json (the run: verdict, answer, insight, steps) or junit
   --server URL           run on a running agent-readiness service (AGENT_READINESS_KEY as the
                          bearer key) instead of in-process

@@ -16,7 +16,7 @@ export interface AiAgent {
   token: string
   purpose: AiPurpose
   vendor: string
-  /** A realistic full User-Agent string, for the tokens the scanner impersonates in its probes. */
+  /** A realistic full User-Agent string, for the tokens the scanner impersonates (its probes, journey identities). */
   userAgent?: string
   /** A robots.txt token only: the vendor crawls under another name (Google-Extended is honoured by Googlebot). */
   tokenOnly?: boolean
@@ -44,7 +44,12 @@ export const AI_AGENTS: readonly AiAgent[] = [
     userAgent:
       'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)',
   },
-  { token: 'MistralAI-User', purpose: 'user', vendor: 'Mistral AI' },
+  {
+    token: 'MistralAI-User',
+    purpose: 'user',
+    vendor: 'Mistral AI',
+    userAgent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)',
+  },
   { token: 'DuckAssistBot', purpose: 'user', vendor: 'DuckDuckGo' },
   { token: 'Google-Agent', purpose: 'user', vendor: 'Google' },
   { token: 'Meta-ExternalFetcher', purpose: 'user', vendor: 'Meta' },
