@@ -1,3 +1,4 @@
+import type { JSONObject, JSONValue } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import type { ToolAnnotations } from './server.ts'
 
@@ -9,7 +10,15 @@ import type { ToolAnnotations } from './server.ts'
  * outputSchema.
  */
 
-type JsonSchema = Record<string, unknown>
+/** z.toJSONSchema's output is plain JSON, which is what the SDKs' listing types ask for. */
+type JsonSchema = JSONObject
+
+/** What MCP requires of a tool's inputSchema: an object schema. */
+export interface ListedInputSchema {
+  type: 'object'
+  properties: Record<string, JsonSchema>
+  [keyword: string]: JSONValue
+}
 
 /** Enums longer than this are advertised as their base type; the call still validates the value (and says why not). */
 const MAX_LISTED_ENUM = 8
@@ -21,20 +30,16 @@ const MAX_LISTED_ENUM = 8
  */
 const ARGUMENT_KEYS = new Set(['description', 'type', 'enum', 'const', 'anyOf'])
 
-/** 2020-12 is MCP's default dialect when `$schema` is absent, so the key would only repeat itself in every schema. */
-function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
-  return rest
-}
-
 /**
  * An input schema as clients need it to build arguments: each argument with its description and type, which are
- * required, and whether others are refused.
+ * required, and whether others are refused. No `$schema`: 2020-12 is MCP's default dialect without one.
  */
-export function listedInputSchema(schema: z.ZodObject): JsonSchema {
-  const { properties = {}, ...object } = toJsonSchema(schema, 'input')
+export function listedInputSchema(schema: z.ZodObject): ListedInputSchema {
+  const jsonSchema = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
+  const { $schema: _dialect, properties = {}, ...object } = jsonSchema
   return {
     ...object,
+    type: 'object',
     properties: Object.fromEntries(Object.entries(properties as Record<string, JsonSchema>).map(([name, argument]) => [name, listedArgument(argument)])),
   }
 }

@@ -7,7 +7,7 @@ import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
 import { AppError, type ErrorCode, renderError } from '../../core/errors.ts'
 import type { Logger } from '../../core/log.ts'
 import type { Caller, LimitName } from '../../core/limits.ts'
-import { LISTED_OUTPUT_SCHEMA, listedAnnotations, listedInputSchema } from './listing.ts'
+import { LISTED_OUTPUT_SCHEMA, listedAnnotations, type ListedInputSchema, listedInputSchema } from './listing.ts'
 import { MAX_AGE_DEFAULT } from '../scan/model.ts'
 import { describeLimit, SCAN_LIMITS } from './model.ts'
 
@@ -83,7 +83,7 @@ async function callTool(tool: ToolDefinition, args: unknown, call: ToolCall, log
 export interface ListedTool {
   name: string
   description: string
-  inputSchema: Record<string, unknown>
+  inputSchema: ListedInputSchema
   outputSchema: typeof LISTED_OUTPUT_SCHEMA
   annotations: Partial<ToolAnnotations>
 }
