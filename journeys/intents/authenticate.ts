@@ -42,8 +42,12 @@ export default defineIntent({
   },
   judge(_trajectory, evidence) {
     const metadata = completedPages(evidence).filter((page) => authorizationServer(page) || protectedResource(page))
-    return judgement(metadata, (page) => `${page.finalUrl} is OAuth metadata an agent can authenticate with.`, 'No OAuth authorization server or protected resource metadata was found.', (found) =>
+    // The authorization server's metadata first: its token endpoint is the answer.
+    const ordered = [...metadata.filter(authorizationServer), ...metadata.filter((page) => !authorizationServer(page))]
+    const judged = judgement(ordered, (page) => `${page.finalUrl} is OAuth metadata an agent can authenticate with.`, 'No OAuth authorization server or protected resource metadata was found.', (found) =>
       answerFrom(found[0]!, found.slice(0, 2).map(endpoints).join(' ')),
     )
+    // Protected resource metadata names the server; its token endpoint is what an agent needs: it keeps looking for it.
+    return { ...judged, settled: metadata.some(authorizationServer) }
   },
 })

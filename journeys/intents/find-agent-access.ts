@@ -75,8 +75,12 @@ export default defineIntent({
   },
   judge(_trajectory, evidence) {
     const published = completedPages(evidence).filter((page) => mcpCard(page) || agentCard(page) || llmsTxt(page) || robotsWithAgentGroups(page))
-    return judgement(published, (page) => `${page.finalUrl} tells agents how to use the site.`, 'Nothing the agent read (robots.txt, llms.txt, MCP or A2A cards) addresses agents.', (found) =>
+    // Entry points first: what the answer leads with and cites.
+    const ordered = [...published.filter((page) => !robotsWithAgentGroups(page)), ...published.filter(robotsWithAgentGroups)]
+    const judged = judgement(ordered, (page) => `${page.finalUrl} tells agents how to use the site.`, 'Nothing the agent read (robots.txt, llms.txt, MCP or A2A cards) addresses agents.', (found) =>
       answerFrom(found[0]!, entryPoints(found)),
     )
+    // robots.txt rules say what agents may do, not where to start: an agent with pointers left looks for an entry point.
+    return { ...judged, settled: published.some((page) => !robotsWithAgentGroups(page)) }
   },
 })

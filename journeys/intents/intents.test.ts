@@ -29,9 +29,17 @@ const TABLE: Record<string, Row> = {
   'find-api-reference': { success: { excellent: ['/openapi.json'], 'api-company': ['/openapi.yaml'] }, failure: ['docs', 'blog'] },
   'find-openapi': { success: { excellent: ['/openapi.json'], 'api-company': ['/openapi.yaml'] }, failure: ['docs', 'poor'] },
   'read-docs-markdown': { success: { docs: ['/getting-started.md'], excellent: ['/docs.md'] }, failure: ['api-company', 'blog'] },
-  // blog's robots.txt has a `*` group only, and it publishes nothing else for agents.
-  'find-agent-access': { success: { excellent: ['/robots.txt'], docs: ['/llms.txt'] }, failure: ['blog', 'store'] },
-  authenticate: { success: { excellent: ['/.well-known/oauth-protected-resource'], 'api-company': ['/.well-known/oauth-protected-resource'] }, failure: ['blog', 'docs'] },
+  // blog's robots.txt has a `*` group only, and it publishes nothing else for agents. robots.txt rules for AI agents
+  // say what agents may do, not where to start: the agent goes on to excellent's MCP server card, which leads.
+  'find-agent-access': { success: { excellent: ['/.well-known/mcp/server-card.json', '/robots.txt'], docs: ['/llms.txt'] }, failure: ['blog', 'store'] },
+  // Protected resource metadata names the authorization server; the agent goes on to its metadata for the token endpoint.
+  authenticate: {
+    success: {
+      excellent: ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource'],
+      'api-company': ['/.well-known/openid-configuration', '/.well-known/oauth-protected-resource'],
+    },
+    failure: ['blog', 'docs'],
+  },
   transact: { success: { excellent: ['/.well-known/acp.json'], store: ['/.well-known/acp.json'] }, failure: ['blog', 'api-company'] },
 }
 

@@ -156,6 +156,16 @@ describe('find-agent-access', () => {
     expect(satisfied('find-agent-access', page('/.well-known/agent-card.json', { contentType: 'application/json', json: { name: 'Acme agent', skills: [] } }))).toBe(true)
   })
 
+  test('robots.txt rules alone do not settle it; the answer leads with the MCP endpoint a server card names', () => {
+    const intent = intentById('find-agent-access')!
+    const rules = robots('User-agent: GPTBot\nDisallow: /\n')
+    expect(intent.judge([], evidence(rules))).toMatchObject({ satisfied: true, settled: false })
+    const card = page('/.well-known/mcp/server-card.json', { contentType: 'application/json', json: { name: 'acme', remotes: [{ type: 'streamable-http', url: `${ORIGIN}/mcp` }] } })
+    const both = intent.judge([], evidence(rules, card))
+    expect(both).toMatchObject({ settled: true, answer: { source_url: `${ORIGIN}/.well-known/mcp/server-card.json` } })
+    expect(both.answer!.text).toStartWith(`Agent entry points: MCP endpoint ${ORIGIN}/mcp`)
+  })
+
   test('a `*`-only robots.txt, robots.txt or llms.txt served as HTML, a card without an endpoint are not', () => {
     expect(satisfied('find-agent-access', robots('User-agent: *\nAllow: /\n# GPTBot is welcome too\n'))).toBe(false)
     expect(satisfied('find-agent-access', robots('User-agent: GPTBot\nDisallow: /\n', 'text/html'))).toBe(false)
@@ -170,6 +180,16 @@ describe('authenticate', () => {
   test('authorization server metadata with a token endpoint, or protected resource metadata', () => {
     expect(satisfied('authenticate', json('/.well-known/openid-configuration', { issuer: ORIGIN, token_endpoint: `${ORIGIN}/oauth/token` }))).toBe(true)
     expect(satisfied('authenticate', json('/.well-known/oauth-protected-resource', { resource: `${ORIGIN}/api`, authorization_servers: [ORIGIN] }))).toBe(true)
+  })
+
+  test('protected resource metadata alone does not settle the task: the answer wants the token endpoint', () => {
+    const intent = intentById('authenticate')!
+    const resource = json('/.well-known/oauth-protected-resource', { resource: `${ORIGIN}/api`, authorization_servers: [ORIGIN] })
+    expect(intent.judge([], evidence(resource))).toMatchObject({ satisfied: true, settled: false })
+    const server = json('/.well-known/oauth-authorization-server', { issuer: ORIGIN, token_endpoint: `${ORIGIN}/oauth/token` })
+    const both = intent.judge([], evidence(resource, server))
+    expect(both).toMatchObject({ satisfied: true, settled: true, answer: { source_url: `${ORIGIN}/.well-known/oauth-authorization-server` } })
+    expect(both.answer!.text).toStartWith(`OAuth issuer ${ORIGIN}; token endpoint ${ORIGIN}/oauth/token`)
   })
 
   test('an issuer without a token endpoint, a resource without servers, or a login page are not', () => {
