@@ -28,6 +28,11 @@ export default defineIntent({
   },
   judge(_trajectory, evidence) {
     const terms = completedPages(evidence).filter((page) => readable(page) && TOPIC.test(topicOf(page)) && page.text.length >= MIN_CHARS && CLAUSES.test(page.text))
-    return judgement(terms, (page) => `${page.finalUrl} states the terms or privacy policy.`, 'No terms of service or privacy policy the agent could read.', (found) => answerFrom(found[0]!, documents(found)))
+    const judged = judgement(terms, (page) => `${page.finalUrl} states the terms or privacy policy.`, 'No terms of service or privacy policy the agent could read.', (found) =>
+      answerFrom(found[0]!, documents(found)),
+    )
+    // The task asks for both: one of them found, an agent with pointers left looks for the other.
+    const both = terms.some((page) => TERMS.test(topicOf(page))) && terms.some((page) => PRIVACY.test(topicOf(page)))
+    return { ...judged, settled: both }
   },
 })

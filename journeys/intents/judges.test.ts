@@ -86,6 +86,14 @@ describe('find-terms', () => {
     expect(satisfied('find-terms', page('/legal', { title: 'Terms and privacy', text: 'We keep the personal data needed to ship and support your order, for as long as the law requires, and never sell it.' }))).toBe(true)
   })
 
+  test('terms alone do not settle the task: the answer wants the privacy notice too', () => {
+    const intent = intentById('find-terms')!
+    const terms = page('/terms', { title: 'Terms of service', text: 'These terms of service govern your use of Acme and its API. Governing law: the State of Delaware.' })
+    expect(intent.judge([], evidence(terms))).toMatchObject({ satisfied: true, settled: false })
+    const privacy = page('/privacy', { title: 'Privacy policy', text: 'We collect your email address and process personal data to run the service.' })
+    expect(intent.judge([], evidence(terms, privacy))).toMatchObject({ settled: true, answer: { text: `Terms: ${ORIGIN}/terms; Privacy: ${ORIGIN}/privacy.` } })
+  })
+
   test('an empty shell or a page merely titled Terms is not', () => {
     expect(satisfied('find-terms', page('/terms', { title: 'Acme', jsOnly: true, text: 'Loading' }))).toBe(false)
     expect(satisfied('find-terms', page('/terms', { title: 'Terms', text: 'Coming soon. We are working on this page, check back next month please.' }))).toBe(false)
