@@ -90,7 +90,7 @@ describe('find-terms', () => {
     const intent = intentById('find-terms')!
     const terms = page('/terms', { title: 'Terms of service', text: 'These terms of service govern your use of Acme and its API. Governing law: the State of Delaware.' })
     expect(intent.judge([], evidence(terms))).toMatchObject({ satisfied: true, settled: false })
-    const privacy = page('/privacy', { title: 'Privacy policy', text: 'We collect your email address and process personal data to run the service.' })
+    const privacy = page('/privacy', { title: 'Privacy policy', text: 'We collect your email address and process personal data only to run the service for you.' })
     expect(intent.judge([], evidence(terms, privacy))).toMatchObject({ settled: true, answer: { text: `Terms: ${ORIGIN}/terms; Privacy: ${ORIGIN}/privacy.` } })
   })
 
