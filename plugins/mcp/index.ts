@@ -186,7 +186,7 @@ export function mcpPlugin({ deps, services, context }: Root) {
           tags: ['MCP'],
           summary: 'MCP server (streamable HTTP, stateless)',
           description:
-            `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Both protocol eras: 2025-era clients (initialize, then requests; versions up to 2025-11-25) and 2026-07-28 clients (\`server/discover\`, the \`_meta\` envelope and \`Mcp-Method\`/\`Mcp-Name\` headers on every request, no initialize). Tools: ${tools.map((tool) => tool.name).join(', ')}; domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
+            `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Both protocol eras: 2025-era clients (initialize, then requests; versions up to 2025-11-25) and 2026-07-28 clients (\`server/discover\`, the \`_meta\` envelope and \`Mcp-Method\`/\`Mcp-Name\` headers on every request, no initialize). Capabilities: \`tools\` only, without \`listChanged\`. Tools: ${tools.map((tool) => tool.name).join(', ')}; scan_domain and get_score answer a summary unless called with \`detail: "full"\`. Domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON; an unknown tool name is JSON-RPC error -32602. \`Host\` and \`Origin\` must name this deployment (PUBLIC_BASE_URL's host, loopback or ALLOWED_HOSTS), otherwise 403. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
           security: [{ bearerKey: [] }, {}],
           requestBody: {
             required: true,
@@ -195,8 +195,8 @@ export function mcpPlugin({ deps, services, context }: Root) {
           responses: {
             200: { description: 'The JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
             202: { description: 'Notification accepted' },
-            403: hostNotAllowed(),
             400: { description: 'Malformed JSON or not a JSON-RPC message; for 2026-07-28 requests also an unsupported revision (-32022), headers that disagree with the body (-32020) or a malformed envelope (-32602)' },
+            403: hostNotAllowed(),
             404: { description: '2026-07-28 requests: an unknown method (JSON-RPC -32601)', content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 error response' } } } },
             406: { description: 'The Accept header lacks application/json or text/event-stream' },
             415: { description: 'The body is not application/json' },

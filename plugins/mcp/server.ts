@@ -67,8 +67,8 @@ function toolError(error: AppError): CallToolResult {
 
 async function callTool(tool: ToolDefinition, args: unknown, call: ToolCall, log: Logger): Promise<CallToolResult> {
   try {
-    // Parsing strips anything the output schema does not name: clients validate structuredContent against the
-    // advertised JSON Schema, where objects admit no additional properties.
+    // Parsing gives every result exactly the tool's output shape: what the schema does not name is dropped, so
+    // services can return richer rows than an agent is sent.
     const structured = tool.output.parse(await tool.run(args as z.output<z.ZodObject>, call)) as Record<string, unknown>
     // MCP asks for the serialised JSON as text too, for clients that predate structuredContent.
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }
