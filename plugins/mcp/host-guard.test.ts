@@ -63,6 +63,12 @@ describe('Host and Origin of /api/mcp', () => {
     }
   })
 
+  test('a refused request spends nothing of the rate limit of the browser it came from', async () => {
+    const ip = clientIp()
+    for (let i = 0; i < 61; i++) expect((await send('http://localhost/api/mcp', { origin: 'http://evil.example.com', 'x-forwarded-for': ip })).status).toBe(403)
+    expect((await send('http://localhost/api/mcp', { 'x-forwarded-for': ip })).status).toBe(200)
+  })
+
   test('the discovery documents stay readable from anywhere', async () => {
     const card = await world.handle.app.handle(new Request('http://evil.example.com/api/mcp/server-card', { headers: { origin: 'http://evil.example.com' } }))
     expect(card.status).toBe(200)

@@ -180,8 +180,10 @@ export function mcpPlugin({ deps, services, context }: Root) {
         return response
       },
       {
+        // Before the limit (hooks run in the order a route lists them): a rebinding page must not spend the rate
+        // limit of the person whose browser it runs in.
+        transform: guardHost,
         limit: 'mcp',
-        beforeHandle: guardHost,
         detail: {
           tags: ['MCP'],
           summary: 'MCP server (streamable HTTP, stateless)',
@@ -207,8 +209,8 @@ export function mcpPlugin({ deps, services, context }: Root) {
       },
     )
     .get(MCP_PATH, methodNotAllowed, {
+      transform: guardHost,
       limit: 'mcp',
-      beforeHandle: guardHost,
       detail: {
         tags: ['MCP'],
         summary: 'Not supported: no server-to-client stream (405)',
@@ -217,11 +219,11 @@ export function mcpPlugin({ deps, services, context }: Root) {
       },
     })
     .delete(MCP_PATH, methodNotAllowed, {
+      transform: guardHost,
       limit: 'mcp',
-      beforeHandle: guardHost,
       detail: { tags: ['MCP'], summary: 'Not supported: there are no sessions to end (405)', ...methodNotAllowedWire },
     })
-    .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_CORS }), { beforeHandle: guardHost, detail: { hide: true } })
+    .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_CORS }), { transform: guardHost, detail: { hide: true } })
     .get(SERVER_CARD_PATH, serveCard, { detail: cardDetail })
     .options(SERVER_CARD_PATH, cardPreflight, { detail: { hide: true } })
     .get('/.well-known/mcp/server-card.json', serveCard, { detail: { ...cardDetail, summary: `${cardDetail.summary} (well-known path)` } })
