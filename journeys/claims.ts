@@ -9,7 +9,8 @@ import { pricesIn } from './prices.ts'
  */
 
 const URL_IN_TEXT = /https?:\/\/[^\s<>()"'`]+[^\s<>()"'`.,;:!?]/g
-const EMAIL_IN_TEXT = /\b[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b/gi
+/** Bounded like the addresses it finds: page text is hostile input. */
+const EMAIL_IN_TEXT = /\b[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,24}\b/gi
 
 /** One spelling per URL: no fragment, no trailing slash on a path. */
 function canonical(url: string): string {

@@ -9,9 +9,13 @@ import type { PriceFact } from './contract.ts'
 
 const SYMBOLS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR' }
 const CODES = 'USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|SEK|NOK|DKK|NZD|SGD|BRL|MXN'
-const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:[.,]\d{1,2})?`
-/** Currency first (`$9`, `USD 9`), or the amount first (`9 €`, `9.00 USD`; not `RL-28 $89`, where `$` opens the next amount). */
-const AMOUNT = new RegExp(String.raw`(?:([$€£¥₹])|\b(${CODES})\s?)(${NUMBER})(?:\s?(${CODES})\b)?|(${NUMBER})\s?(?:([€£$])(?!\s?\d)|(${CODES})\b)`, 'g')
+/** At most twelve digits before the point: pages are hostile input, and an unbounded `\d+` backtracks on a digit flood. */
+const NUMBER = String.raw`\d{1,3}(?:,\d{3}){1,4}(?:\.\d{1,2})?|\d{1,12}(?:[.,]\d{1,2})?`
+/**
+ * Currency first (`$9`, `USD 9`), or the amount first (`9 €`, `9.00 USD`; not `RL-28 $89`, where `$` opens the next
+ * amount). An amount-first match starts where a number starts, never inside one.
+ */
+const AMOUNT = new RegExp(String.raw`(?:([$€£¥₹])|\b(${CODES})\s?)(${NUMBER})(?:\s?(${CODES})\b)?|(?<![\d.,])(${NUMBER})\s?(?:([€£$])(?!\s?\d)|(${CODES})\b)`, 'g')
 const UNIT = String.raw`(month|mo|year|yr|annum|week|day|hour|seat|user|member|license|licence)`
 /** The period right after an amount: `/mo`, `per month`, `a year`, `per user per month`, `monthly`. */
 const PERIOD = new RegExp(String.raw`^\s*(?:(?:\/|per|a|an|each|every)\s*${UNIT}\b\s*){1,2}|^\s*(monthly|yearly|annually)\b`, 'i')
