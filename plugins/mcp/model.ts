@@ -55,7 +55,8 @@ export const ONE_LINE = 160
 
 /**
  * The compact result of the score tools: what an agent acts on (score, grade, whether analysis is done, the fixes
- * worth most, what fails and why), with links to the full report.
+ * worth most, what fails and why), with links to the full report. `mcpUrl` names the server of a multi-server
+ * bundle a fix or a failure is about.
  */
 export const scoreSummary = z.object({
   contractVersion: z.string(),
@@ -66,8 +67,8 @@ export const scoreSummary = z.object({
   analysisStatus: auditScoreResult.shape.analysisStatus,
   scannedAt: z.string().nullable(),
   pendingChecks: z.array(z.string()).optional(),
-  topFixes: z.array(z.object({ id: z.string(), gain: z.number(), fix: z.string() })),
-  failing: z.array(z.object({ id: z.string(), status: z.enum(CHECK_STATUSES), details: z.string() })),
+  topFixes: z.array(z.object({ id: z.string(), gain: z.number(), fix: z.string(), mcpUrl: z.string().optional() })),
+  failing: z.array(z.object({ id: z.string(), status: z.enum(CHECK_STATUSES), details: z.string(), mcpUrl: z.string().optional() })),
   bonusNotMet: z.array(z.string()),
   reportUrl: z.string(),
   nextAction: auditScoreResult.shape.nextAction,

@@ -13,6 +13,9 @@ export function oneLine(text: string): string {
   return line.length <= ONE_LINE ? line : `${line.slice(0, ONE_LINE - 1)}…`
 }
 
+/** Only bundle results name their server; a single-target report spends no bytes on it. */
+const server = (mcpUrl: string | undefined) => (mcpUrl ? { mcpUrl } : {})
+
 /**
  * The compact form of an audit report (scoreSummary): score, grade, analysis status, the top fixes that gain points,
  * every check that costs points (failing, partly met or not measurable) with one line of details, the bonus checks
@@ -33,10 +36,10 @@ export function summarize(report: AuditReport): z.input<typeof scoreSummary> {
     topFixes: report.topFixes
       .filter((fix) => fix.estScoreGain > 0)
       .slice(0, SUMMARY_FIXES)
-      .map((fix) => ({ id: fix.id, gain: fix.estScoreGain, fix: oneLine(fix.recommendation ?? fix.name) })),
+      .map((fix) => ({ id: fix.id, gain: fix.estScoreGain, fix: oneLine(fix.recommendation ?? fix.name), ...server(fix.mcpUrl) })),
     failing: notMet
       .filter((check) => !check.bonus)
-      .map((check) => ({ id: check.id, status: check.status, details: oneLine(check.details ?? check.name) })),
+      .map((check) => ({ id: check.id, status: check.status, details: oneLine(check.details ?? check.name), ...server(check.mcpUrl) })),
     bonusNotMet: [...new Set(notMet.filter((check) => check.bonus).map((check) => check.id))],
     reportUrl: report.url,
     ...(report.nextAction ? { nextAction: report.nextAction } : {}),
