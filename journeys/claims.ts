@@ -23,14 +23,15 @@ function canonical(url: string): string {
   }
 }
 
-/** Every URL the run came across: fetched (before and after redirects), linked, or written in what it read. */
+/** Every URL the run came across: fetched (before and after redirects), linked, a form's action, or written in what it read. */
 function knownUrls(evidence: JourneyEvidence): Set<string> {
   const known = new Set<string>()
   for (const page of evidence.pages) {
     known.add(canonical(page.url))
     known.add(canonical(page.finalUrl))
     for (const link of page.links) known.add(canonical(link.url))
-    for (const match of `${page.text} ${JSON.stringify(page.json ?? null)}`.matchAll(URL_IN_TEXT)) known.add(canonical(match[0]))
+    for (const form of page.forms) known.add(canonical(form.action))
+    for (const match of `${page.text} ${page.description} ${JSON.stringify(page.json ?? null)}`.matchAll(URL_IN_TEXT)) known.add(canonical(match[0]))
   }
   return known
 }
