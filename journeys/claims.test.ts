@@ -19,6 +19,9 @@ describe('an answer checked against what was fetched', () => {
   test('supported: it cites the accepted page, and every address, URL and amount it gives is in what was read', () => {
     const answer = `Contact: email help@acme.test; contact form at ${ORIGIN}/contact (posts to ${ORIGIN}/contact/send). See ${ORIGIN}/status.\nSource: ${ORIGIN}/contact`
     expect(unsupportedClaim(answer, accepted, evidence(contact))).toBeNull()
+    // The page's own description counts: evaluate-product quotes it.
+    const home = page('/', { description: 'Acme schedules your team from $9 a month.' })
+    expect(unsupportedClaim(`Acme schedules your team from $9 a month.\nSource: ${ORIGIN}/`, accepted, evidence(home))).toBeNull()
     const pricing = page('/pricing', { text: 'Pro: $29 per month' })
     expect(unsupportedClaim(`Pro costs 29.00 USD a month.\nSource: ${ORIGIN}/pricing`, accepted, evidence(pricing))).toBeNull()
   })

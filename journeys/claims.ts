@@ -50,10 +50,10 @@ export function unsupportedClaim(response: string | null, judgement: Judgement, 
   const unknownUrl = cited.find((url) => !known.has(url))
   if (unknownUrl) return `The answer cites ${unknownUrl}, which nothing the agent fetched contains.`
   const read = completedPages(evidence)
-  const amounts = new Set(read.flatMap((page) => [...page.prices, ...pricesIn(page.text, 'text')].map((fact) => amountKey(fact.amount, fact.currency))))
+  const amounts = new Set(read.flatMap((page) => [...page.prices, ...pricesIn(`${page.text}\n${page.description}`, 'text')].map((fact) => amountKey(fact.amount, fact.currency))))
   const unknownAmount = pricesIn(response, 'text').find((fact) => !amounts.has(amountKey(fact.amount, fact.currency)))
   if (unknownAmount) return `The answer states ${unknownAmount.amount} ${unknownAmount.currency}, which no page the agent read states.`
-  const emails = new Set(read.flatMap((page) => [...page.emails, ...(page.text.match(EMAIL_IN_TEXT) ?? [])].map((email) => email.toLowerCase())))
+  const emails = new Set(read.flatMap((page) => [...page.emails, ...(`${page.text} ${page.description}`.match(EMAIL_IN_TEXT) ?? [])].map((email) => email.toLowerCase())))
   const unknownEmail = (response.match(EMAIL_IN_TEXT) ?? []).find((email) => !emails.has(email.toLowerCase()))
   if (unknownEmail) return `The answer gives ${unknownEmail}, which no page the agent read gives.`
   return null
