@@ -88,7 +88,10 @@ export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
     say: (text, label) => void session.say(text, label),
     signal: controller.signal,
   })
-  const verdict = decide(judge(), result.response, session, input.agent.meta.identity)
+  const judged = judge()
+  // The built-in agent's answer is the judge's own, drawn from the evidence; a model's is its word, checked against it.
+  const unsupported = judged.satisfied && input.agent.meta.harness !== 'builtin' ? unsupportedClaim(result.response, judged, session.evidence) : null
+  const verdict = decide(judged, unsupported, session, input.agent.meta.identity)
   return {
     steps: session.steps,
     verdict,
@@ -103,11 +106,11 @@ export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
 }
 
 /**
- * Success needs the judge's pages and an answer they support. Otherwise a challenge or a robots.txt refusal met
- * under the run's identity makes it `blocked`, naming the first step that was blocked; else it is a failure.
+ * Success needs the judge's pages and an answer they support (`unsupported` says why the answer is not). Otherwise a
+ * challenge or a robots.txt refusal met under the run's identity makes it `blocked`, naming the first step that was
+ * blocked; else it is a failure.
  */
-function decide(judgement: Judgement, response: string | null, session: JourneySession, identity: AgentIdentity): Verdict {
-  const unsupported = judgement.satisfied ? unsupportedClaim(response, judgement, session.evidence) : null
+function decide(judgement: Judgement, unsupported: string | null, session: JourneySession, identity: AgentIdentity): Verdict {
   if (judgement.satisfied && !unsupported) return { outcome: 'success', reason: judgement.reason, evidence_step_ids: judgement.evidence }
   const stopped = session.steps.filter((step) => step.type === 'tool' && step.status === 'blocked')
   const first = stopped[0]
