@@ -37,9 +37,10 @@ const EXCLUDED_ROUTES = new Set([
 
 /**
  * Headers not declared per response: message framing and representation metadata that every HTTP response may
- * carry (the media type is declared as the response's content instead).
+ * carry (the media type is declared as the response's content instead), and the content coding the compression
+ * layer adds to any compressible answer (`Content-Encoding`, `Vary: Accept-Encoding`; plugins/web/compression.ts).
  */
-const IGNORED_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'transfer-encoding', 'keep-alive'])
+const IGNORED_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'transfer-encoding', 'keep-alive', 'content-encoding', 'vary'])
 
 /** Documented statuses no request here provokes, with the reason; `*` matches every operation. */
 const NOT_PROVOKED: Record<string, string> = {
