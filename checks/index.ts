@@ -1,7 +1,7 @@
 // Every check, listed explicitly in catalog order (static imports keep the set reviewable). `file` is where the
 // check lives; the registry refuses a check whose id differs from its file name.
 import type { ArtifactKey } from '../core/engine/artifacts.ts'
-import type { CheckDefinition } from '../core/engine/contract.ts'
+import type { CheckDefinition } from '../core/engine/check.ts'
 import type { RegisteredCheck } from '../core/engine/registry.ts'
 import a2aAgentCard from './domain/a2a-agent-card.ts'
 import accessibleForms from './domain/accessible-forms.ts'

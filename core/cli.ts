@@ -140,7 +140,7 @@ export async function runCli(argv: string[]): Promise<void> {
     case 'version':
     case '--version':
     case '-v': {
-      const [{ CONTRACT_VERSION }, { version }] = await Promise.all([import('./contract.ts'), import('../package.json')])
+      const [{ CONTRACT_VERSION }, { version }] = await Promise.all([import('./version.ts'), import('../package.json')])
       console.log(`agent-readiness ${version} (contract ${CONTRACT_VERSION}, Bun ${Bun.version})`)
       return
     }

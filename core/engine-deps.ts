@@ -4,7 +4,7 @@ import { createRequestSigner } from './crypto/web-bot-auth.ts'
 import type { BrowserProvider } from './engine/browser.ts'
 import { createBrowserProvider } from './engine/browser-puppeteer.ts'
 import { CheckRegistry } from './engine/registry.ts'
-import { createOutboundClient, type OutboundClient } from './http/client.ts'
+import { createOutboundClient, type OutboundClient } from './outbound/client.ts'
 import { REGISTERED_CHECKS } from '../checks/index.ts'
 
 /**

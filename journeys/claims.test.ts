@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { fetchedPage } from '../tests/support/journey-evidence.ts'
-import type { FetchedPage, JourneyEvidence, Judgement } from './contract.ts'
+import type { FetchedPage, JourneyEvidence, Judgement } from './types.ts'
 import { unsupportedClaim } from './claims.ts'
 
 const ORIGIN = 'https://acme.test'

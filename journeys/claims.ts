@@ -1,4 +1,4 @@
-import type { FetchedPage, JourneyEvidence, Judgement } from './contract.ts'
+import type { FetchedPage, JourneyEvidence, Judgement } from './types.ts'
 import { completedPages } from './judging.ts'
 import { pricesIn } from './prices.ts'
 

@@ -1,4 +1,4 @@
-import type { VerdictOutcome } from './contract.ts'
+import type { VerdictOutcome } from './types.ts'
 
 /**
  * A compare run: the same intent walked as a person's browser and as an agent identity. Its finding tells "the

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { fetchedPage } from '../tests/support/journey-evidence.ts'
-import type { FetchedPage, JourneyEvidence } from './contract.ts'
+import type { FetchedPage, JourneyEvidence } from './types.ts'
 import { customIntent, topicWords } from './custom-intent.ts'
 
 const page = (url: string, title: string, headings: string[] = []) => fetchedPage(url, { title, headings, text: title })

@@ -1,4 +1,4 @@
-import { defineIntent, type IntentDefinition } from './contract.ts'
+import { defineIntent, type IntentDefinition } from './types.ts'
 import { completedPages, decodeSafely, pathOf, stepsOf } from './judging.ts'
 
 /** Words that carry no topic: they would make every page relevant. */

@@ -1,6 +1,6 @@
 import { AI_AGENTS } from '../core/engine/lib/ai-agents.ts'
 import { BROWSER_HEADERS } from '../core/engine/snapshot.ts'
-import type { AgentIdentity } from './contract.ts'
+import type { AgentIdentity } from './types.ts'
 
 /** The product token robots.txt groups name our own agent by (it is in the scanner's User-Agent). */
 export const AGENT_TOKEN = 'AgentReadiness'

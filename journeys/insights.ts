@@ -1,4 +1,4 @@
-import type { IntentMeta, JourneyEvidence, JourneyLayer, TrajectoryStep, Verdict } from './contract.ts'
+import type { IntentMeta, JourneyEvidence, JourneyLayer, TrajectoryStep, Verdict } from './types.ts'
 
 export type ObservationKind = 'challenge' | 'robots_disallowed' | 'dead_end' | 'http_4xx' | 'off_site' | 'js_only' | 'no_machine_readable'
 

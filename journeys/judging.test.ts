@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { fetchedPage } from '../tests/support/journey-evidence.ts'
-import type { FetchedPage, JourneyEvidence } from './contract.ts'
+import type { FetchedPage, JourneyEvidence } from './types.ts'
 import { completedPages, hasUrl, isMarkdown, isOpenApi, jsonObject, judgement, readable, stepsOf, topicOf } from './judging.ts'
 
 const page = (path: string, fields: Partial<FetchedPage> = {}) => fetchedPage(`https://acme.test${path}`, { text: 'x', ...fields })

@@ -1,5 +1,5 @@
 import { isRecord } from '../core/engine/snapshot.ts'
-import type { Answer, FetchedPage, JourneyEvidence, Judgement } from './contract.ts'
+import type { Answer, FetchedPage, JourneyEvidence, Judgement } from './types.ts'
 
 /**
  * Helpers the intents' judges share. Judges are pure: they read the evidence, never fetch.

@@ -4,7 +4,7 @@ import { parseLinkHeader } from '../core/engine/lib/links.ts'
 import type { HttpSnapshot } from '../core/engine/snapshot.ts'
 import { parseBoundedJsonOrYaml, tryParseBoundedJson } from '../core/parse/bounded.ts'
 import { loadBoundedHtml } from '../core/parse/html.ts'
-import type { FetchedPage, PageLink, PriceFact } from './contract.ts'
+import type { FetchedPage, PageLink, PriceFact } from './types.ts'
 import { decodeSafely } from './judging.ts'
 import { offersIn, pricesIn, statedPeriod } from './prices.ts'
 

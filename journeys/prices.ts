@@ -1,5 +1,5 @@
 import { isRecord } from '../core/engine/snapshot.ts'
-import type { PriceFact } from './contract.ts'
+import type { PriceFact } from './types.ts'
 
 /**
  * Prices as pages state them: an amount next to a currency (`$9.00`, `49 EUR`, `USD 1,200`), read with the period

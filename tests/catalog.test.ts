@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { AppHandle } from '../core/app.ts'
-import { CONTRACT_VERSION } from '../core/contract.ts'
+import { CONTRACT_VERSION } from '../core/version.ts'
 import { readFileSync } from 'node:fs'
 import { CHANGELOG_PATH, currentCatalog, type CatalogLock, lockFor, lockRefusal, readLock } from '../core/engine/catalog-lock.ts'
 import type { CheckCatalog } from '../core/engine/catalog.ts'
-import { LAYERS } from '../core/engine/contract.ts'
+import { LAYERS } from '../core/engine/check.ts'
 import { request, testApp } from './helpers.ts'
 
 let handle: AppHandle
@@ -97,7 +97,7 @@ describe('catalog.lock.json: the contract version cannot drift', () => {
   const withEntry = (version: string) => `${changelog}\n## ${version}\n\nA simulated catalog change.\n`
 
   test('a renamed check under the same version is refused', () => {
-    expect(lockRefusal(locked, variant(locked.contractVersion, renamed), changelog)).toContain('bump it in core/contract.ts')
+    expect(lockRefusal(locked, variant(locked.contractVersion, renamed), changelog)).toContain('bump it in core/version.ts')
   })
 
   test('a rename ships on a minor with a changelog entry, not on a patch', () => {

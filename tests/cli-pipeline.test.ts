@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import type { CliCheck, CliReport } from '../core/cli/report.ts'
-import { CONTRACT_VERSION } from '../core/contract.ts'
+import { CONTRACT_VERSION } from '../core/version.ts'
 import { type FixtureSite, siteHandler, startFixtureSite } from './fixtures/sites/server.ts'
 import { type CliRun, runCliSource } from './support/cli.ts'
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { sql } from 'drizzle-orm'
 import { type AppHandle, createApp } from '../core/app.ts'
-import { CONTRACT_VERSION } from '../core/contract.ts'
+import { CONTRACT_VERSION } from '../core/version.ts'
 import { MemoryStore } from '../core/store/memory.ts'
 import { request, testApp, testConfig } from './helpers.ts'
 

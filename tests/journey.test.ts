@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { EventSource } from 'eventsource'
 import { z } from 'zod'
-import { CONTRACT_VERSION } from '../core/contract.ts'
+import { CONTRACT_VERSION } from '../core/version.ts'
 import { journeyRun, journeyRunGraph } from '../plugins/journey/model.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
 import { createRun, getPath, isDeepSubset, readFrames, untilEnded } from './support/journey.ts'

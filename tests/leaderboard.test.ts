@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import type { AppHandle } from '../core/app.ts'
-import type { CheckStatus } from '../core/engine/contract.ts'
+import type { CheckStatus } from '../core/engine/check.ts'
 import { CATEGORY_SLUGS } from '../core/engine/lib/categories.ts'
 import type { ScanReport } from '../core/engine/scan.ts'
 import { leaderboardPlugin } from '../plugins/leaderboard/index.ts'

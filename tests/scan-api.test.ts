@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { inArray } from 'drizzle-orm'
-import { CONTRACT_VERSION } from '../core/contract.ts'
+import { CONTRACT_VERSION } from '../core/version.ts'
 import { consume } from '../core/limits.ts'
 import { scoreHistory } from '../plugins/scan/tables.ts'
 import { request, testApp } from './helpers.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { AgentCardArtifact } from '../../core/engine/collectors/agent-card.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import { context, jsonSnapshot, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './a2a-agent-card.ts'
 

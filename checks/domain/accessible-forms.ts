@@ -3,7 +3,7 @@
 // Spec: https://developer.chrome.com/docs/lighthouse/agentic-browsing/
 import type { Cheerio, CheerioAPI } from 'cheerio'
 import type { AnyNode, Element } from 'domhandler'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { isOk, type HtmlPage } from '../../core/engine/snapshot.ts'
 
 const FIELDS = 'input, select, textarea'

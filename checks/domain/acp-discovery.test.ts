@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { CommerceSignals } from '../../core/engine/collectors/commerce-signals.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 import { context, htmlPage, jsonSnapshot, notFound } from '../../tests/support/artifacts.ts'
 import check from './acp-discovery.ts'

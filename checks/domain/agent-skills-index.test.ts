@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { AgentSkillsArtifact } from '../../core/engine/collectors/agent-skills.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import { sha256Hex, SKILLS_V02_SCHEMA } from '../../core/engine/lib/discovery.ts'
 import { context, jsonSnapshot, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './agent-skills-index.ts'

@@ -1,6 +1,6 @@
 // (bonus) An Agent Skills discovery index (v0.2.0 /.well-known/agent-skills/index.json, or v0.1 /.well-known/skills/index.json) lists skills whose SKILL.md resolves with name/description frontmatter.
 // Spec: https://github.com/cloudflare/agent-skills-discovery-rfc (v0.1: https://github.com/elithrar/agent-skills-discovery-rfc)
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import {
   listSome,
   parseFrontmatter,

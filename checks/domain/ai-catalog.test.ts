@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { AiCatalogArtifact } from '../../core/engine/collectors/ai-catalog.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import { context, jsonSnapshot, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import { MCP_URL, mcpContext } from '../../tests/support/mcp-artifacts.ts'
 import check from './ai-catalog.ts'

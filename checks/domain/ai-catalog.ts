@@ -1,6 +1,6 @@
 // /.well-known/ai-catalog.json is an AI Catalog / ARD manifest: a valid root, valid entries anchored at this host, and artefacts that resolve.
 // Spec: https://github.com/Agent-Card/ai-catalog (specification/ai-catalog.md); ARD v0.9 https://agenticresourcediscovery.io/spec/
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import {
   type CatalogEntry,
   catalogEntries,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 import { context, jsonSnapshot, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './ai-plugin-manifest.ts'

@@ -1,7 +1,7 @@
 // /ai.txt (Spawning) is served as text/plain and parses as robots-like records stating AI training permissions.
 // Spec: https://site.spawning.ai/spawning-ai-txt
 import { parseRobots } from '../../core/engine/collectors/robots.ts'
-import { defineCheck, fail, pass } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass } from '../../core/engine/check.ts'
 
 const RECOMMENDATION =
   'Optionally publish /ai.txt as text/plain with robots-style records, e.g. "User-Agent: *" followed by "Allow: /" or "Disallow: *.jpg", to state AI training permissions.'

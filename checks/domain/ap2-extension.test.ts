@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { AgentCardArtifact } from '../../core/engine/collectors/agent-card.ts'
 import type { CommerceSignals } from '../../core/engine/collectors/commerce-signals.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import { context, jsonSnapshot, notFound } from '../../tests/support/artifacts.ts'
 import check from './ap2-extension.ts'
 

@@ -1,6 +1,6 @@
 // The A2A agent card declares the AP2 extension (capabilities.extensions[] with the AP2 uri and params.roles);
 // merchants mark it required. Spec: https://github.com/google-agentic-commerce/AP2/blob/main/docs/a2a-extension.md
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { records } from '../../core/engine/lib/jsonld.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 

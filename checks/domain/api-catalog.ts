@@ -1,6 +1,6 @@
 // RFC 9727: /.well-known/api-catalog answers GET with an application/linkset+json catalog of the site's APIs and HEAD with a Link rel="api-catalog".
 // Spec: https://www.rfc-editor.org/rfc/rfc9727
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { describeJsonProblem, listSome, MEDIA, readJsonObject } from '../../core/engine/lib/discovery.ts'
 import { isOk } from '../../core/engine/snapshot.ts'
 

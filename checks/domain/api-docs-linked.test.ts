@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { ApiSignals } from '../../core/engine/collectors/api-signals.ts'
 import type { LinkHeaderArtifact } from '../../core/engine/collectors/link-header.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import type { HtmlPage, HttpSnapshot } from '../../core/engine/snapshot.ts'
 import { context, htmlPage, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './api-docs-linked.ts'

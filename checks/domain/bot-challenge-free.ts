@@ -1,7 +1,7 @@
 // Declared AI agents and the signed scanner get the homepage (or MCP endpoint) without a bot challenge or block.
 // Spec: https://developers.cloudflare.com/cloudflare-challenges/challenge-types/challenge-pages/detect-response/
 import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
 import { readJsonRpcResponse, unreachable } from '../../core/engine/lib/discovery.ts'
 import { captchaOnForm, type ChallengeVerdict, detectChallenge } from '../../core/engine/lib/challenge.ts'

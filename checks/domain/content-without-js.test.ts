@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { checkMetaSchema } from '../../core/engine/contract.ts'
+import { checkMetaSchema } from '../../core/engine/check.ts'
 import { context, htmlPage } from '../../tests/support/artifacts.ts'
 import check from './content-without-js.ts'
 

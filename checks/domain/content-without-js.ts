@@ -1,7 +1,7 @@
 // The raw HTML of the homepage (and one docs page) carries the content, with no JavaScript run.
 // Spec: https://developer.chrome.com/docs/lighthouse/agentic-browsing/
 import { load } from 'cheerio'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../../core/engine/lib/discovery.ts'
 import { visibleText } from '../../core/engine/lib/payments.ts'
 import type { HtmlPage } from '../../core/engine/snapshot.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { CorsArtifact, CorsProbe } from '../../core/engine/collectors/cors.ts'
-import { checkMetaSchema } from '../../core/engine/contract.ts'
+import { checkMetaSchema } from '../../core/engine/check.ts'
 import { context } from '../../tests/support/artifacts.ts'
 import check from './cors-public-metadata.ts'
 

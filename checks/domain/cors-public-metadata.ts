@@ -1,7 +1,7 @@
 // Public metadata documents (llms.txt, OpenAPI, catalogs) and the MCP endpoint allow cross-origin reads by browser-based agents.
 // Spec: https://fetch.spec.whatwg.org/#http-cors-protocol
 import { AGENT_ORIGIN, type CorsProbe, MCP_REQUEST_HEADERS } from '../../core/engine/collectors/cors.ts'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../../core/engine/lib/discovery.ts'
 
 const list = (value: string | null) => (value ?? '').split(',').map((item) => item.trim().toLowerCase()).filter(Boolean)

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { ApiSignals } from '../../core/engine/collectors/api-signals.ts'
 import type { GraphqlArtifact } from '../../core/engine/collectors/graphql.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import { context, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './graphql-introspection.ts'
 

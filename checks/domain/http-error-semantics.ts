@@ -1,6 +1,6 @@
 // Unknown paths answer a real 404 (not a soft 404 or a redirect), and unknown API paths answer a JSON error
 // (ideally application/problem+json). Spec: https://www.rfc-editor.org/rfc/rfc9110#name-404-not-found, https://www.rfc-editor.org/rfc/rfc9457
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { type HttpSnapshot, isOk } from '../../core/engine/snapshot.ts'
 
 type Level = 'pass' | 'warning' | 'fail'

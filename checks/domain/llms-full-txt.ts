@@ -1,6 +1,6 @@
 // /llms-full.txt (bonus): the whole documentation as one markdown file, opening with an H1 and larger than llms.txt.
 // Spec: https://llmstxt.org/
-import { defineCheck, fail, pass } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass } from '../../core/engine/check.ts'
 import { outlineMarkdown, unreachable } from '../../core/engine/lib/discovery.ts'
 import { isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 

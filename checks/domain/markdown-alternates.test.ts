@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { MarkdownVariantsArtifact } from '../../core/engine/collectors/markdown.ts'
-import { checkMetaSchema } from '../../core/engine/contract.ts'
+import { checkMetaSchema } from '../../core/engine/check.ts'
 import { context, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './markdown-alternates.ts'
 

@@ -1,7 +1,7 @@
 // GET / with `Accept: text/markdown` returns markdown with `Vary: Accept`, while browsers still get HTML (RFC 7763, RFC 9110 §12.5.1).
 // Spec: https://www.rfc-editor.org/rfc/rfc7763 (see also Cloudflare "Markdown for Agents")
 import { markdownServed } from '../../core/engine/collectors/markdown.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../../core/engine/lib/discovery.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { McpEndpointProbe, McpEndpointsArtifact } from '../../core/engine/collectors/mcp-endpoints.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import { context } from '../../tests/support/artifacts.ts'
 import check from './mcp-endpoint-advertised.ts'
 

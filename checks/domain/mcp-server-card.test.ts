@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { McpServerCardArtifact } from '../../core/engine/collectors/mcp-server-card.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/discovery.ts'
 import { context, jsonSnapshot, notFound } from '../../tests/support/artifacts.ts'
 import { MCP_URL, mcpContext } from '../../tests/support/mcp-artifacts.ts'

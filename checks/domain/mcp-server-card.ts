@@ -1,7 +1,7 @@
 // An MCP Server Card (SEP-2127) describes the server at <mcp-url>/server-card, an AI-catalog entry or /.well-known/mcp/server-card.json; legacy SEP-1649 shapes earn a warning.
 // Spec: https://github.com/modelcontextprotocol/experimental-ext-server-card (docs/discovery.md, schema.json)
 import type { McpServerCardArtifact } from '../../core/engine/collectors/mcp-server-card.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import {
   classifyServerCard,
   listSome,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { CommerceSignals } from '../../core/engine/collectors/commerce-signals.ts'
 import type { PaymentProbesArtifact } from '../../core/engine/collectors/payment-probes.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import { context, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './mpp-payment-challenge.ts'
 

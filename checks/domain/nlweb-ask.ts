@@ -1,6 +1,6 @@
 // (bonus) An NLWeb /ask endpoint answers a natural-language query with JSON results (plain JSON or an SSE stream).
 // Spec: https://github.com/nlweb-ai/NLWeb (REST /ask; protocol v0.54)
-import { defineCheck, fail, pass } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass } from '../../core/engine/check.ts'
 import { jsonMessages, pathOf, statusOf } from '../../core/engine/lib/discovery.ts'
 import { isOk, isRecord, looksLikeHtml } from '../../core/engine/snapshot.ts'
 

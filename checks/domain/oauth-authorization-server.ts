@@ -1,7 +1,7 @@
 // The authorization server publishes RFC 8414 / OIDC metadata with a matching issuer, https endpoints, the code flow and PKCE S256.
 // Spec: https://www.rfc-editor.org/rfc/rfc8414
 import { describeProbes, firstJsonDocument, isSecureUrl, oauthNotApplicable, sameResource } from '../../core/engine/collectors/oauth.ts'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
 
 /** Required by OpenID Connect Discovery 1.0 §3, on top of RFC 8414. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { OauthArtifact } from '../../core/engine/collectors/oauth.ts'
-import { checkMetaSchema } from '../../core/engine/contract.ts'
+import { checkMetaSchema } from '../../core/engine/check.ts'
 import { context, jsonSnapshot, notFound } from '../../tests/support/artifacts.ts'
 import check from './oauth-client-registration.ts'
 

@@ -1,7 +1,7 @@
 // The authorization server lets an agent register itself: a Client ID Metadata Document (CIMD) or Dynamic Client Registration (RFC 7591).
 // Spec: https://datatracker.ietf.org/doc/draft-ietf-oauth-client-id-metadata-document/ and https://www.rfc-editor.org/rfc/rfc7591
 import { firstJsonDocument, isSecureUrl, oauthNotApplicable } from '../../core/engine/collectors/oauth.ts'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
 
 export default defineCheck({

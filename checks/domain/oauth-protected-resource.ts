@@ -8,7 +8,7 @@ import {
   publishedAt,
   sameResource,
 } from '../../core/engine/collectors/oauth.ts'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
 import { looksLikeHtml } from '../../core/engine/snapshot.ts'
 

@@ -1,6 +1,6 @@
 // An OpenAPI (3.x, or Swagger 2.0) description is advertised (Link service-desc, API catalog, <link>) and structurally valid.
 // Spec: https://spec.openapis.org/oas/latest.html (service-desc: RFC 8631)
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { listSome, pathOf } from '../../core/engine/lib/discovery.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 

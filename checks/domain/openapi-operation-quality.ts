@@ -1,6 +1,6 @@
 // How usable the OpenAPI operations are to an agent: unique operationIds, summaries, 2xx response schemas, described
 // parameters, declared security schemes and absolute server URLs. Spec: https://spec.openapis.org/oas/latest.html
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const

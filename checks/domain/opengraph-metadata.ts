@@ -1,6 +1,6 @@
 // The homepage's Open Graph tags (og:title, og:type, og:image, og:url), meta description and canonical link.
 // Spec: https://ogp.me/
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 
 export default defineCheck({
   meta: {

@@ -1,6 +1,6 @@
 // The pricing page shows prices in server-rendered HTML and states them in structured form (Offer /
 // PriceSpecification JSON-LD, or a pricing section in llms.txt). Spec: https://schema.org/Offer
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { extractJsonLd, nodesOfType, records, summariseOffer } from '../../core/engine/lib/jsonld.ts'
 import { commerceGate, findPrices, mentionsContactSales, visibleText } from '../../core/engine/lib/payments.ts'
 import { type HtmlPage, type HttpSnapshot, isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'

@@ -1,6 +1,6 @@
 // Sampled product pages carry schema.org Product JSON-LD with name, image and an Offer (price > 0, ISO 4217
 // currency, availability). Spec: https://developers.google.com/search/docs/appearance/structured-data/merchant-listing
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { extractJsonLd, inlineSchemaTypes, nodesOfType, records, summariseOffer, typesOf } from '../../core/engine/lib/jsonld.ts'
 import { commerceGate } from '../../core/engine/lib/payments.ts'
 import { type HtmlPage, isOk } from '../../core/engine/snapshot.ts'

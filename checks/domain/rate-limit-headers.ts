@@ -1,7 +1,7 @@
 // API (or MCP) responses state their rate limits with the IETF RateLimit-Policy / RateLimit fields, and every 429
 // carries Retry-After. Spec: https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/
 import { parseList } from 'structured-headers'
-import { defineCheck, fail, na, pass, warn, type Outcome } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn, type Outcome } from '../../core/engine/check.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 
 interface Observed {

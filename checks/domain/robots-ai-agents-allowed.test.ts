@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { parseRobots } from '../../core/engine/collectors/robots.ts'
-import { checkMetaSchema } from '../../core/engine/contract.ts'
+import { checkMetaSchema } from '../../core/engine/check.ts'
 import { context, htmlPage, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './robots-ai-agents-allowed.ts'
 

@@ -1,7 +1,7 @@
 // AI agents that fetch for a person or for AI search are not blocked by robots.txt on / and the key paths (RFC 9309).
 // Spec: https://www.rfc-editor.org/rfc/rfc9309 (tokens: checks.md §2)
 import type { RobotsArtifact } from '../../core/engine/collectors/robots.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
 import { type AiAgent, agentsFor } from '../../core/engine/lib/ai-agents.ts'
 import { isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'

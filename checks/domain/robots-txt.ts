@@ -1,6 +1,6 @@
 // robots.txt is served at the root, as text/plain, and parses into at least one group (RFC 9309).
 // Spec: https://www.rfc-editor.org/rfc/rfc9309
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { isOk } from '../../core/engine/snapshot.ts'
 
 const PARSE_LIMIT_BYTES = 500 * 1024

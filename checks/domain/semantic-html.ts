@@ -1,6 +1,6 @@
 // Semantic HTML on the homepage: lang, title, a single h1, landmarks, heading order, image alt text, basic ARIA.
 // Spec: https://www.w3.org/WAI/tutorials/page-structure/ (WCAG 2.2, HTML landmarks)
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 
 interface Criterion {
   name: string

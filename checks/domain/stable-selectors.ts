@@ -3,7 +3,7 @@
 // Spec: https://developer.chrome.com/docs/lighthouse/agentic-browsing/
 import type { Cheerio, CheerioAPI } from 'cheerio'
 import type { Element } from 'domhandler'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 
 const INTERACTIVE = 'a[href], button, input, select, textarea, [role="button"]'
 const TEST_HOOKS = ['data-testid', 'data-test', 'data-qa', 'data-cy', 'data-test-id']

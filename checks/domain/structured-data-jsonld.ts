@@ -1,6 +1,6 @@
 // schema.org JSON-LD on the homepage: at least one block that parses, with a schema.org @context and a known @type.
 // Spec: https://schema.org/docs/gs.html (JSON-LD 1.1: https://www.w3.org/TR/json-ld11/)
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { extractJsonLd, inlineSchemaTypes } from '../../core/engine/lib/jsonld.ts'
 
 /** Common schema.org types for site-level markup; an unlisted type still counts when another node is listed. */

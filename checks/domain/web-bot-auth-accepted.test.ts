@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { AgentProbe, AgentProbes } from '../../core/engine/collectors/agent-probes.ts'
-import { checkMetaSchema } from '../../core/engine/contract.ts'
+import { checkMetaSchema } from '../../core/engine/check.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 import { context, snapshot } from '../../tests/support/artifacts.ts'
 import { mcpContext } from '../../tests/support/mcp-artifacts.ts'

@@ -1,7 +1,7 @@
 // A request signed with Web Bot Auth (RFC 9421) is served, and not treated worse than the same request unsigned.
 // Spec: https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/
 import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
-import { defineCheck, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, na, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../../core/engine/lib/discovery.ts'
 import { isOk } from '../../core/engine/snapshot.ts'
 

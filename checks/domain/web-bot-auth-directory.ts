@@ -1,6 +1,6 @@
 // /.well-known/http-message-signatures-directory is a public JWKS whose kids are the keys' thumbprints, with valid response signatures.
 // Spec: https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/ (directory: checks.md §12.3)
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { jwkThumbprint, verifyContentDigest, verifyMessageSignatures } from '../../core/engine/lib/http-signature-verify.ts'
 import { isRecord, looksLikeHtml, parseJson } from '../../core/engine/snapshot.ts'
 

@@ -1,7 +1,7 @@
 // WebMCP: the page registers tools for in-browser agents, imperatively (modelContext.registerTool) or declaratively
 // (<form toolname tooldescription>). Spec: https://webmachinelearning.github.io/webmcp/
 import type { CheerioAPI } from 'cheerio'
-import { defineCheck, fail, pass } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass } from '../../core/engine/check.ts'
 
 const REGISTER_TOOL = /\bmodelContext\s*\.\s*registerTool\s*\(/
 

@@ -3,7 +3,7 @@ import { type AgentProbes, mcpSessionEvidence } from '../../core/engine/collecto
 import type { CommerceSignals } from '../../core/engine/collectors/commerce-signals.ts'
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import type { PaymentProbesArtifact } from '../../core/engine/collectors/payment-probes.ts'
-import type { Outcome } from '../../core/engine/contract.ts'
+import type { Outcome } from '../../core/engine/check.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 import { context, jsonSnapshot, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import { mcpContext, mcpServer, rpcResult } from '../../tests/support/mcp-artifacts.ts'

@@ -4,7 +4,7 @@
 // Spec: https://github.com/coinbase/x402/tree/main/specs (transports-v2/http.md, transports-v2/mcp.md)
 import type { AgentProbes } from '../../core/engine/collectors/agent-probes.ts'
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, na, pass, warn, type Outcome } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn, type Outcome } from '../../core/engine/check.ts'
 import { no402Outcome, probedPaths, readPaymentChallenges, responses402 } from '../../core/engine/lib/payments.ts'
 import { readX402, validatePaymentRequiredV2 } from '../../core/engine/lib/x402.ts'
 import { type HttpSnapshot, isRecord, parseJson } from '../../core/engine/snapshot.ts'

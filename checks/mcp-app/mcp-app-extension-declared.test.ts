@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { checkMetaSchema, type Outcome } from '../../core/engine/contract.ts'
+import { checkMetaSchema, type Outcome } from '../../core/engine/check.ts'
 import { UI_EXTENSION_ID } from '../../core/engine/lib/mcp-app.ts'
 import { mcpAppContext, mcpAppServer } from '../../tests/support/mcp-app-artifacts.ts'
 import { mcpServer, noResponse } from '../../tests/support/mcp-artifacts.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { checkMetaSchema, type Outcome } from '../../core/engine/contract.ts'
+import { checkMetaSchema, type Outcome } from '../../core/engine/check.ts'
 import { DASHBOARD_CSP, DASHBOARD_URI, mcpAppContext, mcpAppServer, uiResource, unreadableUiResource } from '../../tests/support/mcp-app-artifacts.ts'
 import { mcpList } from '../../tests/support/mcp-artifacts.ts'
 import check from './mcp-app-ui-metadata.ts'

@@ -1,7 +1,7 @@
 // A UI resource's _meta.ui is well-typed (csp origin lists, known permissions, boolean prefersBorder) and its CSP declares
 // every external origin the HTML loads or connects to. Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
 import type { McpResource, McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, na, type Outcome, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, type Outcome, pass, warn } from '../../core/engine/check.ts'
 import { listSome, unreachable } from '../../core/engine/lib/discovery.ts'
 import {
   classifyUiMimeType,

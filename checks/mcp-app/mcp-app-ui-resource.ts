@@ -1,7 +1,7 @@
 // Every UI template a tool links is a ui:// resource that reads back as text/html;profile=mcp-app with a complete HTML document.
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx (UI Resource Format)
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, type Outcome, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, type Outcome, pass, warn } from '../../core/engine/check.ts'
 import { listSome, unreachable } from '../../core/engine/lib/discovery.ts'
 import {
   classifyUiMimeType,

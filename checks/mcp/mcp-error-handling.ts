@@ -1,7 +1,7 @@
 // Bad requests get structured JSON-RPC errors: an unknown method -32601, an unknown tool -32602 (or an isError
 // result), an unknown resource -32602/-32002, malformed JSON -32700 or HTTP 400. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
 import type { McpExchange, McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { describeExchange, errorCode, isModern, MCP_SPEC, resultOf, sentence, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
 
 /** ok: the expected answer; wrong: a JSON-RPC error with the wrong code or status; bad: not a JSON-RPC error at all. */

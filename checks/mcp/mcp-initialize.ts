@@ -1,7 +1,7 @@
 // The MCP handshake: initialize returns a valid InitializeResult and notifications/initialized gets 202 (legacy
 // era), or server/discover answers (stateless 2026-07-28). Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, type Outcome, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, type Outcome, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../../core/engine/lib/discovery.ts'
 import {
   describeExchange,

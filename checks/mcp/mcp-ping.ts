@@ -1,6 +1,6 @@
 // ping is answered with an empty result within 5 seconds; not applicable to modern-only servers, as 2026-07-28
 // removed it. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping
-import { defineCheck, fail, na, pass } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass } from '../../core/engine/check.ts'
 import { unreachable } from '../../core/engine/lib/discovery.ts'
 import { describeExchange, describeRpcError, isModern, MCP_SPEC, resultOf, unfinished } from '../../core/engine/lib/mcp-checks.ts'
 

@@ -2,7 +2,7 @@
 // MCP-Protocol-Version header is honoured: a correct one works, a bogus one gets 400.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../../core/engine/lib/discovery.ts'
 import {
   CURRENT_VERSIONS,

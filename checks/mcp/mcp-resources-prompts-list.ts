@@ -1,7 +1,7 @@
 // Each declared resources or prompts capability is backed by a working list call returning well-formed entries
 // (resources[].uri and name, prompts[].name). Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/resources
 import type { McpList } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, na, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { listFailure, MCP_SPEC, settle, text } from '../../core/engine/lib/mcp-checks.ts'
 
 interface Listing {

@@ -1,7 +1,7 @@
 // Streamable HTTP conformance: requests answered as JSON or parseable SSE, notifications with 202 and no body, GET
 // with an SSE stream or 405, never HTML. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 import type { McpExchange } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listSome, unreachable } from '../../core/engine/lib/discovery.ts'
 import { describeExchange, is2xx, isModern, isRequest, MCP_SPEC, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
 

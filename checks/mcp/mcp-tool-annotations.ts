@@ -1,7 +1,7 @@
 // Tools declare their behaviour: readOnlyHint set explicitly on most tools, and destructiveHint on every tool that
 // is not read-only. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
 import type { McpTool } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listedTools, MCP_SPEC, quoted, sentence } from '../../core/engine/lib/mcp-checks.ts'
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const

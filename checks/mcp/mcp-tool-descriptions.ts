@@ -1,7 +1,7 @@
 // Every tool has a description of at least 20 characters that is more than its name, and the input properties are
 // described. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
 import type { McpTool } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/discovery.ts'
 import { clip, listedTools, MCP_SPEC, schemaProperties, sentence, text } from '../../core/engine/lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'

@@ -1,7 +1,7 @@
 // Every tool's inputSchema compiles as JSON Schema (2020-12 unless $schema says otherwise), has type "object",
 // requires only defined properties and types each property. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
 import type { McpTool } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/discovery.ts'
 import { clip, compileSchema, listedTools, MCP_SPEC, schemaProperties } from '../../core/engine/lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'

@@ -1,7 +1,7 @@
 // Tool names are 1-128 characters of A-Z a-z 0-9 _ - . and unique within the server (SEP-986).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names
 import type { McpTool } from '../../core/engine/collectors/mcp.ts'
-import { defineCheck, fail, pass, warn } from '../../core/engine/contract.ts'
+import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/discovery.ts'
 import { clip, listedTools, MCP_SPEC, quoted } from '../../core/engine/lib/mcp-checks.ts'
 

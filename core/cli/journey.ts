@@ -1,5 +1,5 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream'
-import type { TrajectoryStep, Verdict } from '../../journeys/contract.ts'
+import type { TrajectoryStep, Verdict } from '../../journeys/types.ts'
 import type { JourneyRunRecord } from '../../plugins/journey/model.ts'
 import { xml } from './formats/junit.ts'
 import { Client } from './remote.ts'
@@ -97,7 +97,7 @@ async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => v
     import('../engine-deps.ts'),
     import('../../journeys/agents/index.ts'),
     import('../../journeys/intents/index.ts'),
-    import('../../journeys/contract.ts'),
+    import('../../journeys/types.ts'),
     import('../../journeys/runner.ts'),
     import('../engine/target.ts'),
     import('../errors.ts'),

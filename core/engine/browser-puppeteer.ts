@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, HTTPRequest, Page, Target } from 'puppeteer-core'
 import type { Config } from '../config.ts'
-import { type EgressEvent, type EgressProxy, startEgressProxy } from '../http/egress-proxy.ts'
+import { type EgressEvent, type EgressProxy, startEgressProxy } from '../outbound/egress-proxy.ts'
 import type { BrowserFetch, BrowserProvider, RenderResult } from './browser.ts'
 import { MAX_HTML_CHARS } from '../parse/html.ts'
 
@@ -18,7 +18,7 @@ const CHROMIUM_ARGS = [
 ]
 
 /**
- * Flags that leave the browser one way out: the egress proxy (core/http/egress-proxy.ts), which applies the
+ * Flags that leave the browser one way out: the egress proxy (core/outbound/egress-proxy.ts), which applies the
  * outbound client's address policy to every connection. Chromium bypasses a proxy for loopback unless told
  * `<-loopback>`; it resolves no name itself (the proxy does, once, and checks the answer); WebRTC may not send
  * UDP that does not go through the proxy (so STUN and TURN over UDP are off, TURN over TCP is a CONNECT); DNS

@@ -13,7 +13,7 @@ export interface RenderResult {
 /**
  * How the page reaches the network: what the page's own frames request is answered through the scan's SSRF-guarded
  * session. Everything else the browser sends (popups, shared and service workers, sockets, WebRTC) can only go
- * through the egress proxy (core/http/egress-proxy.ts), which applies the same address policy.
+ * through the egress proxy (core/outbound/egress-proxy.ts), which applies the same address policy.
  */
 export type BrowserFetch = (
   url: string,

@@ -66,7 +66,7 @@ export function lockRefusal(locked: CatalogLock, next: CatalogLock, changelog: s
   if (step === 'backwards') return `CONTRACT_VERSION ${next.contractVersion} is older than the locked ${locked.contractVersion}`
   if (next.sha256 === locked.sha256) return null
   if (step === 'none') {
-    return `The check catalog changed but CONTRACT_VERSION is still ${locked.contractVersion}: bump it in core/contract.ts, add a CHANGELOG.md entry and run \`npm run catalog:lock\``
+    return `The check catalog changed but CONTRACT_VERSION is still ${locked.contractVersion}: bump it in core/version.ts, add a CHANGELOG.md entry and run \`npm run catalog:lock\``
   }
   const removed = locked.checkIds.filter((id) => !next.checkIds.includes(id))
   const added = next.checkIds.filter((id) => !locked.checkIds.includes(id))

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { CONTRACT_VERSION } from '../contract.ts'
-import { LAYER_IDS, LAYERS, publishedMetaSchema } from './contract.ts'
+import { CONTRACT_VERSION } from '../version.ts'
+import { LAYER_IDS, LAYERS, publishedMetaSchema } from './check.ts'
 import { ESSENTIALS_TIERS, essentialsTierOf } from './essentials.ts'
 import type { CheckRegistry } from './registry.ts'
 

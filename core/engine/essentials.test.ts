@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import type { CheckStatus, Tier } from './contract.ts'
+import type { CheckStatus, Tier } from './check.ts'
 import { computeEssentials, type EssentialsMeta } from './essentials.ts'
 import { type CheckResult, type LayerResult, pointsFor } from './scoring.ts'
 

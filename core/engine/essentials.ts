@@ -1,4 +1,4 @@
-import type { CheckMeta, EssentialsAccessFlag, Surface } from './contract.ts'
+import type { CheckMeta, EssentialsAccessFlag, Surface } from './check.ts'
 import type { CheckResult, LayerResult } from './scoring.ts'
 
 /**

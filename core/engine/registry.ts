@@ -1,5 +1,5 @@
 import type { ArtifactKey } from './artifacts.ts'
-import type { CheckDefinition, ScanKind } from './contract.ts'
+import type { CheckDefinition, ScanKind } from './check.ts'
 import { COLLECTORS } from './collectors/index.ts'
 
 export class RegistryError extends Error {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { z } from 'zod'
 import { loadConfig } from '../config.ts'
-import { createOutboundClient } from '../http/client.ts'
-import { ScanSession } from '../http/session.ts'
+import { createOutboundClient } from '../outbound/client.ts'
+import { ScanSession } from '../outbound/session.ts'
 import robotsTxt from '../../checks/domain/robots-txt.ts'
-import { defineCheck, pass } from './contract.ts'
+import { defineCheck, pass } from './check.ts'
 import { runChecks } from './runner.ts'
 
 let server: ReturnType<typeof Bun.serve>

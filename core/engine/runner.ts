@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import type { Config } from '../config.ts'
-import type { ScanSession } from '../http/session.ts'
+import type { ScanSession } from '../outbound/session.ts'
 import type { ArtifactKey, ArtifactMap } from './artifacts.ts'
 import type { BrowserProvider } from './browser.ts'
 import { COLLECTORS } from './collectors/index.ts'
-import { type CheckDefinition, CollectorError, type CollectorContext, LAYERS, type Outcome, type ScanTarget } from './contract.ts'
-import type { CheckStatus } from './contract.ts'
+import { type CheckDefinition, CollectorError, type CollectorContext, LAYERS, type Outcome, type ScanTarget } from './check.ts'
+import type { CheckStatus } from './check.ts'
 import { type CheckResult, toCheckResult } from './scoring.ts'
 
 /** Every check's collection and run together may take this long before the check reports `error`. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import type { CheckStatus, LayerId } from './contract.ts'
+import type { CheckStatus, LayerId } from './check.ts'
 import { BLOCKED_FACTOR, type CheckResult, ctaFor, gradeFor, pointsFor, type ScoredEntry, scoreScan, TOP_FIXES_MAX } from './scoring.ts'
 
 function entry(

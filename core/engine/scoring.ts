@@ -1,5 +1,5 @@
-import type { CheckMeta, CheckStatus, LayerId, Maturity, Tier } from './contract.ts'
-import { LAYERS } from './contract.ts'
+import type { CheckMeta, CheckStatus, LayerId, Maturity, Tier } from './check.ts'
+import { LAYERS } from './check.ts'
 
 /** The spec's CheckResult (default shape). */
 export interface CheckResult {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import type { CheckStatus, LayerId, Surface } from './contract.ts'
+import type { CheckStatus, LayerId, Surface } from './check.ts'
 import { type CheckResult, type LayerResult, pointsFor } from './scoring.ts'
 import { parseSiteType, type SiteTypeMeta, siteTypeLens } from './site-type.ts'
 

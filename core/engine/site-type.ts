@@ -1,4 +1,4 @@
-import type { CheckMeta, LayerId } from './contract.ts'
+import type { CheckMeta, LayerId } from './check.ts'
 import { SITE_TYPES, type SiteClassification, type SiteType } from './collectors/site-classification.ts'
 import { type CheckResult, type LayerResult, scoreScan } from './scoring.ts'
 

@@ -1,10 +1,10 @@
 import type { CheerioAPI } from 'cheerio'
-import type { FetchResult, RequestOptions } from '../http/client.ts'
+import type { FetchResult, RequestOptions } from '../outbound/client.ts'
 import { tryParseBoundedJson } from '../parse/bounded.ts'
 import { loadBoundedHtml } from '../parse/html.ts'
-import { OutboundError } from '../http/client.ts'
-import type { ScanSession } from '../http/session.ts'
-import { CollectorError } from './contract.ts'
+import { OutboundError } from '../outbound/client.ts'
+import type { ScanSession } from '../outbound/session.ts'
+import { CollectorError } from './check.ts'
 
 /** A fetched resource as plain data, the form artifacts carry to checks. */
 export interface HttpSnapshot {

@@ -5,8 +5,8 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { isBearerChallenge } from '../engine/lib/discovery.ts'
 import { isRecord, looksLikeHtml, mediaType, parseJson } from '../engine/snapshot.ts'
-import { OutboundError } from '../http/client.ts'
-import type { ScanSession } from '../http/session.ts'
+import { OutboundError } from '../outbound/client.ts'
+import type { ScanSession } from '../outbound/session.ts'
 import type { AuthRefusal, JsonRpcError, Limits, McpExchange } from './types.ts'
 
 /** Bodies kept in an exchange's record (characters). */

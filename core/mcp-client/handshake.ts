@@ -4,7 +4,7 @@
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { isRecord } from '../engine/snapshot.ts'
-import type { ScanSession } from '../http/session.ts'
+import type { ScanSession } from '../outbound/session.ts'
 import { describeError, failedExchange } from './exchange.ts'
 import { INITIALIZE, MCP_MODERN_VERSION, MODERN_ERROR_CODES, SSE_FALLBACK_STATUSES } from './protocol.ts'
 import { SseChannel } from './sse.ts'

@@ -3,7 +3,7 @@
  * what kind detection asks before a scan, where `connect` is the full, recorded handshake a collection makes.
  */
 import { isRecord } from '../engine/snapshot.ts'
-import type { ScanSession } from '../http/session.ts'
+import type { ScanSession } from '../outbound/session.ts'
 import { authRefusal } from './exchange.ts'
 import { connectSse, handshakeOfDiscover, maySpeakSse } from './handshake.ts'
 import type { Call, Limits } from './types.ts'

@@ -5,10 +5,10 @@
  * stream, so answers are matched to requests by JSON-RPC id and anything else on the stream is ignored.
  */
 import { EventSourceParserStream } from 'eventsource-parser/stream'
-import { CollectorError } from '../engine/contract.ts'
+import { CollectorError } from '../engine/check.ts'
 import { isRecord, mediaType, parseJson, type HttpSnapshot } from '../engine/snapshot.ts'
-import { OutboundError, type RequestOptions } from '../http/client.ts'
-import type { ScanSession } from '../http/session.ts'
+import { OutboundError, type RequestOptions } from '../outbound/client.ts'
+import type { ScanSession } from '../outbound/session.ts'
 import { guardJsonResponse } from '../parse/stream.ts'
 import { describeError, describeResponse, failedExchange, type Outgoing, responseTo, send } from './exchange.ts'
 import type { Limits, McpExchange } from './types.ts'

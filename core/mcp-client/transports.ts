@@ -7,7 +7,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { isRecord, parseJson } from '../engine/snapshot.ts'
-import type { FetchLike } from '../http/client.ts'
+import type { FetchLike } from '../outbound/client.ts'
 import { guardJsonResponse } from '../parse/stream.ts'
 import { describeError, describeResponse, failedExchange, lowerHeaders, type Outgoing } from './exchange.ts'
 import { CLIENT_CAPABILITIES, CLIENT_INFO } from './protocol.ts'

@@ -1,5 +1,5 @@
 /** Raw JSON-RPC requests to one MCP endpoint, shaped as a client of the endpoint's era shapes them. */
-import type { ScanSession } from '../http/session.ts'
+import type { ScanSession } from '../outbound/session.ts'
 import { ACCEPT, MCP_INITIALIZE_BODY } from '../engine/lib/discovery.ts'
 import { authRefusal, type Outgoing, send } from './exchange.ts'
 import { INITIALIZE, MCP_LEGACY_VERSION, MCP_MODERN_VERSION, MODERN_META } from './protocol.ts'

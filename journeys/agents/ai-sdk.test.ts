@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../../core/config.ts'
 import { createEngineDeps } from '../../core/engine-deps.ts'
-import { intentPrompt } from '../contract.ts'
+import { intentPrompt } from '../types.ts'
 import findPricing from '../intents/find-pricing.ts'
 import { runJourney } from '../runner.ts'
 import type { JourneyBudget } from '../session.ts'

@@ -1,4 +1,4 @@
-import { type AgentDefinition, type AgentIdentity, answerText, defineAgent, type FetchedPage, NO_USAGE, type StepSource } from '../contract.ts'
+import { type AgentDefinition, type AgentIdentity, answerText, defineAgent, type FetchedPage, NO_USAGE, type StepSource } from '../types.ts'
 import { SELF } from '../identities.ts'
 import { onSite } from '../insights.ts'
 import type { FetchIntent } from '../session.ts'

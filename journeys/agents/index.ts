@@ -1,5 +1,5 @@
 import type { Config } from '../../core/config.ts'
-import type { AgentDefinition } from '../contract.ts'
+import type { AgentDefinition } from '../types.ts'
 import { ASSISTANT_IDENTITIES, BROWSER } from '../identities.ts'
 import { createAiSdkAgent } from './ai-sdk.ts'
 import deterministic, { createDeterministicAgent } from './deterministic.ts'

@@ -1,4 +1,4 @@
-import { defineIntent, type FetchedPage } from '../contract.ts'
+import { defineIntent, type FetchedPage } from '../types.ts'
 import { answerFrom, completedPages, hasUrl, jsonObject, judgement } from '../judging.ts'
 
 /** RFC 8414 or OpenID Connect discovery metadata: an issuer and a token endpoint to get a token from. */

@@ -1,4 +1,4 @@
-import { defineIntent, type FetchedPage } from '../contract.ts'
+import { defineIntent, type FetchedPage } from '../types.ts'
 import { answerFrom, completedPages, judgement, pathOf, readable } from '../judging.ts'
 
 /** Enough visible text to say what a product does, beyond a name and a navigation bar. */

@@ -1,5 +1,5 @@
 import { isRecord } from '../../core/engine/snapshot.ts'
-import { defineIntent, type FetchedPage } from '../contract.ts'
+import { defineIntent, type FetchedPage } from '../types.ts'
 import { answerFrom, completedPages, hasString, jsonObject, judgement, pathOf } from '../judging.ts'
 import { AGENT_TOKEN } from '../identities.ts'
 

@@ -1,4 +1,4 @@
-import { defineIntent, type FetchedPage, type JourneyEvidence } from '../contract.ts'
+import { defineIntent, type FetchedPage, type JourneyEvidence } from '../types.ts'
 import { completedPages, isGraphQlDescription, isHomePage, isLlmsTxt, isOpenApi, pathOf, readable, stepsOf, topicOf } from '../judging.ts'
 
 /** An endpoint as API references write it: a method and a path, or a request to an API URL. */

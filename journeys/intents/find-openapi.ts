@@ -1,5 +1,5 @@
 import { isRecord } from '../../core/engine/snapshot.ts'
-import { defineIntent, type FetchedPage } from '../contract.ts'
+import { defineIntent, type FetchedPage } from '../types.ts'
 import { answerFrom, completedPages, isOpenApi, jsonObject, judgement } from '../judging.ts'
 
 /** `OpenAPI 3.1.0 description "Acme API" 1.2 with 14 paths`, from the document itself. */

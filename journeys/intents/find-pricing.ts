@@ -1,4 +1,4 @@
-import { defineIntent, type FetchedPage } from '../contract.ts'
+import { defineIntent, type FetchedPage } from '../types.ts'
 import { answerFrom, completedPages, isHomePage, isLlmsTxt, judgement, readable, topicOf } from '../judging.ts'
 import { describePrice } from '../prices.ts'
 

@@ -1,4 +1,4 @@
-import { defineIntent, type FetchedPage } from '../contract.ts'
+import { defineIntent, type FetchedPage } from '../types.ts'
 import { answerFrom, completedPages, judgement, readable, topicOf } from '../judging.ts'
 
 const EMAIL = /\b[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b/i

@@ -1,4 +1,4 @@
-import { defineIntent, type FetchedPage } from '../contract.ts'
+import { defineIntent, type FetchedPage } from '../types.ts'
 import { answerFrom, completedPages, judgement, readable, topicOf } from '../judging.ts'
 
 const TOPIC = /terms|legal|privacy|conditions|\btos\b|policy/i

@@ -1,4 +1,4 @@
-import type { IntentDefinition } from '../contract.ts'
+import type { IntentDefinition } from '../types.ts'
 import authenticate from './authenticate.ts'
 import evaluateProduct from './evaluate-product.ts'
 import findAgentAccess from './find-agent-access.ts'

@@ -7,7 +7,7 @@ import { loadConfig } from '../../core/config.ts'
 import { createEngineDeps } from '../../core/engine-deps.ts'
 import { type FixtureSite, resolveRules, type SiteName, startFixtureSites } from '../../tests/fixtures/sites/server.ts'
 import deterministic from '../agents/deterministic.ts'
-import { intentPrompt, JOURNEY_LAYERS } from '../contract.ts'
+import { intentPrompt, JOURNEY_LAYERS } from '../types.ts'
 import { runJourney } from '../runner.ts'
 import { INTENTS, intentById } from './index.ts'
 

@@ -2,7 +2,7 @@
 // the answer to a careless judge (a blog post quoting a price, a newsletter form, a CLI reference, a JSON link to
 // an OpenAPI document) and must not count, next to the smallest page that does.
 import { describe, expect, test } from 'bun:test'
-import type { FetchedPage, JourneyEvidence } from '../contract.ts'
+import type { FetchedPage, JourneyEvidence } from '../types.ts'
 import { fetchedPage } from '../../tests/support/journey-evidence.ts'
 import { intentById } from './index.ts'
 

@@ -1,4 +1,4 @@
-import { defineIntent } from '../contract.ts'
+import { defineIntent } from '../types.ts'
 import { answerFrom, completedPages, isMarkdown, judgement, pathOf, topicOf } from '../judging.ts'
 
 /** What documentation pages are called; a product page or the home page in Markdown is not documentation. */

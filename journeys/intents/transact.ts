@@ -1,5 +1,5 @@
 import { isRecord } from '../../core/engine/snapshot.ts'
-import { defineIntent, type FetchedPage } from '../contract.ts'
+import { defineIntent, type FetchedPage } from '../types.ts'
 import { answerFrom, completedPages, hasString, jsonObject, judgement, pathOf } from '../judging.ts'
 
 /** An x402 challenge's payment requirements, from the `payment-required` header (base64 JSON) or the body. */

@@ -1,5 +1,5 @@
 import { tool } from 'ai'
-import type { AgentRun } from '../contract.ts'
+import type { AgentRun } from '../types.ts'
 import { pageToolInput, visitForModel } from './page-result.ts'
 
 export const fetchPage = (run: AgentRun) =>

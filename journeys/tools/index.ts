@@ -1,4 +1,4 @@
-import type { AgentRun } from '../contract.ts'
+import type { AgentRun } from '../types.ts'
 import { fetchPage } from './fetch-page.ts'
 import { renderPage } from './render-page.ts'
 

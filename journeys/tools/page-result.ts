@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AgentRun, FetchedPage } from '../contract.ts'
+import type { AgentRun, FetchedPage } from '../types.ts'
 import type { FetchIntent } from '../session.ts'
 
 /** What one page may put in the model's context: enough to read it and choose the next link, never a whole site. */

@@ -1,5 +1,5 @@
 import { asc, gt } from 'drizzle-orm'
-import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
+import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
 import type { Db } from '../../core/db/index.ts'
 import type { Logger } from '../../core/log.ts'
 import { DEFAULT_ORDER } from './filter-grammar.ts'

@@ -1,5 +1,5 @@
 import type { Config } from '../../core/config.ts'
-import { SERVICE_NAME } from '../../core/contract.ts'
+import { SERVICE_NAME } from '../../core/version.ts'
 import { MEDIA } from '../../core/engine/lib/discovery.ts'
 
 /** Who publishes this registry and where its documents live: the names every other ARD module builds on. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import mcpEndpointAdvertised from '../../checks/domain/mcp-endpoint-advertised.ts'
 import { REGISTERED_CHECKS } from '../../checks/index.ts'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
 import { toCheckResult } from '../../core/engine/scoring.ts'
 import { ardWorld, domains, report, SERVER_CARD, URN } from '../../tests/support/ard-world.ts'
 import { discoveryLayer, scanReport } from '../../tests/support/scan-report.ts'

@@ -4,7 +4,7 @@ import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { Config } from '../../core/config.ts'
-import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
+import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
 import { completeDocument } from '../../core/openapi.ts'
 
 // Swagger UI is served from the installed package rather than a CDN, so a self-hosted or offline

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
 import { RATE_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { sseResponse } from '../../core/sse.ts'

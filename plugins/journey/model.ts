@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { JOURNEY_LAYERS } from '../../journeys/contract.ts'
+import { JOURNEY_LAYERS } from '../../journeys/types.ts'
 import { COMPARE_ROLES, JOURNEY_STATUSES } from './tables.ts'
 
 /** Longest domain or URL accepted where a run's domain is named (the same bound as the scan routes). */

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
 import type { Db } from '../../core/db/index.ts'
 import type { Executor } from '../../core/jobs/queue.ts'
 import type { Comparison } from '../../journeys/compare.ts'
-import type { TrajectoryStep } from '../../journeys/contract.ts'
+import type { TrajectoryStep } from '../../journeys/types.ts'
 import type { JourneyOutcome } from '../../journeys/runner.ts'
 import { journeyRuns, journeySteps, type RunError } from './tables.ts'
 

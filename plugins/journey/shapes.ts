@@ -1,4 +1,4 @@
-import type { TrajectoryStep } from '../../journeys/contract.ts'
+import type { TrajectoryStep } from '../../journeys/types.ts'
 import type { DomainAggregate, JourneyRunGraph, JourneyRunRecord } from './model.ts'
 import type { JourneyRunRow } from './repository.ts'
 

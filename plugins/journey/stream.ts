@@ -1,6 +1,6 @@
 import type { Store } from '../../core/store/types.ts'
 import type { SseChannel } from '../../core/sse.ts'
-import type { TrajectoryStep } from '../../journeys/contract.ts'
+import type { TrajectoryStep } from '../../journeys/types.ts'
 import type { JourneyRepository, JourneyRunRow } from './repository.ts'
 import { graphStep, runGraph, runRecord } from './shapes.ts'
 import { journeyChannel, type JourneyEvent } from './worker.ts'

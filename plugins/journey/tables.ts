@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 import type { Comparison } from '../../journeys/compare.ts'
-import type { RunUsage, TrajectoryStep, Verdict } from '../../journeys/contract.ts'
+import type { RunUsage, TrajectoryStep, Verdict } from '../../journeys/types.ts'
 import type { Insight, RunSignals } from '../../journeys/insights.ts'
 import { apiKeys } from '../../core/keys/tables.ts'
 

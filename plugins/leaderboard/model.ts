@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { SCAN_KINDS } from '../../core/engine/contract.ts'
+import { SCAN_KINDS } from '../../core/engine/check.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
 import { competitor } from '../scan/model.ts'
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../core/db/index.ts'
-import { SCAN_KINDS } from '../../core/engine/contract.ts'
+import { SCAN_KINDS } from '../../core/engine/check.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
 import { GRADE_COLORS, type Grade, gradeFor } from '../../core/engine/scoring.ts'
 import { latestPublishedScans, poolRank } from '../scan/competitors.ts'

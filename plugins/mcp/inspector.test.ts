@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
 import { startWorld, type World } from '../../tests/support/world.ts'
 import { mcpPlugin } from './index.ts'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
 import type { Services } from '../../core/root.ts'
 import { createRunBody, createdRun, intentList, journeyRun } from '../journey/model.ts'
 import { brief } from './model.ts'

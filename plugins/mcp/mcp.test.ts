@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { Elysia } from 'elysia'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
 import { consume } from '../../core/limits.ts'
 import { request } from '../../tests/helpers.ts'
 import { solveChallenge } from '../../tests/support/solve-challenge.ts'

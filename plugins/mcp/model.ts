@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { openApiSchema } from '../../core/openapi.ts'
-import { CHECK_STATUSES, LAYER_IDS, SCAN_KINDS } from '../../core/engine/contract.ts'
+import { CHECK_STATUSES, LAYER_IDS, SCAN_KINDS } from '../../core/engine/check.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/discovery.ts'
 import { LIMITS, type LimitName } from '../../core/limits.ts'
 import { checkCatalog } from '../checks/model.ts'

@@ -3,7 +3,7 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 import { Server as ModernServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { z } from 'zod'
 import type { Config } from '../../core/config.ts'
-import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
+import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
 import { AppError, type ErrorCode, renderError } from '../../core/errors.ts'
 import type { Logger } from '../../core/log.ts'
 import type { Caller, LimitName } from '../../core/limits.ts'

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { Services } from '../../core/root.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'

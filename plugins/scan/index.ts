@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
 import type { Root } from '../../core/root.ts'
 import { deprecationHeaders } from '../../core/deprecations.ts'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
 import { DEPRECATION_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { resolveTarget } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
 import { parseRowId } from '../../core/ids.ts'
-import { ScanSession } from '../../core/http/session.ts'
+import { ScanSession } from '../../core/outbound/session.ts'
 import { sseResponse } from '../../core/sse.ts'
 import {
   auditScanResult,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CHECK_STATUSES, LAYER_IDS, MATURITIES, TIERS } from '../../core/engine/contract.ts'
+import { CHECK_STATUSES, LAYER_IDS, MATURITIES, TIERS } from '../../core/engine/check.ts'
 import { SITE_TYPES } from '../../core/engine/collectors/site-classification.ts'
 import { commaList } from '../../core/query.ts'
 

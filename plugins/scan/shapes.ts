@@ -1,6 +1,6 @@
 import type { Config } from '../../core/config.ts'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
-import type { CheckMeta } from '../../core/engine/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
+import type { CheckMeta } from '../../core/engine/check.ts'
 import { computeEssentials } from '../../core/engine/essentials.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { type CheckResult, GRADE_COLORS, type Grade } from '../../core/engine/scoring.ts'

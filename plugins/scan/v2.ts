@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import type { ScanTarget } from '../../core/engine/contract.ts'
+import type { ScanTarget } from '../../core/engine/check.ts'
 import { v2Scans } from './tables.ts'
 
 export type V2ScanRow = typeof v2Scans.$inferSelect

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { openApiSchema } from '../../core/openapi.ts'
-import { SCAN_KINDS } from '../../core/engine/contract.ts'
+import { SCAN_KINDS } from '../../core/engine/check.ts'
 import { ardErrorResponse } from '../../core/errors.ts'
 
 export const JOSE_MEDIA_TYPE = 'application/jose'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Config } from '../../core/config.ts'
-import { CONTRACT_VERSION } from '../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../core/version.ts'
 import type { SigningKey, SigningKeys } from '../../core/crypto/signing.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { type Serialized, serialize } from '../../core/etag.ts'

@@ -1,5 +1,5 @@
 import type { Config } from '../../core/config.ts'
-import { SERVICE_NAME } from '../../core/contract.ts'
+import { SERVICE_NAME } from '../../core/version.ts'
 import type { SigningKeys } from '../../core/crypto/signing.ts'
 import { type DirectorySignatureOptions, signDirectoryResponse } from '../../core/crypto/web-bot-auth.ts'
 import { type Serialized, serialize } from '../../core/etag.ts'

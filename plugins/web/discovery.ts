@@ -1,6 +1,6 @@
-import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
+import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
 import type { CheckCatalog } from '../../core/engine/catalog.ts'
-import { LAYERS } from '../../core/engine/contract.ts'
+import { LAYERS } from '../../core/engine/check.ts'
 import { STATIC_PAGES } from './site-files.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { Children } from '@kitajs/html'
-import { SERVICE_NAME } from '../../core/contract.ts'
+import { SERVICE_NAME } from '../../core/version.ts'
 import { assetPath } from './assets.ts'
 import { OG_IMAGE } from './discovery.ts'
 import { jsonForScript } from './respond.ts'

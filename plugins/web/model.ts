@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { CheckResult } from '../../core/engine/scoring.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
-import { LAYER_IDS, SCAN_KINDS, TIERS } from '../../core/engine/contract.ts'
+import { LAYER_IDS, SCAN_KINDS, TIERS } from '../../core/engine/check.ts'
 
 /** The home page's form (url-encoded): one field takes a domain, an MCP server URL or an MCP App URL. */
 export const scanForm = z.object({

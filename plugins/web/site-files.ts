@@ -1,4 +1,4 @@
-import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/contract.ts'
+import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
 import { reportPath } from '../scan/shapes.ts'
 
 /** Pages listed in the sitemap and llms.txt besides the reports. */

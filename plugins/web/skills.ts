@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { SERVICE_NAME } from '../../core/contract.ts'
+import { SERVICE_NAME } from '../../core/version.ts'
 import { API_CATALOG_PATH, MCP_PATH, OPENAPI_PATH } from './discovery.ts'
 
 /**

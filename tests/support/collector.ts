@@ -1,9 +1,9 @@
 import { afterAll, beforeEach } from 'bun:test'
 import { type Config, loadConfig } from '../../core/config.ts'
 import type { ArtifactKey, ArtifactMap } from '../../core/engine/artifacts.ts'
-import { type Collector, type CollectorContext, CollectorError, type ScanKind, type ScanTarget } from '../../core/engine/contract.ts'
-import { createOutboundClient } from '../../core/http/client.ts'
-import { ScanSession } from '../../core/http/session.ts'
+import { type Collector, type CollectorContext, CollectorError, type ScanKind, type ScanTarget } from '../../core/engine/check.ts'
+import { createOutboundClient } from '../../core/outbound/client.ts'
+import { ScanSession } from '../../core/outbound/session.ts'
 
 /** The configuration collector tests scan with: the fixture servers listen on 127.0.0.1. */
 export function collectorConfig(): Readonly<Config> {

@@ -1,4 +1,4 @@
-import type { FetchedPage } from '../../journeys/contract.ts'
+import type { FetchedPage } from '../../journeys/types.ts'
 import { pricesIn } from '../../journeys/prices.ts'
 
 /** A fetched page as the judges read it: a readable 200 HTML page unless `fields` say otherwise; prices as its text states them. */

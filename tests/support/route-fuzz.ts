@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { type AppHandle, createApp } from '../../core/app.ts'
 import { loadConfig } from '../../core/config.ts'
 import { ERRORS, usesArdEnvelope } from '../../core/errors.ts'
-import { type OutboundClient, OutboundError } from '../../core/http/client.ts'
+import { type OutboundClient, OutboundError } from '../../core/outbound/client.ts'
 import { openStore } from '../../core/store/index.ts'
 import { checkResult, discoveryLayer, scanReport } from './scan-report.ts'
 

@@ -1,4 +1,4 @@
-import type { CheckStatus } from '../../core/engine/contract.ts'
+import type { CheckStatus } from '../../core/engine/check.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { type CheckResult, ctaFor, gradeFor, type LayerResult } from '../../core/engine/scoring.ts'
 

@@ -1,4 +1,4 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { fetchSnapshot, type HttpSnapshot, isOk, isRecord, parseJson } from '../snapshot.ts'
 
 /** A2A agent card: the current well-known path first, then the pre-0.3 legacy path. */

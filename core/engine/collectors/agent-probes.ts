@@ -1,4 +1,4 @@
-import { CollectorError, type CollectorContext, defineCollector, type ScanKind } from '../contract.ts'
+import { CollectorError, type CollectorContext, defineCollector, type ScanKind } from '../check.ts'
 import { PROBED_AGENT_TOKENS, probedAgent } from '../lib/ai-agents.ts'
 import { type ChallengeVerdict, detectChallenge } from '../lib/challenge.ts'
 import { MCP_INITIALIZE_BODY, nullOnCollectorError } from '../lib/discovery.ts'

@@ -1,4 +1,4 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { ACCEPT, parseSkillsIndex, settle } from '../lib/discovery.ts'
 import { fetchSnapshot, type HttpSnapshot } from '../snapshot.ts'
 

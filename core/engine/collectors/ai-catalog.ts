@@ -1,4 +1,4 @@
-import { type CollectorContext, defineCollector } from '../contract.ts'
+import { type CollectorContext, defineCollector } from '../check.ts'
 import { catalogEntries, discoveryHeaders, MEDIA, nullOnCollectorError, settle } from '../lib/discovery.ts'
 import { parseLinkHeader } from '../lib/links.ts'
 import { fetchSnapshot, type HttpSnapshot, isOk, looksLikeHtml, parseJson } from '../snapshot.ts'

@@ -1,4 +1,4 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { acceptFor, MEDIA, nullOnCollectorError } from '../lib/discovery.ts'
 import { parseLinkHeader, type WebLink } from '../lib/links.ts'
 import { fetchSnapshot, type HttpSnapshot, isOk, isRecord, looksLikeHtml, parseJson } from '../snapshot.ts'

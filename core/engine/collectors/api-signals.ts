@@ -1,4 +1,4 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { isSameSite } from '../lib/links.ts'
 import { fetchSnapshot, isOk, isRecord, parseJson } from '../snapshot.ts'
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { htmlPage } from '../../../tests/support/artifacts.ts'
 import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import { closedOrigin } from '../../../tests/support/ports.ts'
-import type { CollectorContext } from '../contract.ts'
+import type { CollectorContext } from '../check.ts'
 import { pricingPageCollector, productPagesCollector } from './commerce-pages.ts'
 import type { CommerceSignals } from './commerce-signals.ts'
 

@@ -1,4 +1,4 @@
-import { CollectorError, defineCollector } from '../contract.ts'
+import { CollectorError, defineCollector } from '../check.ts'
 import { fetchPage, type HtmlPage } from '../snapshot.ts'
 
 /** Up to 3 sampled product pages (from CommerceSignals.productUrls, else the homepage). */

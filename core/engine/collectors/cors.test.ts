@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { collectorContext, localTarget, recordingSite, scanSession } from '../../../tests/support/collector.ts'
-import type { ScanKind } from '../contract.ts'
+import type { ScanKind } from '../check.ts'
 import { fetchSnapshot } from '../snapshot.ts'
 import type { AiCatalogArtifact } from './ai-catalog.ts'
 import { corsCollector } from './cors.ts'

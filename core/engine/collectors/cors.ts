@@ -1,4 +1,4 @@
-import { type CollectorContext, defineCollector } from '../contract.ts'
+import { type CollectorContext, defineCollector } from '../check.ts'
 import { nullOnCollectorError, settle } from '../lib/discovery.ts'
 import { MCP_INITIALIZE_BODY } from '../lib/discovery.ts'
 import { fetchSnapshot, isOk, looksLikeHtml, type HttpSnapshot } from '../snapshot.ts'

@@ -1,4 +1,4 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { ACCEPT, nullOnCollectorError, settle } from '../lib/discovery.ts'
 import { fetchSnapshot, type HttpSnapshot, isRecord, parseJson } from '../snapshot.ts'
 

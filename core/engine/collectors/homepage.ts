@@ -1,4 +1,4 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { isSameSite } from '../lib/links.ts'
 import { fetchPage, type HtmlPage } from '../snapshot.ts'
 

@@ -1,5 +1,5 @@
 import type { ArtifactKey } from '../artifacts.ts'
-import type { Collector } from '../contract.ts'
+import type { Collector } from '../check.ts'
 import { agentCardCollector } from './agent-card.ts'
 import { agentProbesCollector } from './agent-probes.ts'
 import { agentSkillsCollector } from './agent-skills.ts'

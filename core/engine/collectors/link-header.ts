@@ -1,8 +1,8 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { acceptFor, discoveryRelations, settle } from '../lib/discovery.ts'
 import { parseLinkHeader, type WebLink } from '../lib/links.ts'
 import { fetchSnapshot } from '../snapshot.ts'
-import type { ScanSession } from '../../http/session.ts'
+import type { ScanSession } from '../../outbound/session.ts'
 
 /** Discovery relations from the homepage's Link header, with the status of each target (HEAD, then GET). */
 export interface LinkHeaderArtifact {

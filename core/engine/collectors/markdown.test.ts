@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { collectorContext, localTarget, recordingSite, scanSession } from '../../../tests/support/collector.ts'
-import type { CollectorContext } from '../contract.ts'
+import type { CollectorContext } from '../check.ts'
 import { fetchPage } from '../snapshot.ts'
 import { looksLikeMarkdown, markdownHomeCollector, markdownTwin, markdownVariantsCollector } from './markdown.ts'
 

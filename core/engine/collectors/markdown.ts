@@ -1,4 +1,4 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { nullOnCollectorError, settle } from '../lib/discovery.ts'
 import { parseLinkHeader } from '../lib/links.ts'
 import { fetchSnapshot, type HtmlPage, type HttpSnapshot, isOk, looksLikeHtml } from '../snapshot.ts'

@@ -1,5 +1,5 @@
 import type { ArtifactMap } from '../artifacts.ts'
-import { type CollectorContext, defineCollector } from '../contract.ts'
+import { type CollectorContext, defineCollector } from '../check.ts'
 import {
   MCP_INITIALIZE_BODY,
   absoluteUrlsIn,

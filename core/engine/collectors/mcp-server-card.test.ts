@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { mcpServer, modernServer } from '../../../tests/support/mcp-artifacts.ts'
 import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
-import type { ScanKind } from '../contract.ts'
+import type { ScanKind } from '../check.ts'
 import type { McpServerArtifact } from './mcp.ts'
 import { mcpServerCardCollector } from './mcp-server-card.ts'
 

@@ -1,4 +1,4 @@
-import { type CollectorContext, defineCollector } from '../contract.ts'
+import { type CollectorContext, defineCollector } from '../check.ts'
 import { catalogEntries, discoveryHeaders, MEDIA, nullOnCollectorError, readJsonObject, settle } from '../lib/discovery.ts'
 import { fetchSnapshot, type HttpSnapshot, isRecord } from '../snapshot.ts'
 

@@ -3,7 +3,7 @@ import { startServerEverything } from '../../../tests/fixtures/mcp/everything.ts
 import { type McpFixture, type McpFixtureName, resolveRules, startMcpFixtures } from '../../../tests/fixtures/mcp/server.ts'
 import { loadConfig } from '../../config.ts'
 import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
-import { CollectorError, type CollectorContext } from '../contract.ts'
+import { CollectorError, type CollectorContext } from '../check.ts'
 import { embeddedMcpUrls } from '../detect.ts'
 import { type McpExchange, type McpServerArtifact, mcpCollector } from './mcp.ts'
 

@@ -8,7 +8,7 @@ import { collectList, LISTS, optionalRecord, optionalString } from '../../mcp-cl
 import { MCP_EXCHANGE_TIMEOUT_MS, MCP_LEGACY_VERSION, MCP_MODERN_VERSION } from '../../mcp-client/protocol.ts'
 import type { Handshake, McpEra, McpExchange, McpList, McpPrompt, McpResource, McpTool } from '../../mcp-client/types.ts'
 import { McpWire, type RequestOptions } from '../../mcp-client/wire.ts'
-import { CollectorError, defineCollector } from '../contract.ts'
+import { CollectorError, defineCollector } from '../check.ts'
 import { uiLink } from '../lib/mcp-app.ts'
 import { isRecord } from '../snapshot.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
-import type { CollectorContext } from '../contract.ts'
+import type { CollectorContext } from '../check.ts'
 import type { ApiSignals } from './api-signals.ts'
 import { notFoundCollector } from './not-found.ts'
 

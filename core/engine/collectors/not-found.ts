@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { CollectorError, defineCollector } from '../contract.ts'
+import { CollectorError, defineCollector } from '../check.ts'
 import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot } from '../snapshot.ts'
 
 export interface NotFoundArtifact {

@@ -1,4 +1,4 @@
-import { type CollectorContext, defineCollector, type ScanKind } from '../contract.ts'
+import { type CollectorContext, defineCollector, type ScanKind } from '../check.ts'
 import { isBearerChallenge, nullOnCollectorError, settle } from '../lib/discovery.ts'
 import { isSameSite } from '../lib/links.ts'
 import { fetchSnapshot, type HttpSnapshot, isOk, isRecord, looksLikeHtml, parseJson } from '../snapshot.ts'

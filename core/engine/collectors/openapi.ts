@@ -1,5 +1,5 @@
 import { parseBoundedJsonOrYaml } from '../../parse/bounded.ts'
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { isSameSite, parseLinkHeader } from '../lib/links.ts'
 import { openapiSchemaErrors } from '../lib/openapi-validation.ts'
 import { fetchSnapshot, type HtmlPage, type HttpSnapshot, isOk, isRecord, looksLikeHtml } from '../snapshot.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import { closedOrigin } from '../../../tests/support/ports.ts'
-import { type CollectorContext, CollectorError } from '../contract.ts'
+import { type CollectorContext, CollectorError } from '../check.ts'
 import type { OpenapiArtifact } from './openapi.ts'
 import { operationsBase, paidOperations, paymentProbesCollector } from './payment-probes.ts'
 

@@ -1,4 +1,4 @@
-import { CollectorError, defineCollector } from '../contract.ts'
+import { CollectorError, defineCollector } from '../check.ts'
 import { isSameSite } from '../lib/links.ts'
 import { BROWSER_HEADERS, fetchSnapshot, isRecord, type HttpSnapshot } from '../snapshot.ts'
 

@@ -1,7 +1,7 @@
 import type { CheerioAPI } from 'cheerio'
 import { loadBoundedHtml } from '../../parse/html.ts'
 import { NO_BROWSER_MESSAGE } from '../browser.ts'
-import { CollectorError, defineCollector } from '../contract.ts'
+import { CollectorError, defineCollector } from '../check.ts'
 
 /** The homepage after JavaScript ran in a real browser. */
 export interface RenderedPage {

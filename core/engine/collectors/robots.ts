@@ -1,5 +1,5 @@
 import robotsParser from 'robots-parser'
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { fetchSnapshot, type HttpSnapshot, isOk, looksLikeHtml } from '../snapshot.ts'
 
 export interface RobotsRule {

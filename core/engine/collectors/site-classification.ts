@@ -1,4 +1,4 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { isRecord, parseJson } from '../snapshot.ts'
 
 export const SITE_TYPES = ['content', 'business', 'app', 'store'] as const

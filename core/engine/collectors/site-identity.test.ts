@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { htmlPage, target } from '../../../tests/support/artifacts.ts'
-import type { CollectorContext } from '../contract.ts'
+import type { CollectorContext } from '../check.ts'
 import type { HtmlPage } from '../snapshot.ts'
 import { nameFromTitle, siteIdentityCollector } from './site-identity.ts'
 

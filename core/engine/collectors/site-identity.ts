@@ -1,4 +1,4 @@
-import { defineCollector } from '../contract.ts'
+import { defineCollector } from '../check.ts'
 import { type CategorySignals, classifyCategory } from '../lib/categories.ts'
 import { extractJsonLd, type JsonLdNode } from '../lib/jsonld.ts'
 import type { HtmlPage } from '../snapshot.ts'

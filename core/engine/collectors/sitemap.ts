@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { xmlNestingExceeds } from '../../parse/nesting.ts'
-import { type CollectorContext, defineCollector } from '../contract.ts'
+import { type CollectorContext, defineCollector } from '../check.ts'
 import { ACCEPT, nullOnCollectorError, settle } from '../lib/discovery.ts'
 import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot, isOk, looksLikeHtml } from '../snapshot.ts'
 

@@ -1,7 +1,7 @@
 import type { ArtifactKey, ArtifactMap } from '../artifacts.ts'
-import { type Collector, defineCollector } from '../contract.ts'
+import { type Collector, defineCollector } from '../check.ts'
 import { fetchSnapshot, type HttpSnapshot } from '../snapshot.ts'
-import type { RequestOptions } from '../../http/client.ts'
+import type { RequestOptions } from '../../outbound/client.ts'
 
 type SnapshotKey = { [K in ArtifactKey]: ArtifactMap[K] extends HttpSnapshot ? K : never }[ArtifactKey]
 

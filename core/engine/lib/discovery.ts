@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { parseBoundedYaml } from '../../parse/bounded.ts'
-import { CollectorError, type Outcome } from '../contract.ts'
+import { CollectorError, type Outcome } from '../check.ts'
 import { type HttpSnapshot, isOk, isRecord, looksLikeHtml, parseJson } from '../snapshot.ts'
 import type { WebLink } from './links.ts'
 

@@ -5,7 +5,7 @@
  */
 import { loadBoundedHtml } from '../../parse/html.ts'
 import type { McpResource, McpServerArtifact, McpTool } from '../collectors/mcp.ts'
-import type { ScanKind } from '../contract.ts'
+import type { ScanKind } from '../check.ts'
 import { isRecord, parseJson } from '../snapshot.ts'
 
 export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui'

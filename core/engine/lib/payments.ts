@@ -6,7 +6,7 @@ import type { CheerioAPI } from 'cheerio'
 import type { AnyNode } from 'domhandler'
 import type { CommerceSignals } from '../collectors/commerce-signals.ts'
 import type { PaymentProbesArtifact } from '../collectors/payment-probes.ts'
-import { fail, na, type Outcome } from '../contract.ts'
+import { fail, na, type Outcome } from '../check.ts'
 import { isRecord, parseJson, type HttpSnapshot } from '../snapshot.ts'
 
 /** The payments-layer gate (checks.md §19): `na` on a target with no commerce signal, null otherwise. */

@@ -1,4 +1,4 @@
-import { CONTRACT_VERSION } from '../../../core/contract.ts'
+import { CONTRACT_VERSION } from '../../../core/version.ts'
 import { Layout } from '../layout.tsx'
 
 /** `/api`: where programs start. */

@@ -1,4 +1,4 @@
-import { SCAN_KINDS, TIERS } from '../../../core/engine/contract.ts'
+import { SCAN_KINDS, TIERS } from '../../../core/engine/check.ts'
 import type { CheckCatalog } from '../../../core/engine/catalog.ts'
 import { isWebUrl } from '../components.tsx'
 import { Layout } from '../layout.tsx'

@@ -1,5 +1,5 @@
-import { SERVICE_NAME } from '../../../core/contract.ts'
-import { LAYERS } from '../../../core/engine/contract.ts'
+import { SERVICE_NAME } from '../../../core/version.ts'
+import { LAYERS } from '../../../core/engine/check.ts'
 import { HOME_MARKDOWN_PATH } from '../discovery.ts'
 import { Layout, ScanForm } from '../layout.tsx'
 

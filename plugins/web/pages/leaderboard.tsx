@@ -1,4 +1,4 @@
-import { SCAN_KINDS } from '../../../core/engine/contract.ts'
+import { SCAN_KINDS } from '../../../core/engine/check.ts'
 import { CATEGORIES } from '../../../core/engine/lib/categories.ts'
 import type { LeaderboardResponse } from '../../leaderboard/model.ts'
 import { categoryName, day } from '../components.tsx'

@@ -1,4 +1,4 @@
-import { SERVICE_NAME } from '../../../core/contract.ts'
+import { SERVICE_NAME } from '../../../core/version.ts'
 import { buildReportModel, formatGain, type Recipe, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { defineCheck, pass } from './contract.ts'
+import { defineCheck, pass } from './check.ts'
 
 const authored = {
   id: 'example-check',

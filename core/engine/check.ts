@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Config } from '../config.ts'
-import type { ScanSession } from '../http/session.ts'
+import type { ScanSession } from '../outbound/session.ts'
 import type { ArtifactKey, ArtifactMap } from './artifacts.ts'
 import type { BrowserProvider } from './browser.ts'
 
