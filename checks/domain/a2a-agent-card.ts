@@ -1,7 +1,8 @@
 // (bonus) An A2A Agent Card (v1.0, or v0.3) is published at /.well-known/agent-card.json with its required fields.
 // Spec: https://a2a-protocol.org/latest/specification/
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { type FieldKind, listSome, missingFields, statusOf } from '../../core/engine/lib/discovery.ts'
+import { listSome, statusOf } from '../../core/engine/lib/describe.ts'
+import { type FieldKind, missingFields } from '../lib/fields.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const V1_FIELDS: Record<string, FieldKind> = {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import type { AgentSkillsArtifact } from '../../core/engine/collectors/agent-skills.ts'
 import type { Outcome } from '../../core/engine/check.ts'
-import { sha256Hex, SKILLS_V02_SCHEMA } from '../../core/engine/lib/discovery.ts'
+import { SKILLS_V02_SCHEMA } from '../../core/engine/lib/skills-index.ts'
+import { sha256Hex } from '../lib/digest.ts'
 import { context, jsonSnapshot, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './agent-skills-index.ts'
 

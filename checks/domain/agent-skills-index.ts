@@ -1,16 +1,11 @@
 // (bonus) An Agent Skills discovery index (v0.2.0 /.well-known/agent-skills/index.json, or v0.1 /.well-known/skills/index.json) lists skills whose SKILL.md resolves with name/description frontmatter.
 // Spec: https://github.com/cloudflare/agent-skills-discovery-rfc (v0.1: https://github.com/elithrar/agent-skills-discovery-rfc)
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import {
-  listSome,
-  parseFrontmatter,
-  parseSkillsIndex,
-  pathOf,
-  sha256Hex,
-  SKILLS_V02_SCHEMA,
-  type SkillsIndex,
-  unreachable,
-} from '../../core/engine/lib/discovery.ts'
+import { listSome, pathOf } from '../../core/engine/lib/describe.ts'
+import { parseFrontmatter } from '../../core/engine/lib/markdown.ts'
+import { parseSkillsIndex, SKILLS_V02_SCHEMA, type SkillsIndex } from '../../core/engine/lib/skills-index.ts'
+import { sha256Hex } from '../lib/digest.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { isOk } from '../../core/engine/snapshot.ts'
 
 export default defineCheck({

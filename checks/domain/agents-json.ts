@@ -1,7 +1,7 @@
 // (bonus) /.well-known/agents.json (Wildcard agents.json) declares its spec version, info, OpenAPI sources and flows.
 // Spec: https://github.com/wild-card-ai/agents-json
 import { defineCheck } from '../../core/engine/check.ts'
-import { judgeManifest } from '../../core/engine/lib/discovery.ts'
+import { judgeManifest } from '../lib/manifest.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 export default defineCheck({

@@ -1,18 +1,11 @@
 // /.well-known/ai-catalog.json is an AI Catalog / ARD manifest: a valid root, valid entries anchored at this host, and artefacts that resolve.
 // Spec: https://github.com/Agent-Card/ai-catalog (specification/ai-catalog.md); ARD v0.9 https://agenticresourcediscovery.io/spec/
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import {
-  type CatalogEntry,
-  catalogEntries,
-  describeJsonProblem,
-  isHostOrParent,
-  listSome,
-  MEDIA,
-  pathOf,
-  readJsonObject,
-  serverCardEndpoints,
-  urnPublisher,
-} from '../../core/engine/lib/discovery.ts'
+import { type CatalogEntry, catalogEntries, isHostOrParent, urnPublisher } from '../../core/engine/lib/ai-catalog.ts'
+import { listSome, pathOf } from '../../core/engine/lib/describe.ts'
+import { describeJsonProblem, readJsonObject } from '../../core/engine/lib/json-document.ts'
+import { MEDIA } from '../../core/engine/lib/media-types.ts'
+import { serverCardEndpoints } from '../../core/engine/lib/server-card.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 /** A detached compact JWS: `<protected header>..<signature>` (empty payload, RFC 7515 Appendix F). */

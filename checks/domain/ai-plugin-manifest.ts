@@ -1,7 +1,8 @@
 // (bonus) The legacy ChatGPT plugin manifest /.well-known/ai-plugin.json is complete and points to an OpenAPI description.
 // Spec: https://github.com/openai/plugins-quickstart (manifest fields; checks.md §14.5)
 import { defineCheck } from '../../core/engine/check.ts'
-import { judgeManifest, valueAt } from '../../core/engine/lib/discovery.ts'
+import { valueAt } from '../lib/fields.ts'
+import { judgeManifest } from '../lib/manifest.ts'
 
 export default defineCheck({
   meta: {

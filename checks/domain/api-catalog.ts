@@ -1,7 +1,9 @@
 // RFC 9727: /.well-known/api-catalog answers GET with an application/linkset+json catalog of the site's APIs and HEAD with a Link rel="api-catalog".
 // Spec: https://www.rfc-editor.org/rfc/rfc9727
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { describeJsonProblem, listSome, MEDIA, readJsonObject } from '../../core/engine/lib/discovery.ts'
+import { listSome } from '../../core/engine/lib/describe.ts'
+import { describeJsonProblem, readJsonObject } from '../../core/engine/lib/json-document.ts'
+import { MEDIA } from '../../core/engine/lib/media-types.ts'
 import { isOk } from '../../core/engine/snapshot.ts'
 
 const PROFILE = 'https://www.rfc-editor.org/info/rfc9727'

@@ -3,7 +3,8 @@
 import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
-import { readJsonRpcResponse, unreachable } from '../../core/engine/lib/discovery.ts'
+import { readJsonRpcResponse } from '../../core/engine/lib/mcp-wire.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { captchaOnForm, type ChallengeVerdict, detectChallenge } from '../../core/engine/lib/challenge.ts'
 import { type HttpSnapshot, isOk } from '../../core/engine/snapshot.ts'
 

@@ -2,7 +2,7 @@
 // Spec: https://developer.chrome.com/docs/lighthouse/agentic-browsing/
 import { load } from 'cheerio'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { visibleText } from '../../core/engine/lib/payments.ts'
 import type { HtmlPage } from '../../core/engine/snapshot.ts'
 

@@ -2,7 +2,7 @@
 // Spec: https://fetch.spec.whatwg.org/#http-cors-protocol
 import { AGENT_ORIGIN, type CorsProbe, MCP_REQUEST_HEADERS } from '../../core/engine/collectors/cors.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { unreachable } from '../lib/outcomes.ts'
 
 const list = (value: string | null) => (value ?? '').split(',').map((item) => item.trim().toLowerCase()).filter(Boolean)
 const allowsOrigin = (probe: CorsProbe) => probe.allowOrigin === '*' || probe.allowOrigin === AGENT_ORIGIN

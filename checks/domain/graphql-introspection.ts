@@ -1,7 +1,8 @@
 // A GraphQL endpoint (/graphql, /api/graphql) answers an introspection query, or publishes its SDL when introspection is off.
 // Spec: https://spec.graphql.org/October2021/#sec-Introspection (transport: https://graphql.github.io/graphql-over-http/draft/)
 import { defineCheck, na, pass, warn } from '../../core/engine/check.ts'
-import { listSome, pathOf, unreachable } from '../../core/engine/lib/discovery.ts'
+import { listSome, pathOf } from '../../core/engine/lib/describe.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { isOk, isRecord, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 /** SDL: a schema definition or at least one type definition. */

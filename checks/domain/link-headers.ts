@@ -1,7 +1,8 @@
 // The homepage response carries RFC 8288 Link headers with discovery relations (api-catalog, service-desc, …) whose targets resolve.
 // Spec: https://www.rfc-editor.org/rfc/rfc8288 (relations: RFC 9727, RFC 8631)
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { discoveryRelations, listSome, pathOf, RESOURCE_HINT_RELATIONS } from '../../core/engine/lib/discovery.ts'
+import { listSome, pathOf } from '../../core/engine/lib/describe.ts'
+import { discoveryRelations, RESOURCE_HINT_RELATIONS } from '../../core/engine/lib/links.ts'
 
 const EXAMPLE = 'Link: </.well-known/api-catalog>; rel="api-catalog", </llms.txt>; rel="describedby"; type="text/markdown"'
 

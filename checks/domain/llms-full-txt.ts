@@ -1,7 +1,8 @@
 // /llms-full.txt (bonus): the whole documentation as one markdown file, opening with an H1 and larger than llms.txt.
 // Spec: https://llmstxt.org/
 import { defineCheck, fail, pass } from '../../core/engine/check.ts'
-import { outlineMarkdown, unreachable } from '../../core/engine/lib/discovery.ts'
+import { outlineMarkdown } from '../../core/engine/lib/markdown.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 export default defineCheck({

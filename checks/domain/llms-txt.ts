@@ -1,7 +1,8 @@
 // /llms.txt is published as markdown: an H1 first, a blockquote summary and H2 sections of link lists (llmstxt.org).
 // Spec: https://llmstxt.org/
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { outlineMarkdown, unreachable } from '../../core/engine/lib/discovery.ts'
+import { outlineMarkdown } from '../../core/engine/lib/markdown.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 const MIN_CHARS = 50

@@ -2,7 +2,7 @@
 // Spec: https://llmstxt.org/#proposal (and RFC 8288 for the Link header)
 import { markdownServed } from '../../core/engine/collectors/markdown.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
+import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
 
 const VIA = { 'link-element': '<link rel="alternate" type="text/markdown">', 'link-header': 'a Link header', conventional: 'the conventional path' } as const
 

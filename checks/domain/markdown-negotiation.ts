@@ -2,7 +2,7 @@
 // Spec: https://www.rfc-editor.org/rfc/rfc7763 (see also Cloudflare "Markdown for Agents")
 import { markdownServed } from '../../core/engine/collectors/markdown.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 
 function variesOnAccept(response: HttpSnapshot): boolean {

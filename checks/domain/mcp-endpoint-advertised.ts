@@ -3,7 +3,8 @@
 import type { McpEndpointProbe, McpEndpointSource } from '../../core/engine/collectors/mcp-endpoints.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { type McpEndpointsEvidence, mcpEndpointsEvidence } from '../../core/engine/evidence.ts'
-import { listSome, unreachable } from '../../core/engine/lib/discovery.ts'
+import { listSome } from '../../core/engine/lib/describe.ts'
+import { unreachable } from '../lib/outcomes.ts'
 
 const MENTION_SOURCES = new Set<McpEndpointSource>(['homepage', 'llms-txt'])
 const responds = (probe: McpEndpointProbe): boolean => probe.answered || probe.authRequired

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { McpServerCardArtifact } from '../../core/engine/collectors/mcp-server-card.ts'
 import type { Outcome } from '../../core/engine/check.ts'
-import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/discovery.ts'
+import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/server-card.ts'
 import { context, jsonSnapshot, notFound } from '../../tests/support/artifacts.ts'
 import { MCP_URL, mcpContext } from '../../tests/support/mcp-artifacts.ts'
 import check from './mcp-server-card.ts'

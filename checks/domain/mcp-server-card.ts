@@ -2,16 +2,10 @@
 // Spec: https://github.com/modelcontextprotocol/experimental-ext-server-card (docs/discovery.md, schema.json)
 import type { McpServerCardArtifact } from '../../core/engine/collectors/mcp-server-card.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import {
-  classifyServerCard,
-  listSome,
-  MEDIA,
-  noProbeAnswered,
-  pathOf,
-  SERVER_CARD_SCHEMA,
-  serverCardEndpoints,
-  unreachable,
-} from '../../core/engine/lib/discovery.ts'
+import { listSome, pathOf } from '../../core/engine/lib/describe.ts'
+import { MEDIA } from '../../core/engine/lib/media-types.ts'
+import { classifyServerCard, SERVER_CARD_SCHEMA, serverCardEndpoints } from '../../core/engine/lib/server-card.ts'
+import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const EXAMPLE = `{"$schema": "${SERVER_CARD_SCHEMA}", "name": "com.example/server", "version": "1.0.0", "description": "…", "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}`

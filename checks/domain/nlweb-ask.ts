@@ -1,7 +1,8 @@
 // (bonus) An NLWeb /ask endpoint answers a natural-language query with JSON results (plain JSON or an SSE stream).
 // Spec: https://github.com/nlweb-ai/NLWeb (REST /ask; protocol v0.54)
 import { defineCheck, fail, pass } from '../../core/engine/check.ts'
-import { jsonMessages, pathOf, statusOf } from '../../core/engine/lib/discovery.ts'
+import { pathOf, statusOf } from '../../core/engine/lib/describe.ts'
+import { jsonMessages } from '../../core/engine/lib/mcp-wire.ts'
 import { isOk, isRecord, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 /** The result lists in an NLWeb answer: `results` (list mode, v0.54) or streamed `content` batches. */

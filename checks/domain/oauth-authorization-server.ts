@@ -2,7 +2,7 @@
 // Spec: https://www.rfc-editor.org/rfc/rfc8414
 import { describeProbes, firstJsonDocument, isSecureUrl, oauthNotApplicable, sameResource } from '../../core/engine/collectors/oauth.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
+import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
 
 /** Required by OpenID Connect Discovery 1.0 §3, on top of RFC 8414. */
 const OIDC_REQUIRED = ['jwks_uri', 'subject_types_supported', 'id_token_signing_alg_values_supported']

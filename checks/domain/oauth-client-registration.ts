@@ -2,7 +2,7 @@
 // Spec: https://datatracker.ietf.org/doc/draft-ietf-oauth-client-id-metadata-document/ and https://www.rfc-editor.org/rfc/rfc7591
 import { firstJsonDocument, isSecureUrl, oauthNotApplicable } from '../../core/engine/collectors/oauth.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
+import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
 
 export default defineCheck({
   meta: {

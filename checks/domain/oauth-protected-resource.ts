@@ -9,7 +9,7 @@ import {
   sameResource,
 } from '../../core/engine/collectors/oauth.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { noProbeAnswered, unreachable } from '../../core/engine/lib/discovery.ts'
+import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
 import { looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/

@@ -1,7 +1,7 @@
 // An OpenAPI (3.x, or Swagger 2.0) description is advertised (Link service-desc, API catalog, <link>) and structurally valid.
 // Spec: https://spec.openapis.org/oas/latest.html (service-desc: RFC 8631)
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { listSome, pathOf } from '../../core/engine/lib/discovery.ts'
+import { listSome, pathOf } from '../../core/engine/lib/describe.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const ADVERTISE = 'Link: </openapi.json>; rel="service-desc"; type="application/json"'

@@ -1,7 +1,8 @@
 // An XML sitemap is discoverable (robots.txt Sitemap: line or a conventional path), well-formed, and its first URL resolves.
 // Spec: https://www.sitemaps.org/protocol.html
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { listSome, pathOf, unreachable } from '../../core/engine/lib/discovery.ts'
+import { listSome, pathOf } from '../../core/engine/lib/describe.ts'
+import { unreachable } from '../lib/outcomes.ts'
 
 /** Found only by guessing /sitemap.xml while robots.txt names no sitemap: a small deduction. */
 const UNDECLARED_FRACTION = 0.75

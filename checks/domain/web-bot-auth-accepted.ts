@@ -2,7 +2,7 @@
 // Spec: https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/
 import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
 import { defineCheck, na, pass, warn } from '../../core/engine/check.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { isOk } from '../../core/engine/snapshot.ts'
 
 export default defineCheck({

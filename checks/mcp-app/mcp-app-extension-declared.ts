@@ -1,7 +1,7 @@
 // An MCP App server answers a host that advertises the UI extension by declaring capabilities.extensions["io.modelcontextprotocol/ui"].
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx (Capability Negotiation)
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { declaredUiExtension, MCP_APPS_SPEC_URL, scannerAdvertisedUi, UI_EXTENSION_ID } from '../../core/engine/lib/mcp-app.ts'
 import { describeExchange } from '../../core/engine/lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'

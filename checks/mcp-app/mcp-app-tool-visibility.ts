@@ -1,7 +1,7 @@
 // _meta.ui.visibility is a non-empty subset of ["model","app"], and at least one UI tool stays visible to the model.
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx (Visibility)
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { listSome } from '../../core/engine/lib/discovery.ts'
+import { listSome } from '../../core/engine/lib/describe.ts'
 import { MCP_APPS_SPEC_URL, toolVisibility, uiLinks } from '../../core/engine/lib/mcp-app.ts'
 import { listedTools, quoted } from '../../core/engine/lib/mcp-checks.ts'
 

@@ -2,7 +2,8 @@
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx (UI Resource Format)
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, type Outcome, pass, warn } from '../../core/engine/check.ts'
-import { listSome, unreachable } from '../../core/engine/lib/discovery.ts'
+import { listSome } from '../../core/engine/lib/describe.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import {
   classifyUiMimeType,
   describeLinkSource,

@@ -2,7 +2,7 @@
 // era), or server/discover answers (stateless 2026-07-28). Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, type Outcome, pass, warn } from '../../core/engine/check.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import {
   describeExchange,
   describeRpcError,

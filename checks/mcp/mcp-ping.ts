@@ -1,7 +1,7 @@
 // ping is answered with an empty result within 5 seconds; not applicable to modern-only servers, as 2026-07-28
 // removed it. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping
 import { defineCheck, fail, na, pass } from '../../core/engine/check.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { describeExchange, describeRpcError, isModern, MCP_SPEC, resultOf, unfinished } from '../../core/engine/lib/mcp-checks.ts'
 
 const LIMIT_MS = 5000

@@ -3,7 +3,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { unreachable } from '../../core/engine/lib/discovery.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import {
   CURRENT_VERSIONS,
   DEPRECATED_VERSIONS,

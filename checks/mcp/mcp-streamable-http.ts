@@ -2,7 +2,8 @@
 // with an SSE stream or 405, never HTML. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 import type { McpExchange } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { listSome, unreachable } from '../../core/engine/lib/discovery.ts'
+import { listSome } from '../../core/engine/lib/describe.ts'
+import { unreachable } from '../lib/outcomes.ts'
 import { describeExchange, is2xx, isModern, isRequest, MCP_SPEC, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
 
 const JSON_TYPE = 'application/json'

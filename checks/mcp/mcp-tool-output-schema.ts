@@ -2,7 +2,7 @@
 // must return structuredContent matching it. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema
 import type { McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { listSome } from '../../core/engine/lib/discovery.ts'
+import { listSome } from '../../core/engine/lib/describe.ts'
 import { clip, compileSchema, isObjectSchema, listedTools, MCP_SPEC, quoted, schemaMismatch, sentence, unfinished } from '../../core/engine/lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 

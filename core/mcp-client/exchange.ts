@@ -3,7 +3,7 @@
  * a JSON or SSE body): the SDK keeps these to itself, and transport conformance is judged on them.
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
-import { isBearerChallenge } from '../engine/lib/discovery.ts'
+import { isBearerChallenge } from '../engine/lib/mcp-wire.ts'
 import { isRecord, looksLikeHtml, mediaType, parseJson } from '../engine/snapshot.ts'
 import { OutboundError } from '../outbound/client.ts'
 import type { ScanSession } from '../outbound/session.ts'

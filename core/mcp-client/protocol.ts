@@ -1,6 +1,6 @@
 /** Protocol constants shared by every part of the client: versions, the scanner's identity, era markers. */
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
-import { MCP_INITIALIZE_BODY } from '../engine/lib/discovery.ts'
+import { MCP_INITIALIZE_BODY } from '../engine/lib/mcp-wire.ts'
 
 /** What the SDK (and so the legacy handshake) asks for: 2025-11-25. */
 export const MCP_LEGACY_VERSION: string = LATEST_PROTOCOL_VERSION

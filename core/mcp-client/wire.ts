@@ -1,6 +1,7 @@
 /** Raw JSON-RPC requests to one MCP endpoint, shaped as a client of the endpoint's era shapes them. */
 import type { ScanSession } from '../outbound/session.ts'
-import { ACCEPT, MCP_INITIALIZE_BODY } from '../engine/lib/discovery.ts'
+import { MCP_INITIALIZE_BODY } from '../engine/lib/mcp-wire.ts'
+import { ACCEPT } from '../engine/lib/media-types.ts'
 import { authRefusal, type Outgoing, send } from './exchange.ts'
 import { INITIALIZE, MCP_LEGACY_VERSION, MCP_MODERN_VERSION, MODERN_META } from './protocol.ts'
 import type { SseChannel } from './sse.ts'

@@ -1,5 +1,6 @@
 import { AI_AGENTS } from '../engine/lib/ai-agents.ts'
-import { SERVER_CARD_SCHEMA, SKILLS_V02_SCHEMA } from '../engine/lib/discovery.ts'
+import { SERVER_CARD_SCHEMA } from '../engine/lib/server-card.ts'
+import { SKILLS_V02_SCHEMA } from '../engine/lib/skills-index.ts'
 
 /**
  * Copy-ready fixes keyed by check id: the exact text to publish (a snippet) and, where the fix is a server

@@ -1,6 +1,6 @@
 import type { Config } from '../../core/config.ts'
 import { SERVICE_NAME } from '../../core/version.ts'
-import { MEDIA } from '../../core/engine/lib/discovery.ts'
+import { MEDIA } from '../../core/engine/lib/media-types.ts'
 
 /** Who publishes this registry and where its documents live: the names every other ARD module builds on. */
 

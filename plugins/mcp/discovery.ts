@@ -2,7 +2,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcont
 import type { z } from 'zod'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
-import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/discovery.ts'
+import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/server-card.ts'
 import { MCP_MODERN_VERSION } from '../../core/mcp-client/protocol.ts'
 import type { legacyMcpPointer, openidDescriptor, serverCard } from './model.ts'
 import { SERVER_DESCRIPTION, SERVER_TITLE } from './server.ts'

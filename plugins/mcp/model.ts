@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { openApiSchema } from '../../core/openapi.ts'
 import { CHECK_STATUSES, LAYER_IDS, SCAN_KINDS } from '../../core/engine/check.ts'
-import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/discovery.ts'
+import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/server-card.ts'
 import { LIMITS, type LimitName } from '../../core/limits.ts'
 import { checkCatalog } from '../checks/model.ts'
 import { discoverQuery, discoverResponse } from '../discover/model.ts'

@@ -1,5 +1,7 @@
 import { defineCollector } from '../check.ts'
-import { ACCEPT, parseSkillsIndex, settle } from '../lib/discovery.ts'
+import { ACCEPT } from '../lib/media-types.ts'
+import { parseSkillsIndex } from '../lib/skills-index.ts'
+import { settle } from './lib/fetch.ts'
 import { fetchSnapshot, type HttpSnapshot } from '../snapshot.ts'
 
 export interface AgentSkillsArtifact {

@@ -1,5 +1,7 @@
 import { type CollectorContext, defineCollector } from '../check.ts'
-import { catalogEntries, discoveryHeaders, MEDIA, nullOnCollectorError, settle } from '../lib/discovery.ts'
+import { catalogEntries } from '../lib/ai-catalog.ts'
+import { MEDIA } from '../lib/media-types.ts'
+import { discoveryHeaders, nullOnCollectorError, settle } from './lib/fetch.ts'
 import { parseLinkHeader } from '../lib/links.ts'
 import { fetchSnapshot, type HttpSnapshot, isOk, looksLikeHtml, parseJson } from '../snapshot.ts'
 

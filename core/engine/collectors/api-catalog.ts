@@ -1,5 +1,6 @@
 import { defineCollector } from '../check.ts'
-import { acceptFor, MEDIA, nullOnCollectorError } from '../lib/discovery.ts'
+import { acceptFor, MEDIA } from '../lib/media-types.ts'
+import { nullOnCollectorError } from './lib/fetch.ts'
 import { parseLinkHeader, type WebLink } from '../lib/links.ts'
 import { fetchSnapshot, type HttpSnapshot, isOk, isRecord, looksLikeHtml, parseJson } from '../snapshot.ts'
 

@@ -1,6 +1,6 @@
 import { type CollectorContext, defineCollector } from '../check.ts'
-import { nullOnCollectorError, settle } from '../lib/discovery.ts'
-import { MCP_INITIALIZE_BODY } from '../lib/discovery.ts'
+import { nullOnCollectorError, settle } from './lib/fetch.ts'
+import { MCP_INITIALIZE_BODY } from '../lib/mcp-wire.ts'
 import { fetchSnapshot, isOk, looksLikeHtml, type HttpSnapshot } from '../snapshot.ts'
 import { SSE_ACCEPT, streamHead } from '../../mcp-client/sse.ts'
 

@@ -1,5 +1,6 @@
 import { defineCollector } from '../check.ts'
-import { ACCEPT, nullOnCollectorError, settle } from '../lib/discovery.ts'
+import { ACCEPT } from '../lib/media-types.ts'
+import { nullOnCollectorError, settle } from './lib/fetch.ts'
 import { fetchSnapshot, type HttpSnapshot, isRecord, parseJson } from '../snapshot.ts'
 
 export interface GraphqlArtifact {

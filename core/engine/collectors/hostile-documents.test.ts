@@ -8,7 +8,7 @@ import { startHostileServer, type HostileServer } from '../../../tests/fixtures/
 import { loadConfig } from '../../config.ts'
 import { createOutboundClient } from '../../outbound/client.ts'
 import { ScanSession } from '../../outbound/session.ts'
-import { MAX_MARKDOWN_LINKS, outlineMarkdown } from '../lib/discovery.ts'
+import { MAX_MARKDOWN_LINKS, outlineMarkdown } from '../lib/markdown.ts'
 import { extractJsonLd } from '../lib/jsonld.ts'
 import { type HttpSnapshot, toHtmlPage } from '../snapshot.ts'
 import type { ApiCatalogArtifact } from './api-catalog.ts'

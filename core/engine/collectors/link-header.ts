@@ -1,5 +1,7 @@
 import { defineCollector } from '../check.ts'
-import { acceptFor, discoveryRelations, settle } from '../lib/discovery.ts'
+import { discoveryRelations } from '../lib/links.ts'
+import { acceptFor } from '../lib/media-types.ts'
+import { settle } from './lib/fetch.ts'
 import { parseLinkHeader, type WebLink } from '../lib/links.ts'
 import { fetchSnapshot } from '../snapshot.ts'
 import type { ScanSession } from '../../outbound/session.ts'

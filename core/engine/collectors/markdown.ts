@@ -1,5 +1,5 @@
 import { defineCollector } from '../check.ts'
-import { nullOnCollectorError, settle } from '../lib/discovery.ts'
+import { nullOnCollectorError, settle } from './lib/fetch.ts'
 import { parseLinkHeader } from '../lib/links.ts'
 import { fetchSnapshot, type HtmlPage, type HttpSnapshot, isOk, looksLikeHtml } from '../snapshot.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { collectorContext, type FixtureHandler, type LiveCollectors, localTarget, recordingSite } from '../../../tests/support/collector.ts'
-import { SERVER_CARD_SCHEMA } from '../lib/discovery.ts'
+import { SERVER_CARD_SCHEMA } from '../lib/server-card.ts'
 import { aiCatalogCollector } from './ai-catalog.ts'
 import { apiCatalogCollector } from './api-catalog.ts'
 import { homepageCollector } from './homepage.ts'

@@ -1,19 +1,11 @@
 import type { ArtifactMap } from '../artifacts.ts'
 import { type CollectorContext, defineCollector } from '../check.ts'
-import {
-  MCP_INITIALIZE_BODY,
-  absoluteUrlsIn,
-  ACCEPT,
-  catalogEntries,
-  isBearerChallenge,
-  isMcpLikeUrl,
-  MEDIA,
-  nullOnCollectorError,
-  outlineMarkdown,
-  readJsonRpcResponse,
-  serverCardEndpoints,
-  settle,
-} from '../lib/discovery.ts'
+import { catalogEntries } from '../lib/ai-catalog.ts'
+import { absoluteUrlsIn, outlineMarkdown } from '../lib/markdown.ts'
+import { MCP_INITIALIZE_BODY, isBearerChallenge, isMcpLikeUrl, readJsonRpcResponse } from '../lib/mcp-wire.ts'
+import { ACCEPT, MEDIA } from '../lib/media-types.ts'
+import { serverCardEndpoints } from '../lib/server-card.ts'
+import { nullOnCollectorError, settle } from './lib/fetch.ts'
 import { isSameSite } from '../lib/links.ts'
 import { fetchSnapshot, isOk, isRecord, looksLikeHtml } from '../snapshot.ts'
 

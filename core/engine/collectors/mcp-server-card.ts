@@ -1,5 +1,8 @@
 import { type CollectorContext, defineCollector } from '../check.ts'
-import { catalogEntries, discoveryHeaders, MEDIA, nullOnCollectorError, readJsonObject, settle } from '../lib/discovery.ts'
+import { catalogEntries } from '../lib/ai-catalog.ts'
+import { readJsonObject } from '../lib/json-document.ts'
+import { MEDIA } from '../lib/media-types.ts'
+import { discoveryHeaders, nullOnCollectorError, settle } from './lib/fetch.ts'
 import { fetchSnapshot, type HttpSnapshot, isRecord } from '../snapshot.ts'
 
 type Via = 'mcp-url' | 'ai-catalog' | 'well-known' | 'well-known-legacy'

@@ -1,5 +1,6 @@
 import { type CollectorContext, defineCollector, type ScanKind } from '../check.ts'
-import { isBearerChallenge, nullOnCollectorError, settle } from '../lib/discovery.ts'
+import { isBearerChallenge } from '../lib/mcp-wire.ts'
+import { nullOnCollectorError, settle } from './lib/fetch.ts'
 import { isSameSite } from '../lib/links.ts'
 import { fetchSnapshot, type HttpSnapshot, isOk, isRecord, looksLikeHtml, parseJson } from '../snapshot.ts'
 

@@ -1,7 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { xmlNestingExceeds } from '../../parse/nesting.ts'
 import { type CollectorContext, defineCollector } from '../check.ts'
-import { ACCEPT, nullOnCollectorError, settle } from '../lib/discovery.ts'
+import { ACCEPT } from '../lib/media-types.ts'
+import { nullOnCollectorError, settle } from './lib/fetch.ts'
 import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot, isOk, looksLikeHtml } from '../snapshot.ts'
 
 export interface SitemapArtifact {

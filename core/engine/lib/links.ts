@@ -1,4 +1,4 @@
-/** RFC 8288 Link header parsing, shared by every collector that reads discovery relations. */
+/** RFC 8288 Link header parsing, shared by every collector that reads discovery relations, and the relations that matter to agents. */
 
 export interface WebLink {
   /** Absolute URL, resolved against the response URL. */
@@ -67,4 +67,29 @@ export function isSameSite(url: string, domain: string): boolean {
   } catch {
     return false
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Link relations (RFC 8288)
+
+/** Relations that tell an agent where machine-readable resources are (checks.md §14.1). */
+const DISCOVERY_RELATIONS = [
+  'api-catalog',
+  'service-desc',
+  'service-doc',
+  'service-meta',
+  'status',
+  'describedby',
+  'ai-catalog',
+  'sitemap',
+] as const
+
+/** Resource hints: a Link header carrying only these says nothing to an agent. */
+export const RESOURCE_HINT_RELATIONS = new Set(['preload', 'preconnect', 'dns-prefetch', 'prefetch', 'modulepreload', 'prerender'])
+
+/** The discovery relations a link carries (`alternate` counts only for markdown). */
+export function discoveryRelations(link: WebLink): string[] {
+  const relations: string[] = link.rel.filter((rel) => (DISCOVERY_RELATIONS as readonly string[]).includes(rel))
+  if (link.rel.includes('alternate') && link.type?.startsWith('text/markdown')) relations.push('alternate (text/markdown)')
+  return relations
 }

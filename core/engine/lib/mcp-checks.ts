@@ -8,7 +8,8 @@ import type { JsonRpcError, McpExchange, McpList, McpServerArtifact, McpTool } f
 import { na, type Outcome } from '../check.ts'
 import { isRecord, parseJson } from '../snapshot.ts'
 import { cachedValidator } from './ajv-cache.ts'
-import { listSome, unreachable } from './discovery.ts'
+import { unreachable } from '../../../checks/lib/outcomes.ts'
+import { listSome } from './describe.ts'
 
 /**
  * Pure helpers shared by the MCP checks (checks/mcp/*, checks.md §6): reading the collector's raw exchanges,
