@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { STEP_UP_TOKEN } from './fixtures/mcp/step-up.ts'
 import { request } from './helpers.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
 
@@ -45,4 +46,11 @@ test.each([
   const stored = await after.json()
   expect(stored.scannedAt).toBe(before.scannedAt)
   expect(stored.urlKind).toBe('domain')
+})
+
+test('the HTTP API takes no credentials for a target: a token offered in the body changes nothing (422)', async () => {
+  const token = `Bearer ${STEP_UP_TOKEN}`
+  const response = await post('/api/scan', { url: 'https://step-up.test/mcp', headers: { authorization: token }, mcpHeaders: { Authorization: token } })
+  expect(response.status).toBe(422)
+  expect((await response.json()).code).toBe('MCP_AUTH_REQUIRED')
 })
