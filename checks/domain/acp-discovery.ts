@@ -1,7 +1,7 @@
 // The Agentic Commerce Protocol discovery document at /.well-known/acp.json: protocol versions, an https API base,
 // transports and services from the closed enums. Spec: https://github.com/agentic-commerce-protocol/agentic-commerce-protocol
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { commerceGate } from '../../core/engine/lib/payments.ts'
+import { commerceGate } from '../lib/payments.ts'
 import { isOk, isRecord, looksLikeHtml, parseJson } from '../../core/engine/snapshot.ts'
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/

@@ -1,7 +1,7 @@
 // API documentation is reachable without JavaScript or a login: a docs page linked from the homepage, a service-doc
 // link (RFC 8631), or docs links in llms.txt. Spec: https://www.rfc-editor.org/rfc/rfc8631
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { visibleText } from '../../core/engine/lib/payments.ts'
+import { visibleText } from '../lib/payments.ts'
 import { type HtmlPage, isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 const DOCS_WORDS = /\b(?:docs?|documentation|developers?|api[ -]?reference|api)\b/i

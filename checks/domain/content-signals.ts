@@ -1,7 +1,7 @@
 // robots.txt carries valid Content-Signal (Cloudflare) or Content-Usage (IETF AIPREF) preference lines that agree with its crawl rules.
 // Spec: https://contentsignals.org/ and https://datatracker.ietf.org/doc/draft-ietf-aipref-attach/
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { parseSignal, type SignalForm } from '../../core/engine/lib/content-signals.ts'
+import { parseSignal, type SignalForm } from '../lib/content-signals.ts'
 
 export default defineCheck({
   meta: {

@@ -3,7 +3,7 @@
 import { load } from 'cheerio'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { visibleText } from '../../core/engine/lib/payments.ts'
+import { visibleText } from '../lib/payments.ts'
 import type { HtmlPage } from '../../core/engine/snapshot.ts'
 
 const ENOUGH_TEXT = 500

@@ -1,7 +1,7 @@
 // A 402 carries a parseable MPP challenge: WWW-Authenticate: Payment id, realm, method, intent, request (base64url
 // JSON). Bonus. Spec: https://paymentauth.org (draft-ryan-httpauth-payment)
 import { defineCheck, fail, pass } from '../../core/engine/check.ts'
-import { no402Outcome, readPaymentChallenges, responses402 } from '../../core/engine/lib/payments.ts'
+import { no402Outcome, readPaymentChallenges, responses402 } from '../lib/payments.ts'
 
 const EXAMPLE = 'WWW-Authenticate: Payment id="…", realm="<host>", method="tempo", intent="charge", request="<base64url JSON>"'
 

@@ -2,7 +2,7 @@
 // PriceSpecification JSON-LD, or a pricing section in llms.txt). Spec: https://schema.org/Offer
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { extractJsonLd, nodesOfType, records, summariseOffer } from '../../core/engine/lib/jsonld.ts'
-import { commerceGate, findPrices, mentionsContactSales, visibleText } from '../../core/engine/lib/payments.ts'
+import { commerceGate, findPrices, mentionsContactSales, visibleText } from '../lib/payments.ts'
 import { type HtmlPage, type HttpSnapshot, isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 const OFFER_TYPES = new Set(['Offer', 'AggregateOffer', 'PriceSpecification', 'UnitPriceSpecification', 'CompoundPriceSpecification'])

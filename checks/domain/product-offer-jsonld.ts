@@ -2,7 +2,7 @@
 // currency, availability). Spec: https://developers.google.com/search/docs/appearance/structured-data/merchant-listing
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { extractJsonLd, inlineSchemaTypes, nodesOfType, records, summariseOffer, typesOf } from '../../core/engine/lib/jsonld.ts'
-import { commerceGate } from '../../core/engine/lib/payments.ts'
+import { commerceGate } from '../lib/payments.ts'
 import { type HtmlPage, isOk } from '../../core/engine/snapshot.ts'
 
 const PRODUCT_TYPES = new Set([

@@ -1,7 +1,7 @@
 // The Universal Commerce Protocol business profile at /.well-known/ucp: a dated version, services in either the
 // 2026-04-08 (arrays of bindings) or 2026-01-11 (transport keys) shape, and payment handlers. Spec: https://ucp.dev/specification/overview/
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { commerceGate } from '../../core/engine/lib/payments.ts'
+import { commerceGate } from '../lib/payments.ts'
 import { isOk, isRecord, looksLikeHtml, parseJson } from '../../core/engine/snapshot.ts'
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/

@@ -1,7 +1,7 @@
 // /.well-known/http-message-signatures-directory is a public JWKS whose kids are the keys' thumbprints, with valid response signatures.
 // Spec: https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/ (directory: checks.md §12.3)
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { jwkThumbprint, verifyContentDigest, verifyMessageSignatures } from '../../core/engine/lib/http-signature-verify.ts'
+import { jwkThumbprint, verifyContentDigest, verifyMessageSignatures } from '../lib/http-signature-verify.ts'
 import { isRecord, looksLikeHtml, parseJson } from '../../core/engine/snapshot.ts'
 
 const DIRECTORY_TYPE = 'application/http-message-signatures-directory+json'

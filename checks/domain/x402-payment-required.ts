@@ -5,8 +5,8 @@
 import type { AgentProbes } from '../../core/engine/collectors/agent-probes.ts'
 import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, na, pass, warn, type Outcome } from '../../core/engine/check.ts'
-import { no402Outcome, probedPaths, readPaymentChallenges, responses402 } from '../../core/engine/lib/payments.ts'
-import { readX402, validatePaymentRequiredV2 } from '../../core/engine/lib/x402.ts'
+import { no402Outcome, probedPaths, readPaymentChallenges, responses402 } from '../lib/payments.ts'
+import { readX402, validatePaymentRequiredV2 } from '../lib/x402.ts'
 import { type HttpSnapshot, isRecord, parseJson } from '../../core/engine/snapshot.ts'
 
 const V2_EXAMPLE =

@@ -2,8 +2,9 @@
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx (Capability Negotiation)
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { declaredUiExtension, MCP_APPS_SPEC_URL, scannerAdvertisedUi, UI_EXTENSION_ID } from '../../core/engine/lib/mcp-app.ts'
-import { describeExchange } from '../../core/engine/lib/mcp-checks.ts'
+import { declaredUiExtension, UI_EXTENSION_ID } from '../../core/engine/lib/mcp-app.ts'
+import { MCP_APPS_SPEC_URL, scannerAdvertisedUi } from '../lib/mcp-app-ui.ts'
+import { describeExchange } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const DECLARE = `return "capabilities": {"extensions": {"${UI_EXTENSION_ID}": {}}} in the initialize result (the ext-apps SDK does not add it for you)`

@@ -2,8 +2,9 @@
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx (Graceful Degradation)
 import type { McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, na, type Outcome, pass, warn } from '../../core/engine/check.ts'
-import { fixSentence, MCP_APPS_SPEC_URL, uiLinks } from '../../core/engine/lib/mcp-app.ts'
-import { describeExchange, listedTools, quoted, settle, text, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { uiLinks } from '../../core/engine/lib/mcp-app.ts'
+import { fixSentence, MCP_APPS_SPEC_URL } from '../lib/mcp-app-ui.ts'
+import { describeExchange, listedTools, quoted, settle, text, unfinished } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const MIN_DESCRIPTION = 20

@@ -2,8 +2,9 @@
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx (Visibility)
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/describe.ts'
-import { MCP_APPS_SPEC_URL, toolVisibility, uiLinks } from '../../core/engine/lib/mcp-app.ts'
-import { listedTools, quoted } from '../../core/engine/lib/mcp-checks.ts'
+import { uiLinks } from '../../core/engine/lib/mcp-app.ts'
+import { MCP_APPS_SPEC_URL, toolVisibility } from '../lib/mcp-app-ui.ts'
+import { listedTools, quoted } from '../lib/mcp-checks.ts'
 
 export default defineCheck({
   meta: {

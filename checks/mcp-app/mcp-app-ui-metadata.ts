@@ -4,18 +4,10 @@ import type { McpResource, McpServerArtifact } from '../../core/engine/collector
 import { defineCheck, fail, na, type Outcome, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/describe.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import {
-  classifyUiMimeType,
-  type DeclaredCsp,
-  externalReferences,
-  fixSentence,
-  MCP_APPS_SPEC_URL,
-  openaiWidgetCsp,
-  uiContentHtml,
-  undeclaredReferences,
-  validateUiResourceMeta,
-} from '../../core/engine/lib/mcp-app.ts'
-import { describeExchange, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { classifyUiMimeType } from '../../core/engine/lib/mcp-app.ts'
+import { type DeclaredCsp, externalReferences, openaiWidgetCsp, undeclaredReferences, validateUiResourceMeta } from '../lib/mcp-app-csp.ts'
+import { fixSentence, MCP_APPS_SPEC_URL, uiContentHtml } from '../lib/mcp-app-ui.ts'
+import { describeExchange, settle, unfinished } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const EXAMPLE = '_meta: {"ui": {"csp": {"connectDomains": ["https://api.example.com"], "resourceDomains": ["https://cdn.example.com"]}, "prefersBorder": true}}'

@@ -4,20 +4,9 @@ import type { McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, type Outcome, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/describe.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import {
-  classifyUiMimeType,
-  describeLinkSource,
-  fixSentence,
-  htmlShape,
-  linksByUri,
-  MCP_APP_MIME_TYPE,
-  MCP_APPS_SPEC_URL,
-  SKYBRIDGE_MIME_TYPE,
-  uiContentHtml,
-  uiLinks,
-  type UiToolLink,
-} from '../../core/engine/lib/mcp-app.ts'
-import { describeExchange, listedTools, quoted, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { classifyUiMimeType, MCP_APP_MIME_TYPE, SKYBRIDGE_MIME_TYPE, uiLinks, type UiToolLink } from '../../core/engine/lib/mcp-app.ts'
+import { describeLinkSource, fixSentence, htmlShape, linksByUri, MCP_APPS_SPEC_URL, uiContentHtml } from '../lib/mcp-app-ui.ts'
+import { describeExchange, listedTools, quoted, settle, unfinished } from '../lib/mcp-checks.ts'
 
 const REGISTER = `register the template with registerAppResource (mimeType ${MCP_APP_MIME_TYPE}) and link it with registerAppTool (_meta.ui.resourceUri), from @modelcontextprotocol/ext-apps/server`
 

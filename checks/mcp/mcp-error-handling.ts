@@ -2,7 +2,7 @@
 // result), an unknown resource -32602/-32002, malformed JSON -32700 or HTTP 400. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
 import type { McpExchange, McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { describeExchange, errorCode, isModern, MCP_SPEC, resultOf, sentence, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { describeExchange, errorCode, isModern, MCP_SPEC, resultOf, sentence, settle, unfinished } from '../lib/mcp-checks.ts'
 
 /** ok: the expected answer; wrong: a JSON-RPC error with the wrong code or status; bad: not a JSON-RPC error at all. */
 type Grade = 'ok' | 'wrong' | 'bad' | 'unfinished'

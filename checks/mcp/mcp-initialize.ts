@@ -13,7 +13,7 @@ import {
   settle,
   text,
   unfinished,
-} from '../../core/engine/lib/mcp-checks.ts'
+} from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const FIX_INITIALIZE =

@@ -2,7 +2,7 @@
 // invalid cursor gets -32602 (or an empty page). Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
 import type { McpList, McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { describeExchange, errorCode, listFailure, MCP_SPEC, quoted, resultOf, sentence, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { describeExchange, errorCode, listFailure, MCP_SPEC, quoted, resultOf, sentence, settle, unfinished } from '../lib/mcp-checks.ts'
 
 export default defineCheck({
   meta: {

@@ -2,7 +2,7 @@
 // removed it. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping
 import { defineCheck, fail, na, pass } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { describeExchange, describeRpcError, isModern, MCP_SPEC, resultOf, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { describeExchange, describeRpcError, isModern, MCP_SPEC, resultOf, unfinished } from '../lib/mcp-checks.ts'
 
 const LIMIT_MS = 5000
 const FIX = 'Answer {"jsonrpc": "2.0", "id": ..., "method": "ping"} promptly with {"result": {}} (the MCP SDKs do this for you).'

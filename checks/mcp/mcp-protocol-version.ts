@@ -15,7 +15,7 @@ import {
   MCP_SPEC,
   settle,
   unfinished,
-} from '../../core/engine/lib/mcp-checks.ts'
+} from '../lib/mcp-checks.ts'
 
 export default defineCheck({
   meta: {

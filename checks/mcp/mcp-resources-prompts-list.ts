@@ -2,7 +2,7 @@
 // (resources[].uri and name, prompts[].name). Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/resources
 import type { McpList } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { listFailure, MCP_SPEC, settle, text } from '../../core/engine/lib/mcp-checks.ts'
+import { listFailure, MCP_SPEC, settle, text } from '../lib/mcp-checks.ts'
 
 interface Listing {
   method: string

@@ -2,7 +2,7 @@
 // client can talk to the server without a handshake. Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/discover
 import { defineCheck, fail, pass } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { describeExchange, discoverProblems, discoverResult, errorCode, MCP_MODERN_SPEC, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { describeExchange, discoverProblems, discoverResult, errorCode, MCP_MODERN_SPEC, unfinished } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const FIX =

@@ -1,7 +1,7 @@
 // Session ids, when a server issues them, are visible ASCII and hard to guess, accepted on the next request, and
 // ended by DELETE (or 405). Stateless servers pass. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { describeExchange, is2xx, isModern, MCP_SPEC, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { describeExchange, is2xx, isModern, MCP_SPEC, settle, unfinished } from '../lib/mcp-checks.ts'
 
 const MIN_LENGTH = 16
 

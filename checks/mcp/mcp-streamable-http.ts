@@ -4,7 +4,7 @@ import type { McpExchange } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/describe.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { describeExchange, is2xx, isModern, isRequest, MCP_SPEC, settle, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { describeExchange, is2xx, isModern, isRequest, MCP_SPEC, settle, unfinished } from '../lib/mcp-checks.ts'
 
 const JSON_TYPE = 'application/json'
 const SSE_TYPE = 'text/event-stream'

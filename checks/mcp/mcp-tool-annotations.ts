@@ -2,7 +2,7 @@
 // is not read-only. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
 import type { McpTool } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { listedTools, MCP_SPEC, quoted, sentence } from '../../core/engine/lib/mcp-checks.ts'
+import { listedTools, MCP_SPEC, quoted, sentence } from '../lib/mcp-checks.ts'
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const
 const READ_ONLY_SHARE = 0.8

@@ -3,7 +3,7 @@
 import type { McpTool } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/describe.ts'
-import { clip, listedTools, MCP_SPEC, schemaProperties, sentence, text } from '../../core/engine/lib/mcp-checks.ts'
+import { clip, listedTools, MCP_SPEC, schemaProperties, sentence, text } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const MIN_LENGTH = 20

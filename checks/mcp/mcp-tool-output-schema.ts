@@ -3,7 +3,7 @@
 import type { McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/describe.ts'
-import { clip, compileSchema, isObjectSchema, listedTools, MCP_SPEC, quoted, schemaMismatch, sentence, unfinished } from '../../core/engine/lib/mcp-checks.ts'
+import { clip, compileSchema, isObjectSchema, listedTools, MCP_SPEC, quoted, schemaMismatch, sentence, unfinished } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const SHARE = 0.5

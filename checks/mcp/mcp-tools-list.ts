@@ -2,7 +2,7 @@
 // each have a name and an object inputSchema. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { listFailure, MCP_SPEC, quoted, settle, text } from '../../core/engine/lib/mcp-checks.ts'
+import { listFailure, MCP_SPEC, quoted, settle, text } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 export default defineCheck({

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
-import { type CategorySlug, categoriesForWord, synonymsOf } from '../../core/engine/lib/categories.ts'
+import { type CategorySlug } from '../../core/engine/lib/categories.ts'
+import { categoriesForWord, synonymsOf } from './category-words.ts'
 import { ardEntries } from '../ard/tables.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { parseBoundedJsonOrYaml } from '../../parse/bounded.ts'
 import { defineCollector } from '../check.ts'
 import { isSameSite, parseLinkHeader } from '../lib/links.ts'
-import { openapiSchemaErrors } from '../lib/openapi-validation.ts'
+import { openapiSchemaErrors } from './lib/openapi-validation.ts'
 import { fetchSnapshot, type HtmlPage, type HttpSnapshot, isOk, isRecord, looksLikeHtml } from '../snapshot.ts'
 import type { ApiCatalogArtifact } from './api-catalog.ts'
 

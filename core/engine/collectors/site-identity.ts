@@ -1,5 +1,5 @@
 import { defineCollector } from '../check.ts'
-import { type CategorySignals, classifyCategory } from '../lib/categories.ts'
+import { type CategorySignals, classifyCategory } from './lib/classify-category.ts'
 import { extractJsonLd, type JsonLdNode } from '../lib/jsonld.ts'
 import type { HtmlPage } from '../snapshot.ts'
 

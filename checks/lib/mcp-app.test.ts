@@ -1,15 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { tool } from '../../../tests/support/mcp-artifacts.ts'
-import {
-  classifyUiMimeType,
-  cspEntryCovers,
-  externalReferences,
-  htmlShape,
-  toolVisibility,
-  uiContentHtml,
-  uiLink,
-  undeclaredReferences,
-} from './mcp-app.ts'
+import { tool } from '../../tests/support/mcp-artifacts.ts'
+import { classifyUiMimeType, uiLink } from '../../core/engine/lib/mcp-app.ts'
+import { cspEntryCovers, externalReferences, undeclaredReferences } from './mcp-app-csp.ts'
+import { htmlShape, toolVisibility, uiContentHtml } from './mcp-app-ui.ts'
 
 describe('uiLink', () => {
   test.each([

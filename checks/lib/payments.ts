@@ -4,10 +4,10 @@
  */
 import type { CheerioAPI } from 'cheerio'
 import type { AnyNode } from 'domhandler'
-import type { CommerceSignals } from '../collectors/commerce-signals.ts'
-import type { PaymentProbesArtifact } from '../collectors/payment-probes.ts'
-import { fail, na, type Outcome } from '../check.ts'
-import { isRecord, parseJson, type HttpSnapshot } from '../snapshot.ts'
+import type { CommerceSignals } from '../../core/engine/collectors/commerce-signals.ts'
+import type { PaymentProbesArtifact } from '../../core/engine/collectors/payment-probes.ts'
+import { fail, na, type Outcome } from '../../core/engine/check.ts'
+import { isRecord, parseJson, type HttpSnapshot } from '../../core/engine/snapshot.ts'
 
 /** The payments-layer gate (checks.md §19): `na` on a target with no commerce signal, null otherwise. */
 export function commerceGate(commerce: CommerceSignals): Outcome | null {

@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020.js'
 import AjvDraft04 from 'ajv-draft-04'
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
-import { cachedValidator } from './ajv-cache.ts'
+import { cachedValidator } from '../../lib/ajv-cache.ts'
 
 /**
  * Validates an OpenAPI (3.0, 3.1) or Swagger 2.0 document against the official meta-schemas. The validators are

@@ -2,7 +2,7 @@
  * x402 payment requirements (coinbase/x402 specs): v2 sends `PAYMENT-REQUIRED: base64(PaymentRequired)` with a
  * 402; legacy v1 puts `{x402Version:1, accepts:[…]}` in the JSON body. Pure parsing and validation only.
  */
-import { isRecord, parseJson, type HttpSnapshot } from '../snapshot.ts'
+import { isRecord, parseJson, type HttpSnapshot } from '../../core/engine/snapshot.ts'
 
 export interface X402Reading {
   version: 1 | 2

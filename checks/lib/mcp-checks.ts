@@ -4,12 +4,12 @@ import Ajv2020 from 'ajv/dist/2020.js'
 import type AjvCore from 'ajv/dist/core.js'
 import type { Options, ValidateFunction } from 'ajv'
 import AjvDraft04 from 'ajv-draft-04'
-import type { JsonRpcError, McpExchange, McpList, McpServerArtifact, McpTool } from '../collectors/mcp.ts'
-import { na, type Outcome } from '../check.ts'
-import { isRecord, parseJson } from '../snapshot.ts'
-import { cachedValidator } from './ajv-cache.ts'
-import { unreachable } from '../../../checks/lib/outcomes.ts'
-import { listSome } from './describe.ts'
+import type { JsonRpcError, McpExchange, McpList, McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
+import { na, type Outcome } from '../../core/engine/check.ts'
+import { isRecord, parseJson } from '../../core/engine/snapshot.ts'
+import { cachedValidator } from '../../core/engine/lib/ajv-cache.ts'
+import { unreachable } from './outcomes.ts'
+import { listSome } from '../../core/engine/lib/describe.ts'
 
 /**
  * Pure helpers shared by the MCP checks (checks/mcp/*, checks.md §6): reading the collector's raw exchanges,
