@@ -183,7 +183,7 @@ export function main(argv: string[] = process.argv.slice(2)): Promise<void> {
     } else {
       console.error(error)
     }
-    process.exit(EXIT_USAGE)
+    process.exit(error instanceof TargetError ? error.exitCode : EXIT_USAGE)
   })
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { type DocumentDecoration, Elysia, status } from 'elysia'
 import type { AppDeps } from './deps.ts'
 import { AppError, isDatabaseUnavailableError, renderError, usesArdEnvelope } from './errors.ts'
+import { asAppError } from './scan-errors.ts'
 import type { Capability } from './keys/service.ts'
 import { hasCapability } from './keys/service.ts'
 import { type Caller, clientIp, consume, LIMITS, type LimitName, rateLimitHeaders, type LimitSpec, retryAfterSeconds } from './limits.ts'
@@ -145,7 +146,8 @@ export function contextPlugin(deps: AppDeps) {
       },
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
-      if (error instanceof AppError) return errorResponse(request, error)
+      const known = asAppError(error)
+      if (known) return errorResponse(request, known)
       const { pathname } = new URL(request.url)
       switch (code) {
         case 'VALIDATION': {

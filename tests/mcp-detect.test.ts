@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createServer } from 'node:net'
 import { createEngineDeps } from '../core/engine-deps.ts'
 import { detectKind } from '../core/engine/detect.ts'
-import { McpAuthRequiredError, resolveTarget, scan, type ScanEvent } from '../core/engine/scan.ts'
-import { AppError } from '../core/errors.ts'
+import { resolveTarget, scan, type ScanEvent } from '../core/engine/scan.ts'
+import { ScanError } from '../core/engine/scan-error.ts'
 import { createOutboundClient } from '../core/outbound/client.ts'
 import { ScanSession } from '../core/outbound/session.ts'
 import { CATALOG_RECIPES_MCP, CATALOG_WEATHER_MCP } from './fixtures/mcp/catalog.ts'
@@ -70,15 +70,15 @@ describe('kind detection', () => {
     expect(await detect(url('sse-only'))).toMatchObject({ kind: 'mcp', mcpUrl: url('sse-only'), hint: 'answered over the deprecated HTTP+SSE transport only' })
   })
 
-  test('401 with a Bearer challenge is an MCP server that requires auth; the scan stops with MCP_AUTH_REQUIRED', async () => {
+  test('401 with a Bearer challenge is an MCP server that requires auth; the scan stops with mcp-auth-required', async () => {
     expect(await detect(url('auth-required'))).toMatchObject({
       kind: 'mcp',
       mcpUrl: url('auth-required'),
       authRequired: { status: 401, challenge: expect.stringContaining('resource_metadata="https://auth-required.mcp.test/.well-known/oauth-protected-resource/mcp"') },
     })
     const error = await resolveTarget(url('auth-required'), session(), {}).catch((caught: unknown) => caught)
-    expect(error).toBeInstanceOf(McpAuthRequiredError)
-    expect(error).toMatchObject({ code: 'MCP_AUTH_REQUIRED', mcpUrl: url('auth-required'), urlKind: 'mcp' })
+    expect(error).toBeInstanceOf(ScanError)
+    expect(error).toMatchObject({ reason: 'mcp-auth-required', failure: { mcpUrl: url('auth-required'), urlKind: 'mcp' } })
   })
 
   test('a catalog listing page folds into the first embedded MCP URL that validates', async () => {
@@ -114,8 +114,8 @@ describe('kind detection', () => {
 
   test('a pinned endpoint that cannot be reached at all is the scan’s error', async () => {
     const error = await resolveTarget('catalog.mcp.test', session(), { mcpUrl: 'https://closed.mcp.test/mcp' }).catch((caught: unknown) => caught)
-    expect(error).toBeInstanceOf(AppError)
-    expect(error).toMatchObject({ code: 'DOMAIN_UNREACHABLE', details: { mcpUrl: 'https://closed.mcp.test/mcp' } })
+    expect(error).toBeInstanceOf(ScanError)
+    expect(error).toMatchObject({ reason: 'mcp-unreachable', failure: { mcpUrl: 'https://closed.mcp.test/mcp' } })
   })
 })
 

@@ -92,7 +92,7 @@ export function stepLine(step: TrajectoryStep): string {
 
 /** Runs the journey in this process, the way the service's worker does. */
 async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => void): Promise<JourneyReport> {
-  const [{ loadConfig }, { createEngineDeps }, { availableAgents }, { intentById }, { intentPrompt }, { runJourney }, { normalizeInput }, { AppError }] = await Promise.all([
+  const [{ loadConfig }, { createEngineDeps }, { availableAgents }, { intentById }, { intentPrompt }, { runJourney }, { normalizeInput }, { ScanError }, { SCAN_ERRORS }] = await Promise.all([
     import('../config.ts'),
     import('../engine-deps.ts'),
     import('../../journeys/agents/index.ts'),
@@ -100,7 +100,8 @@ async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => v
     import('../../journeys/types.ts'),
     import('../../journeys/runner.ts'),
     import('../engine/target.ts'),
-    import('../errors.ts'),
+    import('../engine/scan-error.ts'),
+    import('../scan-errors.ts'),
   ])
   const config = loadConfig(args.allowPrivate ? { ...process.env, SCANNER_ALLOW_PRIVATE: 'true' } : process.env)
   const agents = availableAgents(config).filter((agent) => agent.meta.public)
@@ -112,7 +113,7 @@ async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => v
   try {
     domain = normalizeInput(args.target).domain
   } catch (error) {
-    if (error instanceof AppError) throw new TargetError(`cannot run a journey on ${args.target}: ${error.message}`)
+    if (error instanceof ScanError) throw new TargetError(`cannot run a journey on ${args.target}: ${error.message}`, SCAN_ERRORS[error.reason].exitCode)
     throw error
   }
   const engine = createEngineDeps(config, args.static ? { browser: null } : {})

@@ -3,7 +3,8 @@ import { createEngineDeps } from '../engine-deps.ts'
 import { assessRelevance } from '../engine/relevance.ts'
 import { resolvePending, scan } from '../engine/scan.ts'
 import { isLocalHost } from '../engine/target.ts'
-import { AppError } from '../errors.ts'
+import { ScanError } from '../engine/scan-error.ts'
+import { SCAN_ERRORS } from '../scan-errors.ts'
 import type { ProgressEvent } from './progress.ts'
 import { type CliReport, fromScanReport } from './report.ts'
 import { TargetError, UsageError } from './usage.ts'
@@ -47,11 +48,11 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
     }
     return skipRendered(fromScanReport(report, { partial: false, isBeta }), options.static, engine.registry)
   } catch (error) {
-    if (!(error instanceof AppError)) throw error
+    if (!(error instanceof ScanError)) throw error
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `http://${target}`
     const local = URL.canParse(url) && isLocalHost(new URL(url).hostname)
     const hint = !config.scanner.allowPrivate && local ? ' (a local target needs --allow-private)' : ''
-    throw new TargetError(`cannot scan ${target}: ${error.message}${hint}`)
+    throw new TargetError(`cannot scan ${target}: ${error.message}${hint}`, SCAN_ERRORS[error.reason].exitCode)
   } finally {
     await engine.browser?.close()
   }

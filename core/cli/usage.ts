@@ -16,8 +16,15 @@ export class UsageError extends Error {
   }
 }
 
-/** The target (or the server scanning it) could not be scanned: one line, exit 2. */
-export class TargetError extends Error {}
+/** The target (or the server scanning it) could not be scanned: one line, then the exit code (2 unless said). */
+export class TargetError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT_USAGE,
+  ) {
+    super(message)
+  }
+}
 
 /** `see agent-readiness scan --help` for a command's usage, `see agent-readiness --help` otherwise. */
 export function usageHint(usage: string | undefined): string {

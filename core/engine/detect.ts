@@ -1,4 +1,3 @@
-import { AppError } from '../errors.ts'
 import type { ScanSession } from '../outbound/session.ts'
 import { collectList, LISTS } from '../mcp-client/lists.ts'
 import { MCP_EXCHANGE_TIMEOUT_MS } from '../mcp-client/protocol.ts'
@@ -8,6 +7,7 @@ import { CollectorError, type ScanKind } from './check.ts'
 import { pathOf } from './lib/describe.ts'
 import { isMcpLikeUrl } from './lib/mcp-wire.ts'
 import { classifyMcpServer } from './lib/mcp-app.ts'
+import { ScanError } from './scan-error.ts'
 import { fetchPage, isOk, looksLikeHtml } from './snapshot.ts'
 
 export interface DetectedKind {
@@ -18,7 +18,7 @@ export interface DetectedKind {
   embeddedMcpUrls?: string[]
   /**
    * Set when initialize answered 401, or 403 with a Bearer challenge, or answered but the tools list after it was
-   * refused that way (step-up authorization): the scan stops with MCP_AUTH_REQUIRED.
+   * refused that way (step-up authorization): the scan stops with ScanError mcp-auth-required.
    */
   authRequired?: { status: number; challenge: string | null }
   /** A short note on how the kind was decided (the `hint` of kind_detected). */
@@ -138,10 +138,7 @@ export async function detectKind(
   const reason = 'reason' in probe ? probe.reason : probe.state
   if (input.mcpUrl) {
     if (probe.state === 'unreachable') {
-      throw new AppError('DOMAIN_UNREACHABLE', {
-        message: `The pinned MCP endpoint ${candidate} is unreachable: ${reason}`,
-        details: { mcpUrl: candidate, reason },
-      })
+      throw new ScanError({ reason: 'mcp-unreachable', mcpUrl: candidate, cause: reason }, `The pinned MCP endpoint ${candidate} is unreachable: ${reason}`)
     }
     return { kind: 'mcp', mcpUrl: candidate, hint: `the pinned MCP endpoint did not answer MCP (${reason}); scanned as the sole MCP target` }
   }

@@ -1,11 +1,11 @@
 import type { Config } from '../config.ts'
 import { CONTRACT_VERSION } from '../version.ts'
-import { AppError } from '../errors.ts'
 import { OutboundError, type OutboundClient } from '../outbound/client.ts'
 import { type OriginCredentials, ScanSession } from '../outbound/session.ts'
 import type { BrowserProvider } from './browser.ts'
 import { type CheckDefinition, LAYERS, type ScanKind, type ScanTarget } from './check.ts'
 import { detectKind } from './detect.ts'
+import { ScanError } from './scan-error.ts'
 import { isSameSite } from './lib/links.ts'
 import { classifyMcpServer } from './lib/mcp-app.ts'
 import type { CheckRegistry } from './registry.ts'
@@ -48,7 +48,7 @@ export interface ScanOptions {
   /**
    * Headers a client of the MCP server holds (a bearer token for the owner's own protected server): sent with every
    * request to the MCP endpoint's origin (`mcpUrl`, else the input URL) and nowhere else, never recorded. The CLI's
-   * `--header`; the HTTP API never takes them, so a public scan of a protected server stays MCP_AUTH_REQUIRED.
+   * `--header`; the HTTP API never takes them, so a public scan of a protected server stays mcp-auth-required.
    */
   mcpHeaders?: Readonly<Record<string, string>>
 }
@@ -88,19 +88,6 @@ export interface ScanReport extends Scorecard {
   authenticated?: ScanAuthentication
 }
 
-/** Thrown when the MCP server requires authentication: no score is produced (spec: 422 MCP_AUTH_REQUIRED). */
-export class McpAuthRequiredError extends AppError {
-  constructor(
-    readonly mcpUrl: string,
-    readonly urlKind: 'mcp' | 'mcp-app',
-  ) {
-    super('MCP_AUTH_REQUIRED', {
-      message: `The MCP server at ${mcpUrl} requires authentication; no score was produced`,
-      extra: { mcpAuthRequired: true, mcpUrl, urlKind },
-    })
-  }
-}
-
 function sessionFor(deps: EngineDeps, credentials: OriginCredentials | null = null): ScanSession {
   return new ScanSession(deps.outbound, deps.config, credentials)
 }
@@ -115,16 +102,14 @@ function authentication(credentials: OriginCredentials | null): { authenticated?
   return credentials ? { authenticated: { headers: Object.keys(credentials.headers) } } : {}
 }
 
-/** Probes the origin once (the homepage, memoised for the homepage collector); unreachable is a 400. */
+/** Probes the origin once (the homepage, memoised for the homepage collector): an origin that does not answer is the scan's error. */
 async function probeReachable(http: ScanSession, origin: string): Promise<void> {
   try {
     await http.request(`${origin}/`, { headers: BROWSER_HEADERS })
   } catch (error) {
     if (error instanceof OutboundError) {
-      throw new AppError('DOMAIN_UNREACHABLE', {
-        message: `${origin} is unreachable: ${error.message}`,
-        details: { origin, reason: error.code },
-      })
+      const reason = error.code === 'BLOCKED_ADDRESS' ? 'private-address' : 'unreachable'
+      throw new ScanError({ reason, origin, cause: error.code }, `${origin} is unreachable: ${error.message}`)
     }
     throw error
   }
@@ -147,7 +132,10 @@ export async function resolveTarget(
   await probeReachable(http, normalized.origin)
   options.onEvent?.({ type: 'kind_detecting' })
   const detected = await detectKind(http, { url: normalized.url, hasPath: normalized.hasPath, mcpUrl: pinned })
-  if (detected.authRequired) throw new McpAuthRequiredError(detected.mcpUrl!, detected.kind === 'mcp-app' ? 'mcp-app' : 'mcp')
+  if (detected.authRequired) {
+    const failure = { reason: 'mcp-auth-required', mcpUrl: detected.mcpUrl!, urlKind: detected.kind === 'mcp-app' ? 'mcp-app' : 'mcp' } as const
+    throw new ScanError(failure, `The MCP server at ${failure.mcpUrl} requires authentication; no score was produced`)
+  }
   options.onEvent?.({
     type: 'kind_detected',
     kind: detected.kind,

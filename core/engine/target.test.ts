@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { AppError } from '../errors.ts'
+import { ScanError } from './scan-error.ts'
 import { normalizeInput } from './target.ts'
 
 describe('normalizeInput', () => {
@@ -26,14 +26,13 @@ describe('normalizeInput', () => {
     ['example.123'],
     ['javascript:alert(1)'],
     [`${'x'.repeat(3000)}.com`],
-  ])('refuses %# with 400 INVALID_DOMAIN', (input) => {
+  ])('refuses %# as an invalid target (the edge answers 400 INVALID_DOMAIN: core/scan-errors.test.ts)', (input) => {
     try {
       normalizeInput(input)
       throw new Error('expected a refusal')
     } catch (error) {
-      expect(error).toBeInstanceOf(AppError)
-      expect((error as AppError).code).toBe('INVALID_DOMAIN')
-      expect((error as AppError).status).toBe(400)
+      expect(error).toBeInstanceOf(ScanError)
+      expect((error as ScanError).reason).toBe('invalid-target')
     }
   })
 })
@@ -60,10 +59,10 @@ describe('normalizeInput with local targets allowed (SCANNER_ALLOW_PRIVATE, the 
     expect(normalizeInput('127.0.0.1:8080').origin).toBe('https://127.0.0.1:8080')
     // The memo of one mode never answers for the other.
     expect(normalizeInput('localhost:3000', { allowLocal: true }).origin).toBe('http://localhost:3000')
-    expect(() => normalizeInput('localhost:3000')).toThrow(AppError)
+    expect(() => normalizeInput('localhost:3000')).toThrow(ScanError)
   })
 
   test.each([['intranet'], ['ftp://localhost'], ['http://user:pw@localhost:3000']])('still refuses %s', (input) => {
-    expect(() => normalizeInput(input, { allowLocal: true })).toThrow(AppError)
+    expect(() => normalizeInput(input, { allowLocal: true })).toThrow(ScanError)
   })
 })

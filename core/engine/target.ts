@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js'
-import { AppError } from '../errors.ts'
+import { ScanError } from './scan-error.ts'
 
 export interface NormalizedInput {
   /** Lower-case host without port or trailing dot: the stored `domain`. */
@@ -89,9 +89,7 @@ function parse(raw: string, allowLocal: boolean): NormalizedInput {
   return { domain, origin: url.origin, url: hasPath ? url.href : `${url.origin}/`, hasPath }
 }
 
-function invalid(raw: string, reason: string): AppError {
-  return new AppError('INVALID_DOMAIN', {
-    message: `"${raw.slice(0, 200)}" is not a scannable target: ${reason}`,
-    details: { input: raw.slice(0, 200), reason },
-  })
+function invalid(raw: string, problem: string): ScanError {
+  const input = raw.slice(0, 200)
+  return new ScanError({ reason: 'invalid-target', input, problem }, `"${input}" is not a scannable target: ${problem}`)
 }

@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
 import { AppError, type ErrorCode, renderError } from '../../core/errors.ts'
+import { asAppError } from '../../core/scan-errors.ts'
 import type { Logger } from '../../core/log.ts'
 import type { Caller, LimitName } from '../../core/limits.ts'
 import { LISTED_OUTPUT_SCHEMA, listedAnnotations, type ListedInputSchema, listedInputSchema } from './listing.ts'
@@ -73,7 +74,8 @@ async function callTool(tool: ToolDefinition, args: unknown, call: ToolCall, log
     // MCP asks for the serialised JSON as text too, for clients that predate structuredContent.
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }
   } catch (error) {
-    if (error instanceof AppError) return toolError(error)
+    const known = asAppError(error)
+    if (known) return toolError(known)
     log.error({ err: error, tool: tool.name }, 'mcp tool failed')
     return toolError(new AppError(tool.failure ?? 'INTERNAL_ERROR', { message: `${tool.name} failed unexpectedly` }))
   }

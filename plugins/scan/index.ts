@@ -1,13 +1,11 @@
 import { Elysia } from 'elysia'
+import type { z } from 'zod'
 import type { Root } from '../../core/root.ts'
 import { deprecationHeaders } from '../../core/deprecations.ts'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import { DEPRECATION_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
-import { resolveTarget } from '../../core/engine/scan.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
-import { parseRowId } from '../../core/ids.ts'
-import { ScanSession } from '../../core/outbound/session.ts'
 import { sseResponse } from '../../core/sse.ts'
 import {
   auditScanResult,
@@ -22,6 +20,8 @@ import {
   streamQuery,
   v2ScanBody,
   v2ScanResponse,
+  v2ScanRow,
+  v2ScanRowSchema,
 } from './model.ts'
 import { shapeOptions } from './shapes.ts'
 
@@ -216,22 +216,8 @@ export function scanPlugin({ deps, services, context }: Root) {
     .post(
       '/api/v2/scan',
       async ({ body, caller, set }) => {
-        if (!deps.config.v2ScanEnabled) throw new AppError('V2_SCAN_DISABLED', { message: 'POST /api/v2/scan is disabled in this deployment (V2_SCAN_ENABLED)' })
-        const normalized = normalizeInput(body.url)
-        await service.checkBudget(caller, false)
-        const target = await resolveTarget(body.url, new ScanSession(deps.outbound, deps.config), { mcpUrl: body.mcpUrl?.trim() || undefined }).catch(
-          (error: unknown) => {
-            if (error instanceof AppError && (error.code === 'DOMAIN_UNREACHABLE' || error.code === 'MCP_AUTH_REQUIRED')) {
-              throw new AppError('TARGET_UNREACHABLE', { message: error.message, details: { reason: error.code } })
-            }
-            throw error
-          },
-        )
-        const existing = await v2.inProgress(normalized.domain)
-        if (existing) return { scanId: existing.id, status: existing.status, pollUrl: `/api/v2/scan/${existing.id}` }
-        await service.spendBudget(caller, false)
-        const row = await v2.create(target, Boolean(body.ephemeral))
-        set.status = 201
+        const { row, created } = await v2.start(body, caller)
+        if (created) set.status = 201
         return { scanId: row.id, status: row.status, pollUrl: `/api/v2/scan/${row.id}` }
       },
       {
@@ -250,10 +236,7 @@ export function scanPlugin({ deps, services, context }: Root) {
     .get(
       '/api/v2/scan/:id',
       async ({ params }) => {
-        if (!deps.config.v2ScanEnabled) throw new AppError('V2_SCAN_DISABLED')
-        const id = parseRowId(params.id)
-        const row = id === null ? null : await v2.byId(id)
-        if (!row) throw new AppError('NOT_FOUND', { message: `No v2 scan ${params.id}` })
+        const row = await v2.poll(params.id)
         return {
           scanId: row.id,
           status: row.status,
@@ -262,7 +245,7 @@ export function scanPlugin({ deps, services, context }: Root) {
           urlKind: row.urlKind,
           createdAt: row.createdAt.toISOString(),
           updatedAt: row.updatedAt.toISOString(),
-        }
+        } satisfies z.input<typeof v2ScanRow>
       },
       {
         detail: {
@@ -271,23 +254,7 @@ export function scanPlugin({ deps, services, context }: Root) {
           responses: {
             200: {
               description: 'The row: `{ scanId, status, domain, url, urlKind, createdAt, updatedAt }`',
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    required: ['scanId', 'status', 'domain', 'url', 'urlKind', 'createdAt', 'updatedAt'],
-                    properties: {
-                      scanId: { type: 'integer' },
-                      status: { type: 'string' },
-                      domain: { type: 'string' },
-                      url: { type: 'string' },
-                      urlKind: { type: 'string' },
-                      createdAt: { type: 'string', format: 'date-time' },
-                      updatedAt: { type: 'string', format: 'date-time' },
-                    },
-                  },
-                },
-              },
+              content: { 'application/json': { schema: v2ScanRowSchema } },
             },
           },
           ...wire({

@@ -320,6 +320,32 @@ export const v2ScanResponse = z.object({
   pollUrl: z.string(),
 })
 
+/** A v2 row as GET /api/v2/scan/{id} answers it. */
+export const v2ScanRow = z.object({
+  scanId: z.number().int(),
+  status: z.string(),
+  domain: z.string(),
+  url: z.string(),
+  urlKind: z.string(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+})
+
+/**
+ * The poll row as its route documents it: field types and required fields, without the integer bounds, date
+ * pattern and closed object that the generated schemas of validated routes carry (the poll route validates nothing).
+ */
+export const v2ScanRowSchema = ((): Record<string, unknown> => {
+  const { properties, required } = z.toJSONSchema(v2ScanRow, {
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.minimum
+      delete jsonSchema.maximum
+      delete jsonSchema.pattern
+    },
+  })
+  return { type: 'object', required, properties }
+})()
+
 export const streamQuery = z.object({
   domain: z.string().optional().describe('Domain, MCP URL or MCP App URL (required)'),
   mcp: z.string().optional(),

@@ -1,9 +1,12 @@
 import type { AppDeps } from '../../core/deps.ts'
-import { patchReport, scan, type ScanEvent, type ScanReport, McpAuthRequiredError } from '../../core/engine/scan.ts'
+import { patchReport, scan, type ScanEvent, type ScanReport } from '../../core/engine/scan.ts'
+import { ScanError } from '../../core/engine/scan-error.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, renderError } from '../../core/errors.ts'
+import { asAppError } from '../../core/scan-errors.ts'
 import { competitorsFor } from './competitors.ts'
 import { type Caller, consume, type LimitName, peek, retryAfterSeconds } from '../../core/limits.ts'
+import type { Store } from '../../core/store/types.ts'
 import { clampMaxAge, scanNextAction } from './model.ts'
 import type { ScanRepository, ScanRow } from './repository.ts'
 import { renderScan, type ShapeContext, type ShapeOptions } from './shapes.ts'
@@ -76,6 +79,25 @@ function budgetDenied(name: LimitName, decision: Awaited<ReturnType<typeof peek>
     retryAfterSeconds: retryAfterSeconds(decision),
     durableRetry: decision.durable,
   })
+}
+
+/** Refuses early when a budget of the scan family is already exhausted, without spending anything. */
+export async function checkScanBudget(store: Store, caller: Caller, forced: boolean): Promise<void> {
+  const names: LimitName[] = forced ? ['scanDaily', 'scanForced'] : ['scanDaily']
+  for (const name of names) {
+    const decision = await peek(store, name, caller)
+    if (!decision.allowed) throw budgetDenied(name, decision)
+  }
+}
+
+/** Spends the budget units of one scan (v1 and v2 alike); called once the target is probed and classified. */
+export async function spendScanBudget(store: Store, caller: Caller, forced: boolean): Promise<void> {
+  await checkScanBudget(store, caller, forced)
+  const names: LimitName[] = forced ? ['scanForced', 'scanDaily'] : ['scanDaily']
+  for (const name of names) {
+    const decision = await consume(store, name, caller)
+    if (!decision.allowed) throw budgetDenied(name, decision)
+  }
 }
 
 /** Where a streamed scan's events go: an SSE channel, closed by the caller once `stream` settles. */
@@ -156,8 +178,9 @@ export class ScanService {
       await analysisDone
       if (row.analysisStatus === 'partial') sink.send({ type: 'discovery_phase', step: 'finalize', label: 'Background analysis finished' })
     } catch (error) {
-      const appError = error instanceof AppError ? error : new AppError('SCAN_FAILED', { message: 'The scan failed' })
-      if (!(error instanceof AppError)) this.deps.log.error({ err: error }, 'stream scan failed')
+      const known = asAppError(error)
+      const appError = known ?? new AppError('SCAN_FAILED', { message: 'The scan failed' })
+      if (!known) this.deps.log.error({ err: error }, 'stream scan failed')
       const { body } = renderError(appError, '/api/scan/stream')
       sink.send({ type: 'error', ...body, message: appError.message, code: appError.code })
     } finally {
@@ -167,22 +190,13 @@ export class ScanService {
   }
 
   /** Refuses early when a budget is already exhausted, without spending anything. */
-  async checkBudget(caller: Caller, forced: boolean): Promise<void> {
-    const names: LimitName[] = forced ? ['scanDaily', 'scanForced'] : ['scanDaily']
-    for (const name of names) {
-      const decision = await peek(this.deps.store, name, caller)
-      if (!decision.allowed) throw budgetDenied(name, decision)
-    }
+  checkBudget(caller: Caller, forced: boolean): Promise<void> {
+    return checkScanBudget(this.deps.store, caller, forced)
   }
 
   /** Spends the budget units of one scan; called once the target is probed and classified. */
-  async spendBudget(caller: Caller, forced: boolean): Promise<void> {
-    await this.checkBudget(caller, forced)
-    const names: LimitName[] = forced ? ['scanForced', 'scanDaily'] : ['scanDaily']
-    for (const name of names) {
-      const decision = await consume(this.deps.store, name, caller)
-      if (!decision.allowed) throw budgetDenied(name, decision)
-    }
+  spendBudget(caller: Caller, forced: boolean): Promise<void> {
+    return spendScanBudget(this.deps.store, caller, forced)
   }
 
   /**
@@ -222,8 +236,9 @@ export class ScanService {
         beforeRun: () => this.spendBudget(caller, forced),
       })
     } catch (error) {
-      if (error instanceof McpAuthRequiredError) {
-        await this.repository.insertAuthMarker({ domain, url: request.url, mcpUrl: error.mcpUrl, urlKind: error.urlKind, ephemeral })
+      if (error instanceof ScanError && error.is('mcp-auth-required')) {
+        const { mcpUrl, urlKind } = error.failure
+        await this.repository.insertAuthMarker({ domain, url: request.url, mcpUrl, urlKind, ephemeral })
         await this.deps.readCache.invalidate(domain)
       }
       throw error
