@@ -1,7 +1,8 @@
 import { defineConfig } from 'drizzle-kit'
 
+// The tables live with what owns them: the kernel's API keys and each feature's tables.ts.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './core/db/schema.ts',
+  schema: ['./core/keys/tables.ts', './plugins/*/tables.ts'],
   out: './migrations',
 })

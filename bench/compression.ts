@@ -3,7 +3,7 @@
 import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { buildCatalog } from '../core/engine/catalog.ts'
 import { CheckRegistry } from '../core/engine/registry.ts'
-import { compress } from '../plugins/web/compression.ts'
+import { compress } from '../core/compression.ts'
 import { ChecksPage } from '../plugins/web/pages/checks.tsx'
 import { median, percentile } from './stats.ts'
 

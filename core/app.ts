@@ -1,96 +1,77 @@
-import { Elysia } from 'elysia'
+import { type AnyElysia, Elysia } from 'elysia'
+import { compressionPlugin } from './compression.ts'
 import type { Config } from './config.ts'
-import { type AppDeps, closeDeps, type DepsOverrides, openDeps } from './deps.ts'
-import { createRoot, type Root, type Services } from './root.ts'
-import { ardPlugin } from '../plugins/ard/index.ts'
-import { badgePlugin } from '../plugins/badge/index.ts'
-import { checksPlugin } from '../plugins/checks/index.ts'
-import { contactPlugin } from '../plugins/contact/index.ts'
-import { discoverPlugin } from '../plugins/discover/index.ts'
-import { OutboxRetrier } from '../plugins/contact/service.ts'
-import { docsPlugin } from '../plugins/docs/index.ts'
-import { feedbackPlugin } from '../plugins/feedback/index.ts'
-import { journeyPlugin } from '../plugins/journey/index.ts'
-import { JourneyWorker } from '../plugins/journey/worker.ts'
-import { leaderboardPlugin } from '../plugins/leaderboard/index.ts'
-import { mcpPlugin } from '../plugins/mcp/index.ts'
-import { opsPlugin } from '../plugins/ops/index.ts'
-import { scanPlugin } from '../plugins/scan/index.ts'
-import { trustPlugin } from '../plugins/trust/index.ts'
-import { webBotAuthPlugin } from '../plugins/web-bot-auth/index.ts'
-import { webPlugin } from '../plugins/web/index.ts'
-import { compressionPlugin } from '../plugins/web/compression.ts'
-import { ScanWorker } from '../plugins/scan/worker.ts'
+import { type BackgroundWork, composeFeatures, type AnyFeature, FeatureError } from './feature.ts'
+import { type AppPieces, FEATURES, type FeatureName } from './features.ts'
+import { closeKernel, kernelBackground, kernelPieces, type KernelOverrides, openKernel } from './kernel.ts'
 
-/** Composes the feature plugins over one root (core/root.ts). Never listens: main.ts does, tests call handle(). */
-export function buildApp(root: Root) {
-  const { deps, context } = root
-  return new Elysia({ name: 'agent-readiness' })
-    .use(compressionPlugin())
-    .use(context)
-    .use(docsPlugin(deps.config))
-    .use(opsPlugin(root))
-    .use(checksPlugin(root))
-    .use(scanPlugin(root))
-    .use(badgePlugin(root))
-    .use(leaderboardPlugin(root))
-    .use(discoverPlugin(root))
-    .use(ardPlugin(root))
-    .use(trustPlugin(root))
-    .use(webBotAuthPlugin(root))
-    .use(feedbackPlugin(root))
-    .use(contactPlugin(root))
-    .use(journeyPlugin(root))
-    .use(mcpPlugin(root))
-    .use(webPlugin(root))
+export interface AppOptions extends KernelOverrides {
+  /**
+   * The features to compose, by name, in the order of core/features.ts whatever the order given; all of them
+   * when omitted. A feature listed needs the features that provide its pieces listed too (createApp says which).
+   */
+  features?: readonly FeatureName[]
 }
 
-export type App = ReturnType<typeof buildApp>
-
 export interface AppHandle {
-  app: App
-  /** What the plugins are built from; tests build single-plugin apps from it. */
-  root: Root
-  deps: AppDeps
-  services: Services
+  /** Never listens: main.ts does, tests call handle(). */
+  app: AnyElysia
+  /** Every piece: the kernel's and those of the features composed (tests build single-feature apps from them). */
+  deps: AppPieces
   /**
-   * Starts what runs in the background: the read cache's invalidation feed, the job queue (pg-boss timers), the
-   * scan and journey workers (WORKER_CONCURRENCY loops each; 0 for none) and the retry of mail that could not be
-   * sent. Requests that queue jobs (a scan with rendered checks, a journey run) need it; idempotent.
+   * Starts the background work: the kernel's (the read cache's invalidation feed, the job queue), then each
+   * feature's in order (the scan and journey workers, WORKER_CONCURRENCY loops each; the retry of unsent mail).
+   * Requests that queue jobs (a scan with rendered checks, a journey run) need it; idempotent.
    */
   start(): Promise<void>
-  /** Stops the background work, then closes connections. */
+  /** Stops what start() started, in reverse order, then closes the connections. */
   close(): Promise<void>
 }
 
+function selectFeatures(names: readonly FeatureName[] | undefined): readonly AnyFeature[] {
+  if (!names) return FEATURES
+  const unknown = names.filter((name) => !FEATURES.some((feature) => feature.name === name))
+  if (unknown.length > 0) throw new FeatureError(`No feature named ${unknown.map((name) => `"${name}"`).join(', ')}`)
+  return FEATURES.filter((feature) => names.includes(feature.name))
+}
+
 /**
- * Opens the dependencies (connections, migrations) and builds the app, starting nothing: no timer, poller or
- * worker runs until `start()` (the build/listen split of Fastify), so an app can be built to be inspected.
+ * Opens the kernel (connections, migrations), composes the features over it and builds the app, starting
+ * nothing: no timer, poller or worker runs until `start()` (the build/listen split of Fastify), so an app can be
+ * built to be inspected. A feature whose needs are not met fails here, before anything is built.
  */
-export async function createApp(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<AppHandle> {
-  const deps = await openDeps(config, overrides)
-  const root = createRoot(deps)
-  const worker = new ScanWorker(deps)
-  const journeyWorker = new JourneyWorker(deps)
-  const mailRetrier = new OutboxRetrier(deps, root.services.mailer)
+export async function createApp(config: Readonly<Config>, options: AppOptions = {}): Promise<AppHandle> {
+  const { features, ...overrides } = options
+  const selected = selectFeatures(features)
+  const kernel = await openKernel(config, overrides)
+  const pieces = kernelPieces(kernel)
+  let composed: ReturnType<typeof composeFeatures>
+  try {
+    composed = composeFeatures(pieces, selected)
+  } catch (error) {
+    await closeKernel(kernel)
+    throw error
+  }
+  let app: AnyElysia = new Elysia({ name: 'agent-readiness' }).use(compressionPlugin()).use(pieces.context)
+  for (const routes of composed.routes) app = app.use(routes)
+
+  const background: BackgroundWork[] = [...kernelBackground(kernel), ...composed.background.map(({ work }) => work)]
+  const started: BackgroundWork[] = []
   let starting: Promise<void> | null = null
   return {
-    app: buildApp(root),
-    root,
-    deps,
-    services: root.services,
+    app,
+    deps: composed.pieces as AppPieces,
     start: () =>
       (starting ??= (async () => {
-        await deps.readCache.start()
-        await deps.jobs.start()
-        await worker.start(config.workerConcurrency)
-        await journeyWorker.start(config.workerConcurrency)
-        mailRetrier.start()
+        for (const work of background) {
+          await work.start()
+          started.push(work)
+        }
       })()),
     close: async () => {
-      await journeyWorker.stop()
-      await mailRetrier.stop()
-      await closeDeps(deps)
+      await starting?.catch(() => {})
+      for (const work of started.reverse()) await work.stop()
+      await closeKernel(kernel)
     },
   }
 }

@@ -88,22 +88,17 @@ async function workerCommand(args: string[]): Promise<void> {
   const { values } = parseCommandLine(args, { concurrency: { type: 'string', default: '2' } })
   const concurrency = Number(values.concurrency)
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError('--concurrency is 1 to 32')
-  const [{ loadConfig }, { closeDeps, openDeps }, { ScanWorker }, { JourneyWorker }] = await Promise.all([
+  const [{ loadConfig }, { createApp }, { WORKER_FEATURES }] = await Promise.all([
     import('./config.ts'),
-    import('./deps.ts'),
-    import('../plugins/scan/worker.ts'),
-    import('../plugins/journey/worker.ts'),
+    import('./app.ts'),
+    import('./features.ts'),
   ])
-  const deps = await openDeps(loadConfig())
-  await deps.jobs.start()
-  const worker = new ScanWorker(deps)
-  await worker.start(concurrency)
-  const journeys = new JourneyWorker(deps)
-  await journeys.start(concurrency)
+  // The composition root names the features whose background work runs the queued jobs; nothing listens.
+  const { deps, start, close } = await createApp({ ...loadConfig(), workerConcurrency: concurrency }, { features: WORKER_FEATURES })
+  await start()
   deps.log.info({ concurrency, store: deps.store.kind }, 'worker started')
   const stop = async () => {
-    await journeys.stop()
-    await closeDeps(deps)
+    await close()
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop())

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { type DocumentDecoration, Elysia, status } from 'elysia'
-import type { AppDeps } from './deps.ts'
+import type { Kernel } from './kernel.ts'
 import { AppError, isDatabaseUnavailableError, renderError, usesArdEnvelope } from './errors.ts'
 import { asAppError } from './scan-errors.ts'
 import type { Capability } from './keys/service.ts'
@@ -36,7 +36,7 @@ function invalidInput(where: 'body' | 'query' | 'params', path: string, message:
  * enforcement, the JSON parser with a size cap, and the one error mapper. Plugins `.use()` it; Elysia dedupes
  * it by name so it runs once per request.
  */
-export function contextPlugin(deps: AppDeps) {
+export function contextPlugin(deps: Kernel) {
   const records = new WeakMap<Request, RequestRecord>()
   const outage = databaseOutage(deps)
 
@@ -351,7 +351,7 @@ function dependsOnKey(name: LimitName): boolean {
  * route that needs no database (health, catalog) still works while the database is down.
  */
 async function resolveCaller(
-  deps: AppDeps,
+  deps: Kernel,
   outage: Outage,
   request: Request,
   ip: string,
@@ -360,7 +360,7 @@ async function resolveCaller(
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')
   if (!match) return { caller: anonymous, unresolved: false }
   if (outage.failedWithin(KEY_LOOKUP_BACKOFF_MS)) return { caller: anonymous, unresolved: true }
-  let key: Awaited<ReturnType<AppDeps['keys']['resolve']>>
+  let key: Awaited<ReturnType<Kernel['keys']['resolve']>>
   try {
     key = await deps.keys.resolve(match[1]!)
   } catch (error) {

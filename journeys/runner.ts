@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { AppDeps } from '../core/deps.ts'
+import type { Kernel } from '../core/kernel.ts'
 import { ScanSession } from '../core/outbound/session.ts'
 import { unsupportedClaim } from './claims.ts'
 import type { AgentDefinition, AgentIdentity, IntentDefinition, JourneyEvidence, Judgement, RunUsage, TrajectoryStep, Verdict } from './types.ts'
@@ -28,7 +28,7 @@ export interface JourneyInput {
   /** The task text given to the agent. */
   prompt: string
   domain: string
-  deps: Pick<AppDeps, 'outbound' | 'browser' | 'config'>
+  deps: Pick<Kernel, 'outbound' | 'browser' | 'config'>
   budget?: JourneyBudget
   /** Each step as soon as it is complete (persisted and streamed by the caller). */
   onStep?: (step: TrajectoryStep) => void

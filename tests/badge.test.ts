@@ -16,7 +16,7 @@ let app: { handle(request: Request): Promise<Response> }
 let repository: ScanRepository
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
-  app = new Elysia().use(badgePlugin(handle.root))
+  app = new Elysia().use(badgePlugin(handle.deps))
   repository = handle.deps.scans
 })
 afterAll(() => handle.close())

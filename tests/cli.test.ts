@@ -269,7 +269,7 @@ describe('--server', () => {
   let app: Awaited<ReturnType<typeof testApp>>
   let server: string
   beforeAll(async () => {
-    app = await testApp({ SCANNER_RESOLVE: env.SCANNER_RESOLVE })
+    app = await testApp({ SCANNER_RESOLVE: env.SCANNER_RESOLVE }, { start: true })
     app.app.listen({ port: 0, hostname: '127.0.0.1' })
     server = `http://127.0.0.1:${app.app.server!.port}`
   })

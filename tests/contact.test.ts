@@ -100,7 +100,7 @@ describe('POST /api/contact with a mail server', () => {
   beforeAll(async () => {
     smtp = await startSmtp()
     handle = await testApp({ TRUST_PROXY: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, CONTACT_TO, MAIL_FROM })
-    app = new Elysia().use(contactPlugin(handle.root))
+    app = new Elysia().use(contactPlugin(handle.deps))
   })
   afterAll(async () => {
     await handle.close()
@@ -190,7 +190,7 @@ describe('POST /api/contact with the mail server down', () => {
   })
 
   test('500 MAIL_FAILED, and both mails stay in the outbox as failed with their error', async () => {
-    const response = await submit(new Elysia().use(contactPlugin(handle.root)), form(email))
+    const response = await submit(new Elysia().use(contactPlugin(handle.deps)), form(email))
     expect(response.status).toBe(500)
     expect(await response.json()).toMatchObject({ code: 'MAIL_FAILED', error: 'Mail delivery failed' })
     const rows = await rowsFor(handle, email)
@@ -202,7 +202,7 @@ describe('POST /api/contact with the mail server down', () => {
   })
 
   test('the retrier waits out the backoff, then sends the failed rows once the server is back', async () => {
-    const retrier = new OutboxRetrier(handle.deps, handle.services.mailer, { baseDelayMs: 60_000 })
+    const retrier = new OutboxRetrier(handle.deps, handle.deps.mailer, { baseDelayMs: 60_000 })
     // Attempt 2 is due a minute after the row was created: not yet.
     await retrier.runOnce()
     expect((await rowsFor(handle, email)).map((row) => row.status)).toEqual(['failed', 'failed'])
@@ -226,8 +226,8 @@ describe('POST /api/contact with the mail server down', () => {
     await smtp?.close()
     smtp = null
     const giveUp = address('giveup')
-    expect((await submit(new Elysia().use(contactPlugin(handle.root)), form(giveUp))).status).toBe(500)
-    const retrier = new OutboxRetrier(handle.deps, handle.services.mailer, { baseDelayMs: 1, maxAttempts: 3 })
+    expect((await submit(new Elysia().use(contactPlugin(handle.deps)), form(giveUp))).status).toBe(500)
+    const retrier = new OutboxRetrier(handle.deps, handle.deps.mailer, { baseDelayMs: 1, maxAttempts: 3 })
     const later = new Date(Date.now() + 60_000)
     for (let pass = 0; pass < 4; pass++) await retrier.runOnce(later)
     expect((await rowsFor(handle, giveUp)).map((row) => [row.status, row.attempts])).toEqual([
@@ -247,7 +247,7 @@ describe('POST /api/contact without a mail server', () => {
 
   test('200, and both mails are kept in the outbox as unconfigured', async () => {
     const email = address('nosmtp')
-    const response = await submit(new Elysia().use(contactPlugin(handle.root)), form(email))
+    const response = await submit(new Elysia().use(contactPlugin(handle.deps)), form(email))
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ ok: true })
     const rows = await rowsFor(handle, email)
@@ -257,6 +257,6 @@ describe('POST /api/contact without a mail server', () => {
     ])
     expect(rows[0]?.text).toContain('Could you scan our MCP server as well?')
     // Nothing to retry without a mail server: unconfigured rows are a record, not a queue.
-    expect(await new OutboxRetrier(handle.deps, handle.services.mailer).runOnce(new Date(Date.now() + 60 * 60_000))).toBe(0)
+    expect(await new OutboxRetrier(handle.deps, handle.deps.mailer).runOnce(new Date(Date.now() + 60 * 60_000))).toBe(0)
   })
 })

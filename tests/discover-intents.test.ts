@@ -21,7 +21,7 @@ let nextIp = 0
 
 beforeAll(async () => {
   handle = await isolatedTestApp({ TRUST_PROXY: 'true' })
-  app = new Elysia().use(discoverPlugin(handle.root))
+  app = new Elysia().use(discoverPlugin(handle.deps))
   for (const product of PRODUCTS) {
     const homepage = htmlPage(product.html, { url: `https://${product.domain}/` })
     const llmsTxt = product.llmsTxt

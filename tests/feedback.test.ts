@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { AppHandle } from '../core/app.ts'
-import type { AppDeps } from '../core/deps.ts'
+import { type Kernel, kernelPieces } from '../core/kernel.ts'
 import type { CheckStatus } from '../core/engine/check.ts'
 import type { ScanReport } from '../core/engine/scan.ts'
 import { AppError } from '../core/errors.ts'
 import type { Store } from '../core/store/types.ts'
-import { feedbackPlugin } from '../plugins/feedback/index.ts'
+import { feedbackFeature, feedbackPlugin } from '../plugins/feedback/index.ts'
 import { agentFeedbackInput, type AgentFeedbackInput, checkFeedbackBody } from '../plugins/feedback/model.ts'
 import { checkFeedback } from '../plugins/feedback/tables.ts'
 import { AgentVerification } from '../plugins/feedback/verification.ts'
@@ -17,7 +17,6 @@ import { request, testApp } from './helpers.ts'
 import { checkResult, discoveryLayer, scanReport } from './support/scan-report.ts'
 import { solveChallenge } from './support/solve-challenge.ts'
 import { clientIp } from './support/world.ts'
-import { createRoot } from '../core/root.ts'
 
 let handle: AppHandle
 let app: { handle(request: Request): Promise<Response> }
@@ -37,7 +36,7 @@ function report(domain: string, entries: Entry[], overrides: Partial<ScanReport>
 
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
-  app = new Elysia().use(feedbackPlugin(handle.root))
+  app = new Elysia().use(feedbackPlugin(handle.deps))
   const scans = handle.deps.scans
   // The older scan has robots-txt, the latest does not: feedback is about the latest scan only.
   await scans.insert(
@@ -75,7 +74,7 @@ const human = (overrides: Record<string, unknown> = {}) => ({
 })
 
 async function agent(overrides: Record<string, unknown> = {}) {
-  const { token, challenge } = await handle.services.verification.issue()
+  const { token, challenge } = await handle.deps.verification.issue()
   return {
     reporterType: 'agent',
     domain: scanned,
@@ -90,7 +89,7 @@ async function agent(overrides: Record<string, unknown> = {}) {
 }
 
 /** The deps with a store whose replay markers cannot be written (everything else still works). */
-function withFailingStore(deps: AppDeps): AppDeps {
+function withFailingStore(deps: Kernel): Kernel {
   const store: Store = Object.create(deps.store, {
     setIfAbsent: { value: () => Promise.reject(new Error('store down')) },
   })
@@ -108,7 +107,7 @@ async function rejection(promise: Promise<unknown>): Promise<AppError> {
 
 describe('AgentVerification', () => {
   test('a challenge is 40 items with steps, and a token valid for at most 5 minutes', async () => {
-    const issued = await handle.services.verification.issue()
+    const issued = await handle.deps.verification.issue()
     expect(issued.challenge.data.items).toHaveLength(40)
     expect(issued.challenge.data.items.every((item) => /^([a-z]+|[0-9]+)$/.test(item))).toBe(true)
     expect(issued.challenge.steps.length).toBeGreaterThan(3)
@@ -118,7 +117,7 @@ describe('AgentVerification', () => {
   })
 
   test('round trip: solved once is accepted; the same token again, a wrong answer and an expired token are 401', async () => {
-    const verification = handle.services.verification
+    const verification = handle.deps.verification
     const { token, challenge } = await verification.issue()
     const answer = solveChallenge(challenge.data)
 
@@ -136,7 +135,7 @@ describe('AgentVerification', () => {
   })
 
   test('an altered token or another token\'s answer is refused', async () => {
-    const verification = handle.services.verification
+    const verification = handle.deps.verification
     const first = await verification.issue()
     const second = await verification.issue()
     const [id, expiry, mac] = first.token.split('.')
@@ -147,11 +146,11 @@ describe('AgentVerification', () => {
   })
 
   test('a store that cannot record the answer is 503 VERIFICATION_UNAVAILABLE, and the token stays usable', async () => {
-    const issued = await handle.services.verification.issue()
+    const issued = await handle.deps.verification.issue()
     const answer = solveChallenge(issued.challenge.data)
     const down = await rejection(new AgentVerification(withFailingStore(handle.deps)).verify(issued.token, answer))
     expect([down.code, down.status]).toEqual(['VERIFICATION_UNAVAILABLE', 503])
-    await handle.services.verification.verify(issued.token, answer)
+    await handle.deps.verification.verify(issued.token, answer)
   })
 })
 
@@ -196,7 +195,9 @@ describe('POST /api/feedback/check', () => {
   })
 
   test('503 when verification cannot be recorded', async () => {
-    const degraded = new Elysia().use(feedbackPlugin(createRoot(withFailingStore(handle.deps))))
+    // The feedback feature built again over the failing store, as the composition root builds it.
+    const failing = { ...kernelPieces(withFailingStore(handle.deps)), scans: handle.deps.scans }
+    const degraded = new Elysia().use(feedbackPlugin({ ...failing, ...feedbackFeature.provide!(failing) }))
     const { response, body } = await post(await agent(), clientIp(), degraded)
     expect(response.status).toBe(503)
     expect(body.code).toBe('VERIFICATION_UNAVAILABLE')
@@ -260,10 +261,10 @@ describe('POST /api/feedback/check', () => {
 
 describe('agent feedback', () => {
   const domain = `agents-${run}.test`
-  const service = () => handle.services.feedback
+  const service = () => handle.deps.feedbackService
 
   async function submission(overrides: Partial<AgentFeedbackInput> = {}): Promise<AgentFeedbackInput> {
-    const { token, challenge } = await handle.services.verification.issue()
+    const { token, challenge } = await handle.deps.verification.issue()
     return agentFeedbackInput.parse({
       domain,
       agent_id: 'test-agent/1.0',

@@ -65,7 +65,7 @@ const JSON_ROUTES = [
 ]
 
 beforeAll(async () => {
-  handle = await testApp({ TRUST_PROXY: 'true', V2_SCAN_ENABLED: 'true', WORKER_CONCURRENCY: '0' })
+  handle = await testApp({ TRUST_PROXY: 'true', V2_SCAN_ENABLED: 'true', WORKER_CONCURRENCY: '0' }, { start: true })
 })
 afterAll(() => handle.close())
 
@@ -334,7 +334,7 @@ describe('with the database down', () => {
 })
 
 test('a closed PGlite is DATABASE_UNAVAILABLE too', async () => {
-  const app = await testApp({ TRUST_PROXY: 'true', WORKER_CONCURRENCY: '0' })
+  const app = await testApp({ TRUST_PROXY: 'true', WORKER_CONCURRENCY: '0' }, { start: true })
   try {
     const { key } = await app.deps.keys.create('scan', 'closed pglite')
     await app.deps.database.close()

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import postgres from 'postgres'
 import { createApp, type AppHandle } from '../core/app.ts'
+import type { FeatureName } from '../core/features.ts'
 import { loadConfig } from '../core/config.ts'
 import { openStore } from '../core/store/index.ts'
 
@@ -24,12 +25,22 @@ export function testConfig(env: Record<string, string | undefined> = {}) {
   return loadConfig(testEnv(env))
 }
 
-export async function testApp(env: Record<string, string | undefined> = {}): Promise<AppHandle> {
+/**
+ * What a test app is built from: `features` (by name, core/features.ts; all when omitted) and whether to `start`
+ * the background work. It starts nothing unless asked: a suite whose requests queue jobs (a scan with rendered
+ * checks, a journey run) or that needs the workers or the read cache's invalidation feed says `start: true`.
+ */
+export interface TestAppOptions {
+  features?: readonly FeatureName[]
+  start?: boolean
+}
+
+export async function testApp(env: Record<string, string | undefined> = {}, options: TestAppOptions = {}): Promise<AppHandle> {
   const config = testConfig(env)
   const namespace = randomUUID()
   const store = await openStore(config, { prefix: `test:${namespace}:` })
-  const handle = await createApp(config, { store, jobNamespace: `test-${namespace}.` })
-  await handle.start()
+  const handle = await createApp(config, { store, jobNamespace: `test-${namespace}.`, features: options.features })
+  if (options.start) await handle.start()
   return handle
 }
 
@@ -38,15 +49,15 @@ export async function testApp(env: Record<string, string | undefined> = {}): Pro
  * a fresh PGlite by default, or with DATABASE_URL a throwaway database created for it. Its close() also drops
  * that database.
  */
-export async function isolatedTestApp(env: Record<string, string | undefined> = {}): Promise<AppHandle> {
+export async function isolatedTestApp(env: Record<string, string | undefined> = {}, options: TestAppOptions = {}): Promise<AppHandle> {
   const base = process.env.DATABASE_URL
-  if (!base) return testApp(env)
+  if (!base) return testApp(env, options)
   const name = `isolated_test_${randomUUID().replaceAll('-', '')}`
   const admin = postgres(base, { max: 1, onnotice: () => {} })
   await admin.unsafe(`create database ${name}`)
   const url = new URL(base)
   url.pathname = `/${name}`
-  const handle = await testApp({ ...env, DATABASE_URL: url.href })
+  const handle = await testApp({ ...env, DATABASE_URL: url.href }, options)
   return {
     ...handle,
     close: async () => {

@@ -12,7 +12,7 @@ let world: World
 let catalog: Set<string>
 beforeAll(async () => {
   sites = startLabelledSites()
-  world = await startWorld([], { browser: null, extraResolve: sites.resolveRules, env: { WORKER_CONCURRENCY: '4' } })
+  world = await startWorld([], { browser: null, extraResolve: sites.resolveRules, env: { WORKER_CONCURRENCY: '4' }, start: true })
   const checks = (await (await getPath(world.handle, '/api/checks')).json()) as { checks: { id: string }[] }
   catalog = new Set(checks.checks.map((check) => check.id))
 })

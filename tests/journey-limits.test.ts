@@ -10,7 +10,7 @@ import { createRun } from './support/journey.ts'
 let world: World
 let key: { id: number; key: string }
 beforeAll(async () => {
-  world = await startWorld(['excellent'], { browser: null, env: { WORKER_CONCURRENCY: '2' } })
+  world = await startWorld(['excellent'], { browser: null, env: { WORKER_CONCURRENCY: '2' }, start: true })
   key = await world.handle.deps.keys.create('partner', 'journey limits')
 })
 afterAll(() => world.close())

@@ -24,7 +24,7 @@ const slow = Bun.serve({
 let app: AppHandle
 beforeAll(async () => {
   // No queue worker: the runs here are worked by hand.
-  app = await testApp({ SCANNER_RESOLVE: `${SLOW_HOST}:443:127.0.0.1:${slow.port}`, WORKER_CONCURRENCY: '0' })
+  app = await testApp({ SCANNER_RESOLVE: `${SLOW_HOST}:443:127.0.0.1:${slow.port}`, WORKER_CONCURRENCY: '0' }, { start: true })
 })
 afterAll(async () => {
   await app.close()

@@ -12,7 +12,7 @@ let world: World
 let partnerKey: string
 let scanKey: string
 beforeAll(async () => {
-  world = await startWorld(['excellent'], { browser: null, env: { WORKER_CONCURRENCY: '4' } })
+  world = await startWorld(['excellent'], { browser: null, env: { WORKER_CONCURRENCY: '4' }, start: true })
   partnerKey = (await world.handle.deps.keys.create('partner', 'journey test partner')).key
   scanKey = (await world.handle.deps.keys.create('scan', 'journey test scan')).key
 })

@@ -28,7 +28,7 @@ const get = async (path: string) => {
 beforeAll(async () => {
   // Rankings and statistics read every stored scan, so exact totals need a database nobody else writes to.
   isolated = await isolatedTestApp()
-  app = new Elysia().use(leaderboardPlugin(isolated.root))
+  app = new Elysia().use(leaderboardPlugin(isolated.deps))
   const repository = isolated.deps.scans
   const seeds: [Seed, { ephemeral: boolean }?][] = [
     [{ domain: 'shop-a.test', score: 91, category: 'ecommerce-retail', checks: [['llms-txt', 'pass'], ['robots-txt', 'pass']] }],
@@ -156,7 +156,7 @@ describe('an empty database', () => {
   let emptyApp: { handle(request: Request): Promise<Response> }
   beforeAll(async () => {
     empty = await isolatedTestApp({ TRUST_PROXY: 'true' })
-    emptyApp = new Elysia().use(leaderboardPlugin(empty.root))
+    emptyApp = new Elysia().use(leaderboardPlugin(empty.deps))
   })
   afterAll(() => empty.close())
 

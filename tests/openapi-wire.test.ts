@@ -80,6 +80,7 @@ const UNSCANNED = 'never-scanned.test'
 beforeAll(async () => {
   world = await startWorld(['blog', 'excellent'], {
     browser: null,
+    start: true,
     env: { V2_SCAN_ENABLED: 'true' },
     mcp: [{ name: 'auth-required', hosts: ['auth-mcp.test', v2Host] }],
     extraResolve: [`gone.test:443:127.0.0.1:${freeLoopbackPort()}`],
@@ -400,7 +401,7 @@ function operations(): [string, string, string, Operation][] {
 describe('the OpenAPI document and the routes', () => {
   test('every served route is documented or excluded on purpose, and every documented operation is served', () => {
     const served = new Set(app().routes.map((route) => `${route.method} ${route.path}`))
-    const web = webPlugin(world.handle.root).routes.map((route) => `${route.method} ${route.path}`)
+    const web = webPlugin(world.handle.deps).routes.map((route) => `${route.method} ${route.path}`)
     const excluded = new Set([...EXCLUDED_ROUTES, ...web])
     const documented = new Set(operations().map(([, method, path]) => `${method} ${path.replace(/\{(\w+)\}/g, ':$1')}`))
     expect(web.length).toBeGreaterThan(5)

@@ -12,7 +12,7 @@ const browser = createBrowserProvider(testConfig())
 let world: World
 let base: string
 beforeAll(async () => {
-  world = await startWorld(['blog', 'spa'], { browser, mcp: [{ name: 'auth-required', hosts: ['locked.test'] }] })
+  world = await startWorld(['blog', 'spa'], { browser, mcp: [{ name: 'auth-required', hosts: ['locked.test'] }], start: true })
   world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${world.handle.app.server!.port}`
 })

@@ -19,7 +19,7 @@ let handle: AppHandle
 let server: ReturnType<AppHandle['app']['listen']>
 
 beforeAll(async () => {
-  handle = await testApp({ PUBLIC_BASE_URL: 'https://self.test' })
+  handle = await testApp({ PUBLIC_BASE_URL: 'https://self.test' }, { start: true })
   server = handle.app.listen({ port: 0, hostname: '127.0.0.1' })
 })
 afterAll(async () => {

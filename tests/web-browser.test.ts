@@ -28,7 +28,7 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true })
   // The app itself renders nothing (browser: null), so its scans finish at once and are complete.
   unscanned = await startFixtureSite('blog', { host: `blog-${randomUUID().slice(0, 8)}.test` })
-  world = await startWorld(['poor', 'docs'], { browser: null, extraResolve: [unscanned.resolveRule] })
+  world = await startWorld(['poor', 'docs'], { browser: null, extraResolve: [unscanned.resolveRule], start: true })
   world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${world.handle.app.server!.port}`
   // The report the accessibility check reads; the fresh blog and poor.test are scanned by the tests themselves.

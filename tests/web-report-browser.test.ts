@@ -56,7 +56,7 @@ beforeAll(async () => {
         : poor(request),
   })
   // The app keeps its own Chromium for rendered checks: a scan answers partial, the worker completes it.
-  world = await startWorld(['poor', 'docs', 'bot-challenged'], { extraResolve: [`${FIXABLE}:443:127.0.0.1:${fixable.port}`] })
+  world = await startWorld(['poor', 'docs', 'bot-challenged'], { extraResolve: [`${FIXABLE}:443:127.0.0.1:${fixable.port}`], start: true })
   world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${world.handle.app.server!.port}`
   await scanUntilComplete('poor.test')

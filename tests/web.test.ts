@@ -22,7 +22,7 @@ const get = (path: string, headers: Record<string, string> = {}) => handle.app.h
 beforeAll(async () => {
   site = startXssSite(DOMAIN)
   // Without a browser rendered checks end at once (error), so every scan here is complete and published.
-  world = await startWorld([], { browser: null, extraResolve: [site.resolveRule] })
+  world = await startWorld([], { browser: null, extraResolve: [site.resolveRule], start: true })
   handle = world.handle
   // The no-JavaScript path: the form posts, the scan runs, the browser is sent to the report.
   const response = await handle.app.handle(form('/scan', { url: DOMAIN }))

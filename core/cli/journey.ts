@@ -1,6 +1,6 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import type { TrajectoryStep, Verdict } from '../../journeys/types.ts'
-import type { JourneyRunRecord } from '../../plugins/journey/model.ts'
+import type { JourneyRunRecord } from '../features.ts'
 import { xml } from './formats/junit.ts'
 import { Client } from './remote.ts'
 import { EXIT_GATE_FAILED, EXIT_PASS, parseCommandLine, TargetError, UsageError } from './usage.ts'

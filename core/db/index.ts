@@ -11,10 +11,12 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import type { Config } from '../config.ts'
 import { PACKAGE_ROOT } from '../package-root.ts'
-import * as schema from './schema.ts'
 
-/** One drizzle type for both engines, so no service knows which one it talks to. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+/**
+ * One drizzle type for both engines, so no service knows which one it talks to. Queries name their tables
+ * (each feature's tables.ts); no relational-query schema is registered, so the kernel needs none of them.
+ */
+export type Db = PgDatabase<PgQueryResultHKT>
 
 interface DatabaseHandle {
   db: Db
@@ -35,7 +37,7 @@ const MIGRATION_LOCK_ID = 7_246_110_412
 export async function openDatabase(config: Pick<Config, 'database'>): Promise<Database> {
   if (config.database.kind === 'postgres') {
     const client = postgres(config.database.url, { max: 10, onnotice: () => {}, connect_timeout: 10 })
-    const db = drizzlePostgres({ client, schema }) as unknown as Db
+    const db = drizzlePostgres({ client }) as unknown as Db
     return {
       kind: 'postgres',
       url: config.database.url,
@@ -50,7 +52,7 @@ export async function openDatabase(config: Pick<Config, 'database'>): Promise<Da
   if (dataDir) mkdirSync(dataDir, { recursive: true })
   // pg_trgm (discover's near-miss matching) is a contrib extension PGlite must load; migrations create it.
   const client = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } })
-  const db = drizzlePglite({ client, schema }) as unknown as Db
+  const db = drizzlePglite({ client }) as unknown as Db
   return {
     kind: 'pglite',
     client,

@@ -145,6 +145,16 @@ export class JobQueue {
     this.workers.set(name, [...(this.workers.get(name) ?? []), id])
   }
 
+  /**
+   * Stops this process's workers of the queue from taking jobs; a job already running is left to finish, within
+   * the grace period of `stop()`.
+   */
+  async unwork(job: JobDefinition<unknown>): Promise<void> {
+    const name = this.queueName(job)
+    if (!this.workers.delete(name)) return
+    await this.boss.offWork(name, { wait: false })
+  }
+
   /** Has this process's workers of the queue fetch now rather than at their next poll (after a committed send). */
   wake(job: JobDefinition<unknown>): void {
     for (const id of this.workers.get(this.queueName(job)) ?? []) this.boss.notifyWorker(id)

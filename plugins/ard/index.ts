@@ -1,7 +1,10 @@
 import { type DocumentDecoration, Elysia } from 'elysia'
 import { z } from 'zod'
 import { openApiSchema, wire } from '../../core/openapi.ts'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
+import type { ScanRepository } from '../scan/repository.ts'
+import { ardIndexer } from './indexer.ts'
 import {
   agentsQuery,
   agentsResponse,
@@ -52,8 +55,9 @@ function documentResponses(contentType: string, schema: z.ZodType, description: 
 /** What documentResponse above sends with the body. */
 const documentWire = wire({ answers: { 200: ['Cache-Control', 'Access-Control-Allow-Origin'] } })
 
-export function ardPlugin(root: Root) {
-  const { deps } = root
+type ArdNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'log' | 'secrets' | 'registry'> & { scans: ScanRepository }
+
+export function ardPlugin(deps: ArdNeeds) {
   const context: ArdContext = {
     db: deps.database.db,
     config: deps.config,
@@ -71,7 +75,7 @@ export function ardPlugin(root: Root) {
   }
 
   return new Elysia({ name: 'ard' })
-    .use(root.context)
+    .use(deps.context)
     .get('/api/ard', () => documentResponse(descriptor, ARD_MEDIA.registry), {
       detail: {
         tags: ['ARD'],
@@ -158,3 +162,15 @@ export function ardPlugin(root: Root) {
       },
     )
 }
+
+/** The ARD registry; its index follows the scans table, updated in the transaction that stores each scan. */
+export const ardFeature = defineFeature<ArdNeeds>()({
+  name: 'ard',
+  needs: ['context', 'config', 'database', 'log', 'secrets', 'registry', 'scans'],
+  provides: [],
+  provide: (deps) => {
+    deps.scans.follow(ardIndexer(deps.config, deps.registry))
+    return {}
+  },
+  routes: ardPlugin,
+})

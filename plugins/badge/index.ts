@@ -1,11 +1,14 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
+import type { ScanRepository } from '../scan/repository.ts'
 import { badgeParams, badgeResponses } from './model.ts'
 import { badgeFor } from './service.ts'
 import { wire } from '../../core/openapi.ts'
 
-export function badgePlugin({ deps, context }: Root) {
-  const { scans } = deps
+type BadgeNeeds = Pick<KernelPieces, 'context'> & { scans: ScanRepository }
+
+export function badgePlugin({ context, scans }: BadgeNeeds) {
   return new Elysia({ name: 'badge' }).use(context).get(
     '/api/badge/:domain',
     async ({ params }) => {
@@ -28,3 +31,10 @@ export function badgePlugin({ deps, context }: Root) {
     },
   )
 }
+
+export const badgeFeature = defineFeature<BadgeNeeds>()({
+  name: 'badge',
+  needs: ['context', 'scans'],
+  provides: [],
+  routes: badgePlugin,
+})

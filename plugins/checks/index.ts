@@ -1,12 +1,16 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
 import { documentResponse } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
 import { catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
 import { ardErrorResponse } from '../../core/errors.ts'
 
-export function checksPlugin({ deps, context }: Root) {
+type ChecksNeeds = Pick<KernelPieces, 'context' | 'registry'>
+
+export function checksPlugin(deps: ChecksNeeds) {
+  const { context } = deps
   const catalogs = serializeCatalogs(deps.registry)
   return new Elysia({ name: 'checks' }).use(context).get(
     '/api/checks',
@@ -37,3 +41,10 @@ export function checksPlugin({ deps, context }: Root) {
     },
   )
 }
+
+export const checksFeature = defineFeature<ChecksNeeds>()({
+  name: 'checks',
+  needs: ['context', 'registry'],
+  provides: [],
+  routes: checksPlugin,
+})

@@ -1,10 +1,15 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
+import { ContactService, OutboxMailer, OutboxRetrier } from './service.ts'
 import { contactBody, contactResponse } from './model.ts'
 import { errorResponse } from '../../core/errors.ts'
 
-export function contactPlugin({ deps, services, context }: Root) {
-  const service = services.contact
+type ContactNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'log' | 'store'>
+
+type ContactProvides = { mailer: OutboxMailer; contactService: ContactService }
+
+export function contactPlugin({ context, contactService: service }: Pick<ContactNeeds, 'context'> & ContactProvides) {
   return new Elysia({ name: 'contact' })
     .use(context)
     .post('/api/contact', ({ body }) => service.submit(body), {
@@ -20,3 +25,16 @@ export function contactPlugin({ deps, services, context }: Root) {
       },
     })
 }
+
+/** The contact form, its one SMTP transport, and the retry of mail that could not be sent. */
+export const contactFeature = defineFeature<ContactNeeds, ContactProvides>()({
+  name: 'contact',
+  needs: ['context', 'config', 'database', 'log', 'store'],
+  provides: ['mailer', 'contactService'],
+  provide: (deps) => {
+    const mailer = new OutboxMailer(deps)
+    return { mailer, contactService: new ContactService(deps, mailer) }
+  },
+  routes: contactPlugin,
+  background: (deps) => [new OutboxRetrier(deps, deps.mailer)],
+})

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { and, asc, eq, lt, or, sql } from 'drizzle-orm'
 import nodemailer from 'nodemailer'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import { AppError } from '../../core/errors.ts'
 import type { ReleaseLock } from '../../core/store/types.ts'
 import type { ContactInput } from './model.ts'
@@ -9,7 +9,7 @@ import { outbox } from './tables.ts'
 
 type OutboxRow = typeof outbox.$inferSelect
 type NewMail = Pick<typeof outbox.$inferInsert, 'kind' | 'to' | 'replyTo' | 'subject' | 'text'>
-type MailDeps = Pick<AppDeps, 'config' | 'database' | 'log' | 'store'>
+type MailDeps = Pick<Kernel, 'config' | 'database' | 'log' | 'store'>
 
 /** nodemailer waits up to 2 minutes for a connection by default; a form submission should not. */
 const SMTP_TIMEOUT_MS = 10_000
@@ -30,7 +30,7 @@ const AUTO_REPLY_WINDOW_MS = 60 * 60 * 1000
 export class OutboxMailer {
   private readonly transport: ReturnType<typeof nodemailer.createTransport> | null
 
-  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'log'>) {
+  constructor(private readonly deps: Pick<Kernel, 'config' | 'database' | 'log'>) {
     const { smtpUrl } = deps.config.mail
     // Options given in SMTP_URL's query string override these defaults (nodemailer merges the URL last).
     this.transport = smtpUrl

@@ -27,7 +27,7 @@ let nextIp = 0
 
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
-  app = new Elysia().use(discoverPlugin(handle.root))
+  app = new Elysia().use(discoverPlugin(handle.deps))
   repository = handle.deps.scans
   const seeds: ScanReport[] = [
     report('kayak', `${term('kayak')} Rentals`, 30, { category: 'travel-hospitality' }),

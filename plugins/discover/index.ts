@@ -1,15 +1,18 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
 import { discoverQuery, discoverResponse } from './model.ts'
-import { discover } from './service.ts'
+import { type Discover, discover } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 import { wire } from '../../core/openapi.ts'
 
-export function discoverPlugin({ deps, context }: Root) {
+type DiscoverNeeds = Pick<KernelPieces, 'context' | 'database' | 'store' | 'log'>
+
+export function discoverPlugin({ context, discover }: Pick<DiscoverNeeds, 'context'> & { discover: Discover }) {
   return new Elysia({ name: 'discover' }).use(context).get(
     '/api/discover',
     async ({ query, set }) => {
-      const answer = await discover(deps, query)
+      const answer = await discover(query)
       set.headers['cache-control'] = 'public, max-age=300'
       return answer
     },
@@ -27,3 +30,11 @@ export function discoverPlugin({ deps, context }: Root) {
     },
   )
 }
+
+export const discoverFeature = defineFeature<DiscoverNeeds, { discover: Discover }>()({
+  name: 'discover',
+  needs: ['context', 'database', 'store', 'log'],
+  provides: ['discover'],
+  provide: (deps) => ({ discover: (query) => discover(deps, query) }),
+  routes: discoverPlugin,
+})

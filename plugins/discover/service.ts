@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { and, asc, count, desc, isNotNull, sql } from 'drizzle-orm'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import { readinessFactor } from '../ard/text-match.ts'
 import { ardEntries } from '../ard/tables.ts'
 import { intentMatch } from './intent.ts'
@@ -12,7 +12,10 @@ export const DISCOVER_CACHE_MS = 5 * 60 * 1000
 const cachedAnswer = discoverResponse.omit({ intent: true })
 type Answer = Omit<DiscoverResponse, 'intent'>
 
-export type DiscoverDeps = Pick<AppDeps, 'database' | 'store' | 'log'>
+export type DiscoverDeps = Pick<Kernel, 'database' | 'store' | 'log'>
+
+/** The discover feature's piece: what the route and the MCP tool answer. */
+export type Discover = (query: DiscoverQuery) => Promise<DiscoverResponse>
 
 /**
  * Index entries matching the intent, ranked by relevance and readiness, through a cache shared by every instance

@@ -2,6 +2,8 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
 import { z } from 'zod'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
@@ -78,3 +80,10 @@ export function docsPlugin(config: Readonly<Config>) {
       }),
     )
 }
+
+export const docsFeature = defineFeature<Pick<KernelPieces, 'config'>>()({
+  name: 'docs',
+  needs: ['config'],
+  provides: [],
+  routes: ({ config }) => docsPlugin(config),
+})

@@ -1,5 +1,9 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
+import type { ScanRepository } from '../scan/repository.ts'
+import { FeedbackService } from './service.ts'
+import { AgentVerification } from './verification.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import {
   agentFeedbackList,
@@ -21,8 +25,11 @@ const LEGACY_NOTE = Object.entries(LEGACY_STAGES)
   .map(([legacy, stage]) => `\`${legacy}\` -> \`${stage}\``)
   .join(', ')
 
-export function feedbackPlugin({ deps, services, context }: Root) {
-  const service = services.feedback
+type FeedbackNeeds = Pick<KernelPieces, 'context' | 'database' | 'registry' | 'store' | 'secrets'> & { scans: ScanRepository }
+
+type FeedbackProvides = { verification: AgentVerification; feedbackService: FeedbackService }
+
+export function feedbackPlugin({ context, feedbackService: service }: Pick<FeedbackNeeds, 'context'> & FeedbackProvides) {
   return new Elysia({ name: 'feedback' })
     .use(context)
     .post('/api/feedback/check', ({ body }) => service.submitCheckFeedback(body), {
@@ -86,3 +93,15 @@ export function feedbackPlugin({ deps, services, context }: Root) {
       },
     )
 }
+
+/** Feedback and the agent verification it needs (the MCP tools drive both too). */
+export const feedbackFeature = defineFeature<FeedbackNeeds, FeedbackProvides>()({
+  name: 'feedback',
+  needs: ['context', 'database', 'registry', 'store', 'secrets', 'scans'],
+  provides: ['verification', 'feedbackService'],
+  provide: (deps) => {
+    const verification = new AgentVerification(deps)
+    return { verification, feedbackService: new FeedbackService(deps, verification) }
+  },
+  routes: feedbackPlugin,
+})

@@ -1,5 +1,5 @@
 import { count, desc, eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
 import type { ScanRepository } from '../scan/repository.ts'
@@ -23,11 +23,11 @@ type AgentFeedbackRow = typeof agentFeedback.$inferSelect
  * the HTTP routes and the MCP tools alike, so every rule lives here: the zod models only check shapes.
  */
 export class FeedbackService {
-  private readonly db: AppDeps['database']['db']
+  private readonly db: Kernel['database']['db']
   private readonly scans: ScanRepository
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<Kernel, 'database' | 'registry'> & { scans: ScanRepository },
     private readonly verification: AgentVerification,
   ) {
     this.db = deps.database.db

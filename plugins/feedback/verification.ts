@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import { AppError } from '../../core/errors.ts'
 import { VERIFICATION_TTL_MS, type VerificationChallenge } from './model.ts'
 
@@ -30,7 +30,7 @@ const STEPS = [
  * the one-time marker that refuses replays.
  */
 export class AgentVerification {
-  constructor(private readonly deps: Pick<AppDeps, 'store' | 'secrets'>) {}
+  constructor(private readonly deps: Pick<Kernel, 'store' | 'secrets'>) {}
 
   async issue(): Promise<VerificationChallenge> {
     const key = await this.key()

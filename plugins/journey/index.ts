@@ -1,5 +1,9 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
+import { JourneyRepository } from './repository.ts'
+import { JourneyService } from './service.ts'
+import { JourneyWorker } from './worker.ts'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
 import { RATE_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
@@ -9,8 +13,11 @@ import { agentList, cappedRun, createdRun, createRunBody, domainBody, domainQuer
 const RUN_RECORD_NOTE =
   'A run record: `status` goes `queued` -> `running` -> `completed` | `failed` and never reads `running` once its outcome was streamed. `verdict` ({ outcome: success | failure | blocked, reason, evidence_step_ids }), `insight`, `run_signals`, `agent_response`, `usage` and the digests are null until the run completed; `error` ({ code, message }; `RUN_INTERRUPTED` when the process running it died, `RUN_FAILED` otherwise) only on failed runs. `steps` is the trajectory so far. Every record carries `contractVersion`.'
 
-export function journeyPlugin({ services, context }: Root) {
-  const journeys = services.journeys
+type JourneyNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'store' | 'jobs' | 'outbound' | 'browser' | 'log'>
+
+type JourneyProvides = { journeyRuns: JourneyRepository; journeyService: JourneyService }
+
+export function journeyPlugin({ context, journeyService: journeys }: Pick<JourneyNeeds, 'context'> & JourneyProvides) {
 
   return new Elysia({ name: 'journey' })
     .use(context)
@@ -135,3 +142,19 @@ export function journeyPlugin({ services, context }: Root) {
       },
     )
 }
+
+/** Agent journeys: runs are queued by the routes (and the MCP tools) and walked by the worker. */
+export const journeyFeature = defineFeature<JourneyNeeds, JourneyProvides>()({
+  name: 'journey',
+  needs: ['context', 'config', 'database', 'store', 'jobs', 'outbound', 'browser', 'log'],
+  provides: ['journeyRuns', 'journeyService'],
+  provide: (deps) => {
+    const journeyRuns = new JourneyRepository(deps.database.db)
+    return { journeyRuns, journeyService: new JourneyService({ ...deps, journeyRuns }) }
+  },
+  routes: journeyPlugin,
+  background: (deps) => {
+    const worker = new JourneyWorker(deps)
+    return [{ start: () => worker.start(deps.config.workerConcurrency), stop: () => worker.stop() }]
+  },
+})

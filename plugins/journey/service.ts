@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
 import { type Caller, consume, journeyTargetSubject, type LimitDecision, type LimitName, peek, rateLimitHeaders, retryAfterSeconds } from '../../core/limits.ts'
@@ -31,7 +31,7 @@ export interface RunRequest {
 /** Whether a create may run, and the one window its rate headers describe. */
 export type Admission = { capped: null; headers: Record<string, string> } | { capped: JourneyRunRow; headers: Record<string, string> }
 
-type JourneyServiceDeps = Pick<AppDeps, 'config' | 'store' | 'jobs' | 'journeyRuns'>
+type JourneyServiceDeps = Pick<Kernel, 'config' | 'store' | 'jobs'> & { journeyRuns: JourneyRepository }
 
 function invalidBody(path: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', { message: `Invalid body: ${path}: ${message}`, details: { in: 'body', issues: [{ path, message }] } })

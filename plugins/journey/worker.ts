@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import { defineJob } from '../../core/jobs/queue.ts'
 import { compareRuns } from '../../journeys/compare.ts'
 import { customIntent } from '../../journeys/custom-intent.ts'
@@ -36,7 +36,9 @@ export type JourneyEvent =
   | { type: 'result' }
   | { type: 'error'; error: RunError }
 
-export type JourneyWorkerDeps = Pick<AppDeps, 'config' | 'outbound' | 'browser' | 'store' | 'log' | 'jobs' | 'journeyRuns'>
+export type JourneyWorkerDeps = Pick<Kernel, 'config' | 'outbound' | 'browser' | 'store' | 'log' | 'jobs'> & {
+  journeyRuns: JourneyRepository
+}
 
 class RunFailure extends Error {
   constructor(readonly code: string, message: string) {

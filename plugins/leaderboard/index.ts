@@ -1,21 +1,24 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
 import { leaderboardQuery, leaderboardResponse, statsResponse } from './model.ts'
-import { leaderboardPage, publishedStats } from './service.ts'
+import { type Leaderboard, leaderboardPage, publishedStats } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 import { wire } from '../../core/openapi.ts'
 
 /** Both reads change only when a scan completes; five minutes of staleness is fine for a public ranking. */
 const CACHE_CONTROL = 'public, max-age=300'
 
-export function leaderboardPlugin({ deps, context }: Root) {
-  const { db } = deps.database
+type LeaderboardNeeds = Pick<KernelPieces, 'context' | 'database'>
+
+export function leaderboardPlugin({ context, database, leaderboard }: LeaderboardNeeds & { leaderboard: Leaderboard }) {
+  const { db } = database
   return new Elysia({ name: 'leaderboard' })
     .use(context)
     .get(
       '/api/leaderboard',
       async ({ query, set }) => {
-        const page = await leaderboardPage(db, query)
+        const page = await leaderboard(query)
         set.headers['cache-control'] = CACHE_CONTROL
         return page
       },
@@ -52,3 +55,11 @@ export function leaderboardPlugin({ deps, context }: Root) {
       },
     )
 }
+
+export const leaderboardFeature = defineFeature<LeaderboardNeeds, { leaderboard: Leaderboard }>()({
+  name: 'leaderboard',
+  needs: ['context', 'database'],
+  provides: ['leaderboard'],
+  provide: ({ database }) => ({ leaderboard: (query) => leaderboardPage(database.db, query) }),
+  routes: leaderboardPlugin,
+})

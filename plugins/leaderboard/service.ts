@@ -11,6 +11,9 @@ const GRADES = Object.keys(GRADE_COLORS) as Grade[]
 const COUNTED_STATUSES = ['pass', 'fail', 'warning', 'na', 'error'] as const
 type CountedStatus = (typeof COUNTED_STATUSES)[number]
 
+/** The leaderboard feature's piece: one page of the ranking (the route, the MCP tool and the page read it). */
+export type Leaderboard = (query: LeaderboardQuery) => Promise<LeaderboardResponse>
+
 /** One page of the ranking: the latest complete scan per domain, filtered, by score then domain. */
 export async function leaderboardPage(db: Db, query: LeaderboardQuery): Promise<LeaderboardResponse> {
   const { category, kind, page, pageSize } = query

@@ -11,15 +11,15 @@ import { mcpPlugin } from './index.ts'
 /** Rendered checks need Chromium; .ci/run installs it, so CI always runs this. */
 const browser = createBrowserProvider(testConfig())
 
-const listen = (root: World['handle']['root']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 
 describe.skipIf(browser === null)('scan_domain while rendered checks run in the background', () => {
   let world: World
   let app: ReturnType<typeof listen>
 
   beforeAll(async () => {
-    world = await startWorld(['spa'], { browser })
-    app = listen(world.handle.root)
+    world = await startWorld(['spa'], { browser, start: true })
+    app = listen(world.handle.deps)
   })
   afterAll(async () => {
     await app.stop(true)

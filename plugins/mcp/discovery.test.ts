@@ -9,13 +9,13 @@ import { docsPlugin } from '../docs/index.ts'
 import { reverseDns } from './discovery.ts'
 import { mcpPlugin } from './index.ts'
 
-const mount = (root: AppHandle['root']) => new Elysia().use(docsPlugin(root.deps.config)).use(mcpPlugin(root))
+const mount = (root: AppHandle['deps']) => new Elysia().use(docsPlugin(root.config)).use(mcpPlugin(root))
 let handle: AppHandle
 let app: ReturnType<typeof mount>
 
 beforeAll(async () => {
   handle = await testApp({ PUBLIC_BASE_URL: 'https://scan.example.com' })
-  app = mount(handle.root)
+  app = mount(handle.deps)
 })
 afterAll(() => handle.close())
 

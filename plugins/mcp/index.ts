@@ -8,7 +8,8 @@ import {
 } from '@modelcontextprotocol/server'
 import { Elysia } from 'elysia'
 import type { Config } from '../../core/config.ts'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
 import { documentResponse, serialize } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, openApiSchema, type ResponseHeader, wire } from '../../core/openapi.ts'
 import {
@@ -27,7 +28,7 @@ import {
   serverCard,
 } from './model.ts'
 import { buildToolbox, createMcpServer, createModernMcpServer, type ToolCall } from './server.ts'
-import { buildTools } from './tools.ts'
+import { buildTools, type ToolPieces } from './tools.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
 
 /** Discovery documents change only with a deployment, so caches may keep them for an hour (checks.md §7). */
@@ -123,8 +124,11 @@ function methodNotAllowed(): Response {
  * be shared or expired. The tools need no server-to-client messages (no sampling, elicitation or progress), which
  * is all a session or an SSE stream would add.
  */
-export function mcpPlugin({ deps, services, context }: Root) {
-  const tools = buildTools(deps, services)
+type McpNeeds = Pick<KernelPieces, 'context' | 'log'> & ToolPieces
+
+export function mcpPlugin(deps: McpNeeds) {
+  const { context } = deps
+  const tools = buildTools(deps)
   const toolbox = buildToolbox(tools)
   const card = serialize(buildServerCard(deps.config))
   const legacy = serialize(buildLegacyPointer(deps.config))
@@ -256,3 +260,10 @@ export function mcpPlugin({ deps, services, context }: Root) {
     )
 }
 
+/** The MCP server: its tools drive the pieces other features provide, declared here rather than imported. */
+export const mcpFeature = defineFeature<McpNeeds>()({
+  name: 'mcp',
+  needs: ['context', 'log', 'config', 'registry', 'scanService', 'feedbackService', 'verification', 'journeyService', 'discover', 'leaderboard'],
+  provides: [],
+  routes: mcpPlugin,
+})

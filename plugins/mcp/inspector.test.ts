@@ -9,14 +9,14 @@ import { mcpPlugin } from './index.ts'
  * locally installed devDependency: the test never reaches the network.
  */
 
-const listen = (root: World['handle']['root']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 let world: World
 let app: ReturnType<typeof listen>
 let url: string
 
 beforeAll(async () => {
   world = await startWorld(['blog'], { browser: null })
-  app = listen(world.handle.root)
+  app = listen(world.handle.deps)
   url = `http://127.0.0.1:${app.server!.port}/api/mcp`
 })
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { CONTRACT_VERSION } from '../../core/version.ts'
-import type { Services } from '../../core/root.ts'
 import { createRunBody, createdRun, intentList, journeyRun } from '../journey/model.ts'
+import type { JourneyService } from '../journey/service.ts'
 import { brief } from './model.ts'
 import { defineTool, type ToolDefinition } from './server.ts'
 
@@ -16,7 +16,7 @@ const startedRun = createdRun.partial({ intent: true }).extend({
  * The journey tools of our MCP server, fronting the journey routes' service with the same limits: an agent can
  * list what it may ask for, start a run and read it until it completes.
  */
-export function buildJourneyTools({ journeys }: Pick<Services, 'journeys'>): ToolDefinition[] {
+export function buildJourneyTools({ journeyService: journeys }: { journeyService: JourneyService }): ToolDefinition[] {
   return [
     defineTool({
       name: 'list_journey_intents',

@@ -16,7 +16,7 @@ import { ONE_LINE } from './model.ts'
 // Fresh per run: on a shared database another test file may hold a measured scan of a fixed host name.
 const AUTH_HOST = `auth-mcp-${randomUUID().slice(0, 8)}.test`
 
-const listen = (root: World['handle']['root']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 
 let world: World
 let app: ReturnType<typeof listen>
@@ -24,8 +24,8 @@ let endpoint: URL
 
 beforeAll(async () => {
   // AUTH_HOST is an MCP server that demands a bearer token, on a site whose homepage is public.
-  world = await startWorld(['blog', 'excellent'], { browser: null, mcp: [{ name: 'auth-required', hosts: [AUTH_HOST] }] })
-  app = listen(world.handle.root)
+  world = await startWorld(['blog', 'excellent'], { browser: null, mcp: [{ name: 'auth-required', hosts: [AUTH_HOST] }], start: true })
+  app = listen(world.handle.deps)
   endpoint = new URL(`http://127.0.0.1:${app.server!.port}/api/mcp`)
 })
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { mcpPlugin } from './index.ts'
  * server must pass the MCP checks it holds everyone else to.
  */
 
-const listen = (root: World['handle']['root'], port: number) => new Elysia().use(mcpPlugin(root)).listen({ port, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps'], port: number) => new Elysia().use(mcpPlugin(root)).listen({ port, hostname: '127.0.0.1' })
 
 let world: World
 let app: ReturnType<typeof listen>
@@ -21,7 +21,7 @@ beforeAll(async () => {
   // The public name must resolve to the app's port before the app (and its config) exists: take a free port first.
   const port = freeLoopbackPort()
   world = await startWorld([], { browser: null, env: { PUBLIC_BASE_URL: 'https://self.test' }, extraResolve: [`self.test:443:127.0.0.1:${port}`] })
-  app = listen(world.handle.root, port)
+  app = listen(world.handle.deps, port)
 })
 afterAll(async () => {
   await app.stop(true)

@@ -1,13 +1,16 @@
 import type { z } from 'zod'
 import { CONTRACT_VERSION } from '../../core/version.ts'
-import type { AppDeps } from '../../core/deps.ts'
-import type { Services } from '../../core/root.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
-import { discover } from '../discover/service.ts'
+import type { Discover } from '../discover/service.ts'
+import type { FeedbackService } from '../feedback/service.ts'
+import type { AgentVerification } from '../feedback/verification.ts'
+import type { JourneyService } from '../journey/service.ts'
 import { VERIFICATION_TTL_MS } from '../feedback/model.ts'
-import { leaderboardPage } from '../leaderboard/service.ts'
+import type { Leaderboard } from '../leaderboard/service.ts'
 import type { auditScanResult, auditScoreResult, runChecksResultEntry } from '../scan/model.ts'
+import type { ScanService } from '../scan/service.ts'
 import { shapeOptions } from '../scan/shapes.ts'
 import {
   discoverProductsInput,
@@ -50,8 +53,18 @@ const FEEDBACK_WRITE = { readOnlyHint: false, destructiveHint: false, idempotent
  * The tools of our MCP server. Each one fronts the service behind the matching HTTP route, with the same limits
  * and budgets, so an agent gets exactly what the REST API would give it.
  */
-export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] {
-  const { scans, feedback, verification } = services
+/** The pieces the tools drive, each provided by the kernel or the feature that owns it (core/features.ts). */
+export type ToolPieces = Pick<Kernel, 'config' | 'registry'> & {
+  scanService: ScanService
+  feedbackService: FeedbackService
+  verification: AgentVerification
+  journeyService: JourneyService
+  discover: Discover
+  leaderboard: Leaderboard
+}
+
+export function buildTools(deps: ToolPieces): ToolDefinition[] {
+  const { scanService: scans, feedbackService: feedback, verification } = deps
   const checkIds = deps.registry.checks.map((check) => check.meta.id) as [string, ...string[]]
   const scoreUrl = (domain: string) => `${deps.config.publicBaseUrl}/api/score/${encodeURIComponent(domain)}?format=audit`
 
@@ -140,7 +153,7 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
       input: getLeaderboardInput,
       output: getLeaderboardOutput,
       annotations: OWN_DATA_READ,
-      run: (args) => leaderboardPage(deps.database.db, args),
+      run: (args) => deps.leaderboard(args),
     }),
     defineTool({
       name: 'discover_products',
@@ -149,7 +162,7 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
       input: discoverProductsInput,
       output: discoverProductsOutput,
       annotations: OWN_DATA_READ,
-      run: (args) => discover(deps, args),
+      run: (args) => deps.discover(args),
     }),
     defineTool({
       name: 'get_verification_challenge',
@@ -199,6 +212,6 @@ export function buildTools(deps: AppDeps, services: Services): ToolDefinition[] 
         return { domain, ...list, ...page, stats }
       },
     }),
-    ...buildJourneyTools(services),
+    ...buildJourneyTools(deps),
   ]
 }

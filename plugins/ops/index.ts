@@ -1,10 +1,14 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
 import { healthResponse, readinessResponse } from './model.ts'
 import { wire } from '../../core/openapi.ts'
 import { readiness } from './service.ts'
 
-export function opsPlugin({ deps, context }: Root) {
+type OpsNeeds = Pick<KernelPieces, 'context' | 'database' | 'store'>
+
+export function opsPlugin(deps: OpsNeeds) {
+  const { context } = deps
   return new Elysia({ name: 'ops', detail: { tags: ['Operations'] } })
     .use(context)
     .get('/healthz', () => ({ status: 'ok' as const }), {
@@ -25,3 +29,10 @@ export function opsPlugin({ deps, context }: Root) {
       },
     )
 }
+
+export const opsFeature = defineFeature<OpsNeeds>()({
+  name: 'ops',
+  needs: ['context', 'database', 'store'],
+  provides: [],
+  routes: opsPlugin,
+})

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import type { Readiness } from './model.ts'
 
 const PROBE_TIMEOUT_MS = 2000
@@ -21,7 +21,7 @@ async function probe(check: () => Promise<void>): Promise<boolean> {
 }
 
 /** Ready means both systems a request may need answer within the probe timeout. */
-export async function readiness(deps: Pick<AppDeps, 'database' | 'store'>): Promise<Readiness> {
+export async function readiness(deps: Pick<Kernel, 'database' | 'store'>): Promise<Readiness> {
   const [database, store] = await Promise.all([probe(() => deps.database.ping()), probe(() => deps.store.ping())])
   return {
     status: database && store ? 'ready' : 'not_ready',

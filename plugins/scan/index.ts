@@ -1,6 +1,11 @@
 import { Elysia } from 'elysia'
 import type { z } from 'zod'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
+import { ScanRepository } from './repository.ts'
+import { ScanService } from './service.ts'
+import { V2ScanService } from './v2.ts'
+import { ScanWorker } from './worker.ts'
 import { deprecationHeaders } from '../../core/deprecations.ts'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import { DEPRECATION_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
@@ -27,9 +32,14 @@ import { shapeOptions } from './shapes.ts'
 
 const isForced = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true'
 
-export function scanPlugin({ deps, services, context }: Root) {
-  const service = services.scans
-  const v2 = services.v2Scans
+type ScanNeeds = Pick<
+  KernelPieces,
+  'context' | 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache' | 'jobs'
+>
+type ScanProvides = { scans: ScanRepository; scanService: ScanService; v2ScanService: V2ScanService }
+
+export function scanPlugin(deps: ScanNeeds & ScanProvides) {
+  const { context, scanService: service, v2ScanService: v2 } = deps
   const render = service.render.bind(service)
 
   return new Elysia({ name: 'scan' })
@@ -268,3 +278,18 @@ export function scanPlugin({ deps, services, context }: Root) {
     )
 }
 
+/** Scans and stored results: the scans table, the services the routes, MCP tools and pages drive, and the worker. */
+export const scanFeature = defineFeature<ScanNeeds, ScanProvides>()({
+  name: 'scan',
+  needs: ['context', 'config', 'registry', 'outbound', 'browser', 'store', 'log', 'database', 'readCache', 'jobs'],
+  provides: ['scans', 'scanService', 'v2ScanService'],
+  provide: (deps) => {
+    const scans = new ScanRepository(deps.database.db)
+    return { scans, scanService: new ScanService({ ...deps, scans }), v2ScanService: new V2ScanService(deps) }
+  },
+  routes: scanPlugin,
+  background: (deps) => {
+    const worker = new ScanWorker(deps)
+    return [{ start: () => worker.start(deps.config.workerConcurrency), stop: () => worker.stop() }]
+  },
+})

@@ -16,14 +16,23 @@ export type ScanStoredListener = (tx: Db, row: ScanRow) => Promise<void>
 export const EPHEMERAL_RETENTION_MS = 3 * 24 * 60 * 60 * 1000
 
 /**
- * The scans table, as the scan routes and the worker need it. No HTTP here. Built once at the composition root,
- * which hands it the listeners that follow every stored scan (core/deps.ts).
+ * The scans table, as the scan routes and the worker need it. No HTTP here. Built once by the scan feature; a
+ * feature that follows every stored scan (the ARD index) registers its listener with `follow` as the app is
+ * composed, before anything is stored.
  */
 export class ScanRepository {
+  private readonly onStored: ScanStoredListener[]
+
   constructor(
     private readonly db: Db,
-    private readonly onStored: readonly ScanStoredListener[],
-  ) {}
+    onStored: readonly ScanStoredListener[] = [],
+  ) {
+    this.onStored = [...onStored]
+  }
+
+  follow(listener: ScanStoredListener): void {
+    this.onStored.push(listener)
+  }
 
   /** `beforeCommit` runs inside the insert's transaction: what it writes (a queued job) commits with the row. */
   async insert(

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import { patchReport, scan, type ScanEvent, type ScanReport } from '../../core/engine/scan.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
@@ -66,8 +66,10 @@ export interface ExecuteHooks {
   onStored?: (row: ScanRow) => Promise<void>
 }
 
-export type ScanDeps = Pick<AppDeps, 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache' | 'scans'>
-type ScanServiceDeps = ScanDeps & Pick<AppDeps, 'jobs'>
+export type ScanDeps = Pick<Kernel, 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache'> & {
+  scans: ScanRepository
+}
+type ScanServiceDeps = ScanDeps & Pick<Kernel, 'jobs'>
 
 /** A denial of one of the scan family's budgets, as the spec's 429. */
 function budgetDenied(name: LimitName, decision: Awaited<ReturnType<typeof peek>>): AppError {

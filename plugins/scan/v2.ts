@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
 import type { ScanTarget } from '../../core/engine/check.ts'
 import { resolveTarget } from '../../core/engine/scan.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
@@ -22,7 +22,7 @@ export interface V2ScanRequest {
 
 /** Rows of the gated v2 entry: created `pending`; the later pipeline stages are not connected yet. */
 export class V2ScanService {
-  constructor(private readonly deps: Pick<AppDeps, 'database' | 'config' | 'outbound' | 'store'>) {}
+  constructor(private readonly deps: Pick<Kernel, 'database' | 'config' | 'outbound' | 'store'>) {}
 
   /**
    * POST /api/v2/scan: validates, probes and classifies the target (spending nothing when it cannot be scanned),

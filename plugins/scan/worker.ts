@@ -60,6 +60,12 @@ export class ScanWorker {
     await this.deps.jobs.work(EPHEMERAL_CLEANUP_JOB, 1, () => this.cleanupEphemeral())
   }
 
+  /** Stops taking jobs; the job queue's own stop, after this, gives a running analysis its grace period. */
+  async stop(): Promise<void> {
+    await this.deps.jobs.unwork(DEEP_SCAN_JOB)
+    await this.deps.jobs.unwork(EPHEMERAL_CLEANUP_JOB)
+  }
+
   /**
    * Processes one scan. Throws when the attempt failed so that the queue retries it; users hear of a failure
    * (analysis_failed) only when no retry follows. A scan that is no longer partial is already done.

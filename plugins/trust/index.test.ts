@@ -11,7 +11,6 @@ import { request, testApp } from '../../tests/helpers.ts'
 import { checkResult, discoveryLayer, scanReport } from '../../tests/support/scan-report.ts'
 import { docsPlugin } from '../docs/index.ts'
 import { trustPlugin } from './index.ts'
-import { createRoot } from '../../core/root.ts'
 
 /**
  * Attestations are checked the way an outside verifier would: the public key comes from the JWKS route, the
@@ -62,9 +61,9 @@ async function store(domain: string, options: { ephemeral?: boolean; overrides?:
 
 beforeAll(async () => {
   signed = await testApp({ SIGNING_KEY: CURRENT, SIGNING_KEYS_PREVIOUS: PREVIOUS })
-  app = new Elysia().use(trustPlugin(signed.root))
+  app = new Elysia().use(trustPlugin(signed.deps))
   unsigned = await testApp()
-  unsignedApp = new Elysia().use(trustPlugin(unsigned.root))
+  unsignedApp = new Elysia().use(trustPlugin(unsigned.deps))
 }, 60_000)
 afterAll(async () => {
   await Promise.all([signed.close(), unsigned.close()])
@@ -325,7 +324,7 @@ describe('GET /api/ard/attestation/:domain (errors)', () => {
   test('the ardRead limit: 60 per minute per IP, then 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
     const limited = await testApp({ TRUST_PROXY: 'true' })
     try {
-      const limitedApp = new Elysia().use(trustPlugin(limited.root))
+      const limitedApp = new Elysia().use(trustPlugin(limited.deps))
       const ask = () =>
         limitedApp.handle(request(`/api/ard/attestation/${domainOf('limited')}`, { headers: { 'x-forwarded-for': '198.51.100.7' } }))
       for (let index = 0; index < 60; index++) expect((await ask()).status).toBe(404)
@@ -373,7 +372,7 @@ describe('GET /api/ard/jwks and /.well-known/jwks.json', () => {
   test('rotation: an attestation signed before the rotation still verifies with the rotated key set', async () => {
     // The deployment before the rotation: PREVIOUS was then the current key.
     const before = new Elysia().use(
-      trustPlugin(createRoot({ ...signed.deps, signing: loadSigningKeys({ signingKey: PREVIOUS, signingKeysPrevious: [] }) })),
+      trustPlugin({ ...signed.deps, signing: loadSigningKeys({ signingKey: PREVIOUS, signingKeysPrevious: [] }) }),
     )
     const domain = domainOf('rotated')
     await store(domain)
@@ -413,7 +412,7 @@ describe('without SIGNING_KEY', () => {
 
 // The docs plugin leaves out every path with a dot (`exclude.staticFile`), so the /.well-known aliases are not listed.
 test('the routes are described in a valid OpenAPI document', async () => {
-  const documented = new Elysia().use(docsPlugin(signed.deps.config)).use(trustPlugin(signed.root))
+  const documented = new Elysia().use(docsPlugin(signed.deps.config)).use(trustPlugin(signed.deps))
   const document = await (await documented.handle(request('/openapi.json'))).json()
   await SwaggerParser.validate(structuredClone(document))
   const attestation = document.paths['/api/ard/attestation/{domain}'].get

@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
+import type { ScanRepository } from '../scan/repository.ts'
 import { attestationParams, attestationResponses, JOSE_MEDIA_TYPE, JWK_SET_MEDIA_TYPE, jwksResponses } from './model.ts'
 import { documentResponse, strongEtag } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
@@ -11,7 +13,10 @@ import { attestationFor, prefersJose, serializeJwks } from './service.ts'
  */
 const CACHE_CONTROL = 'public, max-age=300'
 
-export function trustPlugin({ deps, context }: Root) {
+type TrustNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'signing'> & { scans: ScanRepository }
+
+export function trustPlugin(deps: TrustNeeds) {
+  const { context } = deps
   const { db } = deps.database
   const jwks = serializeJwks(deps.signing)
 
@@ -64,3 +69,10 @@ export function trustPlugin({ deps, context }: Root) {
     .get('/api/ard/jwks', keySet, { detail: keySetDetail })
     .get('/.well-known/jwks.json', keySet, { detail: { ...keySetDetail, summary: 'Public key set (well-known path)' } })
 }
+
+export const trustFeature = defineFeature<TrustNeeds>()({
+  name: 'trust',
+  needs: ['context', 'config', 'database', 'signing', 'scans'],
+  provides: [],
+  routes: trustPlugin,
+})

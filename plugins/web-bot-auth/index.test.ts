@@ -53,7 +53,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => Promise.all([world.close(), unsigned.close()]))
 
-const directoryApp = (handle: AppHandle) => new Elysia().use(webBotAuthPlugin(handle.root))
+const directoryApp = (handle: AppHandle) => new Elysia().use(webBotAuthPlugin(handle.deps))
 
 async function fetchDirectory(handle: AppHandle, url = `http://localhost:3000${DIRECTORY_PATH}`) {
   const response = await directoryApp(handle).handle(new Request(url))
@@ -283,7 +283,7 @@ describe('without SIGNING_KEY', () => {
 
 // The docs plugin leaves out every path with a dot (`exclude.staticFile`), so the /.well-known alias is not listed.
 test('the routes are described in a valid OpenAPI document', async () => {
-  const documented = new Elysia().use(docsPlugin(world.handle.deps.config)).use(webBotAuthPlugin(world.handle.root))
+  const documented = new Elysia().use(docsPlugin(world.handle.deps.config)).use(webBotAuthPlugin(world.handle.deps))
   const document = await (await documented.handle(request('/openapi.json'))).json()
   await SwaggerParser.validate(structuredClone(document))
   const directory = document.paths['/api/web-bot-auth/directory'].get.responses['200']

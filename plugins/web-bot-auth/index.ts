@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
 import { matchesEtag } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
 import { DIRECTORY_MEDIA_TYPE, directoryResponses } from './model.ts'
@@ -7,7 +8,10 @@ import { buildDirectory, directorySignatureHeaders, serializeDirectory } from '.
 
 const DIRECTORY_WIRE_HEADERS = ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', ...DOCUMENT_HEADERS] as const
 
-export function webBotAuthPlugin({ deps, context }: Root) {
+type WebBotAuthNeeds = Pick<KernelPieces, 'context' | 'config' | 'signing'>
+
+export function webBotAuthPlugin(deps: WebBotAuthNeeds) {
+  const { context } = deps
   const directory = serializeDirectory(buildDirectory(deps.config, deps.signing))
 
   const serve = ({ request }: { request: Request }) => {
@@ -47,3 +51,10 @@ export function webBotAuthPlugin({ deps, context }: Root) {
     .get('/api/web-bot-auth/directory', serve, { detail })
     .get('/.well-known/http-message-signatures-directory', serve, { detail: { ...detail, summary: `${detail.summary} (well-known path)` } })
 }
+
+export const webBotAuthFeature = defineFeature<WebBotAuthNeeds>()({
+  name: 'web-bot-auth',
+  needs: ['context', 'config', 'signing'],
+  provides: [],
+  routes: webBotAuthPlugin,
+})

@@ -1,10 +1,14 @@
 import { html } from '@elysiajs/html'
 import { Elysia } from 'elysia'
-import type { Root } from '../../core/root.ts'
+import { defineFeature } from '../../core/feature.ts'
+import type { KernelPieces } from '../../core/kernel.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, ERRORS } from '../../core/errors.ts'
-import { leaderboardPage } from '../leaderboard/service.ts'
+import type { Leaderboard } from '../leaderboard/service.ts'
+import type { JourneyService } from '../journey/service.ts'
+import type { ScanRepository } from '../scan/repository.ts'
+import type { ScanService } from '../scan/service.ts'
 import { assetAt } from './assets.ts'
 import { reportMarkdown } from './markdown.ts'
 import { checksPageQuery, journeyForm, leaderboardPageQuery, recheckForm, recheckToken, scanForm } from './model.ts'
@@ -37,7 +41,15 @@ function wantsMarkdown(accept: string | null): boolean {
 }
 
 /** Server-rendered HTML pages (plugins/web): the scan form, reports, leaderboard, catalog, and our own robots/llms/sitemap. */
-export function webPlugin({ deps, services, context }: Root) {
+type WebNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'store' | 'registry'> & {
+  scans: ScanRepository
+  scanService: ScanService
+  journeyService: JourneyService
+  leaderboard: Leaderboard
+}
+
+export function webPlugin(deps: WebNeeds) {
+  const { context, scanService, journeyService } = deps
   const { config } = deps
   const baseUrl = config.publicBaseUrl
   const web = new WebService(deps)
@@ -53,7 +65,7 @@ export function webPlugin({ deps, services, context }: Root) {
   const llmsFull = llmsFullTxt(baseUrl, catalog)
   const apiCatalogJson = JSON.stringify(apiCatalog(baseUrl))
 
-  const intentTitle = (id: string) => services.journeys.intents().find((intent) => intent.id === id)?.title ?? id
+  const intentTitle = (id: string) => journeyService.intents().find((intent) => intent.id === id)?.title ?? id
 
   const textResponse = (body: string, type: string, headers: Record<string, string> = {}) =>
     new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=300', ...headers } })
@@ -122,8 +134,8 @@ export function webPlugin({ deps, services, context }: Root) {
       .post(
         '/scan',
         async ({ body, caller }) => {
-          const prepared = await services.scans.prepare({ url: body.url, force: body.force === '1' })
-          const row = prepared.fresh?.row ?? (await services.scans.execute(prepared, caller))
+          const prepared = await scanService.prepare({ url: body.url, force: body.force === '1' })
+          const row = prepared.fresh?.row ?? (await scanService.execute(prepared, caller))
           return new Response(null, { status: 303, headers: { location: reportPath(row.domain), 'cache-control': 'no-store' } })
         },
         { limit: 'scanBurst', body: scanForm, detail: hidden },
@@ -143,7 +155,7 @@ export function webPlugin({ deps, services, context }: Root) {
             return html(NotScannedPage({ domain, baseUrl, nonce }))
           }
           const token = recheckToken.safeParse(query.recheck)
-          const [kept, runs] = await Promise.all([token.success ? web.recheck(token.data) : null, services.journeys.repository.forDomain(domain, 5)])
+          const [kept, runs] = await Promise.all([token.success ? web.recheck(token.data) : null, journeyService.repository.forDomain(domain, 5)])
           // A re-check of another domain (a token pasted across reports) is not this report's.
           const recheck = kept?.domain === domain ? kept : null
           set.headers.link = `<${reportPath(domain)}.md>; rel="alternate"; type="text/markdown"`
@@ -169,7 +181,7 @@ export function webPlugin({ deps, services, context }: Root) {
           }
           const row = await deps.scans.latest(domain)
           if (!row) throw new AppError('DOMAIN_NOT_SCANNED', { message: `${domain} has not been scanned yet` })
-          const { report, storedScanUpdated } = await services.scans.runChecks(
+          const { report, storedScanUpdated } = await scanService.runChecks(
             { url: row.url, checkIds: [body.checkId], mcpUrl: row.mcpUrl ?? undefined },
             caller,
             { patch: can('patch-stored-scan') },
@@ -184,7 +196,7 @@ export function webPlugin({ deps, services, context }: Root) {
       )
       .get(
         '/leaderboard',
-        async ({ query, html, nonce }) => html(LeaderboardPage({ page: await leaderboardPage(deps.database.db, { ...query, pageSize: 50 }), baseUrl, nonce })),
+        async ({ query, html, nonce }) => html(LeaderboardPage({ page: await deps.leaderboard({ ...query, pageSize: 50 }), baseUrl, nonce })),
         { limit: 'openRead', query: leaderboardPageQuery, detail: hidden },
       )
       .get('/checks', ({ query, html, nonce }) => html(ChecksPage({ catalog, query, baseUrl, nonce })), {
@@ -195,17 +207,17 @@ export function webPlugin({ deps, services, context }: Root) {
         '/journeys',
         async ({ html, nonce }) => {
           const recent = (await web.recentJourneys(10)).map((run) => ({ ...run, title: intentTitle(run.intentId) }))
-          return html(JourneysPage({ intents: services.journeys.intents(), recent, baseUrl, nonce }))
+          return html(JourneysPage({ intents: journeyService.intents(), recent, baseUrl, nonce }))
         },
         { limit: 'openRead', detail: hidden },
       )
       .post(
         '/journeys',
         async ({ body, caller }) => {
-          const request = services.journeys.understand({ intent: { id: body.intent }, domain: body.domain }, false)
-          const admission = await services.journeys.admit(caller, request)
+          const request = journeyService.understand({ intent: { id: body.intent }, domain: body.domain }, false)
+          const admission = await journeyService.admit(caller, request)
           // Over the target's daily cap the newest stored run of that target is the answer, as on the API.
-          const id = admission.capped ? admission.capped.id : (await services.journeys.create(request, caller)).id
+          const id = admission.capped ? admission.capped.id : (await journeyService.create(request, caller)).id
           return new Response(null, { status: 303, headers: { location: journeyPath(id), 'cache-control': 'no-store' } })
         },
         { limit: 'journeyBurst', body: journeyForm, detail: hidden },
@@ -213,7 +225,7 @@ export function webPlugin({ deps, services, context }: Root) {
       .get(
         '/journeys/:id',
         async ({ params, html, nonce, set }) => {
-          const run = await services.journeys.record(await services.journeys.byId(params.id))
+          const run = await journeyService.record(await journeyService.byId(params.id))
           set.headers['cache-control'] = 'no-store'
           return html(JourneyRunPage({ run, title: intentTitle(run.intent_id), baseUrl, nonce }))
         },
@@ -248,3 +260,11 @@ export function webPlugin({ deps, services, context }: Root) {
       )
   )
 }
+
+/** The pages for people and crawlers, drawn from the pieces the API's features provide. */
+export const webFeature = defineFeature<WebNeeds>()({
+  name: 'web',
+  needs: ['context', 'config', 'database', 'store', 'registry', 'scans', 'scanService', 'journeyService', 'leaderboard'],
+  provides: [],
+  routes: webPlugin,
+})

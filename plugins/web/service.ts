@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, desc, isNull, ne } from 'drizzle-orm'
-import type { AppDeps } from '../../core/deps.ts'
+import type { Kernel } from '../../core/kernel.ts'
+import type { ScanRepository } from '../scan/repository.ts'
 import { patchReport, type ScanReport } from '../../core/engine/scan.ts'
 import { competitorsFor, type CompetitorSet, latestPublishedScans } from '../scan/competitors.ts'
 import type { ScanRow } from '../scan/repository.ts'
@@ -23,7 +24,7 @@ export interface ReportView {
   competitors: CompetitorSet | null
 }
 
-type WebDeps = Pick<AppDeps, 'database' | 'scans' | 'store' | 'registry'>
+type WebDeps = Pick<Kernel, 'database' | 'store' | 'registry'> & { scans: ScanRepository }
 
 /** What the pages read, with no knowledge of HTTP. */
 export class WebService {

@@ -137,7 +137,7 @@ export function ardWorld(): ArdWorld {
     // Listings, facets and the catalog dump read the whole index, so exact totals need a database nobody else writes
     // to. Every request comes from its own forwarded address, so the per-IP limits stay out of the way.
     isolated = await isolatedTestApp({ TRUST_PROXY: 'true' })
-    app = new Elysia().use(ardPlugin(isolated.root))
+    app = new Elysia().use(ardPlugin(isolated.deps))
     repository = isolated.deps.scans
     for (const seed of [...FIXED, ...FILLERS]) await repository.insert(report(seed), { ephemeral: false })
     // Never indexed: ephemeral results (one on a domain of its own, one on an indexed domain) and auth markers.

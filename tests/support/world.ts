@@ -4,7 +4,7 @@ import type { BrowserProvider } from '../../core/engine/browser.ts'
 import { openStore } from '../../core/store/index.ts'
 import { type McpFixtureName, startMcpFixture } from '../fixtures/mcp/server.ts'
 import { resolveRules, type FixtureSite, type SiteName, startFixtureSites } from '../fixtures/sites/server.ts'
-import { testConfig } from '../helpers.ts'
+import { testConfig, type TestAppOptions } from '../helpers.ts'
 
 export interface World {
   sites: Record<string, FixtureSite>
@@ -22,11 +22,16 @@ export interface WorldMcpServer {
  * Fixture sites on 127.0.0.1 plus an app whose scanner reaches them by their public names (`https://<site>.test`)
  * through SCANNER_RESOLVE, exactly as it would reach public domains; likewise the MCP fixture servers in `mcp`.
  * `browser: null` runs without Chromium (rendered checks resolve at once to error); omit it to use the system
- * browser.
+ * browser. Like testApp, it builds the features asked for (all by default) and starts nothing unless asked.
  */
 export async function startWorld(
   names: readonly SiteName[],
-  options: { env?: Record<string, string | undefined>; browser?: BrowserProvider | null; extraResolve?: string[]; mcp?: readonly WorldMcpServer[] } = {},
+  options: TestAppOptions & {
+    env?: Record<string, string | undefined>
+    browser?: BrowserProvider | null
+    extraResolve?: string[]
+    mcp?: readonly WorldMcpServer[]
+  } = {},
 ): Promise<World> {
   const started = await startFixtureSites(names)
   const mcpServers = options.mcp ?? []
@@ -41,9 +46,10 @@ export async function startWorld(
   const handle = await createApp(config, {
     store,
     jobNamespace: `test-${randomUUID()}.`,
+    features: options.features,
     ...(options.browser !== undefined ? { browser: options.browser } : {}),
   })
-  await handle.start()
+  if (options.start) await handle.start()
   return {
     sites: Object.fromEntries(started.map((site) => [site.name, site])),
     handle,

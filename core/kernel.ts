@@ -1,9 +1,11 @@
 import type { Config } from './config.ts'
+import { contextPlugin } from './context.ts'
 import type { SigningKeys } from './crypto/signing.ts'
 import { type Database, migrate, openDatabase } from './db/index.ts'
 import type { BrowserProvider } from './engine/browser.ts'
 import { createEngineDeps } from './engine-deps.ts'
 import type { CheckRegistry } from './engine/registry.ts'
+import type { BackgroundWork } from './feature.ts'
 import type { OutboundClient } from './outbound/client.ts'
 import { JobQueue } from './jobs/queue.ts'
 import { KeyService } from './keys/service.ts'
@@ -13,12 +15,12 @@ import { ReadCache } from './read-cache.ts'
 import { ServiceSecrets } from './secrets/index.ts'
 import { openStore } from './store/index.ts'
 import type { Store } from './store/types.ts'
-import { ardIndexer } from '../plugins/ard/indexer.ts'
-import { JourneyRepository } from '../plugins/journey/repository.ts'
-import { ScanRepository } from '../plugins/scan/repository.ts'
 
-/** Everything a plugin or service may need, built once per app; services receive plain pieces of it. */
-export interface AppDeps {
+/**
+ * The pieces the kernel provides to every feature (core/feature.ts), built once per app or worker process. It
+ * knows no feature: what features build on it (repositories, services) they provide themselves.
+ */
+export interface Kernel {
   config: Readonly<Config>
   log: Logger
   database: Database
@@ -35,13 +37,19 @@ export interface AppDeps {
   readCache: ReadCache
   /** Durable background jobs (deep analysis, cleanup), kept in the database. */
   jobs: JobQueue
-  /** The scans table; every stored result also updates the ARD index, in the same transaction. */
-  scans: ScanRepository
-  /** Journey runs and their steps, shared by the journey routes and the worker that executes runs. */
-  journeyRuns: JourneyRepository
 }
 
-export interface DepsOverrides {
+/**
+ * What a feature may need from the kernel: its pieces, and the request-context plugin (request id, caller,
+ * limits, body parser, error mapper) built once over them, which every feature's routes use.
+ */
+export type KernelPieces = Kernel & { context: ReturnType<typeof contextPlugin> }
+
+export function kernelPieces(kernel: Kernel): KernelPieces {
+  return { ...kernel, context: contextPlugin(kernel) }
+}
+
+export interface KernelOverrides {
   log?: Logger
   store?: Store
   database?: Database
@@ -50,7 +58,7 @@ export interface DepsOverrides {
   jobNamespace?: string
 }
 
-export async function openDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<AppDeps> {
+export async function openKernel(config: Readonly<Config>, overrides: KernelOverrides = {}): Promise<Kernel> {
   const log = overrides.log ?? createLogger(config)
   const engine = createEngineDeps(config, overrides)
   const database = overrides.database ?? (await openDatabase(config))
@@ -58,8 +66,6 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
   // ioredis reports every reconnection attempt; an outage is logged when it starts, not every few hundred ms.
   const storeOutage = new Outage(log, 'store')
   const store = overrides.store ?? (await openStore(config, { onError: (error) => storeOutage.failed(error) }))
-  const readCache = new ReadCache(store)
-  const jobs = JobQueue.create(database, log, { namespace: overrides.jobNamespace })
   return {
     ...engine,
     log,
@@ -67,15 +73,24 @@ export async function openDeps(config: Readonly<Config>, overrides: DepsOverride
     store,
     keys: new KeyService(database.db),
     secrets: new ServiceSecrets(store, config.serviceSecret),
-    readCache,
-    jobs,
-    scans: new ScanRepository(database.db, [ardIndexer(config, engine.registry)]),
-    journeyRuns: new JourneyRepository(database.db),
+    readCache: new ReadCache(store),
+    jobs: JobQueue.create(database, log, { namespace: overrides.jobNamespace }),
   }
 }
 
-export async function closeDeps(deps: AppDeps): Promise<void> {
-  await deps.jobs.stop()
-  await deps.readCache.stop().catch(() => {})
-  await Promise.allSettled([deps.store.close(), deps.database.close(), deps.browser?.close()])
+/**
+ * The kernel's own background work, started before the features' and stopped after them: the read cache's
+ * invalidation feed (drops announced by other instances) and the job queue (pg-boss's schema and timers), which
+ * the features' workers and every job sent need.
+ */
+export function kernelBackground(kernel: Kernel): BackgroundWork[] {
+  return [
+    { start: () => kernel.readCache.start(), stop: () => kernel.readCache.stop().catch(() => {}) },
+    { start: () => kernel.jobs.start(), stop: () => kernel.jobs.stop() },
+  ]
+}
+
+/** Closes the connections; the background work is stopped first (AppHandle.close). */
+export async function closeKernel(kernel: Kernel): Promise<void> {
+  await Promise.allSettled([kernel.store.close(), kernel.database.close(), kernel.browser?.close()])
 }

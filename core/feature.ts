@@ -1,0 +1,104 @@
+import type { AnyElysia } from 'elysia'
+
+/** Work a feature runs between the app's `start()` and `close()`: job workers, retry passes. */
+export interface BackgroundWork {
+  start(): Promise<void> | void
+  stop(): Promise<void> | void
+}
+
+type Names<T> = Extract<keyof T, string>
+
+/**
+ * A feature (one plugin folder) as the composition root (core/features.ts) sees it:
+ * - `needs` names the pieces it is built from, each provided by the kernel (core/kernel.ts) or an earlier feature;
+ * - `provide` builds the pieces it offers to later features and to the entry points, named in `provides`;
+ * - `routes` builds its Elysia instance, and `background` its background work, from exactly the pieces it needs
+ *   and provides: a feature never sees the others' pieces, so what it uses is what it declares.
+ */
+export interface Feature<Needs extends object = object, Provides extends object = object> {
+  readonly name: string
+  readonly needs: readonly Names<Needs>[]
+  readonly provides: readonly Names<Provides>[]
+  provide?(pieces: Needs): Provides
+  routes?(pieces: Needs & Provides): AnyElysia
+  background?(pieces: Needs & Provides): BackgroundWork[]
+}
+
+/** A need the type declares but the list leaves out would be undefined at run time: the compiler names it. */
+type Complete<Needs, Listed extends readonly string[]> = [Exclude<Names<Needs>, Listed[number]>] extends [never]
+  ? Listed
+  : { missingFromNeeds: Exclude<Names<Needs>, Listed[number]> }
+
+/**
+ * Types a feature definition: `defineFeature<Needs, Provides>()({ name, needs, provides, provide, routes, background })`,
+ * `Needs` being the pieces it is built from (e.g. `Pick<KernelPieces, 'config' | 'log'> & { scans: ScanRepository }`)
+ * and `Provides` the pieces it builds. The lists repeat the types' names because the boot check reads them at
+ * run time; the compiler holds the two together.
+ */
+export function defineFeature<Needs extends object, Provides extends object = Record<never, never>>() {
+  return <const Listed extends readonly Names<Needs>[], const Offered extends readonly Names<Provides>[]>(feature: {
+    name: string
+    needs: Listed & Complete<Needs, Listed>
+    provides: Offered & Complete<Provides, Offered>
+    provide?(pieces: Needs): Provides
+    routes?(pieces: Needs & Provides): AnyElysia
+    background?(pieces: Needs & Provides): BackgroundWork[]
+  }): Feature<Needs, Provides> => feature as Feature<Needs, Provides>
+}
+
+/** Any feature, as the composition root lists them (each was typed where it is defined). */
+export type AnyFeature = Feature<any, any>
+
+export class FeatureError extends Error {
+  override name = 'FeatureError'
+}
+
+export interface Composition {
+  /** Every piece: the kernel's, then each feature's, by name. */
+  pieces: object
+  /** Each feature's Elysia instance, in the order of the list (the order of /openapi.json). */
+  routes: AnyElysia[]
+  /** Each feature's background work, in the order of the list: started in it, stopped in reverse. */
+  background: { feature: string; work: BackgroundWork }[]
+}
+
+/**
+ * Builds the features in order over the kernel's pieces. Fails before building anything when a feature needs a
+ * piece that neither the kernel nor an earlier feature provides, or provides one that already exists (the
+ * dependency check of Fastify's plugins, done once at boot with a message that names both).
+ */
+export function composeFeatures(kernel: object, features: readonly AnyFeature[]): Composition {
+  const origin = new Map(Object.keys(kernel).map((name) => [name, 'the kernel']))
+  for (const feature of features) {
+    const missing = feature.needs.filter((name) => !origin.has(name))
+    if (missing.length > 0) {
+      throw new FeatureError(
+        `Feature "${feature.name}" needs ${missing.map((name) => `"${name}"`).join(', ')}, which neither the kernel nor a feature listed before it provides`,
+      )
+    }
+    for (const name of feature.provides) {
+      const earlier = origin.get(name)
+      if (earlier) throw new FeatureError(`Feature "${feature.name}" provides "${name}", which ${earlier} already provides`)
+      origin.set(name, `feature "${feature.name}"`)
+    }
+  }
+
+  const pieces: Record<string, unknown> = { ...kernel }
+  const routes: AnyElysia[] = []
+  const background: Composition['background'] = []
+  for (const feature of features) {
+    const needed = Object.fromEntries(feature.needs.map((name) => [name, pieces[name]]))
+    const provided: Record<string, unknown> = feature.provide?.(needed) ?? {}
+    const extra = Object.keys(provided).filter((name) => !feature.provides.includes(name))
+    const absent = feature.provides.filter((name) => provided[name] === undefined)
+    if (extra.length > 0 || absent.length > 0) {
+      throw new FeatureError(`Feature "${feature.name}" declares provides [${feature.provides.join(', ')}] but built [${Object.keys(provided).join(', ')}]`)
+    }
+    Object.assign(pieces, provided)
+    const own = { ...needed, ...provided }
+    const instance = feature.routes?.(own)
+    if (instance) routes.push(instance)
+    for (const work of feature.background?.(own) ?? []) background.push({ feature: feature.name, work })
+  }
+  return { pieces, routes, background }
+}
