@@ -1,6 +1,6 @@
 /**
  * The one error registry: every error the API can answer has a code here with its status and a short title.
- * Routes throw `AppError`; the single `onError` mapper in core/context.ts turns it into the spec's envelope.
+ * Routes throw `AppError`; the single `onError` mapper (core/request/error-mapping.ts) turns it into the spec's envelope.
  */
 
 import { z } from 'zod'

@@ -7,7 +7,7 @@ const SHUTDOWN_GRACE_MS = 10_000
 /**
  * Bun answers a Content-Length over its own `maxRequestBodySize` with a bare 413 (no envelope, no request id)
  * before the app sees the request. So Bun's limit is out of reach and the app enforces MAX_BODY_BYTES itself:
- * a declared length in onRequest, a chunked body by the streaming cap of the body parser (core/context.ts).
+ * a declared length in onRequest, a chunked body by the streaming cap of the body parser (core/request/body-cap.ts).
  */
 export function listenOptions(config: Pick<Config, 'port' | 'host'>) {
   return { port: config.port, hostname: config.host, maxRequestBodySize: Number.MAX_SAFE_INTEGER }
