@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
-import type { AppDeps } from './deps.ts'
+import type { Kernel } from './kernel.ts'
 import type { Capability } from './keys/service.ts'
 import { hasCapability } from './keys/service.ts'
 import { clientIp, type LimitName } from './limits.ts'
@@ -21,7 +21,7 @@ import { RequestRecords } from './request/request-id.ts'
  * one error mapper. Plugins `.use()` it; Elysia dedupes it by name so it runs once per request. The hooks are
  * registered in this order on purpose: it is the order Elysia runs them in.
  */
-export function contextPlugin(deps: AppDeps) {
+export function contextPlugin(deps: Kernel) {
   const records = new RequestRecords()
   const outage = databaseOutage(deps)
   const errorResponse = errorResponder(records)
