@@ -3,10 +3,13 @@ import {
   type Caller,
   clientIp,
   consume,
+  describeIpLimit,
+  describeLimit,
   journeyTargetSubject,
   LIMITS,
   type LimitDecision,
   type LimitName,
+  limitWindow,
   peek,
   rateLimitHeaders,
   retryAfterSeconds,
@@ -60,6 +63,16 @@ describe('the limits table', () => {
     for (const spec of Object.values(LIMITS)) {
       if (spec.per === 'key') expect(spec.exempt as readonly string[]).toContain('anonymous')
     }
+  })
+})
+
+describe('the sentences descriptions quote', () => {
+  test('windows read as a person would say them, counts come from the table', () => {
+    expect(limitWindow('openRead')).toBe('minute')
+    expect(limitWindow('contact')).toBe('10 minutes')
+    expect(limitWindow('scanDaily')).toBe('rolling 24 hours')
+    expect(describeLimit('journeyIpDaily')).toBe(`${LIMITS.journeyIpDaily.limit} per rolling 24 hours`)
+    expect(describeIpLimit('badge')).toBe(`${LIMITS.badge.limit} requests per minute per IP`)
   })
 })
 

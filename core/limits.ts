@@ -73,6 +73,25 @@ export const LIMITS = {
 
 export type LimitName = keyof typeof LIMITS
 
+/** A limit's window in words: "minute", "10 minutes", "rolling 24 hours". */
+export function limitWindow(name: LimitName): string {
+  const { windowMs } = LIMITS[name]
+  return windowMs === MINUTE ? 'minute' : windowMs === DAY ? 'rolling 24 hours' : `${windowMs / MINUTE} minutes`
+}
+
+/**
+ * "10 per minute", "30 per rolling 24 hours": route and tool descriptions quote LIMITS through these rather than
+ * restate numbers that could drift from what is enforced.
+ */
+export function describeLimit(name: LimitName): string {
+  return `${LIMITS[name].limit} per ${limitWindow(name)}`
+}
+
+/** "60 requests per minute per IP": how a route's description names the per-IP limit its `limit` option applies. */
+export function describeIpLimit(name: LimitName): string {
+  return `${LIMITS[name].limit} requests per ${limitWindow(name)} per IP`
+}
+
 export interface LimitDecision {
   name: LimitName
   allowed: boolean

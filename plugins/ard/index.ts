@@ -22,6 +22,7 @@ import { PageTokens } from './page-tokens.ts'
 import type { ArdContext } from './records.ts'
 import { exploreEntries, listEntries, searchEntries } from './search.ts'
 import { ardErrorResponse } from '../../core/errors.ts'
+import { describeIpLimit } from '../../core/limits.ts'
 
 
 /** The descriptor and our AI catalog change only with the deployment's configuration. */
@@ -104,7 +105,7 @@ export function ardPlugin(deps: ArdNeeds) {
           tags: ['ARD'],
           summary: 'Every indexed entry in one document',
           description:
-            '`{ version, generatedAt, publisher, data }` with every entry of the index, uncapped (streamed in domain order). CORS `*`; cached 5 minutes, 1 hour on a CDN. 60 requests per minute per IP, shared with /api/ard/agents and /api/ard/attestation.',
+            `\`{ version, generatedAt, publisher, data }\` with every entry of the index, uncapped (streamed in domain order). CORS \`*\`; cached 5 minutes, 1 hour on a CDN. ${describeIpLimit('ardRead')}, shared with /api/ard/agents and /api/ard/attestation.`,
           responses: {
             200: {
               description: 'The dump',
@@ -126,7 +127,7 @@ export function ardPlugin(deps: ArdNeeds) {
         tags: ['ARD'],
         summary: 'Search the registry',
         description:
-          'Full-text search (`query.text`) and/or exact filters (`query.filter`: OR within a field, AND across fields; fields category, tags, type, grade, publisherId, identifier; an unknown field is 400 INVALID_ARGUMENT). Results are ranked by `score` = match quality (0-100; 100 for a filter-only query) x (0.6 + 0.4 x readiness/100), then domain. Each result is an ARD entry with `score`, `source`, a `trustManifest` pointing at the signed scorecard attestation and the `oraScorecard` extension. `federation` is accepted but this registry does not federate: `referrals` is always empty. `pageSize` 1-100 (default 10); `pageToken` is omitted on the last page and is refused (400) when altered or sent with a different query. 30 requests per minute per IP, shared with /api/ard/explore.',
+          `Full-text search (\`query.text\`) and/or exact filters (\`query.filter\`: OR within a field, AND across fields; fields category, tags, type, grade, publisherId, identifier; an unknown field is 400 INVALID_ARGUMENT). Results are ranked by \`score\` = match quality (0-100; 100 for a filter-only query) x (0.6 + 0.4 x readiness/100), then domain. Each result is an ARD entry with \`score\`, \`source\`, a \`trustManifest\` pointing at the signed scorecard attestation and the \`oraScorecard\` extension. \`federation\` is accepted but this registry does not federate: \`referrals\` is always empty. \`pageSize\` 1-100 (default 10); \`pageToken\` is omitted on the last page and is refused (400) when altered or sent with a different query. ${describeIpLimit('ardSearch')}, shared with /api/ard/explore.`,
       },
     })
     .post('/api/ard/explore', ({ body }) => exploreEntries(context, body), {
@@ -138,7 +139,7 @@ export function ardPlugin(deps: ArdNeeds) {
         tags: ['ARD'],
         summary: 'Facet counts over the registry',
         description:
-          'Counts per value of category, tags, type or grade over the entries the optional `query` matches (the same matching as search). Buckets by count descending then value, at most `limit` (default 20), none below `minCount` (default 1); `otherCount` counts the entries in the buckets left out. 30 requests per minute per IP, shared with /api/ard/search.',
+          `Counts per value of category, tags, type or grade over the entries the optional \`query\` matches (the same matching as search). Buckets by count descending then value, at most \`limit\` (default 20), none below \`minCount\` (default 1); \`otherCount\` counts the entries in the buckets left out. ${describeIpLimit('ardSearch')}, shared with /api/ard/search.`,
       },
     })
     .get(
@@ -157,7 +158,7 @@ export function ardPlugin(deps: ArdNeeds) {
           summary: 'List registry entries',
           ...wire({ answers: { 200: ['Cache-Control'] } }),
           description:
-            'Deterministic listing. `filter`: conditions joined by AND, `<field> <op> <value>` with fields type, publisherId (= !=, comma-separated values mean any of them), displayName (case-insensitive, = != > < >= <=), tags (= has the tag, != lacks it) and updatedAt (ISO 8601, all operators); values bare or quoted. `orderBy`: `<field> [ASC|DESC]` over displayName, updatedAt, identifier, type (default displayName ASC; ties by domain). An unsupported field, operator or syntax is 400 INVALID_ARGUMENT saying which. `pageSize` 1-100 (default 20); `pageToken` omitted on the last page. Cached 1 minute. 60 requests per minute per IP, shared with /api/ard/attestation and /api/ard/catalog.json.',
+            `Deterministic listing. \`filter\`: conditions joined by AND, \`<field> <op> <value>\` with fields type, publisherId (= !=, comma-separated values mean any of them), displayName (case-insensitive, = != > < >= <=), tags (= has the tag, != lacks it) and updatedAt (ISO 8601, all operators); values bare or quoted. \`orderBy\`: \`<field> [ASC|DESC]\` over displayName, updatedAt, identifier, type (default displayName ASC; ties by domain). An unsupported field, operator or syntax is 400 INVALID_ARGUMENT saying which. \`pageSize\` 1-100 (default 20); \`pageToken\` omitted on the last page. Cached 1 minute. ${describeIpLimit('ardRead')}, shared with /api/ard/attestation and /api/ard/catalog.json.`,
         },
       },
     )

@@ -5,6 +5,7 @@ import type { ScanRepository } from '../scan/repository.ts'
 import { badgeParams, badgeResponses } from './model.ts'
 import { badgeFor } from './service.ts'
 import { wire } from '../../core/openapi.ts'
+import { describeIpLimit } from '../../core/limits.ts'
 
 type BadgeNeeds = Pick<KernelPieces, 'context'> & { scans: ScanRepository }
 
@@ -24,7 +25,7 @@ export function badgePlugin({ context, scans }: BadgeNeeds) {
         tags: ['Scan'],
         summary: "SVG badge of a domain's score and grade",
         description:
-          'An `image/svg+xml` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname). Cached 1 hour; partial and ephemeral results are `no-store`. 404 `NOT_FOUND` when the domain has no score. 120 requests per minute per IP.',
+          `An \`image/svg+xml\` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname). Cached 1 hour; partial and ephemeral results are \`no-store\`. 404 \`NOT_FOUND\` when the domain has no score. ${describeIpLimit('badge')}.`,
         responses: badgeResponses,
         ...wire({ answers: { 200: ['Cache-Control'] } }),
       },

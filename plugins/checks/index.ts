@@ -6,6 +6,7 @@ import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
 import { catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
 import { ardErrorResponse } from '../../core/errors.ts'
+import { describeIpLimit } from '../../core/limits.ts'
 
 type ChecksNeeds = Pick<KernelPieces, 'context' | 'registry'>
 
@@ -30,7 +31,7 @@ export function checksPlugin(deps: ChecksNeeds) {
         tags: ['Checks'],
         summary: 'Catalog of every check',
         description:
-          'Generated from the checks\' own metadata. Byte-stable between check-set changes (ETag), CORS `*`, cacheable for 1 hour. 60 requests per minute per IP.',
+          `Generated from the checks' own metadata. Byte-stable between check-set changes (ETag), CORS \`*\`, cacheable for 1 hour. ${describeIpLimit('checksCatalog')}.`,
         ...wire({
           answers: {
             200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'],

@@ -4,6 +4,7 @@ import type { KernelPieces } from '../../core/kernel.ts'
 import { ContactService, OutboxMailer, OutboxRetrier } from './service.ts'
 import { contactBody, contactResponse } from './model.ts'
 import { errorResponse } from '../../core/errors.ts'
+import { LIMITS, limitWindow } from '../../core/limits.ts'
 
 type ContactNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'log' | 'store'>
 
@@ -21,7 +22,7 @@ export function contactPlugin({ context, contactService: service }: Pick<Contact
         tags: ['Contact'],
         summary: 'Write to the operators',
         description:
-          'Sends an inquiry to the operators (Reply-To: `email`) and an auto-response to `email`. The auto-response repeats nothing that was submitted, and goes out at most once per address per hour. Both mails are written to the outbox before sending: without a configured mail server they stay there and the answer is still 200. 400 `VALIDATION_FAILED` (name 1-120 characters on one line, a valid email of at most 254 characters, message 10-5000 characters); 429 after 3 submissions per IP per 10 minutes; 500 `MAIL_FAILED` when the mail server did not accept the inquiry (it stays in the outbox and is retried).',
+          `Sends an inquiry to the operators (Reply-To: \`email\`) and an auto-response to \`email\`. The auto-response repeats nothing that was submitted, and goes out at most once per address per hour. Both mails are written to the outbox before sending: without a configured mail server they stay there and the answer is still 200. 400 \`VALIDATION_FAILED\` (name 1-120 characters on one line, a valid email of at most 254 characters, message 10-5000 characters); 429 after ${LIMITS.contact.limit} submissions per IP per ${limitWindow('contact')}; 500 \`MAIL_FAILED\` when the mail server did not accept the inquiry (it stays in the outbox and is retried).`,
       },
     })
 }

@@ -5,6 +5,7 @@ import { discoverQuery, discoverResponse } from './model.ts'
 import { type Discover, discover } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 import { wire } from '../../core/openapi.ts'
+import { describeIpLimit } from '../../core/limits.ts'
 
 type DiscoverNeeds = Pick<KernelPieces, 'context' | 'database' | 'store' | 'log'>
 
@@ -25,7 +26,7 @@ export function discoverPlugin({ context, discover }: Pick<DiscoverNeeds, 'conte
         tags: ['Discover'],
         summary: 'Find agent-ready products for an intent',
         description:
-          'Full-text search (English stemming) of the scanned products for a free-text `intent`: their name, market category and tags, what they say about themselves (title, descriptions, Open Graph, structured data of the organization, products and offers, headings, llms.txt summary) and the scan\'s description. A plain list of words matches entries with any of them, each word through itself, its synonyms ("apparel" finds clothing), the market categories it names ("store", "gear") and, for a word no product contains, its trigram near misses ("backpaks"); websearch syntax ("phrase", -exclude, or) is taken as written. Ranked by `matchScore` x (0.6 + 0.4 x score/100). `limit` 1-50 (default 10). 400 `VALIDATION_FAILED` without `intent`. Cached 5 minutes. 60 requests per minute per IP, shared with the other open reads.',
+          `Full-text search (English stemming) of the scanned products for a free-text \`intent\`: their name, market category and tags, what they say about themselves (title, descriptions, Open Graph, structured data of the organization, products and offers, headings, llms.txt summary) and the scan's description. A plain list of words matches entries with any of them, each word through itself, its synonyms ("apparel" finds clothing), the market categories it names ("store", "gear") and, for a word no product contains, its trigram near misses ("backpaks"); websearch syntax ("phrase", -exclude, or) is taken as written. Ranked by \`matchScore\` x (0.6 + 0.4 x score/100). \`limit\` 1-50 (default 10). 400 \`VALIDATION_FAILED\` without \`intent\`. Cached 5 minutes. ${describeIpLimit('openRead')}, shared with the other open reads.`,
       },
     },
   )

@@ -18,6 +18,7 @@ import {
 } from './model.ts'
 import { errorResponse } from '../../core/errors.ts'
 import { wire } from '../../core/openapi.ts'
+import { describeIpLimit, LIMITS, limitWindow } from '../../core/limits.ts'
 
 /** Reads change with every report; a minute of staleness keeps a popular domain's page off the database. */
 const READ_CACHE_CONTROL = 'public, max-age=60'
@@ -48,7 +49,7 @@ export function feedbackPlugin({ context, feedbackService: service }: Pick<Feedb
       detail: {
         tags: ['Feedback'],
         summary: 'Report a wrong check result',
-        description: `The check's status, score, maxScore and details are snapshotted from the domain's latest scan. \`reporterType\` human may add \`reporterEmail\`; \`reporterType\` agent must send \`agentId\`, \`verificationToken\` and \`verificationAnswer\` (and no email). ${VERIFICATION_DESCRIPTION} 400 invalid payload (\`VALIDATION_FAILED\`, message over ${MAX_FEEDBACK_MESSAGE} characters included) or unknown checkId (\`UNKNOWN_CHECK_IDS\`); 401 \`AGENT_VERIFICATION_FAILED\` (\`details.reason\`: malformed, expired, mismatch, replayed); 404 \`NOT_FOUND\` when the domain has no scan or the check is not in its latest scan; 429 after 10 reports per IP per 10 minutes; 503 \`VERIFICATION_UNAVAILABLE\`.`,
+        description: `The check's status, score, maxScore and details are snapshotted from the domain's latest scan. \`reporterType\` human may add \`reporterEmail\`; \`reporterType\` agent must send \`agentId\`, \`verificationToken\` and \`verificationAnswer\` (and no email). ${VERIFICATION_DESCRIPTION} 400 invalid payload (\`VALIDATION_FAILED\`, message over ${MAX_FEEDBACK_MESSAGE} characters included) or unknown checkId (\`UNKNOWN_CHECK_IDS\`); 401 \`AGENT_VERIFICATION_FAILED\` (\`details.reason\`: malformed, expired, mismatch, replayed); 404 \`NOT_FOUND\` when the domain has no scan or the check is not in its latest scan; 429 after ${LIMITS.feedback.limit} reports per IP per ${limitWindow('feedback')}; 503 \`VERIFICATION_UNAVAILABLE\`.`,
       },
     })
     .get(
@@ -68,7 +69,7 @@ export function feedbackPlugin({ context, feedbackService: service }: Pick<Feedb
           ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Feedback'],
           summary: "Agents' feedback on a domain",
-          description: `AgentFeedback reports for the domain, newest first, paged with \`limit\` (1-100, default 20) and \`offset\`. \`layer_scores\` holds only current stage names (discovery, identity, access, payments, experience): legacy keys were mapped when stored (${LEGACY_NOTE}). A domain without reports is an empty page, not a 404. 400 \`INVALID_DOMAIN\`. Cached 1 minute. 60 requests per minute per IP, shared with the other open reads.`,
+          description: `AgentFeedback reports for the domain, newest first, paged with \`limit\` (1-100, default 20) and \`offset\`. \`layer_scores\` holds only current stage names (discovery, identity, access, payments, experience): legacy keys were mapped when stored (${LEGACY_NOTE}). A domain without reports is an empty page, not a 404. 400 \`INVALID_DOMAIN\`. Cached 1 minute. ${describeIpLimit('openRead')}, shared with the other open reads.`,
         },
       },
     )
@@ -88,7 +89,7 @@ export function feedbackPlugin({ context, feedbackService: service }: Pick<Feedb
           tags: ['Feedback'],
           summary: "Statistics of agents' feedback on a domain",
           description:
-            'FeedbackStats over every AgentFeedback report of the domain: `total`; `outcomes` `{ success, partial_failure, failure }` and `recommendations` `{ recommend, neutral, not_recommend }` as counts; `success_rate` = success / total and `recommend_rate` = recommend / total, 0-1 with three decimals (0 when there are no reports). 400 `INVALID_DOMAIN`. Cached 1 minute. 60 requests per minute per IP, shared with the other open reads.',
+            `FeedbackStats over every AgentFeedback report of the domain: \`total\`; \`outcomes\` \`{ success, partial_failure, failure }\` and \`recommendations\` \`{ recommend, neutral, not_recommend }\` as counts; \`success_rate\` = success / total and \`recommend_rate\` = recommend / total, 0-1 with three decimals (0 when there are no reports). 400 \`INVALID_DOMAIN\`. Cached 1 minute. ${describeIpLimit('openRead')}, shared with the other open reads.`,
         },
       },
     )

@@ -9,6 +9,7 @@ import { AppError, errorResponse } from '../../core/errors.ts'
 import { RATE_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { sseResponse } from '../../core/sse.ts'
 import { agentList, cappedRun, createdRun, createRunBody, domainBody, domainQuery, domainRuns, intentList, journeyRun, runIdParams } from './model.ts'
+import { describeIpLimit, describeLimit } from '../../core/limits.ts'
 
 const RUN_RECORD_NOTE =
   'A run record: `status` goes `queued` -> `running` -> `completed` | `failed` and never reads `running` once its outcome was streamed. `verdict` ({ outcome: success | failure | blocked, reason, evidence_step_ids }), `insight`, `run_signals`, `agent_response`, `usage` and the digests are null until the run completed; `error` ({ code, message }; `RUN_INTERRUPTED` when the process running it died, `RUN_FAILED` otherwise) only on failed runs. `steps` is the trajectory so far. Every record carries `contractVersion`.'
@@ -46,7 +47,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
               429: [...RATE_HEADERS],
             },
           }),
-          description: `Queues a run and answers at once (201) with its record, \`stream_url\` (the live trajectory as SSE) and the \`intent\` echo; poll GET /api/journey/runs/{id} or follow the stream. Body (strict; unknown fields are 400): \`{ intent: { id }, domain }\` for a curated intent (ids from GET /api/journey/intents), or, with a partner key, \`{ intent: { custom, domain } }\` with 4-300 characters of free text (401 \`CUSTOM_INTENT_REQUIRES_KEY\` without a key holding that capability). \`agent\` defaults to \`deterministic\`; only agents listed by GET /api/journey/agents are accepted. \`compare: true\` also queues the same intent walked as a plain browser: two linked runs (each record's \`compare\` names the other; the 201 is the agent's), and once both completed each \`insight.comparison\` says \`blocked_for_agents\` (blocked as the agent, reachable as a browser), \`blocked_for_all\`, \`absent\` (not done either way, nothing blocked), \`differs\` or \`reachable\`. One request, one unit of every limit. A curated body with a missing or unrecognised key runs anonymously. Anonymous limits: 20 per minute per IP (429), 20 per rolling 24 hours per IP (429 with \`retry_after_ms\` and \`Retry-After\`), 100 per rolling 24 hours per (domain, intent, harness, model): over that cap the answer is 200 with the newest stored run of that target, \`rate_limited: true\` and \`Retry-After\` (no \`intent\` echo), or 429 when no stored run remains. Keys: 1000 per rolling 24 hours per key, no burst or per-target cap. \`X-RateLimit-Limit\`, \`-Remaining\` and \`-Reset\` (seconds until the window is empty) describe the per-target window for anonymous callers and the per-key window for keyed ones. ${RUN_RECORD_NOTE}`,
+          description: `Queues a run and answers at once (201) with its record, \`stream_url\` (the live trajectory as SSE) and the \`intent\` echo; poll GET /api/journey/runs/{id} or follow the stream. Body (strict; unknown fields are 400): \`{ intent: { id }, domain }\` for a curated intent (ids from GET /api/journey/intents), or, with a partner key, \`{ intent: { custom, domain } }\` with 4-300 characters of free text (401 \`CUSTOM_INTENT_REQUIRES_KEY\` without a key holding that capability). \`agent\` defaults to \`deterministic\`; only agents listed by GET /api/journey/agents are accepted. \`compare: true\` also queues the same intent walked as a plain browser: two linked runs (each record's \`compare\` names the other; the 201 is the agent's), and once both completed each \`insight.comparison\` says \`blocked_for_agents\` (blocked as the agent, reachable as a browser), \`blocked_for_all\`, \`absent\` (not done either way, nothing blocked), \`differs\` or \`reachable\`. One request, one unit of every limit. A curated body with a missing or unrecognised key runs anonymously. Anonymous limits: ${describeLimit('journeyBurst')} per IP (429), ${describeLimit('journeyIpDaily')} per IP (429 with \`retry_after_ms\` and \`Retry-After\`), ${describeLimit('journeyTargetDaily')} per (domain, intent, harness, model): over that cap the answer is 200 with the newest stored run of that target, \`rate_limited: true\` and \`Retry-After\` (no \`intent\` echo), or 429 when no stored run remains. Keys: ${describeLimit('journeyKeyDaily')} per key, no burst or per-target cap. \`X-RateLimit-Limit\`, \`-Remaining\` and \`-Reset\` (seconds until the window is empty) describe the per-target window for anonymous callers and the per-key window for keyed ones. ${RUN_RECORD_NOTE}`,
           security: [{ bearerKey: [] }, {}],
         },
       },
@@ -65,7 +66,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
           tags: ['Journeys'],
           summary: 'Read a journey run',
           ...wire({ answers: { 200: ['Cache-Control'] } }),
-          description: `404 \`NOT_FOUND\` for an unknown id. Not cached: poll it while \`status\` is queued or running. 120 requests per minute per IP. ${RUN_RECORD_NOTE}`,
+          description: `404 \`NOT_FOUND\` for an unknown id. Not cached: poll it while \`status\` is queued or running. ${describeIpLimit('journeyRead')}. ${RUN_RECORD_NOTE}`,
         },
       },
     )
@@ -95,7 +96,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
       detail: {
         tags: ['Journeys'],
         summary: 'List the curated intents',
-        description: 'The tasks anyone may run: `id` (send it as `intent.id`), `title`, `prompt` (`{domain}` stands for the run’s domain) and the journey `layers` the task exercises. 120 requests per minute per IP.',
+        description: `The tasks anyone may run: \`id\` (send it as \`intent.id\`), \`title\`, \`prompt\` (\`{domain}\` stands for the run’s domain) and the journey \`layers\` the task exercises. ${describeIpLimit('journeyRead')}.`,
       },
     })
     .get(
@@ -111,7 +112,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
           tags: ['Journeys'],
           summary: 'List the publicly runnable agents',
           description:
-            'Agents POST /api/journey/runs accepts as `agent`, each with the exact `user_agent` it sends and the `identity` it presents: `self` (our own agent, AgentReadiness, signed per Web Bot Auth when the deployment has a key) or the product token of an AI assistant\'s user-triggered fetcher (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User), with `identity_source`, where the vendor publishes it. An identity run sends that User-Agent (still signed where configured) and obeys robots.txt for that token; a bot challenge or a robots.txt refusal met under it ends the run `blocked`. Model-backed agents appear only when the deployment configures a model. 120 requests per minute per IP.',
+            `Agents POST /api/journey/runs accepts as \`agent\`, each with the exact \`user_agent\` it sends and the \`identity\` it presents: \`self\` (our own agent, AgentReadiness, signed per Web Bot Auth when the deployment has a key) or the product token of an AI assistant's user-triggered fetcher (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User), with \`identity_source\`, where the vendor publishes it. An identity run sends that User-Agent (still signed where configured) and obeys robots.txt for that token; a bot challenge or a robots.txt refusal met under it ends the run \`blocked\`. Model-backed agents appear only when the deployment configures a model. ${describeIpLimit('journeyRead')}.`,
         },
       },
     )

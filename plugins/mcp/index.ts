@@ -20,7 +20,6 @@ import {
   SERVER_CARD_PATH,
 } from './discovery.ts'
 import {
-  describeLimit,
   documentResponses,
   legacyMcpPointer,
   openidDescriptor,
@@ -30,6 +29,7 @@ import {
 import { buildToolbox, createMcpServer, createModernMcpServer, type ToolCall } from './server.ts'
 import { buildTools, type ToolPieces } from './tools.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
+import { describeLimit } from '../../core/limits.ts'
 
 /** Discovery documents change only with a deployment, so caches may keep them for an hour (checks.md §7). */
 const DOCUMENT_CACHE = 'public, max-age=3600'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { openApiSchema } from '../../core/openapi.ts'
 import { CHECK_STATUSES, LAYER_IDS, SCAN_KINDS } from '../../core/engine/check.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/server-card.ts'
-import { LIMITS, type LimitName } from '../../core/limits.ts'
+import { describeLimit } from '../../core/limits.ts'
 import { checkCatalog } from '../checks/model.ts'
 import { discoverQuery, discoverResponse } from '../discover/model.ts'
 import {
@@ -23,14 +23,6 @@ import { auditScanResult, auditScoreResult, runChecksBody, runChecksResponse, sc
  * Tool inputs and outputs of our MCP server, and its discovery documents. Every tool schema reuses the HTTP
  * models of the feature it fronts, so the MCP surface and the REST surface cannot drift apart.
  */
-
-/** "10 per minute", "30 per rolling 24 hours": descriptions quote LIMITS rather than restate numbers that could drift. */
-export function describeLimit(name: LimitName): string {
-  const { limit, windowMs } = LIMITS[name]
-  const minutes = windowMs / 60_000
-  const window = minutes === 1 ? 'minute' : minutes === 24 * 60 ? 'rolling 24 hours' : `${minutes} minutes`
-  return `${limit} per ${window}`
-}
 
 /** The scan family's limits as POST /api/scan applies them. */
 export const SCAN_LIMITS = `${describeLimit('scanBurst')}, ${describeLimit('scanDaily')}, forced scans ${describeLimit('scanForced')}, per IP`

@@ -7,10 +7,10 @@ import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
 import { AppError, type ErrorCode, renderError } from '../../core/errors.ts'
 import { asAppError } from '../../core/scan-errors.ts'
 import type { Logger } from '../../core/log.ts'
-import type { Caller, LimitName } from '../../core/limits.ts'
+import { type Caller, describeLimit, type LimitName } from '../../core/limits.ts'
 import { LISTED_OUTPUT_SCHEMA, listedAnnotations, type ListedInputSchema, listedInputSchema } from './listing.ts'
 import { MAX_AGE_DEFAULT } from '../scan/model.ts'
-import { describeLimit, SCAN_LIMITS } from './model.ts'
+import { SCAN_LIMITS } from './model.ts'
 
 export const SERVER_TITLE = 'Agent Readiness'
 

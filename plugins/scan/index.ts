@@ -29,6 +29,7 @@ import {
   v2ScanRowSchema,
 } from './model.ts'
 import { shapeOptions } from './shapes.ts'
+import { describeIpLimit, LIMITS } from '../../core/limits.ts'
 
 const isForced = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true'
 
@@ -81,7 +82,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
           tags: ['Scan'],
           summary: 'Scan a domain, an MCP server or an MCP App server',
           description:
-            'Returns a complete stored result younger than `maxAgeSeconds` without scanning (`servedFromCache`, `resultAgeSeconds`, `Age` header; no budget spent). Otherwise scans live: 200 when complete, 202 with `Location` (the score URL to poll) while rendered checks run in the background. `force` always scans. `ephemeral` stores a disposable result (400 `EPHEMERAL_CLOBBER` when the domain has a real stored scan); public tunnel hosts are always ephemeral. 422 `MCP_AUTH_REQUIRED` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: 10/min burst, 30 scans per rolling 24 h, 6 forced per 24 h, per IP; scan keys are exempt.',
+            `Returns a complete stored result younger than \`maxAgeSeconds\` without scanning (\`servedFromCache\`, \`resultAgeSeconds\`, \`Age\` header; no budget spent). Otherwise scans live: 200 when complete, 202 with \`Location\` (the score URL to poll) while rendered checks run in the background. \`force\` always scans. \`ephemeral\` stores a disposable result (400 \`EPHEMERAL_CLOBBER\` when the domain has a real stored scan); public tunnel hosts are always ephemeral. 422 \`MCP_AUTH_REQUIRED\` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: ${LIMITS.scanBurst.limit}/min burst, ${LIMITS.scanDaily.limit} scans per rolling 24 h, ${LIMITS.scanForced.limit} forced per 24 h, per IP; scan keys are exempt.`,
           security: [{ bearerKey: [] }, {}],
           ...wire({
             answers: {
@@ -218,7 +219,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
           tags: ['Scan'],
           summary: 'Read the stored score of a domain',
           description:
-            'Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname). A partial result older than 30 minutes reads as `stuck` with `next_action` (`nextAction` under `format=audit`): a POST /api/scan body naming the same target (`url`; `mcpUrl` for an MCP or MCP App result; `ephemeral` for an ephemeral one), so following it rescans what was stored. 404 `DOMAIN_NOT_SCANNED` with `next_action`. 422 when the only stored result is an auth-required MCP marker. Cached 1 hour; partial, stuck and ephemeral results and 404s are `no-store`. 10 requests per minute per IP.',
+            `Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname). A partial result older than 30 minutes reads as \`stuck\` with \`next_action\` (\`nextAction\` under \`format=audit\`): a POST /api/scan body naming the same target (\`url\`; \`mcpUrl\` for an MCP or MCP App result; \`ephemeral\` for an ephemeral one), so following it rescans what was stored. 404 \`DOMAIN_NOT_SCANNED\` with \`next_action\`. 422 when the only stored result is an auth-required MCP marker. Cached 1 hour; partial, stuck and ephemeral results and 404s are \`no-store\`. ${describeIpLimit('score')}.`,
           ...wire({ answers: { 200: ['Cache-Control', ...DEPRECATION_HEADERS] } }),
         },
       },
