@@ -2,7 +2,8 @@
 // agent can read. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { clip, describeExchange, isModern, MCP_SPEC, text, unfinished } from '../lib/mcp-checks.ts'
+import { clip } from '../../core/engine/lib/describe.ts'
+import { describeExchange, isModern, MCP_SPEC, text, unfinished } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const MIN_INSTRUCTIONS = 20

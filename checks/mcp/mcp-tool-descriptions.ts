@@ -2,8 +2,8 @@
 // described. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
 import type { McpTool } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { listSome } from '../../core/engine/lib/describe.ts'
-import { clip, listedTools, MCP_SPEC, schemaProperties, sentence, text } from '../lib/mcp-checks.ts'
+import { clip, listSome } from '../../core/engine/lib/describe.ts'
+import { listedTools, MCP_SPEC, schemaProperties, sentence, text } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const MIN_LENGTH = 20

@@ -2,8 +2,9 @@
 // requires only defined properties and types each property. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
 import type { McpTool } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { listSome } from '../../core/engine/lib/describe.ts'
-import { clip, compileSchema, listedTools, MCP_SPEC, schemaProperties } from '../lib/mcp-checks.ts'
+import { clip, listSome } from '../../core/engine/lib/describe.ts'
+import { compileSchema } from '../lib/json-schema.ts'
+import { listedTools, MCP_SPEC, schemaProperties } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 interface Findings {

@@ -2,8 +2,9 @@
 // must return structuredContent matching it. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema
 import type { McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { listSome } from '../../core/engine/lib/describe.ts'
-import { clip, compileSchema, isObjectSchema, listedTools, MCP_SPEC, quoted, schemaMismatch, sentence, unfinished } from '../lib/mcp-checks.ts'
+import { clip, listSome } from '../../core/engine/lib/describe.ts'
+import { compileSchema, schemaMismatch } from '../lib/json-schema.ts'
+import { isObjectSchema, listedTools, MCP_SPEC, quoted, sentence, unfinished } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const SHARE = 0.5

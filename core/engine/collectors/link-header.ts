@@ -1,8 +1,7 @@
 import { defineCollector } from '../check.ts'
-import { discoveryRelations } from '../lib/links.ts'
+import { discoveryRelations, parseLinkHeader, type WebLink } from '../lib/links.ts'
 import { acceptFor } from '../lib/media-types.ts'
 import { settle } from './lib/fetch.ts'
-import { parseLinkHeader, type WebLink } from '../lib/links.ts'
 import { fetchSnapshot } from '../snapshot.ts'
 import type { ScanSession } from '../../outbound/session.ts'
 

@@ -1,4 +1,4 @@
-/** Short phrases for check details: a URL's path, what a response was, a list cut to a few items. */
+/** Short phrases for check details: a URL's path, what a response was, a list cut to a few items, a clipped value. */
 import type { HttpSnapshot } from '../snapshot.ts'
 
 /** The path (and query) of a URL, for details; the URL itself when it does not parse. */
@@ -20,4 +20,9 @@ export function statusOf(snapshot: Pick<HttpSnapshot, 'status' | 'contentType'>)
 export function listSome(items: readonly string[], max = 3): string {
   if (items.length <= max) return items.join(', ')
   return `${items.slice(0, max).join(', ')} and ${items.length - max} more`
+}
+
+/** A value cut to `max` characters, with an ellipsis when it was longer. */
+export function clip(value: string, max: number): string {
+  return value.length <= max ? value : `${value.slice(0, max - 1)}…`
 }

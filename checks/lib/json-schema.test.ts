@@ -6,7 +6,7 @@ import Ajv2020 from 'ajv/dist/2020.js'
 import type AjvCore from 'ajv/dist/core.js'
 import AjvDraft04 from 'ajv-draft-04'
 import { CACHE_DIR } from '../../core/engine/lib/ajv-cache.ts'
-import { compileSchema, type SchemaDialect } from './mcp-checks.ts'
+import { compileSchema, type SchemaDialect } from './json-schema.ts'
 
 /** Ajv as it is without the disk cache: it compiles each meta-schema itself. */
 const plain: Record<SchemaDialect, () => AjvCore> = {
