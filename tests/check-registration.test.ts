@@ -6,10 +6,13 @@ import { REGISTERED_CHECKS } from '../checks/index.ts'
 
 const CHECKS_DIR = join(import.meta.dir, '..', 'checks')
 
-/** Every check file under checks/, as `<folder>/<id>` (the form `file` takes in the registry), sorted. */
+/**
+ * Every check file under checks/, as `<folder>/<id>` (the form `file` takes in the registry), sorted. checks/lib/
+ * holds the helpers checks share, not checks.
+ */
 function checkFilesOnDisk(): string[] {
   return [...new Bun.Glob('**/*.ts').scanSync({ cwd: CHECKS_DIR })]
-    .filter((path) => path !== 'index.ts' && !path.endsWith('.test.ts'))
+    .filter((path) => path !== 'index.ts' && !path.startsWith('lib/') && !path.endsWith('.test.ts'))
     .map((path) => path.replace(/\.ts$/, ''))
     .sort()
 }
