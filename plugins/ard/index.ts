@@ -23,14 +23,18 @@ import type { ArdContext } from './records.ts'
 import { exploreEntries, listEntries, searchEntries } from './search.ts'
 import { ardErrorResponse } from '../../core/errors.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 
 /** The descriptor and our AI catalog change only with the deployment's configuration. */
 const STATIC_CACHE = 'public, max-age=3600'
 /** The listing changes when a scan completes; a minute of staleness is nothing for a browsing client. */
-const LIST_CACHE = 'public, max-age=60'
+const LIST_CACHE_SECONDS = 60
+const LIST_CACHE = publicCache(LIST_CACHE_SECONDS)
 /** Browsers and agents re-read the dump every 5 minutes; a CDN may serve it for an hour. */
-const DUMP_CACHE = 'public, max-age=300, s-maxage=3600'
+const DUMP_CACHE_SECONDS = 300
+const DUMP_CDN_SECONDS = 3600
+const DUMP_CACHE = publicCache(DUMP_CACHE_SECONDS, DUMP_CDN_SECONDS)
 
 /** A fixed JSON document under its own media type; public metadata, so readable from any origin. */
 function documentResponse(body: unknown, contentType: string): Response {
@@ -105,7 +109,7 @@ export function ardPlugin(deps: ArdNeeds) {
           tags: ['ARD'],
           summary: 'Every indexed entry in one document',
           description:
-            `\`{ version, generatedAt, publisher, data }\` with every entry of the index, uncapped (streamed in domain order). CORS \`*\`; cached 5 minutes, 1 hour on a CDN. ${describeIpLimit('ardRead')}, shared with /api/ard/agents and /api/ard/attestation.`,
+            `\`{ version, generatedAt, publisher, data }\` with every entry of the index, uncapped (streamed in domain order). CORS \`*\`; cached ${cacheLifetime(DUMP_CACHE_SECONDS)}, ${cacheLifetime(DUMP_CDN_SECONDS)} on a CDN. ${describeIpLimit('ardRead')}, shared with /api/ard/agents and /api/ard/attestation.`,
           responses: {
             200: {
               description: 'The dump',
@@ -158,7 +162,7 @@ export function ardPlugin(deps: ArdNeeds) {
           summary: 'List registry entries',
           ...wire({ answers: { 200: ['Cache-Control'] } }),
           description:
-            `Deterministic listing. \`filter\`: conditions joined by AND, \`<field> <op> <value>\` with fields type, publisherId (= !=, comma-separated values mean any of them), displayName (case-insensitive, = != > < >= <=), tags (= has the tag, != lacks it) and updatedAt (ISO 8601, all operators); values bare or quoted. \`orderBy\`: \`<field> [ASC|DESC]\` over displayName, updatedAt, identifier, type (default displayName ASC; ties by domain). An unsupported field, operator or syntax is 400 INVALID_ARGUMENT saying which. \`pageSize\` 1-100 (default 20); \`pageToken\` omitted on the last page. Cached 1 minute. ${describeIpLimit('ardRead')}, shared with /api/ard/attestation and /api/ard/catalog.json.`,
+            `Deterministic listing. \`filter\`: conditions joined by AND, \`<field> <op> <value>\` with fields type, publisherId (= !=, comma-separated values mean any of them), displayName (case-insensitive, = != > < >= <=), tags (= has the tag, != lacks it) and updatedAt (ISO 8601, all operators); values bare or quoted. \`orderBy\`: \`<field> [ASC|DESC]\` over displayName, updatedAt, identifier, type (default displayName ASC; ties by domain). An unsupported field, operator or syntax is 400 INVALID_ARGUMENT saying which. \`pageSize\` 1-100 (default 20); \`pageToken\` omitted on the last page. Cached ${cacheLifetime(LIST_CACHE_SECONDS)}. ${describeIpLimit('ardRead')}, shared with /api/ard/attestation and /api/ard/catalog.json.`,
         },
       },
     )

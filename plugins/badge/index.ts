@@ -3,9 +3,10 @@ import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
 import type { ScanRepository } from '../scan/repository.ts'
 import { badgeParams, badgeResponses } from './model.ts'
-import { badgeFor } from './service.ts'
+import { BADGE_CACHE_SECONDS, badgeFor } from './service.ts'
 import { wire } from '../../core/openapi.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { cacheLifetime } from '../../core/caching.ts'
 
 type BadgeNeeds = Pick<KernelPieces, 'context'> & { scans: ScanRepository }
 
@@ -25,7 +26,7 @@ export function badgePlugin({ context, scans }: BadgeNeeds) {
         tags: ['Scan'],
         summary: "SVG badge of a domain's score and grade",
         description:
-          `An \`image/svg+xml\` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname). Cached 1 hour; partial and ephemeral results are \`no-store\`. 404 \`NOT_FOUND\` when the domain has no score. ${describeIpLimit('badge')}.`,
+          `An \`image/svg+xml\` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname). Cached ${cacheLifetime(BADGE_CACHE_SECONDS)}; partial and ephemeral results are \`no-store\`. 404 \`NOT_FOUND\` when the domain has no score. ${describeIpLimit('badge')}.`,
         responses: badgeResponses,
         ...wire({ answers: { 200: ['Cache-Control'] } }),
       },

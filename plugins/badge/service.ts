@@ -2,6 +2,7 @@ import { normalizeInput } from '../../core/engine/target.ts'
 import { GRADE_COLORS, type Grade, gradeFor } from '../../core/engine/scoring.ts'
 import { AppError } from '../../core/errors.ts'
 import type { ScanRepository } from '../scan/repository.ts'
+import { publicCache } from '../../core/caching.ts'
 
 export interface Badge {
   svg: string
@@ -12,13 +13,16 @@ export interface Badge {
  * The badge of a domain's latest measured scan (a partial one has a score too). Ephemeral and partial results are
  * `no-store`, like the score route: one is disposable, the other changes within minutes.
  */
+/** A complete score changes only with the next scan; README images are fetched on every view. */
+export const BADGE_CACHE_SECONDS = 3600
+
 export async function badgeFor(scans: ScanRepository, input: string): Promise<Badge> {
   const { domain } = normalizeInput(input)
   const row = await scans.latest(domain)
   if (!row || row.score === null) throw new AppError('NOT_FOUND', { message: `${domain} has no score yet` })
   return {
     svg: renderBadge({ domain, score: row.score, grade: gradeFor(row.score) }),
-    cacheControl: row.ephemeral || row.analysisStatus === 'partial' ? 'no-store' : 'public, max-age=3600',
+    cacheControl: row.ephemeral || row.analysisStatus === 'partial' ? 'no-store' : publicCache(BADGE_CACHE_SECONDS),
   }
 }
 

@@ -7,6 +7,10 @@ import { catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
 import { ardErrorResponse } from '../../core/errors.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { cacheLifetime, publicCache } from '../../core/caching.ts'
+
+/** The catalog changes only with a deployment (and its ETag says when). */
+const CACHE_SECONDS = 3600
 
 type ChecksNeeds = Pick<KernelPieces, 'context' | 'registry'>
 
@@ -19,7 +23,7 @@ export function checksPlugin(deps: ChecksNeeds) {
       const catalog = wantsEssentials(query.include) ? catalogs.essentials : catalogs.plain
       return documentResponse(request, catalog, 'application/json; charset=utf-8', {
         'access-control-allow-origin': '*',
-        'cache-control': 'public, max-age=3600',
+        'cache-control': publicCache(CACHE_SECONDS),
         vary: 'Accept-Encoding',
       })
     },
@@ -31,7 +35,7 @@ export function checksPlugin(deps: ChecksNeeds) {
         tags: ['Checks'],
         summary: 'Catalog of every check',
         description:
-          `Generated from the checks' own metadata. Byte-stable between check-set changes (ETag), CORS \`*\`, cacheable for 1 hour. ${describeIpLimit('checksCatalog')}.`,
+          `Generated from the checks' own metadata. Byte-stable between check-set changes (ETag), CORS \`*\`, cacheable for ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('checksCatalog')}.`,
         ...wire({
           answers: {
             200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'],

@@ -6,6 +6,10 @@ import { type Discover, discover } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 import { wire } from '../../core/openapi.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { cacheLifetime, publicCache } from '../../core/caching.ts'
+
+/** Answers change only when a scan completes. */
+const CACHE_SECONDS = 300
 
 type DiscoverNeeds = Pick<KernelPieces, 'context' | 'database' | 'store' | 'log'>
 
@@ -14,7 +18,7 @@ export function discoverPlugin({ context, discover }: Pick<DiscoverNeeds, 'conte
     '/api/discover',
     async ({ query, set }) => {
       const answer = await discover(query)
-      set.headers['cache-control'] = 'public, max-age=300'
+      set.headers['cache-control'] = publicCache(CACHE_SECONDS)
       return answer
     },
     {
@@ -26,7 +30,7 @@ export function discoverPlugin({ context, discover }: Pick<DiscoverNeeds, 'conte
         tags: ['Discover'],
         summary: 'Find agent-ready products for an intent',
         description:
-          `Full-text search (English stemming) of the scanned products for a free-text \`intent\`: their name, market category and tags, what they say about themselves (title, descriptions, Open Graph, structured data of the organization, products and offers, headings, llms.txt summary) and the scan's description. A plain list of words matches entries with any of them, each word through itself, its synonyms ("apparel" finds clothing), the market categories it names ("store", "gear") and, for a word no product contains, its trigram near misses ("backpaks"); websearch syntax ("phrase", -exclude, or) is taken as written. Ranked by \`matchScore\` x (0.6 + 0.4 x score/100). \`limit\` 1-50 (default 10). 400 \`VALIDATION_FAILED\` without \`intent\`. Cached 5 minutes. ${describeIpLimit('openRead')}, shared with the other open reads.`,
+          `Full-text search (English stemming) of the scanned products for a free-text \`intent\`: their name, market category and tags, what they say about themselves (title, descriptions, Open Graph, structured data of the organization, products and offers, headings, llms.txt summary) and the scan's description. A plain list of words matches entries with any of them, each word through itself, its synonyms ("apparel" finds clothing), the market categories it names ("store", "gear") and, for a word no product contains, its trigram near misses ("backpaks"); websearch syntax ("phrase", -exclude, or) is taken as written. Ranked by \`matchScore\` x (0.6 + 0.4 x score/100). \`limit\` 1-50 (default 10). 400 \`VALIDATION_FAILED\` without \`intent\`. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with the other open reads.`,
       },
     },
   )

@@ -19,9 +19,11 @@ import {
 import { errorResponse } from '../../core/errors.ts'
 import { wire } from '../../core/openapi.ts'
 import { describeIpLimit, LIMITS, limitWindow } from '../../core/limits.ts'
+import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 /** Reads change with every report; a minute of staleness keeps a popular domain's page off the database. */
-const READ_CACHE_CONTROL = 'public, max-age=60'
+const READ_CACHE_SECONDS = 60
+const READ_CACHE_CONTROL = publicCache(READ_CACHE_SECONDS)
 const LEGACY_NOTE = Object.entries(LEGACY_STAGES)
   .map(([legacy, stage]) => `\`${legacy}\` -> \`${stage}\``)
   .join(', ')
@@ -69,7 +71,7 @@ export function feedbackPlugin({ context, feedbackService: service }: Pick<Feedb
           ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Feedback'],
           summary: "Agents' feedback on a domain",
-          description: `AgentFeedback reports for the domain, newest first, paged with \`limit\` (1-100, default 20) and \`offset\`. \`layer_scores\` holds only current stage names (discovery, identity, access, payments, experience): legacy keys were mapped when stored (${LEGACY_NOTE}). A domain without reports is an empty page, not a 404. 400 \`INVALID_DOMAIN\`. Cached 1 minute. ${describeIpLimit('openRead')}, shared with the other open reads.`,
+          description: `AgentFeedback reports for the domain, newest first, paged with \`limit\` (1-100, default 20) and \`offset\`. \`layer_scores\` holds only current stage names (discovery, identity, access, payments, experience): legacy keys were mapped when stored (${LEGACY_NOTE}). A domain without reports is an empty page, not a 404. 400 \`INVALID_DOMAIN\`. Cached ${cacheLifetime(READ_CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with the other open reads.`,
         },
       },
     )
@@ -89,7 +91,7 @@ export function feedbackPlugin({ context, feedbackService: service }: Pick<Feedb
           tags: ['Feedback'],
           summary: "Statistics of agents' feedback on a domain",
           description:
-            `FeedbackStats over every AgentFeedback report of the domain: \`total\`; \`outcomes\` \`{ success, partial_failure, failure }\` and \`recommendations\` \`{ recommend, neutral, not_recommend }\` as counts; \`success_rate\` = success / total and \`recommend_rate\` = recommend / total, 0-1 with three decimals (0 when there are no reports). 400 \`INVALID_DOMAIN\`. Cached 1 minute. ${describeIpLimit('openRead')}, shared with the other open reads.`,
+            `FeedbackStats over every AgentFeedback report of the domain: \`total\`; \`outcomes\` \`{ success, partial_failure, failure }\` and \`recommendations\` \`{ recommend, neutral, not_recommend }\` as counts; \`success_rate\` = success / total and \`recommend_rate\` = recommend / total, 0-1 with three decimals (0 when there are no reports). 400 \`INVALID_DOMAIN\`. Cached ${cacheLifetime(READ_CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with the other open reads.`,
         },
       },
     )

@@ -6,9 +6,11 @@ import { type Leaderboard, leaderboardPage, publishedStats } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 import { wire } from '../../core/openapi.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 /** Both reads change only when a scan completes; five minutes of staleness is fine for a public ranking. */
-const CACHE_CONTROL = 'public, max-age=300'
+const CACHE_SECONDS = 300
+const CACHE_CONTROL = publicCache(CACHE_SECONDS)
 
 type LeaderboardNeeds = Pick<KernelPieces, 'context' | 'database'>
 
@@ -32,7 +34,7 @@ export function leaderboardPlugin({ context, database, leaderboard }: Leaderboar
           tags: ['Leaderboard'],
           summary: 'Ranked domains by agent-readiness score',
           description:
-            `One row per domain (its latest complete scan), ranked by score descending then domain, optionally within one market category and/or scan kind; \`rank\` is the position among the filtered rows. Ephemeral results and auth-required MCP markers are never ranked. Paged with \`page\` and \`pageSize\` (1-100, default 20). 400 on an unknown category or kind or an out-of-range page. Cached 5 minutes. ${describeIpLimit('openRead')}, shared with /api/stats.`,
+            `One row per domain (its latest complete scan), ranked by score descending then domain, optionally within one market category and/or scan kind; \`rank\` is the position among the filtered rows. Ephemeral results and auth-required MCP markers are never ranked. Paged with \`page\` and \`pageSize\` (1-100, default 20). 400 on an unknown category or kind or an out-of-range page. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with /api/stats.`,
         },
       },
     )
@@ -51,7 +53,7 @@ export function leaderboardPlugin({ context, database, leaderboard }: Leaderboar
           tags: ['Leaderboard'],
           summary: 'Coverage and research statistics',
           description:
-            `Coverage counts (domains by kind and by market category), the grade distribution, the mean score and per-check result counts with pass rates, all over the latest complete scan of every domain. Ephemeral results and auth-required MCP markers are excluded. Cached 5 minutes. ${describeIpLimit('openRead')}, shared with /api/leaderboard.`,
+            `Coverage counts (domains by kind and by market category), the grade distribution, the mean score and per-check result counts with pass rates, all over the latest complete scan of every domain. Ephemeral results and auth-required MCP markers are excluded. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with /api/leaderboard.`,
         },
       },
     )

@@ -30,6 +30,10 @@ import {
 } from './model.ts'
 import { shapeOptions } from './shapes.ts'
 import { describeIpLimit, LIMITS } from '../../core/limits.ts'
+import { cacheLifetime, publicCache } from '../../core/caching.ts'
+
+/** A complete stored score changes only with the next scan of its domain. */
+const SCORE_CACHE_SECONDS = 3600
 
 const isForced = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true'
 
@@ -195,7 +199,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         const headers = {
           ...deprecationHeaders('GET /api/score/:domain'),
           'content-type': 'application/json; charset=utf-8',
-          'cache-control': cacheable ? 'public, max-age=3600' : 'no-store',
+          'cache-control': cacheable ? publicCache(SCORE_CACHE_SECONDS) : 'no-store',
         }
         const body = JSON.stringify(await render(row, options, 'score'))
         // Competitor rows move with other domains' scans, so only reads about this domain alone are cached.
@@ -219,7 +223,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
           tags: ['Scan'],
           summary: 'Read the stored score of a domain',
           description:
-            `Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname). A partial result older than 30 minutes reads as \`stuck\` with \`next_action\` (\`nextAction\` under \`format=audit\`): a POST /api/scan body naming the same target (\`url\`; \`mcpUrl\` for an MCP or MCP App result; \`ephemeral\` for an ephemeral one), so following it rescans what was stored. 404 \`DOMAIN_NOT_SCANNED\` with \`next_action\`. 422 when the only stored result is an auth-required MCP marker. Cached 1 hour; partial, stuck and ephemeral results and 404s are \`no-store\`. ${describeIpLimit('score')}.`,
+            `Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname). A partial result older than 30 minutes reads as \`stuck\` with \`next_action\` (\`nextAction\` under \`format=audit\`): a POST /api/scan body naming the same target (\`url\`; \`mcpUrl\` for an MCP or MCP App result; \`ephemeral\` for an ephemeral one), so following it rescans what was stored. 404 \`DOMAIN_NOT_SCANNED\` with \`next_action\`. 422 when the only stored result is an auth-required MCP marker. Cached ${cacheLifetime(SCORE_CACHE_SECONDS)}; partial, stuck and ephemeral results and 404s are \`no-store\`. ${describeIpLimit('score')}.`,
           ...wire({ answers: { 200: ['Cache-Control', ...DEPRECATION_HEADERS] } }),
         },
       },
