@@ -1,6 +1,7 @@
 /**
  * The one error registry: every error the API can answer has a code here with its status and a short title.
  * Routes throw `AppError`; the single `onError` mapper (core/request/error-mapping.ts) turns it into the spec's envelope.
+ * The engine never throws one: it throws ScanError, which core/scan-errors.ts maps to an AppError at the edge.
  */
 
 import { z } from 'zod'
@@ -57,6 +58,9 @@ export const ardErrorResponse = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 })
 
+/** The body an error answers with: the spec's ErrorResponse, or ArdErrorResponse (ARD routes and the catalog). */
+export type ErrorEnvelope = 'error' | 'ard'
+
 /** Paths whose errors use ArdErrorResponse; the spec also gives the catalog route that envelope. */
 export const ARD_ENVELOPE_PREFIXES = ['/api/ard', '/api/checks'] as const
 
@@ -104,15 +108,19 @@ export function ardErrorCode(status: number): ArdErrorCode {
   return 'INVALID_ARGUMENT'
 }
 
-export function usesArdEnvelope(pathname: string): boolean {
-  return ARD_ENVELOPE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+/**
+ * The envelope the spec gives the errors of an HTTP path (ArdErrorResponse under ARD_ENVELOPE_PREFIXES). Only
+ * answers to an HTTP request ask: the scan stream and the MCP tools name theirs (`error`) when they render.
+ */
+export function envelopeFor(pathname: string): ErrorEnvelope {
+  return ARD_ENVELOPE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`)) ? 'ard' : 'error'
 }
 
-/** Builds the response body and headers for an AppError in the envelope the path calls for. */
-export function renderError(error: AppError, pathname: string): { body: Record<string, unknown>; headers: Record<string, string> } {
+/** Builds the response body and headers for an AppError in the given envelope. */
+export function renderError(error: AppError, envelope: ErrorEnvelope): { body: Record<string, unknown>; headers: Record<string, string> } {
   const headers: Record<string, string> = { ...error.headers }
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds)
-  if (usesArdEnvelope(pathname)) {
+  if (envelope === 'ard') {
     const body: Record<string, unknown> = { errorCode: ardErrorCode(error.status), message: error.message }
     if (error.details) body.details = error.details
     return { body: { ...body, ...error.extra }, headers }

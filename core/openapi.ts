@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ardErrorResponse, errorResponse, usesArdEnvelope } from './errors.ts'
+import { ardErrorResponse, envelopeFor, errorResponse } from './errors.ts'
 import { LIMITS, type LimitName } from './limits.ts'
 
 /**
@@ -159,7 +159,7 @@ function completeOperation(path: string, method: string, operation: Operation): 
   const spec = operation['x-wire'] ?? {}
   delete operation['x-wire']
   const responses = (operation.responses ??= {})
-  const envelope = { 'application/json': { schema: usesArdEnvelope(path) ? ARD_ENVELOPE_REF : ENVELOPE_REF } }
+  const envelope = { 'application/json': { schema: envelopeFor(path) === 'ard' ? ARD_ENVELOPE_REF : ENVELOPE_REF } }
   /** Adds the status when missing; `description` also replaces Elysia's placeholder ("Response for status 400"). */
   const ensure = (status: number, description: string | null, content: Record<string, unknown> | undefined = envelope) => {
     const response = (responses[String(status)] ??= { description: description ?? `Status ${status}`, ...(content ? { content } : {}) })
@@ -178,7 +178,7 @@ function completeOperation(path: string, method: string, operation: Operation): 
   if (limits.length > 0) {
     ensure(
       429,
-      `Rate limit exceeded (\`RATE_LIMIT_EXCEEDED\`, \`Retry-After\` in seconds${usesArdEnvelope(path) ? '' : '; denials of a daily budget also carry `retry_after_ms`'}). Per caller on every request: ${describeLimits(limits)}; the description names any further budget.`,
+      `Rate limit exceeded (\`RATE_LIMIT_EXCEEDED\`, \`Retry-After\` in seconds${envelopeFor(path) === 'ard' ? '' : '; denials of a daily budget also carry `retry_after_ms`'}). Per caller on every request: ${describeLimits(limits)}; the description names any further budget.`,
     )
     declare(429, ['Retry-After'])
   }

@@ -38,14 +38,14 @@ describe('the one table from ScanError reasons to what the edges answer', () => 
     const mapped = scanErrorToAppError(new ScanError(failure, 'm'))
     expect(mapped.status).toBe(status)
     // Key order is part of the bytes a client receives.
-    expect(JSON.stringify(renderError(mapped, '/api/scan').body)).toBe(JSON.stringify(body))
+    expect(JSON.stringify(renderError(mapped, 'error').body)).toBe(JSON.stringify(body))
     expect(SCAN_ERRORS[failure.reason].exitCode).toBe(EXIT_USAGE)
   })
 
   test('the v2 entry answers 422 TARGET_UNREACHABLE naming the plain code, except for an invalid target', () => {
     const [invalid, unreachable, , , auth] = failures.map(([failure]) => scanErrorToV2AppError(new ScanError(failure, 'm')))
     expect(invalid).toMatchObject({ code: 'INVALID_DOMAIN', status: 400 })
-    expect(renderError(unreachable!, '/api/v2/scan').body).toEqual({ error: 'Target unreachable or unclassifiable', code: 'TARGET_UNREACHABLE', message: 'm', details: { reason: 'DOMAIN_UNREACHABLE' } })
+    expect(renderError(unreachable!, 'error').body).toEqual({ error: 'Target unreachable or unclassifiable', code: 'TARGET_UNREACHABLE', message: 'm', details: { reason: 'DOMAIN_UNREACHABLE' } })
     expect(auth).toMatchObject({ code: 'TARGET_UNREACHABLE', status: 422, details: { reason: 'MCP_AUTH_REQUIRED' } })
   })
 

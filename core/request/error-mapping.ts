@@ -1,5 +1,5 @@
 import type { ErrorHandler } from 'elysia'
-import { AppError, isDatabaseUnavailableError, renderError, usesArdEnvelope } from '../errors.ts'
+import { AppError, envelopeFor, isDatabaseUnavailableError, renderError } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import type { Outage } from '../outage.ts'
 import { asAppError } from '../scan-errors.ts'
@@ -10,7 +10,7 @@ import type { RequestRecords } from './request-id.ts'
 export function errorResponder(records: RequestRecords) {
   return (request: Request, error: AppError): Response => {
     const { pathname } = new URL(request.url)
-    const { body, headers } = renderError(error, pathname)
+    const { body, headers } = renderError(error, envelopeFor(pathname))
     records.failed(request, error.status)
     return Response.json(body, {
       status: error.status,
@@ -42,7 +42,7 @@ export function errorMapper(pieces: {
         const issues = issuesOf(error.all)
         return errorResponse(
           request,
-          new AppError(usesArdEnvelope(pathname) ? 'INVALID_ARGUMENT' : 'VALIDATION_FAILED', {
+          new AppError(envelopeFor(pathname) === 'ard' ? 'INVALID_ARGUMENT' : 'VALIDATION_FAILED', {
             message: `Invalid ${error.type}: ${issues.map(describeIssue).join('; ')}`,
             details: { in: error.type, issues },
           }),

@@ -61,7 +61,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: T
  * Retry-After header to carry it. No structuredContent: clients would validate it against the success schema.
  */
 function toolError(error: AppError): CallToolResult {
-  const { body } = renderError(error, '/api/mcp')
+  const { body } = renderError(error, 'error')
   const retry = error.retryAfterSeconds === undefined ? {} : { retry_after_ms: error.retryAfterSeconds * 1000 }
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ ...body, ...retry }) }] }
 }

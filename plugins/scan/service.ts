@@ -183,7 +183,7 @@ export class ScanService {
       const known = asAppError(error)
       const appError = known ?? new AppError('SCAN_FAILED', { message: 'The scan failed' })
       if (!known) this.deps.log.error({ err: error }, 'stream scan failed')
-      const { body } = renderError(appError, '/api/scan/stream')
+      const { body } = renderError(appError, 'error')
       sink.send({ type: 'error', ...body, message: appError.message, code: appError.code })
     } finally {
       clearTimeout(timer)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { type AppHandle, createApp } from '../../core/app.ts'
 import { loadConfig } from '../../core/config.ts'
-import { ERRORS, usesArdEnvelope } from '../../core/errors.ts'
+import { envelopeFor, ERRORS } from '../../core/errors.ts'
 import { type OutboundClient, OutboundError } from '../../core/outbound/client.ts'
 import { openStore } from '../../core/store/index.ts'
 import { checkResult, discoveryLayer, scanReport } from './scan-report.ts'
@@ -475,7 +475,7 @@ export function judge(pathname: string, response: Response, text: string): strin
   if (typeof body !== 'object' || body === null) return 'a 4xx body that is not an object'
   // The MCP transport answers protocol errors (406 Accept, 405 GET/DELETE, JSON-RPC parse errors) as JSON-RPC.
   if (pathname === MCP_PATH && body.jsonrpc === '2.0' && typeof (body.error as { message?: unknown } | undefined)?.message === 'string') return null
-  if (usesArdEnvelope(pathname)) {
+  if (envelopeFor(pathname) === 'ard') {
     if (!ARD_ERROR_CODES.has(body.errorCode as string) || typeof body.message !== 'string') return 'not the ARD error envelope'
     return null
   }
