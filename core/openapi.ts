@@ -66,6 +66,13 @@ export const DOCUMENT_HEADERS = ['ETag', 'Cache-Control'] as const satisfies rea
 export const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const satisfies readonly ResponseHeader[]
 /** core/sse.ts sseResponse. */
 export const STREAM_HEADERS = ['Cache-Control', 'X-Accel-Buffering'] as const satisfies readonly ResponseHeader[]
+/**
+ * The documented 200 of a Server-Sent Events route (Elysia would document application/json). A new object per
+ * route: completeDocument adds each route's own headers to it.
+ */
+export function eventStreamResponses() {
+  return { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: openApiSchema(z.string()) } } } }
+}
 
 /** One status a route answers beyond its `response` schemas, or headers on one it already documents. */
 export type WireAnswer = readonly ResponseHeader[] | { description: string; headers?: readonly ResponseHeader[]; content?: Record<string, unknown> }

@@ -6,7 +6,7 @@ import { JourneyService } from './service.ts'
 import { JourneyWorker } from './worker.ts'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
-import { RATE_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
+import { eventStreamResponses, RATE_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { sseResponse } from '../../core/sse.ts'
 import { agentList, cappedRun, createdRun, createRunBody, domainBody, domainQuery, domainRuns, intentList, journeyRun, runIdParams } from './model.ts'
 import { describeIpLimit, describeLimit } from '../../core/limits.ts'
@@ -85,7 +85,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
           summary: 'Follow a journey run (Server-Sent Events)',
           description:
             'Named events, each `data:` a JSON object: `run_id` `{ run_id }` first; one `trajectory` `{ run_id, seq, step }` per step in order (the stored history first, then live; `seq` counts from 0); `processing` `{ run_id, step_count }` once the agent is done and the verdict is being recorded; then exactly one terminal event, `result` (the run record, as GET /api/journey/runs/{id} returns it) or `error` `{ run_id, code, message }` (`RUN_INTERRUPTED`, `RUN_FAILED`, …; `STREAM_FAILED` when the stream itself broke and the run may still be going). A stream opened after the run ended replays every `trajectory` then the terminal event, without `processing`. A key with the graph-stream tier gets graph-narrowed frames: steps carry only their identity fields and `result` is the graph projection (see POST /api/journey/domains/{host}). Comment heartbeats every 15 s; the server closes the stream after the terminal event. 404 `NOT_FOUND` for an unknown id.',
-          responses: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+          responses: eventStreamResponses(),
           ...wire({ answers: { 200: [...STREAM_HEADERS], 404: { description: 'No run with that id (`NOT_FOUND`)' } } }),
         },
       },

@@ -8,7 +8,7 @@ import { V2ScanService } from './v2.ts'
 import { ScanWorker } from './worker.ts'
 import { deprecationHeaders } from '../../core/deprecations.ts'
 import { CONTRACT_VERSION } from '../../core/version.ts'
-import { DEPRECATION_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
+import { DEPRECATION_HEADERS, eventStreamResponses, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
 import { sseResponse } from '../../core/sse.ts'
@@ -126,7 +126,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
           summary: 'Scan with live progress (Server-Sent Events)',
           description:
             'Frames are `data:` lines holding JSON with a `type`: kind_detecting, kind_detected (once, before any check_start), discovery_phase, scan_init (possibly twice; the later is authoritative), check_start / check_complete per check, layer_complete, scan_complete ({ result }), relevance_assessed and summary_ready (after scan_complete, when the background analysis finishes while the stream is open), error (terminal; MCP_AUTH_REQUIRED ends the stream this way). A freshness hit is kind_detected then scan_complete with servedFromCache and an `Age` header. Comment heartbeats every 15 s. Read until the stream closes.',
-          responses: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+          responses: eventStreamResponses(),
           ...wire({
             requiredQuery: ['domain'],
             answers: {
