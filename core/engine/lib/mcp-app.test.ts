@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { McpResource, McpTool } from '../collectors/mcp.ts'
-import { classifyMcpServer, type McpServerEvidence } from './mcp-app.ts'
+import { classifyMcpServer, classifyUiMimeType, type McpServerEvidence, uiLink } from './mcp-app.ts'
 
 const tool = (_meta?: Record<string, unknown>): McpTool => ({ name: 'show', ...(_meta ? { _meta } : {}), raw: {} })
 const resource = (mimeType: string): McpResource => ({ uri: 'ui://app/page.html', mimeType, raw: {} })
@@ -21,4 +21,35 @@ describe('classifyMcpServer: the one MCP App rule of detection and fan-out', () 
     ['plain HTML', { resources: [resource('text/html')] }, 'mcp'],
   ]
   for (const [name, evidence, kind] of cases) test(name, () => expect(classifyMcpServer(evidence)).toBe(kind))
+})
+
+describe('uiLink', () => {
+  test.each([
+    [{ ui: { resourceUri: 'ui://a' }, 'ui/resourceUri': 'ui://a' }, 'ui', 'ui://a', 0],
+    [{ 'ui/resourceUri': 'ui://a' }, 'legacy', 'ui://a', 0],
+    [{ 'openai/outputTemplate': 'ui://widget/a.html' }, 'skybridge', 'ui://widget/a.html', 0],
+    [{ ui: { resourceUri: 'ui://a' }, 'ui/resourceUri': 'ui://old' }, 'ui', 'ui://a', 1],
+  ] as const)('%j -> %s', (meta, source, uri, conflicts) => {
+    const link = uiLink(tool(meta))
+    expect(link).toMatchObject({ source, uri })
+    expect(link!.conflicts).toHaveLength(conflicts)
+  })
+
+  test('no link without a string URI', () => {
+    expect(uiLink(tool())).toBeNull()
+    expect(uiLink(tool({ ui: { resourceUri: 42 } }))).toBeNull()
+  })
+})
+
+describe('classifyUiMimeType', () => {
+  test.each([
+    ['text/html;profile=mcp-app', 'exact'],
+    ['text/html; profile=mcp-app', 'variant'],
+    ['text/html;profile="mcp-app"', 'variant'],
+    ['text/html+skybridge', 'skybridge'],
+    ['text/html', 'other'],
+    [undefined, 'missing'],
+  ] as const)('%s -> %s', (mimeType, verdict) => {
+    expect(classifyUiMimeType(mimeType)).toBe(verdict)
+  })
 })
