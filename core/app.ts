@@ -1,9 +1,9 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { compressionPlugin } from './compression.ts'
 import type { Config } from './config.ts'
-import { type BackgroundWork, composeFeatures, type AnyFeature, FeatureError } from './feature.ts'
+import { type AnyFeature, backgroundRunner, checkFeatures, composeFeatures, FeatureError } from './feature.ts'
 import { type AppPieces, FEATURES, type FeatureName } from './features.ts'
-import { closeKernel, kernelBackground, kernelPieces, type KernelOverrides, openKernel } from './kernel.ts'
+import { closeKernel, KERNEL_PIECES, kernelBackground, kernelPieces, type KernelOverrides, openKernel } from './kernel.ts'
 
 export interface AppOptions extends KernelOverrides {
   /**
@@ -38,39 +38,32 @@ function selectFeatures(names: readonly FeatureName[] | undefined): readonly Any
 /**
  * Opens the kernel (connections, migrations), composes the features over it and builds the app, starting
  * nothing: no timer, poller or worker runs until `start()` (the build/listen split of Fastify), so an app can be
- * built to be inspected. A feature whose needs are not met fails here, before anything is built.
+ * built to be inspected. A feature whose needs are not met fails here, before any connection is opened.
  */
 export async function createApp(config: Readonly<Config>, options: AppOptions = {}): Promise<AppHandle> {
   const { features, ...overrides } = options
   const selected = selectFeatures(features)
+  checkFeatures(KERNEL_PIECES, selected)
   const kernel = await openKernel(config, overrides)
   const pieces = kernelPieces(kernel)
   let composed: ReturnType<typeof composeFeatures>
   try {
     composed = composeFeatures(pieces, selected)
   } catch (error) {
+    // A feature whose provide() threw, or built other than it declared: nothing may stay open behind it.
     await closeKernel(kernel)
     throw error
   }
   let app: AnyElysia = new Elysia({ name: 'agent-readiness' }).use(compressionPlugin()).use(pieces.context)
   for (const routes of composed.routes) app = app.use(routes)
 
-  const background: BackgroundWork[] = [...kernelBackground(kernel), ...composed.background.map(({ work }) => work)]
-  const started: BackgroundWork[] = []
-  let starting: Promise<void> | null = null
+  const background = backgroundRunner([...kernelBackground(kernel), ...composed.background.map(({ work }) => work)])
   return {
     app,
     deps: composed.pieces as AppPieces,
-    start: () =>
-      (starting ??= (async () => {
-        for (const work of background) {
-          await work.start()
-          started.push(work)
-        }
-      })()),
+    start: background.start,
     close: async () => {
-      await starting?.catch(() => {})
-      for (const work of started.reverse()) await work.stop()
+      await background.stop()
       await closeKernel(kernel)
     },
   }

@@ -49,6 +49,28 @@ export function defineFeature<Needs extends object, Provides extends object = Re
 /** Any feature, as the composition root lists them (each was typed where it is defined). */
 export type AnyFeature = Feature<any, any>
 
+/**
+ * Runs background work: `start` starts each in order, once however often it is called; `stop` stops what was
+ * started, in reverse order (a worker stops before the queue it works), after waiting for a start under way.
+ */
+export function backgroundRunner(work: readonly BackgroundWork[]): { start(): Promise<void>; stop(): Promise<void> } {
+  const started: BackgroundWork[] = []
+  let starting: Promise<void> | null = null
+  return {
+    start: () =>
+      (starting ??= (async () => {
+        for (const each of work) {
+          await each.start()
+          started.push(each)
+        }
+      })()),
+    stop: async () => {
+      await starting?.catch(() => {})
+      while (started.length > 0) await started.pop()!.stop()
+    },
+  }
+}
+
 export class FeatureError extends Error {
   override name = 'FeatureError'
 }
@@ -63,12 +85,12 @@ export interface Composition {
 }
 
 /**
- * Builds the features in order over the kernel's pieces. Fails before building anything when a feature needs a
- * piece that neither the kernel nor an earlier feature provides, or provides one that already exists (the
- * dependency check of Fastify's plugins, done once at boot with a message that names both).
+ * The boot check, on names alone: fails when a feature needs a piece that neither the kernel nor an earlier
+ * feature provides, or provides one that already exists (the dependency check of Fastify's plugins, with a
+ * message that names both).
  */
-export function composeFeatures(kernel: object, features: readonly AnyFeature[]): Composition {
-  const origin = new Map(Object.keys(kernel).map((name) => [name, 'the kernel']))
+export function checkFeatures(kernelPieces: readonly string[], features: readonly AnyFeature[]): void {
+  const origin = new Map(kernelPieces.map((name) => [name, 'the kernel']))
   for (const feature of features) {
     const missing = feature.needs.filter((name) => !origin.has(name))
     if (missing.length > 0) {
@@ -82,7 +104,11 @@ export function composeFeatures(kernel: object, features: readonly AnyFeature[])
       origin.set(name, `feature "${feature.name}"`)
     }
   }
+}
 
+/** Builds the features in order over the kernel's pieces, after the boot check. */
+export function composeFeatures(kernel: object, features: readonly AnyFeature[]): Composition {
+  checkFeatures(Object.keys(kernel), features)
   const pieces: Record<string, unknown> = { ...kernel }
   const routes: AnyElysia[] = []
   const background: Composition['background'] = []

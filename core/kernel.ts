@@ -45,6 +45,24 @@ export interface Kernel {
  */
 export type KernelPieces = Kernel & { context: ReturnType<typeof contextPlugin> }
 
+/** The names of the kernel's pieces, known before it is opened, so that the boot check runs before any connection. */
+const KERNEL_PIECE_NAMES: Record<keyof KernelPieces, true> = {
+  config: true,
+  log: true,
+  database: true,
+  store: true,
+  keys: true,
+  signing: true,
+  outbound: true,
+  registry: true,
+  browser: true,
+  secrets: true,
+  readCache: true,
+  jobs: true,
+  context: true,
+}
+export const KERNEL_PIECES = Object.keys(KERNEL_PIECE_NAMES)
+
 export function kernelPieces(kernel: Kernel): KernelPieces {
   return { ...kernel, context: contextPlugin(kernel) }
 }
