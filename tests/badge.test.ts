@@ -15,7 +15,7 @@ let handle: AppHandle
 let app: { handle(request: Request): Promise<Response> }
 let repository: ScanRepository
 beforeAll(async () => {
-  handle = await testApp({ TRUST_PROXY: 'true' })
+  handle = await testApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'badge'] })
   app = new Elysia().use(badgePlugin(handle.deps))
   repository = handle.deps.scans
 })

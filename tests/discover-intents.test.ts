@@ -20,7 +20,7 @@ let app: { handle(request: Request): Promise<Response> }
 let nextIp = 0
 
 beforeAll(async () => {
-  handle = await isolatedTestApp({ TRUST_PROXY: 'true' })
+  handle = await isolatedTestApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'discover', 'ard'] })
   app = new Elysia().use(discoverPlugin(handle.deps))
   for (const product of PRODUCTS) {
     const homepage = htmlPage(product.html, { url: `https://${product.domain}/` })

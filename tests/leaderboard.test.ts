@@ -27,7 +27,7 @@ const get = async (path: string) => {
 
 beforeAll(async () => {
   // Rankings and statistics read every stored scan, so exact totals need a database nobody else writes to.
-  isolated = await isolatedTestApp()
+  isolated = await isolatedTestApp({}, { features: ['scan', 'leaderboard'] })
   app = new Elysia().use(leaderboardPlugin(isolated.deps))
   const repository = isolated.deps.scans
   const seeds: [Seed, { ephemeral: boolean }?][] = [
@@ -155,7 +155,7 @@ describe('an empty database', () => {
   let empty: AppHandle
   let emptyApp: { handle(request: Request): Promise<Response> }
   beforeAll(async () => {
-    empty = await isolatedTestApp({ TRUST_PROXY: 'true' })
+    empty = await isolatedTestApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'leaderboard'] })
     emptyApp = new Elysia().use(leaderboardPlugin(empty.deps))
   })
   afterAll(() => empty.close())

@@ -7,7 +7,7 @@ import { ServiceSecrets } from './index.ts'
 
 let handle: AppHandle
 beforeAll(async () => {
-  handle = await testApp()
+  handle = await testApp({}, { features: [] })
 })
 afterAll(() => handle.close())
 

@@ -26,7 +26,7 @@ let repository: ScanRepository
 let nextIp = 0
 
 beforeAll(async () => {
-  handle = await testApp({ TRUST_PROXY: 'true' })
+  handle = await testApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'discover', 'ard'] })
   app = new Elysia().use(discoverPlugin(handle.deps))
   repository = handle.deps.scans
   const seeds: ScanReport[] = [

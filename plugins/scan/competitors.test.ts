@@ -16,7 +16,7 @@ let handle: AppHandle
 let db: Db
 let repository: ScanRepository
 beforeAll(async () => {
-  handle = await testApp()
+  handle = await testApp({}, { features: ['scan'] })
   db = handle.deps.database.db
   repository = handle.deps.scans
 })

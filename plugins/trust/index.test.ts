@@ -60,9 +60,9 @@ async function store(domain: string, options: { ephemeral?: boolean; overrides?:
 }
 
 beforeAll(async () => {
-  signed = await testApp({ SIGNING_KEY: CURRENT, SIGNING_KEYS_PREVIOUS: PREVIOUS })
+  signed = await testApp({ SIGNING_KEY: CURRENT, SIGNING_KEYS_PREVIOUS: PREVIOUS }, { features: ['scan', 'trust'] })
   app = new Elysia().use(trustPlugin(signed.deps))
-  unsigned = await testApp()
+  unsigned = await testApp({}, { features: ['scan', 'trust'] })
   unsignedApp = new Elysia().use(trustPlugin(unsigned.deps))
 }, 60_000)
 afterAll(async () => {
@@ -322,7 +322,7 @@ describe('GET /api/ard/attestation/:domain (errors)', () => {
   })
 
   test('the ardRead limit: 60 per minute per IP, then 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
-    const limited = await testApp({ TRUST_PROXY: 'true' })
+    const limited = await testApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'trust'] })
     try {
       const limitedApp = new Elysia().use(trustPlugin(limited.deps))
       const ask = () =>

@@ -136,7 +136,7 @@ export function ardWorld(): ArdWorld {
   beforeAll(async () => {
     // Listings, facets and the catalog dump read the whole index, so exact totals need a database nobody else writes
     // to. Every request comes from its own forwarded address, so the per-IP limits stay out of the way.
-    isolated = await isolatedTestApp({ TRUST_PROXY: 'true' })
+    isolated = await isolatedTestApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'ard'] })
     app = new Elysia().use(ardPlugin(isolated.deps))
     repository = isolated.deps.scans
     for (const seed of [...FIXED, ...FILLERS]) await repository.insert(report(seed), { ephemeral: false })
