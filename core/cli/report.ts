@@ -1,4 +1,5 @@
 import type { ScanReport } from '../engine/scan.ts'
+import type { ReportCheckInput } from '../report/index.ts'
 
 /**
  * The one report every CLI format renders, whether the scan ran in-process or on a server (`--server`): the
@@ -46,22 +47,8 @@ export interface CliLayer {
   checks: CliCheck[]
 }
 
-export interface CliCheck {
-  id: string
-  name: string
-  status: string
-  score: number
-  maxScore: number
-  details?: string
-  recommendation?: string
-  naReason?: string
-  specUrl?: string
-  mcpUrl?: string
-  estScoreGain?: number
-  /** required | recommended | emerging: display metadata. */
-  tier?: string
-  /** Upside only: an unmet bonus never lowers the score. */
-  bonus?: boolean
+/** The check fields the report model reads (core/report), plus what only the CLI's gates and JUnit need. */
+export interface CliCheck extends ReportCheckInput {
   /** verified checks count toward the score; emerging ones are shown only. */
   maturity?: string
   /** A beta check runs but cannot affect any score (the catalog's flag; absent from older reports). */

@@ -1,4 +1,4 @@
-import type { CheckMeta, CheckStatus, LayerId, Maturity, Tier } from './check.ts'
+import type { CheckMeta, CheckStatus, LayerId, Maturity, Outcome, Tier } from './check.ts'
 import { LAYERS } from './check.ts'
 
 /** The spec's CheckResult (default shape). */
@@ -315,15 +315,8 @@ function rankFixes(entries: ScoredEntry[]): TopFix[] {
 /** Builds the wire CheckResult from a check's metadata and outcome fields. */
 export function toCheckResult(
   meta: Pick<CheckMeta, 'id' | 'name' | 'description' | 'maxScore' | 'bonus' | 'maturity' | 'tier' | 'specUrl'>,
-  outcome: {
-    status: CheckStatus
-    details: string
-    recommendation?: string
-    fraction?: number
-    naReason?: string
-    occurrences?: number
-    evidence?: unknown
-  },
+  /** A check's Outcome, or a status the runner set itself (pending, error). */
+  outcome: Omit<Outcome, 'status'> & { status: CheckStatus },
 ): CheckResult {
   const score = pointsFor(outcome.status, meta.maxScore, outcome.fraction)
   return {

@@ -23,7 +23,7 @@ export interface RobotsArtifact {
   response: HttpSnapshot
   /** 2xx and not an HTML page. */
   found: boolean
-  /** The body is an HTML document (a soft 404). */
+  /** The body is an HTML document (a soft 404 when the status was a success). */
   isHtml: boolean
   /** Served only after a redirect to another host. */
   crossHostRedirect: boolean
