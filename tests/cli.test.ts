@@ -7,7 +7,7 @@ import { version as packageVersion } from '../package.json'
 import type { CliReport } from '../core/cli/report.ts'
 import { CONTRACT_VERSION } from '../core/version.ts'
 import { type FixtureSite, startFixtureSite } from './fixtures/sites/server.ts'
-import { testApp } from './helpers.ts'
+import { servedTestApp } from './helpers.ts'
 import { type CliRun, runCliSource } from './support/cli.ts'
 import { freeLoopbackPort } from './support/ports.ts'
 
@@ -266,17 +266,13 @@ describe('progress', () => {
 })
 
 describe('--server', () => {
-  let app: Awaited<ReturnType<typeof testApp>>
+  let app: Awaited<ReturnType<typeof servedTestApp>>
   let server: string
   beforeAll(async () => {
-    app = await testApp({ SCANNER_RESOLVE: env.SCANNER_RESOLVE }, { start: true })
-    app.app.listen({ port: 0, hostname: '127.0.0.1' })
-    server = `http://127.0.0.1:${app.app.server!.port}`
+    app = await servedTestApp({ SCANNER_RESOLVE: env.SCANNER_RESOLVE })
+    server = app.url
   })
-  afterAll(async () => {
-    await app.app.stop()
-    await app.close()
-  })
+  afterAll(() => app.close())
 
   const summary = (report: CliReport) => ({
     score: report.score,

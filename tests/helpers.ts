@@ -45,6 +45,23 @@ export async function testApp(env: Record<string, string | undefined> = {}, opti
 }
 
 /**
+ * A started test app listening on a free loopback port, for clients that reach it over the network (the CLI's
+ * `--server`). `url` is its origin; close() stops listening, then closes the app.
+ */
+export async function servedTestApp(env: Record<string, string | undefined> = {}): Promise<AppHandle & { url: string }> {
+  const handle = await testApp(env, { start: true })
+  handle.app.listen({ port: 0, hostname: '127.0.0.1' })
+  return {
+    ...handle,
+    url: `http://127.0.0.1:${handle.app.server!.port}`,
+    close: async () => {
+      await handle.app.stop()
+      await handle.close()
+    },
+  }
+}
+
+/**
  * A test app on a database nobody else writes to, for tests that read whole tables (listings, rankings, totals):
  * a fresh PGlite by default, or with DATABASE_URL a throwaway database created for it. Its close() also drops
  * that database.

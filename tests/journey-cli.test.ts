@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import type { JourneyReport } from '../core/cli/journey.ts'
 import { type LabelledWorld, startLabelledSites } from './fixtures/sites/labelled/server.ts'
-import { testApp } from './helpers.ts'
+import { servedTestApp } from './helpers.ts'
 import { type CliRun, runCliSource } from './support/cli.ts'
 
 let sites: LabelledWorld
@@ -62,17 +62,13 @@ describe('agent-readiness journey (in-process)', () => {
 })
 
 describe('agent-readiness journey --server', () => {
-  let app: Awaited<ReturnType<typeof testApp>>
+  let app: Awaited<ReturnType<typeof servedTestApp>>
   let server: string
   beforeAll(async () => {
-    app = await testApp({ SCANNER_RESOLVE: env.SCANNER_RESOLVE }, { start: true })
-    app.app.listen({ port: 0, hostname: '127.0.0.1' })
-    server = `http://127.0.0.1:${app.app.server!.port}`
+    app = await servedTestApp({ SCANNER_RESOLVE: env.SCANNER_RESOLVE })
+    server = app.url
   })
-  afterAll(async () => {
-    await app.app.stop()
-    await app.close()
-  })
+  afterAll(() => app.close())
 
   test('runs on the service and prints what the in-process run prints', async () => {
     const [remote, local] = await Promise.all([

@@ -1,5 +1,5 @@
 import type { ScanReport } from '../engine/scan.ts'
-import type { ReportCheckInput } from '../report/index.ts'
+import type { ReportCheckInput, ReportLayerInput } from '../report/index.ts'
 
 /**
  * The one report every CLI format renders, whether the scan ran in-process or on a server (`--server`): the
@@ -35,15 +35,8 @@ export interface CliReport {
   authenticated?: { headers: string[] }
 }
 
-export interface CliLayer {
-  id: string
-  name: string
-  score: number | null
-  maxScore: number | null
-  /** The engine's reading on the overall 0-100 scale (contract 1.28.0; absent from older results). */
-  applicable?: boolean
-  points?: number
-  maxPoints?: number
+/** A layer as the report model reads it, holding the CLI's checks. */
+export interface CliLayer extends Omit<ReportLayerInput, 'checks'> {
   checks: CliCheck[]
 }
 
