@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { AppHandle } from '../core/app.ts'
 import { CONTRACT_VERSION } from '../core/version.ts'
 import { readFileSync } from 'node:fs'
-import { CHANGELOG_PATH, currentCatalog, type CatalogLock, lockFor, lockRefusal, readLock } from '../core/engine/catalog-lock.ts'
+import { CHANGELOG_PATH, currentCatalog, type CatalogLock, LOCK_PATH, lockFor, lockRefusal, readLock, serializeLock } from '../core/engine/catalog-lock.ts'
 import type { CheckCatalog } from '../core/engine/catalog.ts'
 import { LAYERS } from '../core/engine/check.ts'
 import { request, testApp } from './helpers.ts'
@@ -81,6 +81,16 @@ describe('catalog.lock.json: the contract version cannot drift', () => {
     // The refusal names what to do (bump, changelog entry, `npm run catalog:lock`); check it before the equality.
     expect(lockRefusal(locked, current, changelog)).toBeNull()
     expect(current).toEqual(locked)
+  })
+
+  test('the lock file is the serialised lock: a weight change is a one-line diff', () => {
+    const onDisk = readFileSync(LOCK_PATH, 'utf8')
+    expect(onDisk).toBe(serializeLock(readLock()))
+    const heavier = readLock()
+    heavier.checks[0] = { ...heavier.checks[0]!, maxScore: heavier.checks[0]!.maxScore + 1 }
+    const before = onDisk.split('\n')
+    const changed = serializeLock(heavier).split('\n').filter((line, index) => line !== before[index])
+    expect(changed).toEqual([`    ${JSON.stringify(heavier.checks[0])},`])
   })
 
   // Simulated on a copy of the catalog: the real lock is never written.

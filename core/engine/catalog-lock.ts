@@ -14,10 +14,22 @@ import { CheckRegistry } from './registry.ts'
 export const LOCK_PATH = fileURLToPath(new URL('../../catalog.lock.json', import.meta.url))
 export const CHANGELOG_PATH = fileURLToPath(new URL('../../CHANGELOG.md', import.meta.url))
 
+/** What decides a check's weight in the score, recorded in the clear so that a weight change shows in review. */
+export interface LockedCheck {
+  id: string
+  layer: string
+  maxScore: number
+  bonus: boolean
+  maturity: string
+  tier: string
+}
+
 export interface CatalogLock {
   contractVersion: string
-  /** Every check id, in catalog order: the lock can tell a membership change from a metadata edit. */
-  checkIds: string[]
+  /** Each layer's weight out of 100. */
+  layers: { id: string; weight: number }[]
+  /** Every check, in catalog order: the lock can tell a membership change from a metadata edit. */
+  checks: LockedCheck[]
   /** sha256 of the layers and checks as served with `include=essentials` (the version is recorded apart). */
   sha256: string
 }
@@ -26,9 +38,31 @@ export function lockFor(catalog: CheckCatalog): CatalogLock {
   const body = JSON.stringify({ layers: catalog.layers, checks: catalog.checks })
   return {
     contractVersion: catalog.contractVersion,
-    checkIds: catalog.checks.map((check) => check.id),
+    layers: catalog.layers.map(({ id, weight }) => ({ id, weight })),
+    checks: catalog.checks.map(({ id, layer, maxScore, bonus, maturity, tier }) => ({ id, layer, maxScore, bonus, maturity, tier })),
     sha256: createHash('sha256').update(body).digest('hex'),
   }
+}
+
+/**
+ * The lock as written to disk: one line per layer and per check, so a review diff shows exactly the entries that
+ * moved (a weight, a bonus flag) rather than a reflowed block.
+ */
+export function serializeLock(lock: CatalogLock): string {
+  const lines = (entries: object[]): string => entries.map((entry) => `    ${JSON.stringify(entry)}`).join(',\n')
+  return [
+    '{',
+    `  "contractVersion": ${JSON.stringify(lock.contractVersion)},`,
+    '  "layers": [',
+    lines(lock.layers),
+    '  ],',
+    '  "checks": [',
+    lines(lock.checks),
+    '  ],',
+    `  "sha256": ${JSON.stringify(lock.sha256)}`,
+    '}',
+    '',
+  ].join('\n')
 }
 
 export function currentCatalog(): CheckCatalog {
@@ -68,8 +102,9 @@ export function lockRefusal(locked: CatalogLock, next: CatalogLock, changelog: s
   if (step === 'none') {
     return `The check catalog changed but CONTRACT_VERSION is still ${locked.contractVersion}: bump it in core/version.ts, add a CHANGELOG.md entry and run \`npm run catalog:lock\``
   }
-  const removed = locked.checkIds.filter((id) => !next.checkIds.includes(id))
-  const added = next.checkIds.filter((id) => !locked.checkIds.includes(id))
+  const [lockedIds, nextIds] = [locked.checks.map((check) => check.id), next.checks.map((check) => check.id)]
+  const removed = lockedIds.filter((id) => !nextIds.includes(id))
+  const added = nextIds.filter((id) => !lockedIds.includes(id))
   if ((removed.length || added.length) && step === 'patch') {
     return `Catalog membership changed (removed: ${removed.join(', ') || 'none'}; added: ${added.join(', ') || 'none'}): that ships on a minor, not the patch ${next.contractVersion}`
   }
@@ -86,6 +121,6 @@ if (import.meta.main) {
     console.error(`catalog.lock.json not rewritten. ${refusal}`)
     process.exit(1)
   }
-  writeFileSync(LOCK_PATH, `${JSON.stringify(next, null, 2)}\n`)
-  console.log(`catalog.lock.json: ${next.checkIds.length} checks, contract ${next.contractVersion}, sha256 ${next.sha256}`)
+  writeFileSync(LOCK_PATH, serializeLock(next))
+  console.log(`catalog.lock.json: ${next.checks.length} checks, contract ${next.contractVersion}, sha256 ${next.sha256}`)
 }
