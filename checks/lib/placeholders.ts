@@ -8,6 +8,7 @@ const PLACEHOLDERS: readonly RegExp[] = [
   /<(?:site|project)(?: or project)? name>/i,
   /\bone-line summary\b/i,
   /\[title\]\(url\)/i,
+  /:\/\/…/,
 ]
 
 /** The first template placeholder found in a text, as written there, or null. */
