@@ -250,6 +250,6 @@ describe('templates written into check recommendations, applied verbatim', () =>
     routes['/'] = page(tags.join(''))
     const after = await statusAfter('opengraph-metadata')
     expect(after.status).not.toBe('pass')
-    expect(after.details).toContain('still a template placeholder: description "One sentence on what the site offers"')
+    expect(after.details).toContain('still a template placeholder: og:image "https://…/social-card.png", description "One sentence on what the site offers"')
   })
 })
