@@ -1,8 +1,10 @@
-// /llms-full.txt (bonus): the whole documentation as one markdown file, opening with an H1 and larger than llms.txt.
+// /llms-full.txt (bonus): the whole documentation as one markdown file, opening with an H1 and larger than llms.txt;
+// a pasted template still carrying its placeholders is no documentation.
 // Spec: https://llmstxt.org/
 import { defineCheck, fail, pass } from '../../core/engine/check.ts'
 import { outlineMarkdown } from '../../core/engine/lib/markdown.ts'
 import { unreachable } from '../lib/outcomes.ts'
+import { templatePlaceholder } from '../lib/placeholders.ts'
 import { isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 export default defineCheck({
@@ -31,6 +33,10 @@ export default defineCheck({
     }
     if (!outlineMarkdown(llmsFullTxt.body).startsWithH1) {
       return fail('/llms-full.txt does not start with an H1 heading', `Start ${url} with "# <site or project name>".`)
+    }
+    const placeholder = templatePlaceholder(llmsFullTxt.body)
+    if (placeholder) {
+      return fail(`/llms-full.txt still carries a template placeholder ("${placeholder}"): it is not your documentation yet`, recommendation)
     }
     const size = llmsFullTxt.body.length
     if (isOk(llmsTxt) && !looksLikeHtml(llmsTxt.body) && size <= llmsTxt.body.length) {

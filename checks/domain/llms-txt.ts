@@ -1,13 +1,24 @@
-// /llms.txt is published as markdown: an H1 first, a blockquote summary and H2 sections of link lists (llmstxt.org).
+// llms.txt is published as markdown: an H1 first (the one required section), then optionally a blockquote summary,
+// notes and H2 sections of link lists (llmstxt.org v2, August 2026). It is judged on what it says: a pasted template
+// still carrying its placeholders does not pass, and a sample of its same-origin links is followed for dead ones.
 // Spec: https://llmstxt.org/
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
+import type { LlmsTxtLinksArtifact, LlmsTxtVia } from '../../core/engine/collectors/llms-txt.ts'
 import { outlineMarkdown } from '../../core/engine/lib/markdown.ts'
 import { unreachable } from '../lib/outcomes.ts'
+import { templatePlaceholder } from '../lib/placeholders.ts'
 import { isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 const MIN_CHARS = 50
 const MAX_BYTES = 1024 * 1024
 const TEXT_TYPES = ['text/plain', 'text/markdown']
+/** Answers that say a link leads nowhere; a 401/403/429 or a server error says nothing about the page. */
+const DEAD_STATUSES = new Set([404, 410])
+const FOUND_VIA: Record<LlmsTxtVia, string> = {
+  'describedby-header': 'the homepage\'s Link rel="describedby" header',
+  'describedby-link': 'the homepage\'s <link rel="describedby">',
+  'homepage-path': 'the path the homepage redirects to',
+}
 
 export default defineCheck({
   meta: {
@@ -22,12 +33,12 @@ export default defineCheck({
     maxScore: 10,
     specUrl: 'https://llmstxt.org/',
     recommendation:
-      'Serve /llms.txt as text/markdown: an H1 with the site name, a "> " summary, then H2 sections listing [name](url): notes links.',
-    needs: ['llmsTxt'],
+      'Serve /llms.txt as text/markdown: an H1 with the site name, a "> " summary of what the site offers, and links to pages that exist ([name](url): notes), grouped under H2 sections if you like.',
+    needs: ['llmsTxt', 'llmsTxtLinks'],
     agentEntryPoint: true,
   },
-  run({ llmsTxt }, { target }) {
-    const url = `${target.origin}/llms.txt`
+  run({ llmsTxt, llmsTxtLinks }, { target }) {
+    const url = llmsTxt.foundAt ? llmsTxt.url : `${target.origin}/llms.txt`
     if (llmsTxt.status >= 500) return unreachable(`/llms.txt answered ${llmsTxt.status}, a server error; retry later`)
     if (!isOk(llmsTxt)) {
       return fail(
@@ -50,6 +61,13 @@ export default defineCheck({
         `Start ${url} with "# <site or project name>" on its first line.`,
       )
     }
+    const placeholder = templatePlaceholder(llmsTxt.body)
+    if (placeholder) {
+      return fail(
+        `${where(llmsTxt)} still carries a template placeholder ("${placeholder}"): it says nothing about the site yet`,
+        `Write ${url} for your site: replace the placeholder with a sentence on what the site offers and who it is for, and link pages that exist.`,
+      )
+    }
     const listSections = outline.sections.filter((section) => section.linkItems > 0)
     const summary = `H1 "${outline.h1}", ${outline.blockquote ? 'a blockquote summary' : 'no blockquote'}, ${outline.sections.length} H2 section(s), ${outline.links.length} link(s)`
     const problems: string[] = []
@@ -70,15 +88,32 @@ export default defineCheck({
       problems.push('it has no "> " summary')
       fixes.push('add a one-paragraph "> " summary under the H1')
     }
-    if (listSections.length === 0) {
-      problems.push('no H2 section holds a link list')
-      fixes.push('group links under "## " sections as "- [title](url): notes" items')
+    const dead = llmsTxtLinks.probes.filter((probe) => probe.status !== null && DEAD_STATUSES.has(probe.status))
+    if (dead.length > 0) {
+      problems.push(`${dead.length} of ${llmsTxtLinks.probes.length} sampled link(s) are dead: ${dead.map((probe) => `${new URL(probe.url).pathname} (${probe.status})`).join(', ')}`)
+      fixes.push('point every link at a page that exists, or remove it')
     }
     if (llmsTxt.truncated || llmsTxt.body.length > MAX_BYTES) {
       problems.push('it is over 1 MiB')
       fixes.push('keep llms.txt short and move full content to llms-full.txt')
     }
-    if (problems.length > 0) return warn(`/llms.txt: ${summary}; but ${problems.join('; ')}`, `In ${url}: ${fixes.join('; ')}.`)
-    return pass(`/llms.txt is well-formed: ${summary} (${listSections.length} with link lists)`)
+    const found = foundNote(llmsTxt.foundAt)
+    if (problems.length > 0) return warn(`${where(llmsTxt)}${found}: ${summary}; but ${problems.join('; ')}`, `In ${url}: ${fixes.join('; ')}.`)
+    return pass(`${where(llmsTxt)} is well-formed${found}: ${summary} (${listSections.length} with link lists)${linksNote(llmsTxtLinks)}`)
   },
 })
+
+/** Where the file was read: /llms.txt, or the path it was found at instead. */
+function where(llmsTxt: { url: string; foundAt?: unknown }): string {
+  return llmsTxt.foundAt ? new URL(llmsTxt.url).pathname : '/llms.txt'
+}
+
+function foundNote(foundAt: { via: LlmsTxtVia; rootStatus: number } | undefined): string {
+  return foundAt ? ` (found through ${FOUND_VIA[foundAt.via]}; /llms.txt answered ${foundAt.rootStatus})` : ''
+}
+
+function linksNote({ probes, total }: LlmsTxtLinksArtifact): string {
+  if (probes.length === 0) return ''
+  const answered = probes.filter((probe) => probe.status !== null).length
+  return `; ${answered} of ${probes.length} sampled same-origin link(s) answered${total > probes.length ? ` (of ${total})` : ''}, none dead`
+}

@@ -30,6 +30,16 @@ describe('markdown-alternates', () => {
       ),
     ],
     ['a conventional /index.html.md', 'pass', artifact(conventional(notFound(), md('https://acme.test/index.html.md')))],
+    ['llmstxt.org v2 (August 2026): a directory URL\'s /index.md is as valid as /index.html.md', 'pass', artifact(conventional(md('https://acme.test/index.md')))],
+    [
+      'llmstxt.org v2 (August 2026): /guide.md in place of /guide.html is as valid as /guide.html.md',
+      'pass',
+      artifact([
+        ...conventional(notFound()),
+        { url: 'https://acme.test/guide.html.md', via: 'conventional', response: notFound('https://acme.test/guide.html.md') },
+        { url: 'https://acme.test/guide.md', via: 'conventional', response: md('https://acme.test/guide.md') },
+      ]),
+    ],
     ['text/plain markdown at /index.md', 'pass', artifact(conventional(md('https://acme.test/index.md', 'text/plain')))],
     [
       'advertised in a Link header but answering HTML',

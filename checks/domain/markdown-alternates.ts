@@ -1,5 +1,7 @@
-// Markdown versions of pages are advertised (<link rel="alternate" type="text/markdown">, a Link header) or sit at <page>.md.
-// Spec: https://llmstxt.org/#proposal (and RFC 8288 for the Link header)
+// Markdown versions of pages are advertised (<link rel="alternate" type="text/markdown">, a Link header) or sit at
+// <page>.md: llmstxt.org v2 (August 2026) takes `page.md` in place of the extension as well as `page.html.md`, and
+// `index.html.md` or `index.md` for a directory URL; the collector probes each. Spec: https://llmstxt.org/#proposal
+// (and RFC 8288 for the Link header)
 import { markdownServed } from '../../core/engine/collectors/markdown.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
@@ -11,7 +13,7 @@ export default defineCheck({
     id: 'markdown-alternates',
     name: 'Markdown page variants advertised',
     description:
-      'A markdown twin of each page (advertised with rel="alternate" type="text/markdown", or at <page>.md) lets agents read clean text without parsing HTML.',
+      'A markdown twin of each page (advertised with rel="alternate" type="text/markdown", or at <page>.md or <page>.html.md) lets agents read clean text without parsing HTML.',
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'recommended',
@@ -19,7 +21,7 @@ export default defineCheck({
     maxScore: 3,
     specUrl: 'https://llmstxt.org/#proposal',
     recommendation:
-      'Publish a markdown version of each page at <page>.md (/index.html.md for the homepage) and advertise it with <link rel="alternate" type="text/markdown" href="…"> in <head>.',
+      'Publish a markdown version of each page at <page>.md or <page>.html.md (/index.html.md or /index.md for the homepage) and advertise it with <link rel="alternate" type="text/markdown" href="…"> in <head>.',
     needs: ['markdownVariants'],
   },
   run({ markdownVariants }) {

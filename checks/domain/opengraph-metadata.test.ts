@@ -19,6 +19,9 @@ describe('opengraph-metadata', () => {
     ['three of six', 'warning', page(TAGS.title, TAGS.description, TAGS.canonical)],
     ['two of six', 'fail', page(TAGS.title, TAGS.image)],
     ['an empty content attribute does not count', 'fail', page('<meta property="og:title" content="  ">', TAGS.type)],
+    // Content over presence: the report's own og:description and this check's meta description example, pasted as is.
+    ['all six, but og:description is still the suggested template', 'warning', page(...Object.values(TAGS), '<meta property="og:description" content="One sentence on what the page offers.">')],
+    ['the meta description is still this check\'s example', 'warning', page(...Object.values(TAGS).slice(0, 4), TAGS.canonical, '<meta name="description" content="One sentence on what the site offers">')],
   ] as const)('%s -> %s', (_name, expected, homepage) => {
     const outcome = check.run({ homepage }, context)
     expect(outcome.status).toBe(expected)

@@ -1,6 +1,8 @@
-// The homepage's Open Graph tags (og:title, og:type, og:image, og:url), meta description and canonical link.
-// Spec: https://ogp.me/
+// The homepage's Open Graph tags (og:title, og:type, og:image, og:url), meta description and canonical link. A tag
+// still holding a suggested template's placeholder ("One sentence on what the page offers") describes nothing: it
+// keeps the check from passing. Spec: https://ogp.me/
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
+import { templatePlaceholder } from '../lib/placeholders.ts'
 
 export default defineCheck({
   meta: {
@@ -41,9 +43,14 @@ export default defineCheck({
     ]
     const present = items.filter((item) => item.value)
     const missing = items.filter((item) => !item.value)
-    const details = `${present.length} of ${items.length} on ${homepage.url}: ${present.map((item) => item.tag).join(', ') || 'none'}${missing.length > 0 ? `; missing ${missing.map((item) => item.tag).join(', ')}` : ''}`
-    if (missing.length === 0) return pass(details)
-    const recommendation = `Add to the homepage <head>: ${missing.map((item) => item.example).join(' ')}`
+    const templated = $('meta[property^="og:"], meta[name^="og:"], meta[name="description" i]')
+      .toArray()
+      .map((element) => ({ tag: $(element).attr('property') ?? $(element).attr('name') ?? '', placeholder: templatePlaceholder($(element).attr('content') ?? '') }))
+      .filter((meta) => meta.placeholder !== null)
+    const details = `${present.length} of ${items.length} on ${homepage.url}: ${present.map((item) => item.tag).join(', ') || 'none'}${missing.length > 0 ? `; missing ${missing.map((item) => item.tag).join(', ')}` : ''}${templated.length > 0 ? `; still a template placeholder: ${templated.map((meta) => `${meta.tag} "${meta.placeholder}"`).join(', ')}` : ''}`
+    const rewrite = templated.length > 0 ? `Replace the placeholder text of ${templated.map((meta) => meta.tag).join(', ')} with what the page actually offers.` : ''
+    if (missing.length === 0) return templated.length === 0 ? pass(details) : warn(details, rewrite)
+    const recommendation = `Add to the homepage <head>: ${missing.map((item) => item.example).join(' ')}${rewrite ? ` ${rewrite}` : ''}`
     return present.length >= 3 ? warn(details, recommendation) : fail(details, recommendation)
   },
 })

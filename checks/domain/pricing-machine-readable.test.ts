@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { CommerceSignals } from '../../core/engine/collectors/commerce-signals.ts'
 import type { Outcome } from '../../core/engine/check.ts'
 import type { HtmlPage, HttpSnapshot } from '../../core/engine/snapshot.ts'
+import { REMEDIES } from '../../core/report/remedies.ts'
 import { context, htmlPage, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './pricing-machine-readable.ts'
 
@@ -35,6 +36,12 @@ describe('pricing-machine-readable', () => {
     ['"contact sales" instead of prices', 'warning', commerce(true), pricing('<h1>Enterprise</h1><p>Contact sales for a quote.</p>'), noLlms],
     ['prices only in JSON-LD', 'warning', commerce(true), pricing('<div id="app"></div>', OFFERS), noLlms],
     ['no pricing page, pricing only in llms.txt', 'warning', commerce(true, { pricingUrl: null }), null, llms('# Acme\n\n## Plans\nPro $29\n')],
+    ['an explicit free plan in the HTML and its Offer priced 0', 'pass', commerce(true), pricing('<h1>Pricing</h1><p>Free plan: everything, for everyone.</p>', OFFERS), noLlms],
+    // Content over presence: where the prices are is not what they are.
+    ['prices in HTML, llms.txt with a Pricing heading and link but no price', 'warning', commerce(true), pricing(PLANS), llms('# Acme\n\n## Pricing\n\n- [Pricing](https://acme.test/pricing): plans and limits\n')],
+    ['no pricing page, llms.txt links "Pricing" without a price', 'fail', commerce(true, { pricingUrl: null }), null, llms('# Acme\n\n- [Pricing](https://acme.test/pricing): plans and limits\n')],
+    ['a price in an llms.txt link target is no price', 'fail', commerce(true, { pricingUrl: null }), null, llms('# Acme\n\n- [Plans](https://acme.test/plans?from=USD29)\n')],
+    ['free shipping is not a free plan', 'fail', commerce(true), pricing('<h1>Pricing</h1><p>Free shipping on every order.</p>'), noLlms],
     ['prices drawn by JavaScript', 'fail', commerce(true), pricing('<div id="app"></div><script>render()</script>'), noLlms],
     ['the pricing page answers 404', 'fail', commerce(true), pricing('<h1>Not found</h1>', '', 404), noLlms],
     ['commerce signals but no pricing page', 'fail', commerce(true, { pricingUrl: null }), null, noLlms],
@@ -51,5 +58,11 @@ describe('pricing-machine-readable', () => {
     const outcome = check.run({ commerceSignals: commerce(true), pricingPage: pricing(PLANS, OFFERS), llmsTxt: noLlms }, context)
     expect(outcome.details).toContain('$0, $29')
     expect(outcome.details).toContain('29 USD')
+  })
+
+  test('the report\'s llms.txt template (a [Pricing](…/pricing) link, no price) does not make pricing pass', () => {
+    const template = REMEDIES['llms-txt']!({ domain: 'acme.test', origin: 'https://acme.test' }).snippet.code
+    const outcome = check.run({ commerceSignals: commerce(true), pricingPage: pricing('<h1>Not found</h1>', '', 404), llmsTxt: llms(template) }, context)
+    expect(outcome.status).toBe('fail')
   })
 })

@@ -1,8 +1,9 @@
 // The pricing page shows prices in server-rendered HTML and states them in structured form (Offer /
-// PriceSpecification JSON-LD, or a pricing section in llms.txt). Spec: https://schema.org/Offer
+// PriceSpecification JSON-LD, or prices written in llms.txt). Only a stated price counts, an amount with a currency
+// or an explicit free plan: a "Pricing" heading or a link to a pricing page is no price. Spec: https://schema.org/Offer
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { extractJsonLd, nodesOfType, records, summariseOffer } from '../../core/engine/lib/jsonld.ts'
-import { commerceGate, findPrices, mentionsContactSales, visibleText } from '../lib/payments.ts'
+import { commerceGate, findPrices, mentionsContactSales, statesFreePlan, visibleText } from '../lib/payments.ts'
 import { type HtmlPage, type HttpSnapshot, isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 const OFFER_TYPES = new Set(['Offer', 'AggregateOffer', 'PriceSpecification', 'UnitPriceSpecification', 'CompoundPriceSpecification'])
@@ -20,19 +21,19 @@ export default defineCheck({
     maxScore: 5,
     specUrl: 'https://schema.org/Offer',
     recommendation:
-      'Render prices in the pricing page HTML and describe each plan as an Offer (price, priceCurrency) in JSON-LD, or add a "## Pricing" section to llms.txt.',
+      'Render prices in the pricing page HTML and describe each plan as an Offer (price, priceCurrency) in JSON-LD, or state the prices (amount and currency) in a "## Pricing" section of llms.txt.',
     needs: ['commerceSignals', 'pricingPage', 'llmsTxt'],
     siteTypeRole: 'pricing',
   },
   run({ commerceSignals, pricingPage, llmsTxt }) {
     const gate = commerceGate(commerceSignals)
     if (gate) return gate
-    const llmsPricing = pricingInLlmsTxt(llmsTxt)
+    const llmsPricing = pricesInLlmsTxt(llmsTxt)
 
     if (!pricingPage) {
       if (llmsPricing) {
         return warn(
-          `No pricing page was found; pricing appears only in llms.txt (${llmsPricing})`,
+          `No pricing page was found; prices appear only in llms.txt (${llmsPricing})`,
           'Publish a /pricing page with the prices in its HTML and Offer JSON-LD, and link it from the homepage.',
         )
       }
@@ -50,10 +51,10 @@ export default defineCheck({
     }
 
     const text = visibleText(pricingPage.$)
-    const prices = findPrices(text)
+    const prices = statedPrices(text)
     const structured = structuredPrices(pricingPage)
     const sources = [...(structured.length > 0 ? [`JSON-LD offers (${structured.slice(0, 3).join(', ')})`] : []), ...(llmsPricing ? [`llms.txt (${llmsPricing})`] : [])]
-    const offerHint = `Describe each plan on ${url} as JSON-LD, e.g. {"@type":"Offer","name":"Pro","price":"29","priceCurrency":"USD"}, or add a "## Pricing" section to /llms.txt.`
+    const offerHint = `Describe each plan on ${url} as JSON-LD, e.g. {"@type":"Offer","name":"Pro","price":"29","priceCurrency":"USD"}, or state the prices in a "## Pricing" section of /llms.txt.`
 
     if (prices.length > 0) {
       const shown = `${url} shows ${prices.slice(0, 4).join(', ')} in its HTML`
@@ -87,11 +88,18 @@ function structuredPrices(page: HtmlPage): string[] {
   return [...new Set(stated.map((offer) => `${offer.price}${offer.currency ? ` ${offer.currency}` : ''}`))]
 }
 
-/** A pricing heading, or a link to a pricing page, in a real (non-HTML) llms.txt; the matched line, or null. */
-function pricingInLlmsTxt(llmsTxt: HttpSnapshot): string | null {
+/** Amounts with a currency found in a text, or else "a free plan" when it states one explicitly. */
+function statedPrices(text: string): string[] {
+  const prices = findPrices(text)
+  return prices.length === 0 && statesFreePlan(text) ? ['a free plan'] : prices
+}
+
+/**
+ * The prices a real (non-HTML) llms.txt states, outside link targets, e.g. "$29, $99"; null when it states none. A
+ * "## Pricing" heading or a [Pricing](/pricing) link alone says where prices are, not what they are.
+ */
+function pricesInLlmsTxt(llmsTxt: HttpSnapshot): string | null {
   if (!isOk(llmsTxt) || looksLikeHtml(llmsTxt.body)) return null
-  const line = llmsTxt.body
-    .split(/\r?\n/)
-    .find((candidate) => /^#{1,6}\s.*\b(?:pricing|plans|prices)\b/i.test(candidate) || /\[[^\]]*\bpricing\b[^\]]*\]\([^)]+\)/i.test(candidate))
-  return line ? line.trim().slice(0, 80) : null
+  const prices = statedPrices(llmsTxt.body.replace(/\]\([^)]*\)/g, ']'))
+  return prices.length > 0 ? prices.slice(0, 4).join(', ') : null
 }

@@ -49,7 +49,7 @@ describe('product-offer-jsonld', () => {
     ['a commerce site with no product page and no markup on the homepage', 'na', commerce(true), pages([page('', '/')], 'homepage')],
     ['no commerce signal', 'na', commerce(false), pages([], 'none')],
   ] as const)('%s -> %s', (_name, expected, commerceSignals, productPages) => {
-    const outcome = check.run({ commerceSignals, productPages }, context)
+    const outcome = check.run({ commerceSignals, productPages, pricingPage: null }, context)
     expect(outcome.status).toBe(expected)
     if (expected === 'warning' || expected === 'fail') expect(outcome.recommendation).toBeString()
     if (expected === 'na') expect(outcome.naReason).toBeString()
@@ -57,13 +57,45 @@ describe('product-offer-jsonld', () => {
 
   test('a SaaS homepage with SoftwareApplication offers is assessed when no product page exists', () => {
     const app = { '@context': 'https://schema.org', '@type': 'SoftwareApplication', name: 'Acme', image: 'https://acme.test/logo.png', offers: { '@type': 'Offer', price: 29, priceCurrency: 'USD' } }
-    const outcome = check.run({ commerceSignals: commerce(true), productPages: pages([page(ld(app), '/')], 'homepage') }, context)
+    const outcome = check.run({ commerceSignals: commerce(true), productPages: pages([page(ld(app), '/')], 'homepage'), pricingPage: null }, context)
     expect(outcome.status).toBe('warning')
     expect(outcome.recommendation).toContain('availability')
   })
 
   test('details name the product, price and currency', () => {
-    const outcome = check.run({ commerceSignals: commerce(true, URLS), productPages: pages([page(ld(PRODUCT))]) }, context)
+    const outcome = check.run({ commerceSignals: commerce(true, URLS), productPages: pages([page(ld(PRODUCT))]), pricingPage: null }, context)
     expect(outcome.details).toContain('Product "Anvil", 49 USD, InStock')
+  })
+
+  describe('a free plan and the pricing page', () => {
+    const app = (offers: unknown) => ({ '@context': 'https://schema.org', '@type': 'SoftwareApplication', name: 'Acme', image: 'https://acme.test/logo.png', offers })
+    const FREE = { '@type': 'Offer', name: 'Free', price: 0, priceCurrency: 'USD', availability: 'https://schema.org/InStock' }
+    const PAID = { '@type': 'Offer', name: 'Team', price: '8', priceCurrency: 'USD', availability: 'https://schema.org/InStock' }
+    const run = (homepage: string, pricingPage: ReturnType<typeof page> | null) =>
+      check.run({ commerceSignals: commerce(true), productPages: pages([page(homepage, '/')], 'homepage'), pricingPage }, context)
+
+    test('a Free plan priced 0 on the homepage beside an $8 plan on /pricing passes; the $8 plan is not ignored', () => {
+      const outcome = run(ld(app(FREE)), page(ld(app([FREE, PAID])), '/pricing'))
+      expect(outcome.status).toBe('pass')
+      expect(outcome.details).toContain('the homepage (no product page found) and the pricing page')
+      expect(outcome.details).toContain('8 USD')
+      expect(outcome.recommendation).toBeUndefined()
+    })
+
+    test('standalone Offers on the pricing page count, and stand in for a homepage without markup', () => {
+      const outcome = run('', page(ld({ '@context': 'https://schema.org', '@graph': [FREE, PAID] }), '/pricing'))
+      expect(outcome.status).toBe('pass')
+      expect(outcome.details).toBe('the pricing page: /pricing: 2 Offer(s), 8 USD, InStock')
+    })
+
+    test('only free offers anywhere: still asked for a price above 0', () => {
+      const outcome = run(ld(app(FREE)), null)
+      expect(outcome.status).toBe('warning')
+      expect(outcome.recommendation).toContain('a price above 0')
+    })
+
+    test('a pricing page without offers changes nothing', () => {
+      expect(run('', page('<p>$8 a month</p>', '/pricing')).status).toBe('na')
+    })
   })
 })

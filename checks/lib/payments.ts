@@ -194,6 +194,14 @@ export function findPrices(text: string): string[] {
   return [...new Set(text.match(PRICE) ?? [])].map((price) => price.trim()).slice(0, 10)
 }
 
+/**
+ * An explicit free plan or tier ("Free plan", "Free tier", "Free forever", "Plan: Free", "free of charge"), the one
+ * price a text can state without an amount; a bare "free" (free shipping, free trial) is not one.
+ */
+export function statesFreePlan(text: string): boolean {
+  return /\bfree\s+(?:plan|tier|forever|of charge)\b|\b(?:plan|tier|price)\s*:\s*free\b|\bfree\s*[-–:]\s*(?:\$|€|£)?0\b/i.test(text)
+}
+
 /** "Contact sales" style wording that replaces a price. */
 export function mentionsContactSales(text: string): boolean {
   return /\b(?:contact (?:sales|us)|talk to (?:sales|us)|request (?:a )?(?:quote|demo)|get (?:a )?quote|custom pricing)\b/i.test(text)

@@ -8,6 +8,7 @@ import type { CommerceSignals } from './collectors/commerce-signals.ts'
 import type { CorsArtifact } from './collectors/cors.ts'
 import type { GraphqlArtifact } from './collectors/graphql.ts'
 import type { LinkHeaderArtifact } from './collectors/link-header.ts'
+import type { LlmsTxtArtifact, LlmsTxtLinksArtifact } from './collectors/llms-txt.ts'
 import type { MarkdownVariantsArtifact } from './collectors/markdown.ts'
 import type { McpServerArtifact } from './collectors/mcp.ts'
 import type { McpEndpointsArtifact } from './collectors/mcp-endpoints.ts'
@@ -37,7 +38,10 @@ export interface ArtifactMap {
   agentProbes: AgentProbes
   robots: RobotsArtifact
   sitemap: SitemapArtifact
-  llmsTxt: HttpSnapshot
+  /** llms.txt: the root's, else one the homepage names (rel="describedby") or one beside a redirected homepage. */
+  llmsTxt: LlmsTxtArtifact
+  /** A sample of llms.txt's same-origin links, requested for their status. */
+  llmsTxtLinks: LlmsTxtLinksArtifact
   llmsFullTxt: HttpSnapshot
   /** GET / with `Accept: text/markdown, text/html;q=0.5`. */
   markdownHome: HttpSnapshot

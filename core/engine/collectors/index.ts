@@ -12,6 +12,7 @@ import { corsCollector } from './cors.ts'
 import { graphqlCollector } from './graphql.ts'
 import { docsPageCollector, homepageCollector } from './homepage.ts'
 import { linkHeaderCollector } from './link-header.ts'
+import { llmsTxtCollector, llmsTxtLinksCollector } from './llms-txt.ts'
 import { markdownHomeCollector, markdownVariantsCollector } from './markdown.ts'
 import { mcpCollector } from './mcp.ts'
 import { mcpEndpointsCollector } from './mcp-endpoints.ts'
@@ -31,7 +32,6 @@ import {
   aiPluginCollector,
   aiTxtCollector,
   llmsFullTxtCollector,
-  llmsTxtCollector,
   nlwebCollector,
   ucpCollector,
   wbaDirectoryCollector,
@@ -45,6 +45,7 @@ export const COLLECTORS: { readonly [K in ArtifactKey]: Collector<K> } = {
   robots: robotsCollector,
   sitemap: sitemapCollector,
   llmsTxt: llmsTxtCollector,
+  llmsTxtLinks: llmsTxtLinksCollector,
   llmsFullTxt: llmsFullTxtCollector,
   markdownHome: markdownHomeCollector,
   markdownVariants: markdownVariantsCollector,

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { collectorContext, localTarget, recordingSite, scanSession } from '../../../tests/support/collector.ts'
 import type { CollectorContext } from '../check.ts'
 import { fetchPage } from '../snapshot.ts'
-import { looksLikeMarkdown, markdownHomeCollector, markdownTwin, markdownVariantsCollector } from './markdown.ts'
+import { looksLikeMarkdown, markdownHomeCollector, markdownTwins, markdownVariantsCollector } from './markdown.ts'
 
 const html = (body: string, headers: Record<string, string> = {}) => () =>
   new Response(`<!doctype html><html><head>${body}</head><body><h1>Acme</h1></body></html>`, { headers: { 'content-type': 'text/html', ...headers } })
@@ -63,9 +63,30 @@ describe('markdownVariantsCollector', () => {
 })
 
 describe('markdown helpers', () => {
-  test('markdownTwin appends .md, or index.html.md for directories', () => {
-    expect(markdownTwin('https://acme.test/docs/intro?x=1')).toBe('https://acme.test/docs/intro.md')
-    expect(markdownTwin('https://acme.test/docs/')).toBe('https://acme.test/docs/index.html.md')
+  test('llmstxt.org v2 (August 2026): a page\'s twin appends .md or replaces its extension; a directory has index.html.md or index.md', () => {
+    expect(markdownTwins('https://acme.test/docs/intro?x=1')).toEqual(['https://acme.test/docs/intro.md'])
+    expect(markdownTwins('https://acme.test/docs/guide.html')).toEqual(['https://acme.test/docs/guide.html.md', 'https://acme.test/docs/guide.md'])
+    expect(markdownTwins('https://acme.test/docs/')).toEqual(['https://acme.test/docs/index.html.md', 'https://acme.test/docs/index.md'])
+  })
+
+  test('llmstxt.org v2 (August 2026): the docs page /guide.html served as /guide.md is found', async () => {
+    routes['/guide.html'] = html('')
+    routes['/guide.md'] = markdown()
+    const artifact = await markdownVariantsCollector.collect(await context('/guide.html'))
+    expect(artifact.probes.slice(-2).map((probe) => [probe.url.replace(origin, ''), probe.response?.status])).toEqual([
+      ['/guide.html.md', 404],
+      ['/guide.md', 200],
+    ])
+  })
+
+  test('llmstxt.org v2 (August 2026): the docs directory /docs/ served as /docs/index.md is found', async () => {
+    routes['/docs/'] = html('')
+    routes['/docs/index.md'] = markdown()
+    const artifact = await markdownVariantsCollector.collect(await context('/docs/'))
+    expect(artifact.probes.slice(-2).map((probe) => [probe.url.replace(origin, ''), probe.response?.status])).toEqual([
+      ['/docs/index.html.md', 404],
+      ['/docs/index.md', 200],
+    ])
   })
 
   test('looksLikeMarkdown', () => {

@@ -52,13 +52,18 @@ export const markdownHomeCollector = defineCollector({
   },
 })
 
-/** The `.md` twin of a page URL: `/docs/intro` → `/docs/intro.md`, `/docs/` → `/docs/index.html.md`. */
-export function markdownTwin(pageUrl: string): string {
+/**
+ * The `.md` twins of a page URL, as llmstxt.org v2 (August 2026) names them: the URL with `.md` appended
+ * (`/docs/intro` → `/docs/intro.md`, `/guide.html` → `/guide.html.md`), or for a page with an extension the same
+ * name with `.md` in its place (`/guide.md`); a directory URL has `index.html.md` or `index.md`.
+ */
+export function markdownTwins(pageUrl: string): string[] {
   const url = new URL(pageUrl)
   url.search = ''
   url.hash = ''
-  url.pathname = url.pathname.endsWith('/') ? `${url.pathname}index.html.md` : `${url.pathname}.md`
-  return url.href
+  const path = url.pathname
+  const stems = path.endsWith('/') ? [`${path}index.html`, `${path}index`] : [path, ...(/\.[a-z0-9]+$/i.test(path) ? [path.replace(/\.[a-z0-9]+$/i, '')] : [])]
+  return stems.map((stem) => new URL(`${stem}.md`, url).href)
 }
 
 function advertisedVariants(homepage: HtmlPage): MarkdownVariantsArtifact['advertised'] {
@@ -80,8 +85,8 @@ function advertisedVariants(homepage: HtmlPage): MarkdownVariantsArtifact['adver
 }
 
 /**
- * Advertised markdown alternates of the homepage, the conventional `.md` paths (checks.md §11: /index.md,
- * /index.html.md and the docs page's twin), and the docs page under markdown negotiation.
+ * Advertised markdown alternates of the homepage, the conventional `.md` paths (the homepage's twins /index.html.md
+ * and /index.md, and the docs page's), and the docs page under markdown negotiation.
  */
 export const markdownVariantsCollector = defineCollector({
   key: 'markdownVariants',
@@ -92,7 +97,7 @@ export const markdownVariantsCollector = defineCollector({
     const first = advertised[0]
     if (first) candidates.push({ url: first.href, via: first.via })
     for (const path of ['/index.md', '/index.html.md']) candidates.push({ url: new URL(path, ctx.target.origin).href, via: 'conventional' })
-    if (docsPage) candidates.push({ url: markdownTwin(docsPage.url), via: 'conventional' })
+    for (const url of docsPage ? markdownTwins(docsPage.url) : []) candidates.push({ url, via: 'conventional' })
     const unique = candidates.filter((candidate, index) => candidates.findIndex((other) => other.url === candidate.url) === index)
 
     const [probes, docsNegotiation] = await Promise.all([

@@ -8,7 +8,7 @@ import { linkHeaderCollector } from './link-header.ts'
 import { mcpEndpointsCollector } from './mcp-endpoints.ts'
 import { mcpServerCardCollector } from './mcp-server-card.ts'
 import { robotsCollector } from './robots.ts'
-import { llmsTxtCollector } from './well-known.ts'
+import { llmsTxtCollector } from './llms-txt.ts'
 
 /** The fixture site: a home page; each test adds its routes. */
 const site = recordingSite({ routes: { '/': () => page('<p>Welcome</p>') } })

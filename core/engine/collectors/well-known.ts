@@ -15,17 +15,14 @@ function documentAt<K extends SnapshotKey>(key: K, path: string, options: Reques
   })
 }
 
-const TEXT = { headers: { accept: 'text/plain, text/markdown;q=0.9, */*;q=0.1' } }
+/** Accept for text documents: plain text or markdown, whatever else comes is still read. */
+export const TEXT = { headers: { accept: 'text/plain, text/markdown;q=0.9, */*;q=0.1' } }
 /**
  * Small JSON manifests: a megabyte is far beyond any of them, and a body cut there is judged as the JSON it then
  * is not. Reading no more leaves the scan's byte budget to the documents that can be large.
  */
 const MANIFEST_MAX_BYTES = 1024 * 1024
 const JSON_ONLY = { headers: { accept: 'application/json' }, maxBytes: MANIFEST_MAX_BYTES }
-/** llms.txt is judged "over 1 MiB" past that size (checks/domain/llms-txt.ts): one byte more tells it so. */
-const LLMS_TXT_MAX_BYTES = 1024 * 1024 + 1
-
-export const llmsTxtCollector = documentAt('llmsTxt', '/llms.txt', { ...TEXT, maxBytes: LLMS_TXT_MAX_BYTES })
 export const llmsFullTxtCollector = documentAt('llmsFullTxt', '/llms-full.txt', TEXT)
 export const aiTxtCollector = documentAt('aiTxt', '/ai.txt', TEXT)
 export const aiPluginCollector = documentAt('aiPlugin', '/.well-known/ai-plugin.json', JSON_ONLY)
