@@ -43,6 +43,28 @@ describe('a2a-agent-card', () => {
     if (expected !== 'pass') expect(outcome.recommendation).toBeString()
   })
 
+  // A2A 1.0 specification, rule by rule.
+  const interfaceWithout = (field: 'protocolBinding' | 'protocolVersion') => {
+    const { [field]: _dropped, ...rest } = V1.supportedInterfaces[0]!
+    return atCurrent({ ...V1, supportedInterfaces: [rest] })
+  }
+  test.each([
+    ['A2A 1.0 §8.2/§14.3: the card at /.well-known/agent-card.json passes', atCurrent(V1), 'pass'],
+    ['A2A 1.0 §8.2/§14.3: a card only at /.well-known/agent.json warns', { current: notFound(CURRENT), legacy: jsonSnapshot(V1, { url: LEGACY }), card: V1, source: 'legacy' }, 'warning'],
+    ['A2A 1.0 §4.4.6: an interface entry without protocolBinding warns', interfaceWithout('protocolBinding'), 'warning'],
+    ['A2A 1.0 §4.4.6: an interface entry without protocolVersion warns', interfaceWithout('protocolVersion'), 'warning'],
+    ['A2A 1.0 §14.1: a card served as application/a2a+json passes', atCurrent(V1, 'application/a2a+json'), 'pass'],
+  ] satisfies [string, AgentCardArtifact, Outcome['status']][])('%s', (_name, agentCard, expected) => {
+    expect(check.run({ agentCard }, context).status).toBe(expected)
+  })
+
+  test('the interface gap and the legacy path are named', () => {
+    expect(check.run({ agentCard: interfaceWithout('protocolVersion') }, context).details).toContain('supportedInterfaces[0].protocolVersion')
+    const legacy = check.run({ agentCard: { current: notFound(CURRENT), legacy: jsonSnapshot(V1, { url: LEGACY }), card: V1, source: 'legacy' } }, context)
+    expect(legacy.details).toContain('agent-card.json')
+    expect(legacy.recommendation).toContain(CURRENT)
+  })
+
   test('missing fields are named', () => {
     const outcome = check.run({ agentCard: atCurrent({ ...V1, skills: [{ id: 'quote', name: 'Quote', description: 'Prices' }] }) }, context)
     expect(outcome.details).toContain('skills[0].tags')

@@ -1,5 +1,6 @@
 // (bonus) An A2A Agent Card (v1.0, or v0.3) is published at /.well-known/agent-card.json with its required fields.
-// Spec: https://a2a-protocol.org/latest/specification/
+// Spec: https://a2a-protocol.org/latest/specification/ (1.0: §8.2 discovery at the well-known URI registered in
+// §14.3, `agent-card.json`; §4.4.6 AgentInterface requires url, protocolBinding and protocolVersion)
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listSome, statusOf } from '../../core/engine/lib/describe.ts'
 import { type FieldKind, missingFields } from '../lib/fields.ts'
@@ -81,7 +82,7 @@ export default defineCheck({
     const issues: string[] = []
     const fixes: string[] = []
     if (source === 'legacy') {
-      issues.push('it is only at the pre-0.3 path /.well-known/agent.json')
+      issues.push('it is only at the pre-0.3 path /.well-known/agent.json, not at the well-known URI A2A 1.0 registers (agent-card.json, §8.2 and §14.3)')
       fixes.push(`serve it at ${url}`)
     }
     if (missing.length > 0) {

@@ -1,14 +1,31 @@
-// robots.txt carries valid Content-Signal (Cloudflare) or Content-Usage (IETF AIPREF) preference lines that agree with its crawl rules.
-// Spec: https://contentsignals.org/ and https://datatracker.ietf.org/doc/draft-ietf-aipref-attach/
+// robots.txt lines or the homepage's Content-Usage header carry valid Content-Signal (Cloudflare) or Content-Usage
+// (IETF AIPREF) preferences that agree with the crawl rules.
+// Spec: https://contentsignals.org/, https://datatracker.ietf.org/doc/draft-ietf-aipref-attach/ (attach-05) and
+// https://datatracker.ietf.org/doc/draft-ietf-aipref-vocab/ (vocab-07); the AIPREF documents are still drafts.
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { parseSignal, type SignalForm } from '../lib/content-signals.ts'
+import { AIPREF_LABELS, parseSignal, type SignalForm } from '../lib/content-signals.ts'
+
+/** Lighthouse 12's robots.txt audit knows neither line (its list of directives predates them). */
+const LIGHTHOUSE_TRADE =
+  'Lighthouse 12\'s robots.txt audit reports a Content-Signal or Content-Usage line as an unknown directive and lowers the SEO score, so if that score matters send the preference as a "Content-Usage: train-ai=n, search=y" HTTP response header instead.'
+const ADD_SIGNAL = `Add "Content-Signal: search=yes, ai-input=yes, ai-train=no" (with your own yes/no choices) under "User-agent: *" in robots.txt, or the IETF form "Content-Usage: train-ai=n, search=y". ${LIGHTHOUSE_TRADE}`
+
+interface Statement {
+  form: SignalForm
+  value: string
+  /** "line 4" or "the Content-Usage header of /". */
+  where: string
+  source: 'robots' | 'header'
+  /** The robots.txt group's product tokens; none for the header, which is not scoped to crawlers. */
+  agents: string[]
+}
 
 export default defineCheck({
   meta: {
     id: 'content-signals',
     name: 'Content Signals / Content-Usage',
     description:
-      'Content-Signal (search, ai-input, ai-train) or IETF Content-Usage lines in robots.txt tell agents which uses of the content are welcome, beyond whether they may crawl it.',
+      'Content-Signal (search, ai-input, ai-train) or IETF Content-Usage (train-ai, search) preferences, in robots.txt or the Content-Usage response header, tell agents which uses of the content are welcome, beyond whether they may crawl it.',
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'recommended',
@@ -16,40 +33,44 @@ export default defineCheck({
     draft: true,
     maxScore: 4,
     specUrl: 'https://contentsignals.org/',
-    recommendation:
-      'Add a line such as "Content-Signal: search=yes, ai-input=yes, ai-train=no" to the "User-agent: *" group of robots.txt.',
-    needs: ['robots'],
+    recommendation: ADD_SIGNAL,
+    needs: ['robots', 'homepage'],
   },
-  run({ robots }) {
-    if (!robots.found) return na('No robots.txt to carry content signals (reported by robots-txt)')
-    const lines = robots.groups.flatMap((group) => [
-      ...group.contentSignals.map((entry) => ({ ...entry, form: 'Content-Signal' as SignalForm, group })),
-      ...group.contentUsage.map((entry) => ({ ...entry, form: 'Content-Usage' as SignalForm, group })),
+  run({ robots, homepage }) {
+    const header = homepage.headers['content-usage']
+    const statements: Statement[] = robots.groups.flatMap((group) => [
+      ...group.contentSignals.map((entry) => ({ form: 'Content-Signal' as const, value: entry.value, where: `line ${entry.line}`, source: 'robots' as const, agents: group.agents })),
+      ...group.contentUsage.map((entry) => ({ form: 'Content-Usage' as const, value: entry.value, where: `line ${entry.line}`, source: 'robots' as const, agents: group.agents })),
     ])
-    if (lines.length === 0) {
-      return fail(
-        `robots.txt has ${robots.groups.length} group(s) but no Content-Signal or Content-Usage line`,
-        'Add "Content-Signal: search=yes, ai-input=yes, ai-train=no" (with your own yes/no choices) under "User-agent: *" in robots.txt.',
-      )
+    if (header !== undefined) statements.push({ form: 'Content-Usage', value: header, where: 'the Content-Usage header of /', source: 'header', agents: [] })
+    if (statements.length === 0) {
+      if (!robots.found) return na('No robots.txt and no Content-Usage header to carry content signals (robots.txt is reported by robots-txt)')
+      return fail(`robots.txt has ${robots.groups.length} group(s) but no Content-Signal or Content-Usage line, and / sends no Content-Usage header`, ADD_SIGNAL)
     }
     const malformed: string[] = []
     const contradictions: string[] = []
-    for (const line of lines) {
-      const parsed = parseSignal(line.value, line.form)
-      if (parsed.problems.length) malformed.push(`line ${line.line} (${line.form}: ${line.value}): ${parsed.problems.join(', ')}`)
+    const ignored = new Set<string>()
+    for (const statement of statements) {
+      const parsed = parseSignal(statement.value, statement.form, statement.source)
+      parsed.ignored?.forEach((label) => ignored.add(label))
+      if (parsed.problems.length) malformed.push(`${statement.where} (${statement.form}: ${statement.value}): ${parsed.problems.join(', ')}`)
       const granted = parsed.pairs.filter((pair) => pair.grants).map((pair) => `${pair.key}=${pair.value}`)
       const path = parsed.path ?? '/'
-      const refused = line.group.agents.filter((agent) => !robots.isAllowed(agent, path))
+      const refused = statement.agents.filter((agent) => !robots.isAllowed(agent, path))
       if (granted.length && refused.length) {
-        contradictions.push(`line ${line.line} grants ${granted.join(', ')} but the group (${refused.join(', ')}) disallows ${path}`)
+        contradictions.push(`${statement.where} grants ${granted.join(', ')} but the group (${refused.join(', ')}) disallows ${path}`)
       }
     }
-    const summary = `${lines.length} signal line(s): ${lines.map((line) => `${line.form}: ${line.value}`).slice(0, 3).join(' | ')}`
+    const summary = `${statements.length} signal(s): ${statements.map((statement) => `${statement.form}: ${statement.value}`).slice(0, 3).join(' | ')}${
+      ignored.size ? `; labels outside the AIPREF vocabulary ignored: ${[...ignored].join(', ')}` : ''
+    }`
     if (malformed.length || contradictions.length) {
       return warn(
         `${summary}; ${[...malformed, ...contradictions].join('; ')}`,
         [
-          malformed.length ? 'Use only the known keys with yes/no (Content-Signal: search, ai-input, ai-train) or y/n (Content-Usage: train-ai, search…), as key=value pairs separated by commas' : '',
+          malformed.length
+            ? `Use only the known keys: Content-Signal takes search, ai-input, ai-train with yes/no; Content-Usage takes the lower-case labels ${AIPREF_LABELS.join(' and ')} with exactly y or n (draft-ietf-aipref-vocab-07), as comma-separated key=value pairs`
+            : '',
           contradictions.length ? 'make each signal agree with its group\'s crawl rules (a use cannot be granted where crawling is disallowed)' : '',
         ]
           .filter(Boolean)

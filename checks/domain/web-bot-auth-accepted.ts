@@ -1,5 +1,5 @@
 // A request signed with Web Bot Auth (RFC 9421) is served, and not treated worse than the same request unsigned.
-// Spec: https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/
+// Spec: https://datatracker.ietf.org/doc/draft-ietf-webbotauth-httpsig-protocol/ (-00, adopted 2026-09-01)
 import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
 import { defineCheck, na, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
@@ -17,7 +17,7 @@ export default defineCheck({
     maturity: 'emerging',
     draft: true,
     maxScore: 3,
-    specUrl: 'https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/',
+    specUrl: 'https://datatracker.ietf.org/doc/draft-ietf-webbotauth-httpsig-protocol/',
     recommendation:
       'Accept Web Bot Auth signed requests at your CDN or WAF (e.g. Cloudflare verified bots / signed agents) instead of challenging them.',
     needs: ['agentProbes'],

@@ -1,7 +1,9 @@
-// /.well-known/http-message-signatures-directory is a public JWKS whose kids are the keys' thumbprints, with valid response signatures.
-// Spec: https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/ (directory: checks.md §12.3)
+// /.well-known/http-message-signatures-directory answers 200 without a redirect, as its own media type, with a
+// public JWKS whose kids are the keys' thumbprints, no RFC 9421 test key, and valid response signatures.
+// Spec: https://datatracker.ietf.org/doc/draft-ietf-webbotauth-httpsig-protocol/ (-00, adopted 2026-09-01:
+// "Key Distribution and Discovery", "Directory Format", "Deployment Anti-Patterns")
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { jwkThumbprint, verifyContentDigest, verifyMessageSignatures } from '../lib/http-signature-verify.ts'
+import { jwkThumbprint, RFC9421_TEST_KEYS, verifyContentDigest, verifyMessageSignatures } from '../lib/http-signature-verify.ts'
 import { isRecord, looksLikeHtml, parseJson } from '../../core/engine/snapshot.ts'
 
 const DIRECTORY_TYPE = 'application/http-message-signatures-directory+json'
@@ -25,7 +27,7 @@ export default defineCheck({
     bonus: true,
     draft: true,
     maxScore: 2,
-    specUrl: 'https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-protocol/',
+    specUrl: 'https://datatracker.ietf.org/doc/draft-ietf-webbotauth-httpsig-protocol/',
     recommendation: RECOMMENDATION,
     needs: ['wbaDirectory'],
   },
@@ -33,11 +35,13 @@ export default defineCheck({
     const path = '/.well-known/http-message-signatures-directory'
     if (response.status >= 300 && response.status < 400) {
       return fail(
-        `${path} redirects (${response.status} to ${response.headers.location ?? 'nowhere'}); verifiers must not follow redirects when fetching keys`,
+        `${path} redirects (${response.status} to ${response.headers.location ?? 'nowhere'}); draft-ietf-webbotauth-httpsig-protocol-00 requires a 200 and verifiers MUST NOT follow redirects, so they find no keys`,
         `Serve the key directory directly at ${path} with a 200, without a redirect.`,
       )
     }
-    if (response.status !== 200) return fail(`No key directory: ${path} answered ${response.status}`, RECOMMENDATION)
+    if (response.status !== 200) {
+      return fail(`No key directory: ${path} answered ${response.status}${response.status < 300 ? ', not the 200 verifiers require' : ''}`, RECOMMENDATION)
+    }
     if (looksLikeHtml(response.body)) return fail(`${path} answered 200 with an HTML page, not a key directory`, RECOMMENDATION)
     const document = parseJson(response.body)
     if (document === undefined) {
@@ -63,13 +67,20 @@ export default defineCheck({
           `Remove ${name} from the directory, treat it as compromised and rotate it: publish only the public members (kty, crv, x for Ed25519).`,
         )
       }
+      const thumbprint = jwkThumbprint(key)
+      const testKey = thumbprint ? RFC9421_TEST_KEYS[thumbprint] : undefined
+      if (testKey) {
+        return fail(
+          `${name} is the RFC 9421 example key ${testKey}, whose private half is published: test keys MUST NOT be used outside tests, so anyone can sign as this agent`,
+          `Remove ${name} from the directory and publish a key pair of your own, generated for this agent (keep its private half secret).`,
+        )
+      }
       const kty = String(key.kty)
       const curves = KNOWN_CURVES[kty]
       if (curves === undefined || (curves !== null && !curves.includes(String(key.crv)))) {
         problems.push(`${name} has an unsupported key type ${kty}${key.crv ? `/${String(key.crv)}` : ''}`)
         fixes.add('use Ed25519 (kty OKP), ECDSA P-256/P-384 or RSA keys')
       }
-      const thumbprint = jwkThumbprint(key)
       if (typeof key.kid === 'string' && thumbprint !== null && key.kid !== thumbprint) {
         problems.push(`${name}'s kid "${key.kid}" is not its thumbprint "${thumbprint}"`)
         fixes.add(`set each kid to the key's RFC 7638 JWK thumbprint (for ${name}: ${thumbprint})`)
@@ -82,7 +93,7 @@ export default defineCheck({
     }
 
     if (response.contentType !== DIRECTORY_TYPE) {
-      problems.push(`served as ${response.contentType || 'no content type'}`)
+      problems.push(`served as ${response.contentType || 'no content type'}, not as the directory media type the draft requires at this well-known URI`)
       fixes.add(`serve it with Content-Type: ${DIRECTORY_TYPE}`)
     }
 

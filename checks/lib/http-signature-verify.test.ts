@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { jwkThumbprint, verifyContentDigest, verifyMessageSignatures } from './http-signature-verify.ts'
+import { createPublicKey } from 'node:crypto'
+import { jwkThumbprint, RFC9421_TEST_KEYS, verifyContentDigest, verifyMessageSignatures } from './http-signature-verify.ts'
 
-// RFC 9421 Appendix B.1.4 Ed25519 test key and the Web Bot Auth vectors of checks.md §12.5.
+// RFC 9421 Appendix B.1.4 Ed25519 test key and the test vectors of draft-ietf-webbotauth-httpsig-protocol-00.
 const TEST_KEY = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs' }
 const KID = 'poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U'
 const keys = (keyid: string | undefined) => (keyid === KID ? TEST_KEY : undefined)
@@ -115,5 +116,59 @@ describe('verifyContentDigest', () => {
   test('a wrong digest is false; an unknown algorithm is null', () => {
     expect(verifyContentDigest(vectorD.headers['content-digest'], new TextEncoder().encode(`${DIRECTORY_BODY} `))).toBe(false)
     expect(verifyContentDigest('md5=:AAAA:', new Uint8Array())).toBeNull()
+  })
+})
+
+// RFC 9421 Appendix B.1, the public halves as printed there.
+const RFC9421_PUBLIC_KEYS: [string, string, 'pkcs1' | 'spki'][] = [
+  [
+    'test-key-rsa (B.1.1)',
+    `-----BEGIN RSA PUBLIC KEY-----
+MIIBCgKCAQEAhAKYdtoeoy8zcAcR874L8cnZxKzAGwd7v36APp7Pv6Q2jdsPBRrw
+WEBnez6d0UDKDwGbc6nxfEXAy5mbhgajzrw3MOEt8uA5txSKobBpKDeBLOsdJKFq
+MGmXCQvEG7YemcxDTRPxAleIAgYYRjTSd/QBwVW9OwNFhekro3RtlinV0a75jfZg
+kne/YiktSvLG34lw2zqXBDTC5NHROUqGTlML4PlNZS5Ri2U4aCNx2rUPRcKIlE0P
+uKxI4T+HIaFpv8+rdV6eUgOrB2xeI1dSFFn/nnv5OoZJEIB+VmuKn3DCUcCZSFlQ
+PSXSfBDiUGhwOw76WuSSsf1D4b/vLoJ10wIDAQAB
+-----END RSA PUBLIC KEY-----`,
+    'pkcs1',
+  ],
+  [
+    'test-key-rsa-pss (B.1.2)',
+    `-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAr4tmm3r20Wd/PbqvP1s2
++QEtvpuRaV8Yq40gjUR8y2Rjxa6dpG2GXHbPfvMs8ct+Lh1GH45x28Rw3Ry53mm+
+oAXjyQ86OnDkZ5N8lYbggD4O3w6M6pAvLkhk95AndTrifbIFPNU8PPMO7OyrFAHq
+gDsznjPFmTOtCEcN2Z1FpWgchwuYLPL+Wokqltd11nqqzi+bJ9cvSKADYdUAAN5W
+Utzdpiy6LbTgSxP7ociU4Tn0g5I6aDZJ7A8Lzo0KSyZYoA485mqcO0GVAdVw9lq4
+aOT9v6d+nb4bnNkQVklLQ3fVAvJm+xdDOp9LCNCN48V2pnDOkFV6+U9nV5oyc6XI
+2wIDAQAB
+-----END PUBLIC KEY-----`,
+    'spki',
+  ],
+  [
+    'test-key-ecc-p256 (B.1.3)',
+    `-----BEGIN PUBLIC KEY-----
+MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEqIVYZVLCrPZHGHjP17CTW0/+D9Lf
+w0EkjqF7xB4FivAxzic30tMM4GF+hR6Dxh71Z50VGGdldkkDXZCnTNnoXQ==
+-----END PUBLIC KEY-----`,
+    'spki',
+  ],
+  [
+    'test-key-ed25519 (B.1.4)',
+    `-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAJrQLj5P/89iXES9+vFgrIy29clF9CC/oPPsw3c5D0bs=
+-----END PUBLIC KEY-----`,
+    'spki',
+  ],
+]
+
+describe('RFC9421_TEST_KEYS', () => {
+  test.each(RFC9421_PUBLIC_KEYS)('RFC 9421 Appendix B.1: %s is listed by its thumbprint', (name, pem, type) => {
+    const jwk = createPublicKey({ key: pem, format: 'pem', type }).export({ format: 'jwk' }) as Record<string, unknown>
+    expect(RFC9421_TEST_KEYS[jwkThumbprint(jwk)!]).toBe(name)
+  })
+  test('every listed key is one of Appendix B.1', () => {
+    expect(Object.keys(RFC9421_TEST_KEYS)).toHaveLength(RFC9421_PUBLIC_KEYS.length)
   })
 })

@@ -13,7 +13,7 @@ import {
 
 /**
  * Verification side of RFC 9421 HTTP Message Signatures, RFC 7638/8037 JWK thumbprints and RFC 9530
- * Content-Digest: what checks need to judge a Web Bot Auth key directory (checks.md §12.3). Pure: no
+ * Content-Digest: what checks need to judge a Web Bot Auth key directory (draft-ietf-webbotauth-httpsig-protocol-00). Pure: no
  * network, no clock; the caller decides what "now" is (e.g. the response's Date header).
  */
 
@@ -32,6 +32,17 @@ export function jwkThumbprint(jwk: Record<string, unknown>): string | null {
   // JSON.stringify of string values with no whitespace is exactly the RFC 7638 canonical form.
   const canonical = `{${members.map((name) => `${JSON.stringify(name)}:${JSON.stringify(jwk[name])}`).join(',')}}`
   return createHash('sha256').update(canonical).digest('base64url')
+}
+
+/**
+ * RFC 9421 Appendix B.1 publishes these key pairs, private halves included, "for testing only": they MUST NOT be
+ * used for anything else, so a directory that lists one lets anyone sign as its agent. By JWK thumbprint.
+ */
+export const RFC9421_TEST_KEYS: Readonly<Record<string, string>> = {
+  'BHj8s0GPnMEQtkaULIM-PLgEhLBbuGUQ1vMxmBWZzEo': 'test-key-rsa (B.1.1)',
+  'oD0HwocPBSfpNy5W3bpJeyFGY_IQ_YpqxSjQ3Yd-CLA': 'test-key-rsa-pss (B.1.2)',
+  'ydQXMtvbsOsZyFir-Y7A8t7fKEM1gbKPvyFkdpu4fvI': 'test-key-ecc-p256 (B.1.3)',
+  'poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U': 'test-key-ed25519 (B.1.4)',
 }
 
 /** The message whose components a signature covers. `request` is the request a response answers (`;req`). */

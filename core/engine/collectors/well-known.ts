@@ -30,7 +30,7 @@ export const agentsJsonCollector = documentAt('agentsJson', '/.well-known/agents
 export const nlwebCollector = documentAt('nlweb', '/ask?query=test', JSON_ONLY)
 export const acpCollector = documentAt('acp', '/.well-known/acp.json', JSON_ONLY)
 export const ucpCollector = documentAt('ucp', '/.well-known/ucp', JSON_ONLY)
-// Key discovery MUST NOT follow redirects (draft-meunier-webbotauth-httpsig-protocol §4).
+// Key discovery MUST NOT follow redirects (draft-ietf-webbotauth-httpsig-protocol-00, Key Distribution and Discovery).
 export const wbaDirectoryCollector = documentAt('wbaDirectory', '/.well-known/http-message-signatures-directory', {
   headers: { accept: 'application/http-message-signatures-directory+json, application/json;q=0.9' },
   redirect: 'manual',
