@@ -42,8 +42,7 @@ const file = (body: string, type: string) => () => new Response(body, { headers:
 function published(remedy: Remedy, type?: string) {
   const nginx = remedy.recipes.find((recipe) => recipe.server === 'nginx')?.code ?? ''
   const headers: Record<string, string> = { 'content-type': /default_type '([^']+)'/.exec(nginx)?.[1] ?? type ?? 'text/plain' }
-  const cors = /add_header Access-Control-Allow-Origin "([^"]+)"/.exec(nginx)?.[1]
-  if (cors) headers['access-control-allow-origin'] = cors
+  for (const [, name, value] of nginx.matchAll(/add_header ([\w-]+) "((?:[^"\\]|\\.)*)"/g)) headers[name!.toLowerCase()] = value!.replaceAll('\\"', '"')
   return () => new Response(remedy.snippet.code, { headers })
 }
 /** `Name: value` lines as headers. */
@@ -123,9 +122,8 @@ const APPLIED: Record<string, Application> = {
   },
   'api-catalog': {
     apply: (remedy) => (routes['/.well-known/api-catalog'] = published(remedy)),
-    expected: 'not pass',
-    notPass: /HEAD answered 200 without a Link rel="api-catalog"/,
-    why: 'a linkset naming /openapi.json and /docs/api; the check also asks HEAD for a Link rel="api-catalog", which neither the snippet nor its recipes add',
+    expected: 'pass',
+    why: 'a linkset served with its media type and the Link rel="api-catalog" its recipes add',
   },
   'cors-public-metadata': {
     apply: ({ snippet }) => (routes['/llms.txt'] = () => new Response(LLMS_TXT, { headers: { 'content-type': 'text/markdown', ...headerLines(snippet.code) } })),

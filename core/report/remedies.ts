@@ -78,34 +78,40 @@ function headerRecipes(name: string, value: string, path = '/'): Recipe[] {
 const singleQuoted = (value: string) => `'${value}'`
 const caddyQuoted = (value: string) => (value.includes('"') ? `\`${value}\`` : `"${value}"`)
 
-/** A static file served with its media type and, for metadata agents read from browsers, CORS. */
-function fileRecipes(path: string, type: string, source: string): Recipe[] {
+/**
+ * A static file served with its media type and, for metadata agents read from browsers, CORS; `headers` are further
+ * response headers the standard asks of the file (RFC 9727's `Link: rel="api-catalog"` on the catalog itself).
+ */
+function fileRecipes(path: string, type: string, source: string, headers: Record<string, string> = {}): Recipe[] {
+  const all: [string, string][] = [['Access-Control-Allow-Origin', '*'], ...Object.entries(headers)]
+  const quoted = (value: string) => value.replaceAll('"', '\\"')
+  const single = (value: string) => value.replaceAll("'", "\\'")
   return [
     {
       server: 'nginx',
       language: 'nginx',
-      code: `location = ${path} {\n    alias /var/www/site${path};\n    default_type ${singleQuoted(type)};\n    add_header Access-Control-Allow-Origin "*" always;\n}`,
+      code: `location = ${path} {\n    alias /var/www/site${path};\n    default_type ${singleQuoted(type)};\n${all.map(([name, value]) => `    add_header ${name} "${quoted(value)}" always;\n`).join('')}}`,
     },
     {
       server: 'Apache',
       language: 'apache',
-      code: `# file at DocumentRoot${path}\n<Location "${path}">\n    Header always set Content-Type ${singleQuoted(type)}\n    Header always set Access-Control-Allow-Origin "*"\n</Location>`,
+      code: `# file at DocumentRoot${path}\n<Location "${path}">\n    Header always set Content-Type ${singleQuoted(type)}\n${all.map(([name, value]) => `    Header always set ${name} "${quoted(value)}"\n`).join('')}</Location>`,
     },
-    { server: 'Caddy', language: 'caddy', code: `@doc path ${path}\nheader @doc Content-Type ${caddyQuoted(type)}\nheader @doc Access-Control-Allow-Origin "*"` },
+    { server: 'Caddy', language: 'caddy', code: `@doc path ${path}\nheader @doc Content-Type ${caddyQuoted(type)}${all.map(([name, value]) => `\nheader @doc ${name} ${caddyQuoted(value)}`).join('')}` },
     {
       server: 'Cloudflare',
       language: 'text',
-      code: `Publish the file at ${path} on your origin (or Pages: public${path}), then\nRules > Transform Rules > Modify Response Header\n  When: URI Path equals "${path}"\n  Then: Set static "Content-Type" = ${type} and "Access-Control-Allow-Origin" = *`,
+      code: `Publish the file at ${path} on your origin (or Pages: public${path}), then\nRules > Transform Rules > Modify Response Header\n  When: URI Path equals "${path}"\n  Then: Set static "Content-Type" = ${type}${all.map(([name, value]) => ` and "${name}" = ${value}`).join('')}`,
     },
     {
       server: 'Express',
       language: 'javascript',
-      code: `app.get('${path}', (req, res) => {\n  res.set('Access-Control-Allow-Origin', '*')\n  res.type('${type}').sendFile(path.join(__dirname, '${source}'))\n})`,
+      code: `app.get('${path}', (req, res) => {\n${all.map(([name, value]) => `  res.set('${name}', '${single(value)}')\n`).join('')}  res.type('${type}').sendFile(path.join(__dirname, '${source}'))\n})`,
     },
     {
       server: 'Next.js',
       language: 'javascript',
-      code: `// put the file at public${path}, then in next.config.js:\nmodule.exports = {\n  async headers() {\n    return [{ source: '${path}', headers: [\n      { key: 'Content-Type', value: '${type}' },\n      { key: 'Access-Control-Allow-Origin', value: '*' },\n    ] }]\n  },\n}`,
+      code: `// put the file at public${path}, then in next.config.js:\nmodule.exports = {\n  async headers() {\n    return [{ source: '${path}', headers: [\n      { key: 'Content-Type', value: '${type}' },\n${all.map(([name, value]) => `      { key: '${name}', value: '${single(value)}' },\n`).join('')}    ] }]\n  },\n}`,
     },
   ]
 }
@@ -234,7 +240,9 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
         ],
       }),
     },
-    recipes: fileRecipes('/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"', 'api-catalog.json'),
+    recipes: fileRecipes('/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"', 'api-catalog.json', {
+      Link: '</.well-known/api-catalog>; rel="api-catalog"',
+    }),
   }),
   'cors-public-metadata': () => ({
     snippet: { label: 'Send on /llms.txt, /openapi.json and /.well-known/* responses', language: 'http', code: 'Access-Control-Allow-Origin: *' },
