@@ -8,15 +8,15 @@
  *   search, user action) and by user agent; its 2025 Year in Review (radar.cloudflare.com/year-in-review/2025)
  *   measured "user action" fetching growing more than 15-fold during 2025;
  * - Cloudflare, "From Googlebot to GPTBot: who's crawling your site in 2025" (blog.cloudflare.com, 2025-07-01):
- *   ChatGPT-User requests up 2,825 % from May 2024 to May 2025, the largest user-initiated fetcher; PerplexityBot
- *   the fastest-growing AI search crawler;
+ *   ChatGPT-User requests up 2,825 % from May 2024 to May 2025, PerplexityBot up 157,490 % from a small base;
  * - Cloudflare, "A deeper look at AI crawlers: breaking down traffic by purpose and industry" (blog.cloudflare.com,
- *   2025-08-28): ChatGPT-User leads the user-action purpose;
+ *   2025-08-28): ChatGPT-User carries a significant share of all AI crawling, user-initiated as it is;
  * - audience: ChatGPT about 800 million weekly users (OpenAI, October 2025), far more than Perplexity or Claude;
  *   industry trackers put ChatGPT at about four fifths of the referrals AI platforms sent sites in 2025.
  * Vendors do not publish per-agent request counts, so a share is an estimate to a few points, not a measurement;
  * what the rule depends on is the order (ChatGPT-User alone carries the majority of assistant fetches, Perplexity-User
- * and Claude-User come next, each above a tenth), which every source above agrees on. Revisit them with each Year in Review.
+ * and Claude-User come next, each above a tenth), which the sources above point to. Revisit the shares with each
+ * Year in Review.
  */
 import type { AiAgent, AiPurpose } from './ai-agents.ts'
 
