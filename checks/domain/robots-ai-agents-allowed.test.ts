@@ -52,7 +52,11 @@ describe('robots-ai-agents-allowed', () => {
   test('the fail names the refused agents and their share of assistant fetches', () => {
     const outcome = check.run(artifacts(robotsTxt('User-agent: ChatGPT-User\nUser-agent: Claude-User\nUser-agent: Perplexity-User\nDisallow: /\n')), context)
     expect(outcome.details).toStartWith('User-initiated AI agents carrying about 85 % of assistant fetches are disallowed on /: ChatGPT-User, Claude-User, Perplexity-User')
+    expect(outcome.recommendation).toStartWith('Remove ChatGPT-User, Claude-User, Perplexity-User from the robots.txt group that disallows them')
     expect(outcome.recommendation).toContain('cannot reach grade B')
+    const wildcard = check.run(artifacts(robotsTxt('User-agent: *\nDisallow: /\n')), context)
+    expect(wildcard.details).toContain('AI search crawlers too: OAI-SearchBot')
+    expect(wildcard.recommendation).toContain('before the "User-agent: *" rules')
   })
 
   test('no robots.txt means no restrictions', () => {

@@ -77,9 +77,15 @@ export default defineCheck({
     const atRoot = weighRefusal(userBlockedAtRoot)
     if (atRoot.stopsAgents) {
       const wildcard = robots.isAllowed('*', '/') ? '' : ' (a wildcard "Disallow: /" with no override for them)'
+      const searchAtRoot = search.filter((agent) => !robots.isAllowed(agent.token, '/'))
+      const searchNote = searchAtRoot.length ? `; AI search crawlers too: ${tokens(searchAtRoot)}` : ''
+      const named = governingGroup(robots, userBlockedAtRoot[0]!.token) !== 'the "User-agent: *" group'
+      const fix = named
+        ? `Remove ${tokens(userBlockedAtRoot)} from the robots.txt group that disallows them (or give them a group of their own with "Allow: /")`
+        : `Add a group to robots.txt such as "User-agent: ChatGPT-User\\nUser-agent: Claude-User\\nUser-agent: Perplexity-User\\nAllow: /" before the "User-agent: *" rules`
       return fail(
-        `User-initiated AI agents carrying about ${percent(atRoot.userShare)} of assistant fetches are disallowed on /${wildcard}: ${tokens(userBlockedAtRoot)}${trainingNote}`,
-        `Add a group to robots.txt such as "User-agent: ChatGPT-User\\nUser-agent: Claude-User\\nUser-agent: Perplexity-User\\nAllow: /" before the rules in ${governingGroup(robots, userBlockedAtRoot[0]!.token)}, so agents acting for a person can read the site. ${BLOCKED_NOTE}`,
+        `User-initiated AI agents carrying about ${percent(atRoot.userShare)} of assistant fetches are disallowed on /${wildcard}: ${tokens(userBlockedAtRoot)}${searchNote}${trainingNote}`,
+        `${fix}, so agents acting for a person can read the site. ${BLOCKED_NOTE}`,
       )
     }
 
