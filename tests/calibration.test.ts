@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngineDeps } from '../core/engine-deps.ts'
 import { scan, type ScanReport, scoreResults } from '../core/engine/scan.ts'
+import { buildReportModel } from '../core/report/index.ts'
+import { startServerEverything } from './fixtures/mcp/everything.ts'
 import { type McpFixture, resolveRules as mcpResolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
 import { type FixtureSite, resolveRules, type SiteName, startFixtureSites } from './fixtures/sites/server.ts'
 import { testConfig } from './helpers.ts'
@@ -24,15 +26,16 @@ import { testConfig } from './helpers.ts'
  * 3. Readable, nothing more. The plain blog has good hygiene (sitemap, semantic HTML, BlogPosting JSON-LD, real
  *    404s) and nothing agent-specific. Agents read it fine but find nothing made for them: B at best, C at worst,
  *    below a site that offers agents an API or a catalogue.
- * 4. Agents get little. The SPA is an empty shell without JavaScript, answers 200 for any path and has no
- *    structured data (its WebMCP tool only helps browser agents): D. The news site has real content, but its edge
+ * 4. Agents get little. The news site has real content, but its edge
  *    answers agents acting for a person with a 403 challenge, so they get nothing; while the block lasts no amount
  *    of polish makes it B (the block factor), and lifting it is the first fix: C or D. The food magazine is as
  *    well made, but its robots.txt admits only Googlebot and Bingbot: every agent acting for a person is
  *    disallowed, the same block by other means, and the same band.
- * 5. Nothing for agents. "Welcome to nginx!" lets every agent in, to a page that says nothing; `poor` is broken
- *    throughout (HTML robots.txt, soft 404s, an empty app shell, unlabeled forms). D at best, far below real
- *    documentation.
+ * 5. Nothing for agents. "Welcome to nginx!" lets every agent in, to a page that says nothing; the SPA is an empty
+ *    shell without JavaScript, so fetch-based agents (the most common kind) read nothing at all, which stops them as
+ *    a block does (its WebMCP tool only helps browser agents; it also answers 200 for any path and has no
+ *    structured data), and server rendering is its fix #1; `poor` is broken throughout (HTML robots.txt, soft 404s,
+ *    an empty app shell, unlabeled forms). D at best, far below real documentation.
  */
 interface Archetype {
   /** A fixture site, or an MCP fixture server scanned by its URL. */
@@ -55,39 +58,50 @@ const TIERS: Record<string, Archetype>[] = [
     blog: { site: 'blog', grades: ['B', 'C'] },
   },
   {
-    spa: { site: 'spa', grades: ['D'] },
     'blocked-news': { site: 'bot-challenged', grades: ['C', 'D'] },
     'robots-blocked': { site: 'robots-blocked', grades: ['C', 'D'] },
   },
   {
     placeholder: { site: 'placeholder', grades: ['D', 'F'] },
+    spa: { site: 'spa', grades: ['D', 'F'] },
     poor: { site: 'poor', grades: ['F'] },
   },
 ]
 
 const ARCHETYPES: Record<string, Archetype> = Object.assign({}, ...TIERS)
+/**
+ * One workshop site under four robots.txt files (tests/fixtures/sites/robots-variants): what robots.txt alone does
+ * to the score. Kept out of the tiers, which order different sites.
+ */
+const ROBOTS_VARIANTS = ['robots-allow-all', 'robots-training-blocked', 'robots-assistants-blocked', 'robots-absent'] as const satisfies SiteName[]
+/** The MCP team's reference server: its gaps are warnings, which must not read as required failures. */
+const REFERENCE_MCP = 'mcp-reference-server'
 /** "Clearly below": the placeholder trails real documentation by at least this many points. */
 const PLACEHOLDER_GAP = 40
 
 let sites: FixtureSite[]
 let mcp: McpFixture[]
+let everything: Awaited<ReturnType<typeof startServerEverything>>
 let engine: ReturnType<typeof createEngineDeps>
 const reports = new Map<string, ScanReport>()
 
 beforeAll(async () => {
-  const siteNames = Object.values(ARCHETYPES).flatMap((archetype) => (archetype.site ? [archetype.site] : []))
+  const siteNames = [...Object.values(ARCHETYPES).flatMap((archetype) => (archetype.site ? [archetype.site] : [])), ...ROBOTS_VARIANTS]
   sites = await startFixtureSites(siteNames)
   mcp = await startMcpFixtures(['well-made'])
-  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: `${resolveRules(sites)},${mcpResolveRules(mcp)}` }))
+  everything = await startServerEverything()
+  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: `${resolveRules(sites)},${mcpResolveRules([...mcp, everything])}` }))
   const phase = engine.browser ? 'all' : 'static'
   for (const [name, archetype] of Object.entries(ARCHETYPES)) {
     const target = archetype.site ? sites.find((site) => site.name === archetype.site)!.host : mcp[0]!.url
     reports.set(name, await scan(target, engine, { phase }))
   }
-}, 240_000)
+  for (const name of ROBOTS_VARIANTS) reports.set(name, await scan(sites.find((site) => site.name === name)!.host, engine, { phase }))
+  reports.set(REFERENCE_MCP, await scan(everything.url, engine, { phase }))
+}, 360_000)
 afterAll(async () => {
   await engine.browser?.close()
-  await Promise.all([...sites.map((site) => site.stop()), ...mcp.map((fixture) => fixture.stop())])
+  await Promise.all([...sites.map((site) => site.stop()), ...mcp.map((fixture) => fixture.stop()), everything.stop()])
 })
 
 const report = (name: string) => reports.get(name)!
@@ -114,7 +128,13 @@ describe('calibration table', () => {
 })
 
 /** The archetypes that stop agents, and the check that says so. */
-const BLOCKED: Record<string, string> = { 'blocked-news': 'bot-challenge-free', 'robots-blocked': 'robots-ai-agents-allowed' }
+const BLOCKED: Record<string, string> = {
+  'blocked-news': 'bot-challenge-free',
+  'robots-blocked': 'robots-ai-agents-allowed',
+  'robots-assistants-blocked': 'robots-ai-agents-allowed',
+  spa: 'content-without-js',
+  poor: 'content-without-js',
+}
 
 describe('harm first', () => {
   test.each(Object.entries(BLOCKED))('%s has the block (%s) as top fix #1 and a grade below B', (name, id) => {
@@ -124,6 +144,16 @@ describe('harm first', () => {
     expect(['C', 'D', 'F']).toContain(blocked.grade)
     // Its fail recommendation says why the grade stops there.
     expect(rows(name).find((check) => check.id === id)!.recommendation).toMatch(/cannot reach grade B/)
+  })
+
+  test('refusing the main assistants in robots.txt scores below the same site with no robots.txt; refusing training crawlers costs nothing', () => {
+    const score = (name: string) => report(name).score
+    expect(score('robots-assistants-blocked'), table()).toBeLessThan(score('robots-absent'))
+    expect(score('robots-assistants-blocked')).toBeLessThan(score('robots-allow-all'))
+    // Naming the training crawlers can earn the explicit-rules check something; it never costs.
+    expect(score('robots-training-blocked')).toBeGreaterThanOrEqual(score('robots-allow-all'))
+    expect(rows('robots-training-blocked').find((check) => check.id === 'robots-ai-agents-allowed')).toMatchObject({ status: 'pass', score: 10 })
+    expect(report('robots-training-blocked').blockedBy).toEqual([])
   })
 
   test('no archetype that lets agents in is held down by the block factor', () => {
@@ -153,6 +183,19 @@ describe('harm first', () => {
 })
 
 describe('one set of numbers', () => {
+  test("every top fix's estimated gain is what re-checking that fix alone adds, within a point", () => {
+    for (const [name, scanned] of reports) {
+      const results = rows(name)
+      for (const fix of scanned.topFixes) {
+        const fixed = results.map((check) =>
+          check.id === fix.id && check.mcpUrl === fix.mcpUrl ? { ...check, status: 'pass' as const, score: check.maxScore, fraction: 1 } : check,
+        )
+        const added = scoreResults(engine.registry, fixed).score - scanned.score
+        expect({ name, id: fix.id, off: Math.abs(added - fix.estScoreGain) <= 1 }, `re-check adds ${added}, estimated ${fix.estScoreGain}`).toEqual({ name, id: fix.id, off: true })
+      }
+    }
+  })
+
   test("the layers' 0-100 points add up to the score, and their maxPoints to 100", () => {
     for (const [name, scanned] of reports) {
       const applicable = scanned.layers.filter((layer) => layer.applicable)
@@ -171,6 +214,19 @@ describe('one set of numbers', () => {
     const payments = report('blog').layers.find((layer) => layer.id === 'payments')!
     expect(payments).toMatchObject({ applicable: false, maxScore: 0, maxPoints: 0, points: 0, weight: 15 })
     expect(payments.checks.every((check) => check.status === 'na' && check.naReason)).toBe(true)
+  })
+
+  test('"required check fails, so agents are held back" is said only over a required fail, never over warnings', () => {
+    for (const [name, scanned] of reports) {
+      const model = buildReportModel(scanned)
+      const requiredFail = rows(name).some((check) => check.tier === 'required' && check.status === 'fail')
+      expect({ name, heldBack: model.verdict.includes('held back') }).toEqual({ name, heldBack: requiredFail && model.blocking.length === 0 })
+    }
+    // The reference MCP server's gaps are warnings of required checks (no additionalProperties: false on tools that take no arguments).
+    const reference = rows(REFERENCE_MCP)
+    expect(reference.some((check) => check.tier === 'required' && check.status === 'warning')).toBe(true)
+    expect(reference.filter((check) => check.tier === 'required' && check.status === 'fail').map((check) => check.id)).toEqual([])
+    expect(buildReportModel(report(REFERENCE_MCP)).verdict).toContain('no required check fails')
   })
 
   test('no check shows its full points with a warning or a fail', () => {

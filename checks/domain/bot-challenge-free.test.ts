@@ -69,6 +69,20 @@ describe('bot-challenge-free', () => {
     expect(outcome.recommendation).toContain('ChatGPT-User')
   })
 
+  test('one rule with robots.txt: a refused assistant too small to stop agents costs points by its share of the traffic', () => {
+    const agentProbes = probes({ 'Claude-User': page(403) })
+    // The same artifact with a minor assistant in Claude-User's place: DuckAssistBot carries 2 % of assistant fetches.
+    const duck = agentProbes.probes.find((probe) => probe.agent === 'Claude-User')!
+    duck.agent = 'DuckAssistBot'
+    const outcome = check.run({ agentProbes }, context)
+    expect(outcome.status).toBe('warning')
+    expect(outcome.fraction).toBeCloseTo(0.99, 6)
+    expect(outcome.details).toContain('DuckAssistBot (403')
+    expect(outcome.details).toContain('about 2 % of assistant fetches')
+    // Claude-User itself carries more than a tenth: the same refusal of it stops agents.
+    expect(check.run({ agentProbes: probes({ 'Claude-User': page(403) }) }, context).details).toContain('about 12 % of assistant fetches')
+  })
+
   test('training blocks are noted, not penalised', () => {
     expect(check.run({ agentProbes: probes({ GPTBot: page(403) }) }, context).details).toContain('not penalised')
   })

@@ -4,6 +4,7 @@ import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agen
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
 import { readJsonRpcResponse } from '../../core/engine/lib/mcp-wire.ts'
+import { percent, STOPS_AGENTS_SHARE, weighRefusal } from '../../core/engine/lib/agent-traffic.ts'
 import { unreachable } from '../lib/outcomes.ts'
 import { captchaOnForm, type ChallengeVerdict, detectChallenge } from '../../core/engine/lib/challenge.ts'
 import { type HttpSnapshot, isOk } from '../../core/engine/snapshot.ts'
@@ -20,7 +21,7 @@ export default defineCheck({
     id: 'bot-challenge-free',
     name: 'No bot challenge for declared agents',
     description:
-      `AI agents acting for a person, AI search bots and signed agents must get the real page or endpoint, not a CAPTCHA, an interstitial or a 403 that a browser would not see. Challenging agents acting for a person stops them outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C).`,
+      `AI agents acting for a person, AI search bots and signed agents must get the real page or endpoint, not a CAPTCHA, an interstitial or a 403 that a browser would not see. Challenging agents that carry ${percent(STOPS_AGENTS_SHARE)} or more of assistant fetches (each of ChatGPT-User, Perplexity-User and Claude-User alone does; each agent weighed by its share of real traffic, the same rule as a robots.txt refusal), or signed requests, stops agents outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). A smaller refusal costs points by the traffic it turns away.`,
     layer: 'accessibility',
     applicability: 'all',
     tier: 'required',
@@ -41,10 +42,12 @@ export default defineCheck({
       .filter((probe) => probe.purpose !== 'browser')
       .map((probe) => ({ probe, verdict: probeVerdict(probe.response, browser.response, target.kind) }))
     const hit = (filter: (probe: AgentProbe) => boolean) => judged.filter(({ probe, verdict }) => verdict.kind !== null && filter(probe))
-    const failing = hit(mustPass)
+    const userRefused = hit((probe) => probe.purpose === 'user')
+    const signedRefused = hit((probe) => probe.purpose === 'scanner-signed' && mustPass(probe))
     // Search crawlers index pages; they never call an MCP endpoint, so refusing them there is noted, not penalised.
     const searchMatters = target.kind === 'domain'
     const search = searchMatters ? hit((probe) => probe.purpose === 'search') : []
+    const refusal = weighRefusal([...userRefused, ...search].map(({ probe }) => ({ token: probe.agent, purpose: probe.purpose as 'user' | 'search' })))
     const notes: string[] = []
     const mcpSearch = searchMatters ? [] : hit((probe) => probe.purpose === 'search')
     if (mcpSearch.length) notes.push(`AI search crawlers refused (${listed(mcpSearch)}): they do not call MCP endpoints, not penalised`)
@@ -54,11 +57,12 @@ export default defineCheck({
     if (otherScanner.length) notes.push(`unsigned scanner request refused (${listed(otherScanner)})`)
     const note = notes.length ? `; ${notes.join('; ')}` : ''
 
-    if (failing.length) {
-      const signedFailed = failing.some(({ probe }) => probe.purpose === 'scanner-signed')
+    const userShare = userRefused.length ? ` (about ${percent(refusal.userShare)} of assistant fetches)` : ''
+    if (refusal.stopsAgents || signedRefused.length) {
+      const failing = [...userRefused, ...signedRefused]
       return fail(
-        `${subject} challenges or blocks agents acting for a person: ${listed(failing)}${search.length ? `; AI search bots too: ${listed(search)}` : ''}${note}`,
-        `Exempt ${failing.map(({ probe }) => probe.agent).join(', ')} from bot challenges on ${subject} (a WAF skip rule for verified AI agents${signedFailed ? ', and accept requests carrying a valid Web Bot Auth signature' : ''}); people using AI assistants are sent away otherwise. ${BLOCKED_NOTE}`,
+        `${subject} challenges or blocks agents acting for a person: ${listed(failing)}${userShare}${search.length ? `; AI search bots too: ${listed(search)}` : ''}${note}`,
+        `Exempt ${failing.map(({ probe }) => probe.agent).join(', ')} from bot challenges on ${subject} (a WAF skip rule for verified AI agents${signedRefused.length ? ', and accept requests carrying a valid Web Bot Auth signature' : ''}); people using AI assistants are sent away otherwise. ${BLOCKED_NOTE}`,
       )
     }
 
@@ -75,10 +79,17 @@ export default defineCheck({
       return unreachable(`${subject} answered ${browser.response.status} to a browser as well, so a block aimed at agents cannot be told from an outage or a network-wide block`)
     }
 
-    if (search.length) {
+    // A refusal too small to stop agents costs points by the traffic it turns away (the rule robots.txt refusals follow).
+    if (userRefused.length || search.length) {
+      const refused = [...userRefused, ...search]
+      const parts = [
+        ...(userRefused.length ? [`agents acting for a person that carry too small a share of assistant fetches to stop agents are challenged or blocked: ${listed(userRefused)}${userShare}`] : []),
+        ...(search.length ? [`AI search bots are challenged or blocked: ${listed(search)}`] : []),
+      ]
       return warn(
-        `Agents acting for a person get ${subject}, but AI search bots are challenged or blocked: ${listed(search)}${note}`,
-        `Exempt ${search.map(({ probe }) => probe.agent).join(', ')} from bot challenges, or the site drops out of AI answers and citations.`,
+        `${userRefused.length ? 'Most' : 'All'} agents acting for a person get ${subject}, but ${parts.join('; ')}${note}`,
+        `Exempt ${refused.map(({ probe }) => probe.agent).join(', ')} from bot challenges, or ${userRefused.length ? 'the people using those assistants are sent away' : 'the site drops out of AI answers and citations'}.`,
+        { fraction: refusal.fraction },
       )
     }
     const captcha = target.kind === 'domain' ? captchaOnForm(browser.response.body) : null

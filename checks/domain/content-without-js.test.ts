@@ -13,6 +13,15 @@ describe('content-without-js', () => {
     expect(check.meta).toMatchObject({ layer: 'accessibility', tier: 'required', maturity: 'verified', bonus: false, draft: false, maxScore: 8 })
   })
 
+  test('an empty shell stops fetch-based agents (its fail applies the block factor); thin content is only a warning', () => {
+    expect(check.meta.stopsAgents).toBe(true)
+    const shell = check.run({ homepage: page('<div id="root"></div><script src="/app.js"></script>'), docsPage: null }, context)
+    expect(shell.recommendation).toContain('cannot reach grade B')
+    const thin = check.run({ homepage: page(`<h1>Acme</h1><p>${prose(300)}</p>`), docsPage: null }, context)
+    expect(thin.status).toBe('warning')
+    expect(thin.recommendation).not.toContain('grade B')
+  })
+
   test.each([
     ['server-rendered with an h1', 'pass', richPage],
     ['no h1 but a rich <main>', 'pass', page(`<main><p>${prose(600)}</p></main>`)],

@@ -2,6 +2,7 @@
 // Spec: https://developer.chrome.com/docs/lighthouse/agentic-browsing/
 import { load } from 'cheerio'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
+import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
 import { unreachable } from '../lib/outcomes.ts'
 import { visibleText } from '../lib/payments.ts'
 import type { HtmlPage } from '../../core/engine/snapshot.ts'
@@ -45,7 +46,7 @@ export default defineCheck({
     id: 'content-without-js',
     name: 'Meaningful content without JavaScript',
     description:
-      'Most agents read the HTML as served and never run JavaScript; a page whose content appears only after scripts run looks empty to them.',
+      `Most agents read the HTML as served and never run JavaScript; a page whose content appears only after scripts run looks empty to them. A homepage that is an empty shell without JavaScript (an empty app mount point, or under ${TOO_LITTLE_TEXT} characters of text) stops fetch-based agents, the most common kind, outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). Thin but readable content is a warning.`,
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'required',
@@ -56,6 +57,8 @@ export default defineCheck({
       'Render the main content on the server (SSR or static generation) so the initial HTML has the text and an <h1>; keep JavaScript for interaction.',
     needs: ['homepage', 'docsPage'],
     essentialsAccess: 'readableWithoutJs',
+    // Only the homepage's fail (an empty or near-empty shell) stops agents; thin content and a docs page are warnings.
+    stopsAgents: true,
   },
   run({ homepage, docsPage }) {
     if (homepage.status >= 500) {
@@ -67,7 +70,7 @@ export default defineCheck({
     if (home.status === 'fail') {
       return fail(
         details,
-        'Server-render the homepage: the HTML sent to clients should contain the headline, the product description and the main links (at least 500 characters of text and an <h1>), not an empty <div id="root"> filled in by JavaScript.',
+        `Server-render the homepage: the HTML sent to clients should contain the headline, the product description and the main links (at least 500 characters of text and an <h1>), not an empty <div id="root"> filled in by JavaScript. ${BLOCKED_NOTE}`,
       )
     }
     if (home.status === 'warning') {

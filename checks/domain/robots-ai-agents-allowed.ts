@@ -4,6 +4,7 @@ import type { RobotsArtifact } from '../../core/engine/collectors/robots.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
 import { type AiAgent, agentsFor } from '../../core/engine/lib/ai-agents.ts'
+import { percent, STOPS_AGENTS_SHARE, weighRefusal } from '../../core/engine/lib/agent-traffic.ts'
 import { isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
 /** A Crawl-delay this long throttles live agent use to a crawl (checks.md §2). */
@@ -23,7 +24,7 @@ export default defineCheck({
     id: 'robots-ai-agents-allowed',
     name: 'AI agents not blocked by robots.txt',
     description:
-      `Agents fetching for a person (ChatGPT-User, Claude-User…) and AI search crawlers must be allowed by robots.txt, or the site disappears from live agent use and AI answers. Disallowing every agent acting for a person stops them outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). Blocking training crawlers is a policy choice and is not penalised.`,
+      `Agents fetching for a person (ChatGPT-User, Claude-User…) and AI search crawlers must be allowed by robots.txt, or the site disappears from live agent use and AI answers. Disallowing, on the homepage, agents that carry ${percent(STOPS_AGENTS_SHARE)} or more of assistant fetches (each of ChatGPT-User, Perplexity-User and Claude-User alone does; each agent weighed by its share of real traffic, the same rule as an edge challenge) stops agents outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). A smaller refusal costs points by the traffic it turns away. Blocking training crawlers is a policy choice and is not penalised.`,
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'required',
@@ -73,11 +74,18 @@ export default defineCheck({
       : ''
     const scope = keyPaths.length > 1 ? `/ and ${keyPaths.length - 1} key path(s) (${keyPaths.slice(1).join(', ')})` : '/ (no other key path found)'
 
-    if (userBlockedAtRoot.length === user.length) {
+    const atRoot = weighRefusal(userBlockedAtRoot)
+    if (atRoot.stopsAgents) {
       const wildcard = robots.isAllowed('*', '/') ? '' : ' (a wildcard "Disallow: /" with no override for them)'
+      const searchAtRoot = search.filter((agent) => !robots.isAllowed(agent.token, '/'))
+      const searchNote = searchAtRoot.length ? `; AI search crawlers too: ${tokens(searchAtRoot)}` : ''
+      const named = governingGroup(robots, userBlockedAtRoot[0]!.token) !== 'the "User-agent: *" group'
+      const fix = named
+        ? `Remove ${tokens(userBlockedAtRoot)} from the robots.txt group that disallows them (or give them a group of their own with "Allow: /")`
+        : `Add a group to robots.txt such as "User-agent: ChatGPT-User\\nUser-agent: Claude-User\\nUser-agent: Perplexity-User\\nAllow: /" before the "User-agent: *" rules`
       return fail(
-        `Every user-initiated AI agent is disallowed on /${wildcard}: ${tokens(user)}${trainingNote}`,
-        `Add a group to robots.txt such as "User-agent: ChatGPT-User\\nUser-agent: Claude-User\\nUser-agent: Perplexity-User\\nAllow: /" before the rules in ${governingGroup(robots, 'ChatGPT-User')}, so agents acting for a person can read the site. ${BLOCKED_NOTE}`,
+        `User-initiated AI agents carrying about ${percent(atRoot.userShare)} of assistant fetches are disallowed on /${wildcard}: ${tokens(userBlockedAtRoot)}${searchNote}${trainingNote}`,
+        `${fix}, so agents acting for a person can read the site. ${BLOCKED_NOTE}`,
       )
     }
 
@@ -98,7 +106,12 @@ export default defineCheck({
         )
       }
       if (slow.length) fixes.push(`lower or drop the Crawl-delay for ${tokens(slow.map(({ agent }) => agent))}`)
-      return warn(`${problems.join('; ')}${trainingNote}`, `In robots.txt, ${fixes.join('; and ')}.`)
+      // What is turned away costs points by its share of the traffic; a slow Crawl-delay alone costs the default half.
+      const refusal = weighRefusal(blocked)
+      const share = blocked.length ? ` (about ${percent(refusal.userShare)} of assistant fetches and ${percent(refusal.searchShare)} of AI search crawling)` : ''
+      return warn(`${problems.join('; ')}${share}${trainingNote}`, `In robots.txt, ${fixes.join('; and ')}.`, {
+        fraction: Math.min(blocked.length ? refusal.fraction : 1, slow.length ? 0.5 : 1),
+      })
     }
     return pass(`All user-initiated and AI search agents are allowed on ${scope}${trainingNote}`)
   },

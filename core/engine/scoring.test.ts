@@ -276,3 +276,45 @@ describe('MCP fan-out', () => {
     expect(failing.estScoreGain).toBe(25)
   })
 })
+
+describe('a top fix gains what re-checking it alone adds', () => {
+  /** A deterministic pseudo-random sequence (a linear congruential generator), so a failure reproduces. */
+  function sequence(seed: number): () => number {
+    let state = seed
+    return () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31
+      return state / 2 ** 31
+    }
+  }
+  const LAYER_IDS: LayerId[] = ['discovery', 'accessibility', 'usability', 'payments']
+  const STATUSES: CheckStatus[] = ['pass', 'warning', 'fail', 'na']
+
+  test.each([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])('random scan %i: every gain is the re-scored difference within a point (blocks, bonuses, fractions, fan-out)', (seed) => {
+    const random = sequence(seed)
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!
+    const entries = Array.from({ length: 24 }, (_, index) => {
+      const status = pick(STATUSES)
+      const maxScore = pick([2, 3, 5, 8, 10])
+      const fraction = status === 'warning' ? random() : undefined
+      const made = entry(`c${index}`, pick(LAYER_IDS), status, {
+        maxScore,
+        score: pointsFor(status, maxScore, fraction),
+        bonus: random() < 0.15,
+        stopsAgents: index < 3,
+      })
+      // Two servers of a fan-out share one id.
+      if (index >= 20) Object.assign(made.result, { id: 'fan-out', mcpUrl: `https://mcp${index}.test/mcp` })
+      return made
+    })
+    const card = scoreScan(entries)
+    for (const fix of card.topFixes) {
+      const fixed = entries.map((scored) =>
+        scored.result.id === fix.id && scored.result.mcpUrl === fix.mcpUrl
+          ? { ...scored, result: { ...scored.result, status: 'pass' as const, score: scored.result.maxScore } }
+          : { ...scored, result: { ...scored.result } },
+      )
+      const added = scoreScan(fixed).score - card.score
+      expect({ id: fix.id, close: Math.abs(added - fix.estScoreGain) <= 1 }, `re-check adds ${added}, estimated ${fix.estScoreGain}`).toEqual({ id: fix.id, close: true })
+    }
+  })
+})

@@ -77,7 +77,8 @@ export interface Scorecard {
   maxScore: 100
   /**
    * Ids of the failing checks that stop agents outright (a challenge or block for AI agents, robots.txt
-   * disallowing them). Set by scoreScan; absent on results stored before contract 1.28.0.
+   * disallowing them, a homepage that is an empty shell without JavaScript). Set by scoreScan; absent on results
+   * stored before contract 1.28.0.
    */
   blockedBy?: string[]
   /** What the layers' points are multiplied by: BLOCKED_FACTOR per id in blockedBy, 1 when nothing blocks agents. */

@@ -293,7 +293,8 @@ export function buildReportModel(input: ReportInput): ReportModel {
     notApplicable.set(reason, [...(notApplicable.get(reason) ?? []), check])
   }
   const failing = checks.filter((check) => FAILING.has(check.status))
-  const requiredFailing = failing.filter((check) => check.required && check.status !== 'error')
+  // Only a fail holds agents back; a required check's warning is an improvement like any other.
+  const requiredFailing = failing.filter((check) => check.required && check.status === 'fail')
   const pending = checks.filter((check) => check.group === 'pending')
   const blocking = checks.filter((check) => check.blocksAgents)
   const passed = checks.filter((check) => check.group === 'passed')

@@ -80,7 +80,7 @@ describe('buildReportModel', () => {
     ])
     // The details that only repeat the reason are not printed a second time.
     expect(model.notApplicable[0]!.checks[0]!.details).toBeUndefined()
-    expect(model.counts).toEqual({ fixes: 2, issues: 3, passed: 1, notApplicable: 3, pending: 1, requiredFailing: 2 })
+    expect(model.counts).toEqual({ fixes: 2, issues: 3, passed: 1, notApplicable: 3, pending: 1, requiredFailing: 1 })
   })
 
   test('a layer with nothing applicable says so instead of 0 / 0', () => {
@@ -125,8 +125,20 @@ describe('buildReportModel', () => {
     expect(blocked.verdict).toStartWith('22/100 (F): AI agents are stopped outright ("Check content-signals" fails)')
   })
 
-  test('the verdict names the required failures and the first fix', () => {
-    expect(model.verdict).toBe('22/100 (F): 2 required checks fail, so agents are held back; start with "Check bot-challenge-free" (+12 points). 1 background check is still running.')
+  test('the verdict names the required failures and the first fix; a required warning is not one of them', () => {
+    expect(model.verdict).toBe('22/100 (F): required check "Check bot-challenge-free" fails, so agents are held back; start with "Check bot-challenge-free" (+12 points). 1 background check is still running.')
+  })
+
+  test('a report whose only gaps are warnings of required checks reads as improvements, not as held back', () => {
+    const warned = buildReportModel({
+      ...poor,
+      score: 91,
+      grade: 'A',
+      topFixes: [{ id: 'sitemap-xml', estScoreGain: 2 }],
+      layers: [{ ...poor.layers[0]!, checks: [check('robots-txt', 'pass', { tier: 'required' }), check('sitemap-xml', 'warning', { estScoreGain: 2, tier: 'required', score: 5 })] }],
+    })
+    expect(warned.counts.requiredFailing).toBe(0)
+    expect(warned.verdict).toBe('91/100 (A): no required check fails; 1 improvement remains, start with "Check sitemap-xml" (+2 points).')
   })
 
   test('a clean report and a partial run read as such', () => {
