@@ -19,11 +19,12 @@ import { loadConfig } from '../core/config.ts'
 import { createEngineDeps } from '../core/engine-deps.ts'
 import { scan } from '../core/engine/scan.ts'
 import type { CheckResult } from '../core/engine/scoring.ts'
-import { availableAgents } from '../journeys/agents/index.ts'
+import { availableAgents, BROWSER_AGENT } from '../journeys/agents/index.ts'
 import { ASSISTANT_IDENTITIES } from '../journeys/identities.ts'
 import { INTENTS } from '../journeys/intents/index.ts'
 import { runJourney } from '../journeys/runner.ts'
 import { type AgentDefinition, intentPrompt } from '../journeys/types.ts'
+import { startLabelledSites } from '../tests/fixtures/sites/labelled/server.ts'
 import { type FixtureSite, resolveRules, SITE_NAMES, type SiteHandler, startFixtureSite } from '../tests/fixtures/sites/server.ts'
 import { startVariantSite, VARIANT_BASE, VARIANT_NAMES, VARIANTS, type VariantName } from '../tests/fixtures/sites/variants.ts'
 import { bootstrapInterval, mean, spearman } from './stats.ts'
@@ -60,18 +61,28 @@ class ByteCounter {
     if (response.body === null) return response
     const body = await response.arrayBuffer()
     this.bytes += body.byteLength
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+    const headers = new Headers(response.headers)
+    headers.delete('content-length')
+    return new Response(body, { status: response.status, statusText: response.statusText, headers })
   }
 }
 
-const counters = new Map<string, ByteCounter>()
-const started: FixtureSite[] = []
-for (const name of SITE_NAMES) {
-  const counter = new ByteCounter()
-  const site = await startFixtureSite(name, { wrap: counter.wrap })
-  counters.set(site.host, counter)
-  started.push(site)
+/** A site of the world as the bench reaches it. */
+interface WorldSite {
+  name: string
+  host: string
 }
+
+const counters = new Map<string, ByteCounter>()
+const countedAt = (host: string) => {
+  const counter = new ByteCounter()
+  counters.set(host, counter)
+  return counter.wrap
+}
+
+const fixtures: FixtureSite[] = []
+for (const name of SITE_NAMES) fixtures.push(await startFixtureSite(name, { wrap: countedAt(`${name}.test`) }))
+const labelled = startLabelledSites({ wrap: (host, handler) => countedAt(host)(handler) })
 const variantSites = new Map<VariantName, FixtureSite>()
 for (const variant of VARIANT_NAMES) {
   const counter = new ByteCounter()
@@ -79,19 +90,24 @@ for (const variant of VARIANT_NAMES) {
   counters.set(site.host, counter)
   variantSites.set(variant, site)
 }
+const worldSites: WorldSite[] = [...fixtures, ...Object.values(labelled.sites)]
 
-const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolveRules([...started, ...variantSites.values()]) })
+const resolve = [resolveRules([...fixtures, ...variantSites.values()]), ...labelled.resolveRules].join(',')
+const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolve })
 const deps = createEngineDeps(config, { browser: null })
 const assistantIds = ASSISTANT_IDENTITIES.map((identity) => identity.id.toLowerCase())
+/** The identities under study: our own agent and each AI assistant. */
 const agents: AgentDefinition[] = availableAgents(config).filter((agent) => agent.meta.id === 'deterministic' || assistantIds.includes(agent.meta.id))
-const AGENT_LABEL = (id: string) => (id === 'deterministic' ? 'built-in' : ASSISTANT_IDENTITIES.find((identity) => identity.id.toLowerCase() === id)!.id)
+const AGENT_LABEL = (id: string) => (id === 'deterministic' ? 'built-in' : id === BROWSER_AGENT.meta.id ? 'browser' : ASSISTANT_IDENTITIES.find((identity) => identity.id.toLowerCase() === id)!.id)
+/** Plus a browser's walk: what the site offers anyone, the baseline the assistants' share is read against. */
+const walkers = [...agents, BROWSER_AGENT]
 
-async function measure(site: FixtureSite, label: string): Promise<Measured> {
+async function measure(site: WorldSite, label: string): Promise<Measured> {
   const report = await scan(site.host, deps, { phase: 'static' })
   const checks = new Map(report.layers.flatMap((layer) => layer.checks).map((check) => [check.id, check]))
   const counter = counters.get(site.host)!
   const runs = new Map<string, Run[]>()
-  for (const agent of agents) {
+  for (const agent of walkers) {
     const list: Run[] = []
     for (const intent of INTENTS) {
       const before = counter.bytes
@@ -111,7 +127,7 @@ async function measure(site: FixtureSite, label: string): Promise<Measured> {
 
 const began = performance.now()
 const world: Measured[] = []
-for (const site of started) world.push(await measure(site, site.name))
+for (const site of worldSites) world.push(await measure(site, site.name))
 const variants = new Map<VariantName, Measured>()
 for (const [variant, site] of variantSites) variants.set(variant, await measure(site, variant))
 const elapsed = (performance.now() - began) / 1000
@@ -119,7 +135,13 @@ const elapsed = (performance.now() - began) / 1000
 const rate = (site: Measured, agentId: string) => mean(site.runs.get(agentId)!.map((run) => (run.success ? 1 : 0)))
 /** The AI assistants' mean success rate: what a person asking any of them gets. */
 const assistantRate = (site: Measured) => mean(assistantIds.map((id) => rate(site, id)))
-const successes = (site: Measured) => [...site.runs.values()].flat().filter((run) => run.success)
+const successes = (site: Measured) => agents.flatMap((agent) => site.runs.get(agent.meta.id)!).filter((run) => run.success)
+/** Of the intents a browser completes on the site, the share the AI assistants complete (null when a browser completes none). */
+const offeredShare = (site: Measured): number | null => {
+  const offered = new Set(site.runs.get(BROWSER_AGENT.meta.id)!.filter((run) => run.success).map((run) => run.intent))
+  if (offered.size === 0) return null
+  return mean(assistantIds.map((id) => site.runs.get(id)!.filter((run) => run.success && offered.has(run.intent)).length / offered.size))
+}
 const fixed = (value: number, digits = 2) => (Number.isNaN(value) ? 'n/a' : value.toFixed(digits))
 const signed = (value: number, digits = 0) => (Number.isNaN(value) ? 'n/a' : `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(digits)}`)
 const kb = (bytes: number) => bytes / 1024
@@ -129,25 +151,29 @@ const header = (cells: string[]) => `${row(cells)}\n${row(cells.map(() => '---')
 const lines: string[] = []
 const print = (text = '') => lines.push(text)
 
-print(`### The world: ${world.length} fixture sites × ${INTENTS.length} intents × ${agents.length} identities`)
+print(`### The world: ${world.length} sites (${fixtures.length} fixture sites, ${world.length - fixtures.length} hand-labelled journey sites) × ${INTENTS.length} intents × ${walkers.length} identities`)
 print()
-print(header(['site', 'score', 'grade', ...agents.map((agent) => AGENT_LABEL(agent.meta.id)), 'steps to success', 'KB to success']))
+print(header(['site', 'score', 'grade', ...walkers.map((agent) => AGENT_LABEL(agent.meta.id)), 'steps to success', 'KB to success']))
 for (const site of world.toSorted((a, b) => b.score - a.score)) {
   const won = successes(site)
-  print(row([site.site, site.score, site.grade, ...agents.map((agent) => `${site.runs.get(agent.meta.id)!.filter((run) => run.success).length}/${INTENTS.length}`), fixed(mean(won.map((run) => run.steps)), 1), fixed(kb(mean(won.map((run) => run.bytes))), 1)]))
+  print(row([site.site, site.score, site.grade, ...walkers.map((agent) => `${site.runs.get(agent.meta.id)!.filter((run) => run.success).length}/${INTENTS.length}`), fixed(mean(won.map((run) => run.steps)), 1), fixed(kb(mean(won.map((run) => run.bytes))), 1)]))
 }
 print()
 
-const scores = world.map((site) => site.score)
-const correlation = (label: string, rates: number[]) => {
+const correlation = (label: string, sites: readonly Measured[], rates: number[]) => {
+  const scores = sites.map((site) => site.score)
   const interval = bootstrapInterval(scores, rates, spearman, { resamples: RESAMPLES, seed: SEED })
-  return row([label, fixed(spearman(scores, rates)), `${fixed(interval.low)} to ${fixed(interval.high)}`, `${interval.used}/${RESAMPLES}`])
+  return row([label, sites.length, fixed(spearman(scores, rates)), `${fixed(interval.low)} to ${fixed(interval.high)}`, `${interval.used}/${RESAMPLES}`])
 }
-print(`### Spearman's ρ between score and success rate (n = ${world.length} sites; percentile bootstrap, ${RESAMPLES} resamples, seed ${SEED})`)
+print(`### Spearman's ρ between score and success rate (percentile bootstrap over sites, ${RESAMPLES} resamples, seed ${SEED})`)
 print()
-print(header(['identity', 'ρ', '95% interval', 'defined resamples']))
-for (const agent of agents) print(correlation(AGENT_LABEL(agent.meta.id), world.map((site) => rate(site, agent.meta.id))))
-print(correlation('AI assistants (mean)', world.map(assistantRate)))
+print(header(['identity', 'sites', 'ρ', '95% interval', 'defined resamples']))
+for (const agent of agents) print(correlation(AGENT_LABEL(agent.meta.id), world, world.map((site) => rate(site, agent.meta.id))))
+print(correlation('AI assistants (mean)', world, world.map(assistantRate)))
+const offering = world.filter((site) => offeredShare(site) !== null)
+print(correlation('AI assistants, share of what a browser completes', offering, offering.map((site) => offeredShare(site)!)))
+print()
+print('The last row divides out what a site offers at all (a documentation site sells nothing, so no agent finds its prices): it asks whether the score tracks what stops assistants, not how many tasks a site supports. Sites where a browser completes nothing drop out of it.')
 print()
 
 print('### Per check: AI-assistant success rate of sites that pass it minus that of sites that do not')
@@ -218,8 +244,9 @@ for (const [variant, measured] of variants) {
   )
 }
 print()
-const total = (world.length + variants.size) * agents.length * INTENTS.length
+const total = (world.length + variants.size) * walkers.length * INTENTS.length
 print(`_${world.length + variants.size} static scans and ${total} journeys in ${elapsed.toFixed(0)} s (\`bun bench/validity.ts --seed ${SEED} --resamples ${RESAMPLES}\`)._`)
 
 console.log(lines.join('\n'))
-await Promise.all([...started, ...variantSites.values()].map((site) => site.stop()))
+await Promise.all([...fixtures, ...variantSites.values()].map((site) => site.stop()))
+await labelled.stop()
