@@ -17,6 +17,7 @@
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../core/config.ts'
 import { createEngineDeps } from '../core/engine-deps.ts'
+import { ScanError } from '../core/engine/scan-error.ts'
 import { scan } from '../core/engine/scan.ts'
 import type { CheckResult } from '../core/engine/scoring.ts'
 import { availableAgents, BROWSER_AGENT } from '../journeys/agents/index.ts'
@@ -127,7 +128,16 @@ async function measure(site: WorldSite, label: string): Promise<Measured> {
 
 const began = performance.now()
 const world: Measured[] = []
-for (const site of worldSites) world.push(await measure(site, site.name))
+/** Sites that could not be scanned (a fixture that answers nothing a scan can start from): named, left out. */
+const unscanned: string[] = []
+for (const site of worldSites) {
+  try {
+    world.push(await measure(site, site.name))
+  } catch (error) {
+    if (!(error instanceof ScanError)) throw error
+    unscanned.push(`${site.name} (${error.message})`)
+  }
+}
 const variants = new Map<VariantName, Measured>()
 for (const [variant, site] of variantSites) variants.set(variant, await measure(site, variant))
 const elapsed = (performance.now() - began) / 1000
@@ -159,6 +169,7 @@ for (const site of world.toSorted((a, b) => b.score - a.score)) {
   print(row([site.site, site.score, site.grade, ...walkers.map((agent) => `${site.runs.get(agent.meta.id)!.filter((run) => run.success).length}/${INTENTS.length}`), fixed(mean(won.map((run) => run.steps)), 1), fixed(kb(mean(won.map((run) => run.bytes))), 1)]))
 }
 print()
+if (unscanned.length) print(`Not scannable, left out: ${unscanned.join('; ')}.\n`)
 
 const correlation = (label: string, sites: readonly Measured[], rates: number[]) => {
   const scores = sites.map((site) => site.score)
