@@ -52,6 +52,8 @@ describe('a bare 403 to AI assistants while a browser gets 200', () => {
       // The refusal ended the run: nothing was fetched after it.
       expect(outcome.steps.filter((step) => step.type === 'tool').at(-1)).toBe(refused)
       expect(outcome.insight.related_checks[0]).toBe('bot-challenge-free')
+      const noticed = outcome.insight.observations.filter((observation) => observation.step_ids.includes(refused.id))
+      expect(noticed.map((observation) => observation.kind)).toEqual(['challenge'])
     }
     // robots.txt stays open to everyone, as edges usually leave it, and it alone tells an agent how to use the site.
     const succeeded = Object.keys(outcomes).filter((id) => outcomes[id] === 'success')
