@@ -27,7 +27,7 @@ import { runJourney } from '../journeys/runner.ts'
 import { type AgentDefinition, intentPrompt } from '../journeys/types.ts'
 import { startLabelledSites } from '../tests/fixtures/sites/labelled/server.ts'
 import { type FixtureSite, resolveRules, SITE_NAMES, type SiteHandler, startFixtureSite } from '../tests/fixtures/sites/server.ts'
-import { startVariantSite, VARIANT_BASE, VARIANT_NAMES, VARIANTS, type VariantName } from '../tests/fixtures/sites/variants.ts'
+import { startVariantSite, VARIANT_BASE, variantHost, VARIANT_NAMES, VARIANTS, type VariantName } from '../tests/fixtures/sites/variants.ts'
 import { bootstrapInterval, mean, spearman } from './stats.ts'
 
 const { values } = parseArgs({ options: { seed: { type: 'string', default: '27' }, resamples: { type: 'string', default: '2000' } } })
@@ -40,7 +40,6 @@ const JUDGED = new Set(['pass', 'warn', 'fail'])
 interface Run {
   intent: string
   success: boolean
-  outcome: string
   steps: number
   bytes: number
 }
@@ -85,12 +84,7 @@ const fixtures: FixtureSite[] = []
 for (const name of SITE_NAMES) fixtures.push(await startFixtureSite(name, { wrap: countedAt(`${name}.test`) }))
 const labelled = startLabelledSites({ wrap: (host, handler) => countedAt(host)(handler) })
 const variantSites = new Map<VariantName, FixtureSite>()
-for (const variant of VARIANT_NAMES) {
-  const counter = new ByteCounter()
-  const site = await startVariantSite(variant, { wrap: counter.wrap })
-  counters.set(site.host, counter)
-  variantSites.set(variant, site)
-}
+for (const variant of VARIANT_NAMES) variantSites.set(variant, await startVariantSite(variant, { wrap: countedAt(variantHost(variant)) }))
 const worldSites: WorldSite[] = [...fixtures, ...Object.values(labelled.sites)]
 
 const resolve = [resolveRules([...fixtures, ...variantSites.values()]), ...labelled.resolveRules].join(',')
@@ -99,7 +93,7 @@ const deps = createEngineDeps(config, { browser: null })
 const assistantIds = ASSISTANT_IDENTITIES.map((identity) => identity.id.toLowerCase())
 /** The identities under study: our own agent and each AI assistant. */
 const agents: AgentDefinition[] = availableAgents(config).filter((agent) => agent.meta.id === 'deterministic' || assistantIds.includes(agent.meta.id))
-const AGENT_LABEL = (id: string) => (id === 'deterministic' ? 'built-in' : id === BROWSER_AGENT.meta.id ? 'browser' : ASSISTANT_IDENTITIES.find((identity) => identity.id.toLowerCase() === id)!.id)
+const agentLabel = (id: string) => (id === 'deterministic' ? 'built-in' : id === BROWSER_AGENT.meta.id ? 'browser' : ASSISTANT_IDENTITIES.find((identity) => identity.id.toLowerCase() === id)!.id)
 /** Plus a browser's walk: what the site offers anyone, the baseline the assistants' share is read against. */
 const walkers = [...agents, BROWSER_AGENT]
 
@@ -116,7 +110,6 @@ async function measure(site: WorldSite, label: string): Promise<Measured> {
       list.push({
         intent: intent.meta.id,
         success: outcome.verdict.outcome === 'success',
-        outcome: outcome.verdict.outcome,
         steps: outcome.steps.filter((step) => step.type === 'tool').length,
         bytes: counter.bytes - before,
       })
@@ -163,7 +156,7 @@ const print = (text = '') => lines.push(text)
 
 print(`### The world: ${world.length} sites (${fixtures.length} fixture sites, ${world.length - fixtures.length} hand-labelled journey sites) × ${INTENTS.length} intents × ${walkers.length} identities`)
 print()
-print(header(['site', 'score', 'grade', ...walkers.map((agent) => AGENT_LABEL(agent.meta.id)), 'steps to success', 'KB to success']))
+print(header(['site', 'score', 'grade', ...walkers.map((agent) => agentLabel(agent.meta.id)), 'steps to success', 'KB to success']))
 for (const site of world.toSorted((a, b) => b.score - a.score)) {
   const won = successes(site)
   print(row([site.site, site.score, site.grade, ...walkers.map((agent) => `${site.runs.get(agent.meta.id)!.filter((run) => run.success).length}/${INTENTS.length}`), fixed(mean(won.map((run) => run.steps)), 1), fixed(kb(mean(won.map((run) => run.bytes))), 1)]))
@@ -179,7 +172,7 @@ const correlation = (label: string, sites: readonly Measured[], rates: number[])
 print(`### Spearman's ρ between score and success rate (percentile bootstrap over sites, ${RESAMPLES} resamples, seed ${SEED})`)
 print()
 print(header(['identity', 'sites', 'ρ', '95% interval', 'defined resamples']))
-for (const agent of agents) print(correlation(AGENT_LABEL(agent.meta.id), world, world.map((site) => rate(site, agent.meta.id))))
+for (const agent of agents) print(correlation(agentLabel(agent.meta.id), world, world.map((site) => rate(site, agent.meta.id))))
 print(correlation('AI assistants (mean)', world, world.map(assistantRate)))
 const offering = world.filter((site) => offeredShare(site) !== null)
 print(correlation('AI assistants, share of what a browser completes', offering, offering.map((site) => offeredShare(site)!)))
