@@ -66,9 +66,9 @@ export function buildInsight(meta: IntentMeta, verdict: Verdict, steps: readonly
     if (found.length > 0) observations.push({ kind, message, step_ids: ids(found) })
   }
   const challenged = new Set(evidence.pages.filter((page) => page.challenged).map((page) => page.stepId))
-  add('challenge', 'A bot challenge answered instead of the content', tools.filter((step) => challenged.has(step.id)))
+  add('challenge', 'A bot challenge or an edge refusal answered instead of the content', tools.filter((step) => challenged.has(step.id)))
   add('robots_disallowed', 'robots.txt forbids these URLs to agents', tools.filter((step) => step.status === 'blocked' && !challenged.has(step.id)))
-  add('dead_end', 'Fetches that led nowhere (failed or 5xx)', tools.filter((step) => step.status === 'error' || (step.http_status ?? 0) >= 500))
+  add('dead_end', 'Fetches that led nowhere (failed or 5xx)', tools.filter((step) => step.status === 'error' || ((step.http_status ?? 0) >= 500 && !challenged.has(step.id))))
   add(
     'http_4xx',
     'Client errors on the way (links or well-known locations that do not exist)',

@@ -107,8 +107,8 @@ export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
 
 /**
  * Success needs the judge's pages and an answer they support (`unsupported` says why the answer is not). Otherwise a
- * challenge or a robots.txt refusal met under the run's identity makes it `blocked`, naming the first step that was
- * blocked; else it is a failure.
+ * challenge, an edge refusal or a robots.txt refusal met under the run's identity makes it `blocked`, naming the
+ * first step that was blocked; else it is a failure.
  */
 function decide(judgement: Judgement, unsupported: string | null, session: JourneySession, identity: AgentIdentity): Verdict {
   if (judgement.satisfied && !unsupported) return { outcome: 'success', reason: judgement.reason, evidence_step_ids: judgement.evidence }
@@ -117,10 +117,13 @@ function decide(judgement: Judgement, unsupported: string | null, session: Journ
   if (first) {
     const challenged = session.challenged()
     const who = identityName(identity)
+    const refusal = challenged ? session.refusal(challenged) : null
     return {
       outcome: 'blocked',
       reason: challenged
-        ? `A bot challenge answered ${who} instead of ${challenged.url} (step ${challenged.id}).`
+        ? refusal
+          ? `The edge refused ${who} at ${challenged.url} (${refusal}; step ${challenged.id}).`
+          : `A bot challenge answered ${who} instead of ${challenged.url} (step ${challenged.id}).`
         : `robots.txt disallows ${first.url} for ${identity.robotsToken} (step ${first.id}).`,
       evidence_step_ids: challenged ? [challenged.id, ...stopped.filter((step) => step !== challenged).map((step) => step.id)] : stopped.map((step) => step.id),
     }

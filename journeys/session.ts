@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto'
 import robotsParser from 'robots-parser'
 import type { Config } from '../core/config.ts'
 import type { BrowserProvider } from '../core/engine/browser.ts'
+import { needsBrowserCopy, refusalVerdict } from '../core/engine/lib/agent-refusal.ts'
 import { BROWSER_HEADERS, type HttpSnapshot, toSnapshot } from '../core/engine/snapshot.ts'
 import { OutboundError } from '../core/outbound/client.ts'
 import type { ScanSession } from '../core/outbound/session.ts'
 import type { AgentIdentity, FetchedPage, JourneyEvidence, StepSource, StepStatus, TrajectoryStep } from './types.ts'
-import { SELF } from './identities.ts'
+import { BROWSER, SELF } from './identities.ts'
 import { readPage } from './page.ts'
 
 export interface JourneyBudget {
@@ -43,7 +44,9 @@ interface RobotsRules {
  * size, time and byte budgets) under the run's identity (its User-Agent; robots.txt rules for its token are
  * honoured per origin), and every call becomes a trajectory step (handed to `onStep` as soon as it is complete)
  * with what it found added to the evidence. A bot challenge ends the run: the edge answers this identity with
- * challenges, and a real agent would stop there too.
+ * challenges, and a real agent would stop there too. So does a refusal by the scan's rule (a bare 403/429/503 while
+ * a browser gets the page, core/engine/lib/agent-refusal.ts): the edge turns this identity away, which is no failure
+ * of the site to offer the page.
  */
 export class JourneySession {
   readonly steps: TrajectoryStep[] = []
@@ -52,6 +55,8 @@ export class JourneySession {
   private readonly robots = new Map<string, Promise<RobotsRules | null>>()
   private readonly startedAt = performance.now()
   private readonly visited = new Map<string, FetchedPage | null>()
+  /** Why the edge refused the identity, by the step that met the refusal (a challenge page needs no reason). */
+  private readonly refusals = new Map<string, string>()
 
   constructor(
     private readonly options: {
@@ -80,6 +85,11 @@ export class JourneySession {
   challenged(): TrajectoryStep | null {
     const page = this.evidence.pages.find((candidate) => candidate.challenged)
     return page ? (this.steps.find((step) => step.id === page.stepId) ?? null) : null
+  }
+
+  /** What gave a refusal away ("403 while a browser got 200"); null for a challenge page or a step that was served. */
+  refusal(step: TrajectoryStep): string | null {
+    return this.refusals.get(step.id) ?? null
   }
 
   /** Tool calls left before the step budget is spent, and time left; false once either is spent, the run aborted or a challenge met. */
@@ -158,6 +168,11 @@ export class JourneySession {
       const { snapshot, body } = method === 'browser' ? await this.rendered(target) : await this.fetched(target)
       const duration_ms = Math.round(performance.now() - started)
       const page = readPage(snapshot, '', method, body)
+      const refusal = page.challenged ? null : await this.edgeRefusal(target, snapshot)
+      if (refusal) {
+        page.challenged = true
+        page.jsOnly = false
+      }
       const completed = snapshot.status >= 200 && snapshot.status < 300 && !page.challenged
       const status: StepStatus = page.challenged ? 'blocked' : 'ok'
       const step = this.record(
@@ -165,13 +180,14 @@ export class JourneySession {
           ...base,
           status,
           duration_ms,
-          label: describe(page),
+          label: describe(page, refusal),
           http_status: snapshot.status,
           content_type: snapshot.contentType || undefined,
           completed,
         },
         how.parentId ?? null,
       )
+      if (refusal) this.refusals.set(step.id, refusal)
       // Ids are given when a step completes, so that calls made concurrently (a model may make several) never share one.
       page.stepId = step.id
       this.evidence.pages.push(page)
@@ -183,6 +199,22 @@ export class JourneySession {
       )
       return null
     }
+  }
+
+  /**
+   * Why the edge refused this identity the URL, judged as the scan's bot-challenge check judges it: a bare
+   * 403/429/503 is a refusal only when a browser asking for the same URL is served, so only then is a browser's copy
+   * fetched (unsigned, outside the run's steps: it is the judge's evidence, not the agent's move). Null when served.
+   */
+  private async edgeRefusal(target: URL, snapshot: HttpSnapshot): Promise<string | null> {
+    if (this.identity.id === BROWSER.id || !needsBrowserCopy(snapshot)) return null
+    let browser: HttpSnapshot
+    try {
+      browser = toSnapshot(await this.options.http.request(target.href, { signal: this.options.signal, headers: { ...BROWSER_HEADERS }, sign: false }))
+    } catch {
+      return null
+    }
+    return refusalVerdict(snapshot, browser, 'domain').reason
   }
 
   /** The identity's request headers: its User-Agent (a browser's full set), Markdown first when the task wants it. */
@@ -281,8 +313,9 @@ function normalize(url: string): string {
   }
 }
 
-function describe(page: FetchedPage): string {
+function describe(page: FetchedPage, refusal: string | null): string {
   const path = new URL(page.url).pathname
+  if (refusal) return `${path}: refused (${refusal})`
   if (page.challenged) return `${path}: a bot challenge answered instead of the page`
   if (page.status >= 400) return `${path}: ${page.status}`
   return `${path}: ${page.status}${page.title ? ` "${page.title.slice(0, 80)}"` : ''}`

@@ -89,7 +89,10 @@ export interface FetchedPage {
   status: number
   contentType: string
   fetchMethod: 'http' | 'browser'
-  /** A bot challenge answered instead of the content (Cloudflare, Akamai, DataDome, a 403 interstitial…). */
+  /**
+   * The edge turned the agent away instead of serving the content: a bot challenge (Cloudflare, Akamai, DataDome, a
+   * 403 interstitial…) or a bare 403/429/503 that a browser was not given (core/engine/lib/agent-refusal.ts).
+   */
   challenged: boolean
   /** An HTML page whose content needs JavaScript: almost no text, an app shell. */
   jsOnly: boolean

@@ -1,6 +1,7 @@
 // Declared AI agents and the signed scanner get the homepage (or MCP endpoint) without a bot challenge or block.
 // Spec: https://developers.cloudflare.com/cloudflare-challenges/challenge-types/challenge-pages/detect-response/
-import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
+import type { AgentProbe } from '../../core/engine/collectors/agent-probes.ts'
+import { refusalVerdict } from '../../core/engine/lib/agent-refusal.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
 import { readJsonRpcResponse } from '../../core/engine/lib/mcp-wire.ts'
@@ -40,7 +41,7 @@ export default defineCheck({
     if (!browser) return unreachable(`No browser baseline for ${subject}; challenges cannot be told apart`)
     const judged: Judged[] = agentProbes.probes
       .filter((probe) => probe.purpose !== 'browser')
-      .map((probe) => ({ probe, verdict: probeVerdict(probe.response, browser.response, target.kind) }))
+      .map((probe) => ({ probe, verdict: refusalVerdict(probe.response, browser.response, target.kind) }))
     const hit = (filter: (probe: AgentProbe) => boolean) => judged.filter(({ probe, verdict }) => verdict.kind !== null && filter(probe))
     const userRefused = hit((probe) => probe.purpose === 'user')
     const signedRefused = hit((probe) => probe.purpose === 'scanner-signed' && mustPass(probe))

@@ -1,6 +1,7 @@
 // A request signed with Web Bot Auth (RFC 9421) is served, and not treated worse than the same request unsigned.
 // Spec: https://datatracker.ietf.org/doc/draft-ietf-webbotauth-httpsig-protocol/ (-00, adopted 2026-09-01)
-import { type AgentProbe, probeVerdict } from '../../core/engine/collectors/agent-probes.ts'
+import type { AgentProbe } from '../../core/engine/collectors/agent-probes.ts'
+import { refusalVerdict } from '../../core/engine/lib/agent-refusal.ts'
 import { defineCheck, na, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
 import { isOk } from '../../core/engine/snapshot.ts'
@@ -35,7 +36,7 @@ export default defineCheck({
     if (!signed.signed) return na('The scanner has no signing key configured, so no signed request was sent')
 
     const judge = (probe: AgentProbe) => {
-      const verdict = probeVerdict(probe.response, browser?.response ?? null, target.kind)
+      const verdict = refusalVerdict(probe.response, browser?.response ?? null, target.kind)
       const served = verdict.kind === null && isOk(probe.response)
       return { served, text: `${probe.response.status}${verdict.reason ? ` (${verdict.reason})` : ''}` }
     }

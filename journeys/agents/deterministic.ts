@@ -103,7 +103,9 @@ async function walk(run: Parameters<AgentDefinition['run']>[0]): ReturnType<Agen
   const response = answer
     ? answerText(answer)
     : blocked
-      ? `A bot challenge answered instead of ${blocked.url}.`
+      ? tools.refusal(blocked)
+        ? `The edge refused the agent at ${blocked.url} (${tools.refusal(blocked)}).`
+        : `A bot challenge answered instead of ${blocked.url}.`
       : run.hasBudget()
         ? 'Nothing relevant was left to follow.'
         : 'The budget ran out.'

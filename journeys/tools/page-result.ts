@@ -60,7 +60,7 @@ export async function visitForModel(
   rawUrl: string,
   load: (url: string, how: FetchIntent) => Promise<FetchedPage | null>,
 ): Promise<PageResult | ToolRefusal> {
-  if (run.tools.challenged()) return { error: 'A bot challenge answered instead of the site: it does not let you in, say so.' }
+  if (run.tools.challenged()) return { error: 'A bot challenge or a refusal answered instead of the site: it does not let you in, say so.' }
   if (run.signal.aborted || !run.hasBudget()) return { error: 'The step budget is spent: answer with what you found.' }
   let target: URL
   try {

@@ -112,7 +112,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
           tags: ['Journeys'],
           summary: 'List the publicly runnable agents',
           description:
-            `Agents POST /api/journey/runs accepts as \`agent\`, each with the exact \`user_agent\` it sends and the \`identity\` it presents: \`self\` (our own agent, AgentReadiness, signed per Web Bot Auth when the deployment has a key) or the product token of an AI assistant's user-triggered fetcher (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User), with \`identity_source\`, where the vendor publishes it. An identity run sends that User-Agent (still signed where configured) and obeys robots.txt for that token; a bot challenge or a robots.txt refusal met under it ends the run \`blocked\`. Model-backed agents appear only when the deployment configures a model. ${describeIpLimit('journeyRead')}.`,
+            `Agents POST /api/journey/runs accepts as \`agent\`, each with the exact \`user_agent\` it sends and the \`identity\` it presents: \`self\` (our own agent, AgentReadiness, signed per Web Bot Auth when the deployment has a key) or the product token of an AI assistant's user-triggered fetcher (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User), with \`identity_source\`, where the vendor publishes it. An identity run sends that User-Agent (still signed where configured) and obeys robots.txt for that token; a bot challenge, an edge refusal (a bare 403, 429 or 503 that a browser is not given) or a robots.txt refusal met under it ends the run \`blocked\`. Model-backed agents appear only when the deployment configures a model. ${describeIpLimit('journeyRead')}.`,
         },
       },
     )

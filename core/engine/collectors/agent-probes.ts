@@ -1,9 +1,8 @@
-import { CollectorError, type CollectorContext, defineCollector, type ScanKind } from '../check.ts'
+import { CollectorError, type CollectorContext, defineCollector } from '../check.ts'
 import { PROBED_AGENT_TOKENS, probedAgent } from '../lib/ai-agents.ts'
-import { type ChallengeVerdict, detectChallenge } from '../lib/challenge.ts'
 import { MCP_INITIALIZE_BODY } from '../lib/mcp-wire.ts'
 import { nullOnCollectorError } from './lib/fetch.ts'
-import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot, looksLikeHtml } from '../snapshot.ts'
+import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot } from '../snapshot.ts'
 import { SSE_ACCEPT, streamHead } from '../../mcp-client/sse.ts'
 import type { McpExchange, McpServerArtifact } from './mcp.ts'
 
@@ -53,21 +52,6 @@ export function mcpSessionEvidence(mcp: McpServerArtifact): McpSessionEvidence {
     ...mcp.toolCalls.map((call) => ({ label: `tools/call ${call.name}`, exchange: call.exchange })),
   ]
   return { exchanges, toolCalls: mcp.toolCalls }
-}
-
-const isHtml = (response: HttpSnapshot) => response.contentType === 'text/html' || looksLikeHtml(response.body)
-
-/**
- * Judges one probe against the browser's (checks.md §16). On an MCP endpoint an HTML page where the browser got
- * the JSON-RPC answer is an interstitial too, even when it carries no vendor marker: an agent cannot use it.
- */
-export function probeVerdict(response: HttpSnapshot, baseline: HttpSnapshot | null, kind: ScanKind): ChallengeVerdict {
-  const verdict = detectChallenge(response, baseline)
-  if (verdict.kind !== null || kind === 'domain' || baseline === null) return verdict
-  if (isHtml(response) && !isHtml(baseline)) {
-    return { kind: 'challenge', reason: `${response.status} with an HTML page instead of the JSON-RPC answer a browser got` }
-  }
-  return verdict
 }
 
 /** Enough to recognise a challenge page; nobody needs the rest of the homepage eight times over. */

@@ -33,7 +33,8 @@ const WIDGET_MARKERS: readonly (readonly [RegExp, string])[] = [
   [/h-captcha/i, 'an hCaptcha widget'],
 ]
 
-const BLOCK_STATUSES = new Set([403, 429, 503])
+/** What an edge answers when it refuses a request outright. */
+export const BLOCK_STATUSES: ReadonlySet<number> = new Set([403, 429, 503])
 
 /**
  * Judges one response. `baseline` is what a browser got from the same URL; pass null when judging the
