@@ -13,7 +13,8 @@ import { uiLink } from '../lib/mcp-app.ts'
 import { isRecord } from '../snapshot.ts'
 
 // The client's result types are the artifact's vocabulary: checks import them from the artifact's module.
-export type { JsonRpcError, McpExchange, McpList, McpPrompt, McpResource, McpTool } from '../../mcp-client/types.ts'
+export type { JsonRpcError, McpExchange, McpList, McpPrompt, McpResource, McpTool, ResultEnvelope } from '../../mcp-client/types.ts'
+export { resultEnvelope } from '../../mcp-client/lists.ts'
 
 export interface McpServerArtifact {
   url: string
@@ -63,7 +64,14 @@ export interface McpServerArtifact {
     withoutSession: McpExchange | null
     withSession: McpExchange | null
     deleteSession: McpExchange | null
+    /**
+     * Modern servers only (null otherwise): `server/discover` sent with `Mcp-Method: tools/list`, a header that
+     * disagrees with the body, which a 2026-07-28 server must refuse with 400 and -32020 (HeaderMismatch).
+     */
+    headerMismatch: McpExchange | null
   }
+  /** Modern servers only (null otherwise): resources/read of the first listed resource, whose result carries cache hints. */
+  resourceRead: McpExchange | null
   /** ui:// (or legacy-key) resources referenced by tools, read directly by URI. */
   uiResources: {
     uri: string
@@ -172,6 +180,7 @@ async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<Mcp
     postWithoutAccept,
     withoutSession,
     withSession,
+    headerMismatch,
   ] = await Promise.all([
     simple({ version: '1999-01-01' }),
     simple(),
@@ -185,6 +194,7 @@ async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<Mcp
     simple({ accept: '*/*' }),
     session ? wire.request('ping', {}, { withoutSession: true }) : null,
     session ? wire.request('ping') : null,
+    modern ? wire.discover({ methodHeader: 'tools/list' }) : null,
   ])
   return {
     bogusVersionHeader,
@@ -198,6 +208,7 @@ async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<Mcp
     postWithoutAccept,
     withoutSession,
     withSession,
+    headerMismatch,
   }
 }
 
@@ -221,13 +232,16 @@ async function gather(connection: Connection, wire: McpWire) {
     collectList(connection.call, 'resources', 'resources' in capabilities, LISTS.resources),
     collectList(connection.call, 'prompts', 'prompts' in capabilities, LISTS.prompts),
   ])
-  const [probes, ping, uiResources, toolCalls] = await Promise.all([
+  const modern = wire.era === 'modern'
+  const firstResource = resources.items.find((resource) => resource.uri !== '')
+  const [probes, ping, uiResources, toolCalls, resourceRead] = await Promise.all([
     probe(wire, tools.items),
-    wire.era === 'modern' ? null : wire.request('ping'),
+    modern ? null : wire.request('ping'),
     readUiResources(wire, tools.items),
     callTools(wire, tools.items),
+    modern && firstResource ? wire.request('resources/read', { uri: firstResource.uri }) : null,
   ])
-  return { tools, resources, prompts, probes, ping, uiResources, toolCalls }
+  return { tools, resources, prompts, probes, ping, uiResources, toolCalls, resourceRead }
 }
 
 export const mcpCollector = defineCollector({
@@ -255,6 +269,7 @@ export const mcpCollector = defineCollector({
       deleteSession,
       ...gathered.uiResources.map((resource) => resource.read),
       ...gathered.toolCalls.map((call) => call.exchange),
+      gathered.resourceRead,
     ]
     return {
       url,
