@@ -24,7 +24,22 @@ describe('ai-catalog', () => {
   test.each([
     ['valid catalog', catalog(CATALOG), 'pass'],
     ['identifier anchored at a parent domain', withEntries({ ...ENTRY, identifier: 'urn:air:test:mcp:anvils' }), 'pass'],
-    ['entry with inline data and mediaType', withEntries({ identifier: ENTRY.identifier, displayName: 'x', mediaType: ENTRY.type, data: { name: 'a/b' } }), 'pass'],
+    ['entry with inline data', withEntries({ identifier: ENTRY.identifier, type: ENTRY.type, data: { name: 'a/b' } }), 'pass'],
+    [
+      'experimental-ext-server-card docs/discovery.md (Server Card Entries): {identifier, type, url} without displayName passes',
+      withEntries({ identifier: ENTRY.identifier, type: ENTRY.type, url: ENTRY.url }),
+      'pass',
+    ],
+    [
+      'experimental-ext-server-card docs/discovery.md (Hosted Server Card Location): an entry may point at a card on any domain',
+      withEntries({ identifier: ENTRY.identifier, type: ENTRY.type, url: 'https://mcp-host-saas.test/acme/cards/anvils.json' }),
+      'pass',
+    ],
+    [
+      'experimental-ext-server-card ADR 0014 (docs/discovery.md: an entry MUST contain type): "mediaType" instead of "type" warns',
+      withEntries({ identifier: ENTRY.identifier, mediaType: ENTRY.type, data: { name: 'a/b' } }),
+      'warning',
+    ],
     ['served as application/json', catalog(CATALOG, 'application/json'), 'warning'],
     ['non-URN identifier', withEntries({ ...ENTRY, identifier: 'anvils' }), 'warning'],
     ['URN of another publisher', withEntries({ ...ENTRY, identifier: 'urn:air:evil.test:mcp:anvils' }), 'warning'],

@@ -26,7 +26,7 @@ export default defineCheck({
     bonus: true,
     specUrl: 'https://github.com/Agent-Card/ai-catalog',
     recommendation:
-      'Serve /.well-known/ai-catalog.json as application/ai-catalog+json: {"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-host>:…", "displayName": "…", "type": "application/mcp-server-card+json", "url": "…"}]}.',
+      'Serve /.well-known/ai-catalog.json as application/ai-catalog+json: {"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-host>:…", "type": "application/mcp-server-card+json", "url": "…"}]}.',
     needs: ['aiCatalog'],
     agentEntryPoint: true,
   },
@@ -37,7 +37,7 @@ export default defineCheck({
     // For mcp kinds the catalog is the MCP URL's origin's, and the entry it needs is this server's card.
     const mcpUrl = target.kind === 'domain' ? undefined : target.mcpUrl
     const cardUrl = mcpUrl ? `${mcpUrl.replace(/\/+$/, '')}/server-card` : '…'
-    const entryExample = `{"identifier": "urn:air:${host}:mcp:main", "displayName": "…", "type": "${MEDIA.serverCard}", "url": "${cardUrl}"}`
+    const entryExample = `{"identifier": "urn:air:${host}:mcp:main", "type": "${MEDIA.serverCard}", "url": "${cardUrl}"}`
     const example = `{"specVersion": "1.0", "entries": [${entryExample}]}`
     const document = readJsonObject(response)
     if (document.state !== 'ok') {
@@ -57,7 +57,7 @@ export default defineCheck({
       const first = invalid[0]!
       return fail(
         `None of the ${entries.length} entries in ${where} is valid; entries[${first.index}]: ${first.problems.join(', ')}`,
-        'Give every entry an identifier, a displayName, a type (or mediaType) and exactly one of url or data.',
+        'Give every entry an identifier, a type and exactly one of url or data.',
       )
     }
 
@@ -69,7 +69,13 @@ export default defineCheck({
     }
     if (invalid.length > 0) {
       issues.push(`${invalid.length} of ${entries.length} entries are invalid (entries[${invalid[0]!.index}]: ${invalid[0]!.problems.join(', ')})`)
-      fixes.push('give every entry an identifier, displayName, type and exactly one of url or data')
+      fixes.push('give every entry an identifier, a type and exactly one of url or data')
+    }
+    // ADR 0014 of the server-card extension renamed the entry's `mediaType` to `type`, which an entry MUST contain.
+    const renamed = entries.filter((entry) => entry.mediaTypeKey && entry.problems.length === 0)
+    if (renamed.length > 0) {
+      issues.push(`${renamed.length} entr${renamed.length === 1 ? 'y spells' : 'ies spell'} its media type "mediaType", the old name of "type" (entries[${renamed[0]!.index}])`)
+      fixes.push('rename "mediaType" to "type" in every entry')
     }
     if (response.contentType !== MEDIA.aiCatalog) {
       issues.push(`it is served as ${response.contentType || 'no Content-Type'}, not ${MEDIA.aiCatalog}`)
