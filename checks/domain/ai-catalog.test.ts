@@ -14,8 +14,8 @@ const ENTRY = {
 }
 const CATALOG = { specVersion: '1.0', host: { displayName: 'Acme' }, entries: [ENTRY] }
 
-function catalog(document: unknown, contentType = 'application/ai-catalog+json', referenced = [{ url: ENTRY.url, status: 200 as number | null }]): AiCatalogArtifact {
-  const response = jsonSnapshot(document, { url: URL, headers: { 'content-type': contentType } })
+function catalog(document: unknown, contentType = 'application/ai-catalog+json', referenced = [{ url: ENTRY.url, status: 200 as number | null }], url = URL): AiCatalogArtifact {
+  const response = jsonSnapshot(document, { url, headers: { 'content-type': contentType } })
   return { response, document, referenced, via: 'well-known' }
 }
 const withEntries = (...entries: unknown[]) => catalog({ ...CATALOG, entries })
@@ -43,6 +43,11 @@ describe('ai-catalog', () => {
     ['served as application/json', catalog(CATALOG, 'application/json'), 'warning'],
     ['non-URN identifier', withEntries({ ...ENTRY, identifier: 'anvils' }), 'warning'],
     ['URN of another publisher', withEntries({ ...ENTRY, identifier: 'urn:air:evil.test:mcp:anvils' }), 'warning'],
+    [
+      'a catalog served from a local address may anchor its URNs at the domain it is published under',
+      catalog({ ...CATALOG, entries: [{ ...ENTRY, identifier: 'urn:air:example.com:mcp:weather' }] }, undefined, undefined, 'http://127.0.0.1:8080/.well-known/ai-catalog.json'),
+      'pass',
+    ],
     ['referenced artefact 404', catalog(CATALOG, undefined, [{ url: ENTRY.url, status: 404 }]), 'warning'],
     ['malformed trust manifest signature', withEntries({ ...ENTRY, trustManifest: { identity: ENTRY.identifier, signature: 'not-a-jws' } }), 'warning'],
     ['one invalid entry among valid ones', withEntries(ENTRY, { displayName: 'no id' }), 'warning'],

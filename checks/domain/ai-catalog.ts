@@ -7,6 +7,7 @@ import { describeJsonProblem, readJsonObject } from '../../core/engine/lib/json-
 import { MEDIA } from '../../core/engine/lib/media-types.ts'
 import { serverCardEndpoints } from '../../core/engine/lib/server-card.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
+import { isLocalHost } from '../../core/engine/target.ts'
 
 /** A detached compact JWS: `<protected header>..<signature>` (empty payload, RFC 7515 Appendix F). */
 const DETACHED_JWS = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/
@@ -87,10 +88,13 @@ export default defineCheck({
       issues.push(`${nonUrn.length} identifier(s) are not urn:air URNs (e.g. "${nonUrn[0]!.identifier}")`)
       fixes.push(`use identifiers of the form urn:air:${host}:<namespace>:<name>`)
     }
-    const foreign = identified.filter((entry) => {
-      const publisher = urnPublisher(entry.identifier!)
-      return publisher !== null && !isHostOrParent(host, publisher)
-    })
+    // A catalog served from a local address (a developer's machine, a test rig) names the domain it is published under.
+    const foreign = isLocalHost(host)
+      ? []
+      : identified.filter((entry) => {
+          const publisher = urnPublisher(entry.identifier!)
+          return publisher !== null && !isHostOrParent(host, publisher)
+        })
     if (foreign.length > 0) {
       issues.push(`${foreign.length} URN(s) name a publisher other than ${host} (e.g. "${foreign[0]!.identifier}")`)
       fixes.push(`anchor identifiers at ${host} or a parent domain`)

@@ -117,6 +117,11 @@ describe('mcp-server-card', () => {
       if (expected === 'warning') expect(outcome.recommendation).toBeString()
     })
 
+    test('a server scanned at a local address is not held to the deployed endpoint its card names', () => {
+      const local = { target: { ...mcpContext.target, mcpUrl: 'http://127.0.0.1:8931/mcp' } }
+      expect(check.run({ mcpServerCard: mcpCard({ ...CARD, remotes: [remote] }) }, local).status).toBe('pass')
+    })
+
     test('details name the runtime and the scanned endpoint', () => {
       const version = check.run({ mcpServerCard: mcpCard({ ...CARD, version: '1.1.0' }) }, mcpContext)
       expect(version.details).toContain('the server reports anvils@1.2.0')

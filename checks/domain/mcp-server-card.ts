@@ -9,6 +9,7 @@ import { MEDIA } from '../../core/engine/lib/media-types.ts'
 import { classifyServerCard, SERVER_CARD_SCHEMA, serverCardEndpoints } from '../../core/engine/lib/server-card.ts'
 import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
+import { isLocalHost } from '../../core/engine/target.ts'
 
 const EXAMPLE = `{"$schema": "${SERVER_CARD_SCHEMA}", "name": "com.example/server", "version": "1.0.0", "description": "…", "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}`
 
@@ -132,7 +133,9 @@ function runtimeMismatches(
   const remotes = Array.isArray(card.remotes) ? card.remotes.filter(isRecord) : []
   const templated = remotes.some((remote) => typeof remote.url === 'string' && remote.url.includes('{'))
   const endpoints = serverCardEndpoints(card, cardUrl)
-  if (endpoints.length > 0 && !templated && !endpoints.some((endpoint) => sameEndpoint(endpoint, mcpUrl))) {
+  // A server scanned at a local address (a developer's machine, a test rig) has a card naming where it is deployed.
+  const local = isLocalHost(new URL(mcpUrl).hostname)
+  if (endpoints.length > 0 && !templated && !local && !endpoints.some((endpoint) => sameEndpoint(endpoint, mcpUrl))) {
     issues.push(`its endpoints (${listSome(endpoints)}) do not include the scanned server ${mcpUrl}`)
     fixes.push(`list ${mcpUrl} in remotes (type streamable-http)`)
   }

@@ -26,6 +26,16 @@ describe('mcp-cache-hints', () => {
     [`${CACHING}: an input_required result carries no hints and is not judged`, 'pass', modernServer({ resourceRead: rpcResult('resources/read', { resultType: 'input_required' }) })],
     [`${CACHING}: a failed resources/read is not judged`, 'pass', modernServer({ resourceRead: rpcError('resources/read', -32602) })],
     ['MCP 2025-11-25 (earlier era): results have no envelope, not applicable', 'na', mcpServer()],
+    [
+      `${CACHING}: a server speaking 2025-11-25 and 2026-07-28 is judged on its server/discover result`,
+      'warning',
+      mcpServer({ discover: rpcResult('server/discover', { supportedVersions: ['2025-11-25', '2026-07-28'], capabilities: {} }) }),
+    ],
+    [
+      `${CACHING}: a dual-era server whose server/discover carries the hints passes (its lists were read over the handshake)`,
+      'pass',
+      mcpServer({ discover: rpcResult('server/discover', { resultType: 'complete', supportedVersions: ['2025-11-25', '2026-07-28'], capabilities: {}, ttlMs: 0, cacheScope: 'public' }) }),
+    ],
     ['server/discover timed out', 'error', modernServer({ discover: noResponse('server/discover') })],
   ] as const)('%s -> %s', (_name, expected, mcp) => {
     const outcome = check.run({ mcp }, mcpContext)

@@ -5,7 +5,7 @@ import { type McpServerArtifact, type ResultEnvelope, resultEnvelope } from '../
 import { defineCheck, na, pass, warn } from '../../core/engine/check.ts'
 import { listSome } from '../../core/engine/lib/describe.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { describeExchange, isModern, MCP_MODERN_SPEC, resultOf, unfinished } from '../lib/mcp-checks.ts'
+import { describeExchange, isModern, MCP_MODERN_SPEC, resultOf, speaksModern, unfinished } from '../lib/mcp-checks.ts'
 
 const CACHE_SCOPES: readonly unknown[] = ['public', 'private']
 
@@ -25,12 +25,14 @@ export function envelopeProblems(envelope: ResultEnvelope): string[] {
 
 /**
  * The cacheable results the scan read, by method: interim `input_required` results carry no hints and are left
- * out, as are lists that were not fetched.
+ * out, as are lists that were not fetched. Of a server that also speaks the handshake-based revisions, only
+ * server/discover is a 2026-07-28 result: its lists were read over the older handshake.
  */
 function cacheableResults(mcp: McpServerArtifact): [string, ResultEnvelope][] {
   const results: [string, ResultEnvelope][] = []
   const discovered = resultOf(mcp.discover)
   if (discovered) results.push(['server/discover', resultEnvelope(discovered)])
+  if (!isModern(mcp)) return results
   for (const [method, list] of [['tools/list', mcp.tools], ['resources/list', mcp.resources], ['prompts/list', mcp.prompts]] as const) {
     if (list.pages > 0 && list.envelope) results.push([method, list.envelope])
   }
@@ -58,7 +60,7 @@ export default defineCheck({
     needs: ['mcp'],
   },
   run({ mcp }) {
-    if (!isModern(mcp)) return na('The server speaks a handshake-based revision (2025-11-25 or earlier), whose results carry no resultType or cache hints')
+    if (!speaksModern(mcp)) return na('The server speaks only handshake-based revisions (2025-11-25 or earlier), whose results carry no resultType or cache hints')
     if (unfinished(mcp.discover)) return unreachable(`server/discover did not complete: ${describeExchange(mcp.discover)}`)
     const results = cacheableResults(mcp)
     if (results.length === 0) return na('No cacheable result came back (server/discover, the lists and resources/read all failed; other checks report why)')

@@ -4,6 +4,7 @@ import { httpReply, mcpContext, mcpServer, modernServer, noResponse, rpcError, r
 import check from './mcp-header-validation.ts'
 
 const VALIDATION = 'MCP 2026-07-28 basic/transports/streamable-http#server-validation'
+const DUAL_ERA = { resultType: 'complete', supportedVersions: ['2025-11-25', '2026-07-28'], capabilities: {}, ttlMs: 0, cacheScope: 'public' }
 const probed = (headerMismatch: McpExchange) => modernServer({ probes: { headerMismatch } })
 
 describe('mcp-header-validation', () => {
@@ -14,6 +15,14 @@ describe('mcp-header-validation', () => {
     [`${VALIDATION}: -32020 with HTTP 200 warns`, 'warning', probed(rpcError('server/discover', -32020))],
     [`${VALIDATION}: an HTML error page warns`, 'warning', probed(httpReply('server/discover', 403, '<html>Forbidden</html>', 'text/html'))],
     ['MCP 2025-11-25 (earlier era): no Mcp-Method header, not applicable', 'na', mcpServer()],
+    [
+      `${VALIDATION}: a server speaking 2025-11-25 and 2026-07-28 that accepts the mismatch fails`,
+      'fail',
+      mcpServer({
+        discover: rpcResult('server/discover', DUAL_ERA),
+        probes: { headerMismatch: rpcResult('server/discover', DUAL_ERA) },
+      }),
+    ],
     ['the probe timed out', 'error', probed(noResponse('server/discover'))],
   ] as const)('%s -> %s', (_name, expected, mcp) => {
     const outcome = check.run({ mcp }, mcpContext)

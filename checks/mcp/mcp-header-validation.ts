@@ -4,7 +4,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { describeExchange, errorCode, isModern, MCP_MODERN_SPEC, resultOf, unfinished } from '../lib/mcp-checks.ts'
+import { describeExchange, errorCode, MCP_MODERN_SPEC, resultOf, speaksModern, unfinished } from '../lib/mcp-checks.ts'
 
 const HEADER_MISMATCH = -32020
 const FIX =
@@ -26,9 +26,8 @@ export default defineCheck({
     needs: ['mcp'],
   },
   run({ mcp }) {
-    if (!isModern(mcp)) return na('The server speaks a handshake-based revision (2025-11-25 or earlier), which has no Mcp-Method header')
+    if (!speaksModern(mcp)) return na('The server speaks only handshake-based revisions (2025-11-25 or earlier), which have no Mcp-Method header')
     const probe = mcp.probes.headerMismatch
-    if (!probe) return na('The header-mismatch probe was not sent')
     if (unfinished(probe)) return unreachable(`server/discover sent with Mcp-Method: tools/list did not complete: ${describeExchange(probe)}`)
     const what = 'server/discover sent with the header Mcp-Method: tools/list'
     const code = errorCode(probe)

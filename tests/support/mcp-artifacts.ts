@@ -163,7 +163,7 @@ export function mcpServer(overrides: ServerOverrides = {}): McpServerArtifact {
       withoutSession: rpcError('tools/list', -32600, { status: 400 }),
       withSession: rpcResult('tools/list', { tools: [] }),
       deleteSession: httpReply('', 200, '', '', { request: { method: 'DELETE', headers: { 'mcp-session-id': SESSION_ID } } }),
-      headerMismatch: null,
+      headerMismatch: rpcError('server/discover', -32601),
       ...probes,
     },
     resourceRead: null,

@@ -65,10 +65,11 @@ export interface McpServerArtifact {
     withSession: McpExchange | null
     deleteSession: McpExchange | null
     /**
-     * Modern servers only (null otherwise): `server/discover` sent with `Mcp-Method: tools/list`, a header that
-     * disagrees with the body, which a 2026-07-28 server must refuse with 400 and -32020 (HeaderMismatch).
+     * `server/discover` sent with `Mcp-Method: tools/list`, a header that disagrees with the body, which a server
+     * speaking 2026-07-28 must refuse with 400 and -32020 (HeaderMismatch). Sent to every server, as discover is:
+     * one that also speaks the older revisions is judged on it too.
      */
-    headerMismatch: McpExchange | null
+    headerMismatch: McpExchange
   }
   /** Modern servers only (null otherwise): resources/read of the first listed resource, whose result carries cache hints. */
   resourceRead: McpExchange | null
@@ -194,7 +195,7 @@ async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<Mcp
     simple({ accept: '*/*' }),
     session ? wire.request('ping', {}, { withoutSession: true }) : null,
     session ? wire.request('ping') : null,
-    modern ? wire.discover({ methodHeader: 'tools/list' }) : null,
+    wire.discover({ methodHeader: 'tools/list' }),
   ])
   return {
     bogusVersionHeader,
