@@ -123,7 +123,8 @@ export default defineCheck({
     const summary = `AI catalog ${where}${via} with ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${types.length > 0 ? ` (${listSome(types)})` : ''}`
     if (issues.length > 0) return warn(`${summary}; but ${issues.join('; ')}`, `In ${where}: ${fixes.join('; ')}.`)
     const checked = aiCatalog.referenced.filter((ref) => ref.status !== null).length
-    return pass(`Valid ${summary}, identifiers anchored at ${host}${checked > 0 ? `, ${checked} referenced artefact(s) resolve` : ''}`)
+    const anchored = isLocalHost(host) ? '' : `, identifiers anchored at ${host}`
+    return pass(`Valid ${summary}${anchored}${checked > 0 ? `, ${checked} referenced artefact(s) resolve` : ''}`)
   },
 })
 

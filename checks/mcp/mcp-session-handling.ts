@@ -25,7 +25,8 @@ export default defineCheck({
   run({ mcp }) {
     if (isModern(mcp)) {
       // 2026-07-28 (streamable-http, "Earlier Streamable HTTP Revisions"): a server speaking only this revision SHOULD NOT mint or echo session ids.
-      const minted = [mcp.discover, mcp.probes.correctVersionHeader].find((exchange) => exchange.headers['mcp-session-id'] !== undefined)
+      const exchanges = [mcp.discover, mcp.resourceRead, ...Object.values(mcp.probes)]
+      const minted = exchanges.find((exchange) => exchange?.headers['mcp-session-id'] !== undefined)
       if (minted) {
         return warn(
           `The server speaks only MCP 2026-07-28, which has no sessions, yet it sends Mcp-Session-Id "${minted.headers['mcp-session-id']}"`,
