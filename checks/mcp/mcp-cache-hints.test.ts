@@ -21,6 +21,12 @@ describe('mcp-cache-hints', () => {
       'warning',
       modernServer({ resourceRead: rpcResult('resources/read', { resultType: 'complete', contents: [{ uri: 'acme://catalogue', text: '[]' }] }) }),
     ],
+    [
+      `${CACHING}: resources/templates/list without cache hints warns`,
+      'warning',
+      modernServer({ resourceTemplates: rpcResult('resources/templates/list', { resultType: 'complete', resourceTemplates: [] }) }),
+    ],
+    [`${CACHING}: a server without resource templates (-32601) is judged on the rest`, 'pass', modernServer({ resourceTemplates: rpcError('resources/templates/list', -32601) })],
     [`${CACHING}: a negative ttlMs warns ("Servers MUST provide a ttlMs value that is >= 0")`, 'warning', modernServer({ prompts: mcpList(modern.prompts.items, { envelope: { resultType: 'complete', ttlMs: -1, cacheScope: 'public' } }) })],
     [`${CACHING}: a cacheScope other than public or private warns`, 'warning', modernServer({ resources: mcpList(modern.resources.items, { envelope: { resultType: 'complete', ttlMs: 0, cacheScope: 'shared' } }) })],
     [`${CACHING}: an input_required result carries no hints and is not judged`, 'pass', modernServer({ resourceRead: rpcResult('resources/read', { resultType: 'input_required' }) })],

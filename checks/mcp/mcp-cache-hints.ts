@@ -36,8 +36,10 @@ function cacheableResults(mcp: McpServerArtifact): [string, ResultEnvelope][] {
   for (const [method, list] of [['tools/list', mcp.tools], ['resources/list', mcp.resources], ['prompts/list', mcp.prompts]] as const) {
     if (list.pages > 0 && list.envelope) results.push([method, list.envelope])
   }
-  const read = mcp.resourceRead ? resultOf(mcp.resourceRead) : undefined
-  if (read) results.push(['resources/read', resultEnvelope(read)])
+  for (const [method, exchange] of [['resources/templates/list', mcp.resourceTemplates], ['resources/read', mcp.resourceRead]] as const) {
+    const result = exchange ? resultOf(exchange) : undefined
+    if (result) results.push([method, resultEnvelope(result)])
+  }
   return results.filter(([, envelope]) => envelope.resultType !== 'input_required')
 }
 

@@ -25,7 +25,7 @@ export default defineCheck({
   run({ mcp }) {
     if (isModern(mcp)) {
       // 2026-07-28 (streamable-http, "Earlier Streamable HTTP Revisions"): a server speaking only this revision SHOULD NOT mint or echo session ids.
-      const exchanges = [mcp.discover, mcp.resourceRead, ...Object.values(mcp.probes)]
+      const exchanges = [mcp.initialize, mcp.discover, mcp.resourceRead, mcp.resourceTemplates, ...Object.values(mcp.probes)]
       const minted = exchanges.find((exchange) => exchange?.headers['mcp-session-id'] !== undefined)
       if (minted) {
         return warn(

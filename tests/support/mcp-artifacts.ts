@@ -167,6 +167,7 @@ export function mcpServer(overrides: ServerOverrides = {}): McpServerArtifact {
       ...probes,
     },
     resourceRead: null,
+    resourceTemplates: null,
     uiResources: [],
     toolCalls: [],
     challenges: [],
@@ -211,6 +212,7 @@ export function modernServer(overrides: ServerOverrides = {}): McpServerArtifact
       ttlMs: 5_000,
       cacheScope: 'private',
     }),
+    resourceTemplates: rpcResult('resources/templates/list', { resultType: 'complete', resourceTemplates: [], ttlMs: 60_000, cacheScope: 'public' }),
     ...overrides,
     probes: {
       bogusVersionHeader: rpcError('tools/list', -32022, { status: 400 }),

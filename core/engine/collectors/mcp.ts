@@ -73,6 +73,8 @@ export interface McpServerArtifact {
   }
   /** Modern servers only (null otherwise): resources/read of the first listed resource, whose result carries cache hints. */
   resourceRead: McpExchange | null
+  /** Modern servers declaring resources only (null otherwise): resources/templates/list, also a cacheable result. */
+  resourceTemplates: McpExchange | null
   /** ui:// (or legacy-key) resources referenced by tools, read directly by URI. */
   uiResources: {
     uri: string
@@ -235,14 +237,15 @@ async function gather(connection: Connection, wire: McpWire) {
   ])
   const modern = wire.era === 'modern'
   const firstResource = resources.items.find((resource) => resource.uri !== '')
-  const [probes, ping, uiResources, toolCalls, resourceRead] = await Promise.all([
+  const [probes, ping, uiResources, toolCalls, resourceRead, resourceTemplates] = await Promise.all([
     probe(wire, tools.items),
     modern ? null : wire.request('ping'),
     readUiResources(wire, tools.items),
     callTools(wire, tools.items),
     modern && firstResource ? wire.request('resources/read', { uri: firstResource.uri }) : null,
+    modern && resources.declared ? wire.request('resources/templates/list') : null,
   ])
-  return { tools, resources, prompts, probes, ping, uiResources, toolCalls, resourceRead }
+  return { tools, resources, prompts, probes, ping, uiResources, toolCalls, resourceRead, resourceTemplates }
 }
 
 export const mcpCollector = defineCollector({
@@ -271,6 +274,7 @@ export const mcpCollector = defineCollector({
       ...gathered.uiResources.map((resource) => resource.read),
       ...gathered.toolCalls.map((call) => call.exchange),
       gathered.resourceRead,
+      gathered.resourceTemplates,
     ]
     return {
       url,
