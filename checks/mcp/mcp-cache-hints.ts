@@ -72,6 +72,6 @@ export default defineCheck({
     })
     const methods = listSome(results.map(([method]) => method), 6)
     if (flawed.length > 0) return warn(`${flawed.length} of ${results.length} cacheable results lack what 2026-07-28 requires: ${listSome(flawed, 4)}`, FIX)
-    return pass(`${methods} carry resultType, ttlMs and cacheScope`)
+    return pass(`${methods} ${results.length === 1 ? 'carries' : 'carry'} resultType, ttlMs and cacheScope`)
   },
 })
