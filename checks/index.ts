@@ -31,7 +31,9 @@ import mcpAppToolVisibility from './mcp-app/mcp-app-tool-visibility.ts'
 import mcpAppUiMetadata from './mcp-app/mcp-app-ui-metadata.ts'
 import mcpAppUiResource from './mcp-app/mcp-app-ui-resource.ts'
 import mcpEndpointAdvertised from './domain/mcp-endpoint-advertised.ts'
+import mcpCacheHints from './mcp/mcp-cache-hints.ts'
 import mcpErrorHandling from './mcp/mcp-error-handling.ts'
+import mcpHeaderValidation from './mcp/mcp-header-validation.ts'
 import mcpInitialize from './mcp/mcp-initialize.ts'
 import mcpPagination from './mcp/mcp-pagination.ts'
 import mcpPing from './mcp/mcp-ping.ts'
@@ -102,6 +104,7 @@ export const REGISTERED_CHECKS: readonly RegisteredCheck[] = [
   check('mcp/mcp-tools-list', mcpToolsList),
   check('mcp/mcp-resources-prompts-list', mcpResourcesPromptsList),
   check('mcp/mcp-server-discover', mcpServerDiscover),
+  check('mcp/mcp-cache-hints', mcpCacheHints),
   check('mcp-app/mcp-app-extension-declared', mcpAppExtensionDeclared),
   // Access
   check('domain/robots-ai-agents-allowed', robotsAiAgentsAllowed),
@@ -120,6 +123,7 @@ export const REGISTERED_CHECKS: readonly RegisteredCheck[] = [
   check('domain/cors-public-metadata', corsPublicMetadata),
   check('mcp/mcp-streamable-http', mcpStreamableHttp),
   check('mcp/mcp-session-handling', mcpSessionHandling),
+  check('mcp/mcp-header-validation', mcpHeaderValidation),
   // Usability
   check('domain/semantic-html', semanticHtml),
   check('domain/accessible-forms', accessibleForms),

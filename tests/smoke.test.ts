@@ -57,7 +57,7 @@ test('acceptance: excellent grades A or A+, poor grades F, the blog has na on ev
 test('MCP fan-out: the MCP server a domain advertises is scanned with the MCP checks, tagged and counted once', () => {
   const rows = reports.get('excellent')!.layers.flatMap((layer) => layer.checks)
   const fanned = rows.filter((check) => check.mcpUrl !== undefined)
-  expect(fanned.length).toBe(16)
+  expect(fanned.length).toBe(18)
   expect(new Set(fanned.map((check) => check.mcpUrl))).toEqual(new Set(['https://excellent.test/mcp']))
   expect(new Set(fanned.map((check) => check.mcpKind))).toEqual(new Set(['product']))
   expect(fanned.find((check) => check.id === 'mcp-initialize')!.status).toBe('pass')

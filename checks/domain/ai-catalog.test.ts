@@ -14,8 +14,8 @@ const ENTRY = {
 }
 const CATALOG = { specVersion: '1.0', host: { displayName: 'Acme' }, entries: [ENTRY] }
 
-function catalog(document: unknown, contentType = 'application/ai-catalog+json', referenced = [{ url: ENTRY.url, status: 200 as number | null }]): AiCatalogArtifact {
-  const response = jsonSnapshot(document, { url: URL, headers: { 'content-type': contentType } })
+function catalog(document: unknown, contentType = 'application/ai-catalog+json', referenced = [{ url: ENTRY.url, status: 200 as number | null }], url = URL): AiCatalogArtifact {
+  const response = jsonSnapshot(document, { url, headers: { 'content-type': contentType } })
   return { response, document, referenced, via: 'well-known' }
 }
 const withEntries = (...entries: unknown[]) => catalog({ ...CATALOG, entries })
@@ -24,10 +24,30 @@ describe('ai-catalog', () => {
   test.each([
     ['valid catalog', catalog(CATALOG), 'pass'],
     ['identifier anchored at a parent domain', withEntries({ ...ENTRY, identifier: 'urn:air:test:mcp:anvils' }), 'pass'],
-    ['entry with inline data and mediaType', withEntries({ identifier: ENTRY.identifier, displayName: 'x', mediaType: ENTRY.type, data: { name: 'a/b' } }), 'pass'],
+    ['entry with inline data', withEntries({ identifier: ENTRY.identifier, type: ENTRY.type, data: { name: 'a/b' } }), 'pass'],
+    [
+      'experimental-ext-server-card docs/discovery.md (Server Card Entries): {identifier, type, url} without displayName passes',
+      withEntries({ identifier: ENTRY.identifier, type: ENTRY.type, url: ENTRY.url }),
+      'pass',
+    ],
+    [
+      'experimental-ext-server-card docs/discovery.md (Hosted Server Card Location): an entry may point at a card on any domain',
+      withEntries({ identifier: ENTRY.identifier, type: ENTRY.type, url: 'https://mcp-host-saas.test/acme/cards/anvils.json' }),
+      'pass',
+    ],
+    [
+      'experimental-ext-server-card ADR 0014 (docs/discovery.md: an entry MUST contain type): "mediaType" instead of "type" warns',
+      withEntries({ identifier: ENTRY.identifier, mediaType: ENTRY.type, data: { name: 'a/b' } }),
+      'warning',
+    ],
     ['served as application/json', catalog(CATALOG, 'application/json'), 'warning'],
     ['non-URN identifier', withEntries({ ...ENTRY, identifier: 'anvils' }), 'warning'],
     ['URN of another publisher', withEntries({ ...ENTRY, identifier: 'urn:air:evil.test:mcp:anvils' }), 'warning'],
+    [
+      'a catalog served from a local address may anchor its URNs at the domain it is published under',
+      catalog({ ...CATALOG, entries: [{ ...ENTRY, identifier: 'urn:air:example.com:mcp:weather' }] }, undefined, undefined, 'http://127.0.0.1:8080/.well-known/ai-catalog.json'),
+      'pass',
+    ],
     ['referenced artefact 404', catalog(CATALOG, undefined, [{ url: ENTRY.url, status: 404 }]), 'warning'],
     ['malformed trust manifest signature', withEntries({ ...ENTRY, trustManifest: { identity: ENTRY.identifier, signature: 'not-a-jws' } }), 'warning'],
     ['one invalid entry among valid ones', withEntries(ENTRY, { displayName: 'no id' }), 'warning'],

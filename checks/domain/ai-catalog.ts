@@ -7,6 +7,7 @@ import { describeJsonProblem, readJsonObject } from '../../core/engine/lib/json-
 import { MEDIA } from '../../core/engine/lib/media-types.ts'
 import { serverCardEndpoints } from '../../core/engine/lib/server-card.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
+import { isLocalHost } from '../../core/engine/target.ts'
 
 /** A detached compact JWS: `<protected header>..<signature>` (empty payload, RFC 7515 Appendix F). */
 const DETACHED_JWS = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/
@@ -26,7 +27,7 @@ export default defineCheck({
     bonus: true,
     specUrl: 'https://github.com/Agent-Card/ai-catalog',
     recommendation:
-      'Serve /.well-known/ai-catalog.json as application/ai-catalog+json: {"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-host>:…", "displayName": "…", "type": "application/mcp-server-card+json", "url": "…"}]}.',
+      'Serve /.well-known/ai-catalog.json as application/ai-catalog+json: {"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-host>:…", "type": "application/mcp-server-card+json", "url": "…"}]}.',
     needs: ['aiCatalog'],
     agentEntryPoint: true,
   },
@@ -37,7 +38,7 @@ export default defineCheck({
     // For mcp kinds the catalog is the MCP URL's origin's, and the entry it needs is this server's card.
     const mcpUrl = target.kind === 'domain' ? undefined : target.mcpUrl
     const cardUrl = mcpUrl ? `${mcpUrl.replace(/\/+$/, '')}/server-card` : '…'
-    const entryExample = `{"identifier": "urn:air:${host}:mcp:main", "displayName": "…", "type": "${MEDIA.serverCard}", "url": "${cardUrl}"}`
+    const entryExample = `{"identifier": "urn:air:${host}:mcp:main", "type": "${MEDIA.serverCard}", "url": "${cardUrl}"}`
     const example = `{"specVersion": "1.0", "entries": [${entryExample}]}`
     const document = readJsonObject(response)
     if (document.state !== 'ok') {
@@ -57,7 +58,7 @@ export default defineCheck({
       const first = invalid[0]!
       return fail(
         `None of the ${entries.length} entries in ${where} is valid; entries[${first.index}]: ${first.problems.join(', ')}`,
-        'Give every entry an identifier, a displayName, a type (or mediaType) and exactly one of url or data.',
+        'Give every entry an identifier, a type and exactly one of url or data.',
       )
     }
 
@@ -69,7 +70,13 @@ export default defineCheck({
     }
     if (invalid.length > 0) {
       issues.push(`${invalid.length} of ${entries.length} entries are invalid (entries[${invalid[0]!.index}]: ${invalid[0]!.problems.join(', ')})`)
-      fixes.push('give every entry an identifier, displayName, type and exactly one of url or data')
+      fixes.push('give every entry an identifier, a type and exactly one of url or data')
+    }
+    // ADR 0014 of the server-card extension renamed the entry's `mediaType` to `type`, which an entry MUST contain.
+    const renamed = entries.filter((entry) => entry.mediaTypeKey && entry.problems.length === 0)
+    if (renamed.length > 0) {
+      issues.push(`${renamed.length} entr${renamed.length === 1 ? 'y spells' : 'ies spell'} its media type "mediaType", the old name of "type" (entries[${renamed[0]!.index}])`)
+      fixes.push('rename "mediaType" to "type" in every entry')
     }
     if (response.contentType !== MEDIA.aiCatalog) {
       issues.push(`it is served as ${response.contentType || 'no Content-Type'}, not ${MEDIA.aiCatalog}`)
@@ -81,10 +88,13 @@ export default defineCheck({
       issues.push(`${nonUrn.length} identifier(s) are not urn:air URNs (e.g. "${nonUrn[0]!.identifier}")`)
       fixes.push(`use identifiers of the form urn:air:${host}:<namespace>:<name>`)
     }
-    const foreign = identified.filter((entry) => {
-      const publisher = urnPublisher(entry.identifier!)
-      return publisher !== null && !isHostOrParent(host, publisher)
-    })
+    // A catalog served from a local address (a developer's machine, a test rig) names the domain it is published under.
+    const foreign = isLocalHost(host)
+      ? []
+      : identified.filter((entry) => {
+          const publisher = urnPublisher(entry.identifier!)
+          return publisher !== null && !isHostOrParent(host, publisher)
+        })
     if (foreign.length > 0) {
       issues.push(`${foreign.length} URN(s) name a publisher other than ${host} (e.g. "${foreign[0]!.identifier}")`)
       fixes.push(`anchor identifiers at ${host} or a parent domain`)
@@ -113,7 +123,8 @@ export default defineCheck({
     const summary = `AI catalog ${where}${via} with ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${types.length > 0 ? ` (${listSome(types)})` : ''}`
     if (issues.length > 0) return warn(`${summary}; but ${issues.join('; ')}`, `In ${where}: ${fixes.join('; ')}.`)
     const checked = aiCatalog.referenced.filter((ref) => ref.status !== null).length
-    return pass(`Valid ${summary}, identifiers anchored at ${host}${checked > 0 ? `, ${checked} referenced artefact(s) resolve` : ''}`)
+    const anchored = isLocalHost(host) ? '' : `, identifiers anchored at ${host}`
+    return pass(`Valid ${summary}${anchored}${checked > 0 ? `, ${checked} referenced artefact(s) resolve` : ''}`)
   },
 })
 

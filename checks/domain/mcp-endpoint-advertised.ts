@@ -34,7 +34,7 @@ export default defineCheck({
     bonus: true,
     specUrl: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
     recommendation:
-      'Advertise your MCP endpoint: a server card at /.well-known/mcp/server-card.json with remotes[].url, an entry in /.well-known/ai-catalog.json, or a link in llms.txt.',
+      'Advertise your MCP endpoint: an entry in /.well-known/ai-catalog.json pointing at its server card (served at <mcp-url>/server-card, with remotes[].url), or a link in llms.txt.',
     needs: ['mcpEndpoints'],
     agentEntryPoint: true,
     surface: 'mcp',
@@ -63,7 +63,7 @@ export default defineCheck({
       const broken = advertised.length > 0 ? `; the advertised ${listSome(advertised.map(describe), 2)}` : ''
       return warn(
         `An MCP server answers at ${blindHit.url}, but only a blind probe found it: nothing on the site advertises it${broken}`,
-        `Advertise ${blindHit.url}: publish /.well-known/mcp/server-card.json with remotes: [{"type": "streamable-http", "url": "${blindHit.url}"}], and link it from llms.txt.`,
+        `Advertise ${blindHit.url}: serve its server card at ${blindHit.url.replace(/\/+$/, '')}/server-card with remotes: [{"type": "streamable-http", "url": "${blindHit.url}"}], list that card in /.well-known/ai-catalog.json, and link it from llms.txt.`,
         { evidence: endpointsOf([blindHit]) },
       )
     }
@@ -80,7 +80,7 @@ export default defineCheck({
     const tried = listSome([...pages, ...blind].map((probe) => `${probe.url} → ${probe.status ?? 'unreachable'}`), 4)
     return fail(
       `No MCP endpoint is advertised and none answers at /mcp or /api/mcp${tried ? ` (${tried})` : ''}`,
-      `If you run an MCP server, advertise it from ${target.origin}: /.well-known/mcp/server-card.json with remotes[].url, an ai-catalog entry, or an llms.txt link.`,
+      `If you run an MCP server, advertise it from ${target.origin}: an /.well-known/ai-catalog.json entry pointing at its server card (<mcp-url>/server-card, with remotes[].url), or an llms.txt link.`,
     )
   },
 })

@@ -14,16 +14,23 @@ const CARD = {
   remotes: [{ type: 'streamable-http', url: 'https://acme.test/mcp' }],
 }
 const CARD_URL = 'https://acme.test/.well-known/mcp/server-card.json'
+/** Where an AI-catalog entry of acme.test points: any URL will do (docs/discovery.md, Hosted Server Card Location). */
+const CATALOGUED_URL = 'https://cards.acme.test/anvils/server-card'
 const CORS = { 'access-control-allow-origin': '*' }
+const CARD_TYPE = { 'content-type': 'application/mcp-server-card+json', ...CORS }
+type Where = { url: string; via: McpServerCardArtifact['probes'][number]['via'] }
+const CATALOGUED: Where = { url: CATALOGUED_URL, via: 'ai-catalog' }
 
 function found(
   card: Record<string, unknown>,
-  headers: Record<string, string> = { 'content-type': 'application/mcp-server-card+json', ...CORS },
+  headers: Record<string, string> = CARD_TYPE,
   runtime: McpServerCardArtifact['runtime'] = null,
+  { url, via }: Where = CATALOGUED,
 ): McpServerCardArtifact {
-  const response = jsonSnapshot(card, { url: CARD_URL, headers })
-  return { probes: [{ url: CARD_URL, via: 'well-known', response }], found: { url: CARD_URL, via: 'well-known', response, card }, runtime }
+  const response = jsonSnapshot(card, { url, headers })
+  return { probes: [{ url, via, response }], found: { url, via, response, card }, runtime }
 }
+const DISCOVERY = 'experimental-ext-server-card docs/discovery.md'
 
 const none: McpServerCardArtifact = {
   probes: [
@@ -38,6 +45,27 @@ const legacy = { serverInfo: { name: 'anvils', version: '1.2.0' }, transport: { 
 describe('mcp-server-card', () => {
   test.each([
     ['valid SEP-2127 card with CORS', found(CARD), 'pass'],
+    [`${DISCOVERY} (Hosted Server Card Location): a card an AI-catalog entry points to, on any URL, passes`, found(CARD), 'pass'],
+    [
+      `${DISCOVERY} (Alternatives considered): a card only under /.well-known/mcp/server-card.json is not recommended, warns`,
+      found(CARD, CARD_TYPE, null, { url: CARD_URL, via: 'well-known' }),
+      'warning',
+    ],
+    [
+      `${DISCOVERY}: a SEP-2127 card only at the legacy /.well-known/mcp.json warns`,
+      found(CARD, CARD_TYPE, null, { url: 'https://acme.test/.well-known/mcp.json', via: 'well-known-legacy' }),
+      'warning',
+    ],
+    [
+      'experimental-ext-server-card schema.json ($schema pattern; examples/ServerCard/invalid/date-versioned-schema.json): a date-versioned $schema fails',
+      found({ ...CARD, $schema: 'https://static.modelcontextprotocol.io/schemas/2025-11-25/server-card.schema.json' }),
+      'fail',
+    ],
+    [
+      'experimental-ext-server-card schema.json: a date-versioned $schema fails even next to legacy fields',
+      found({ ...legacy, $schema: 'https://static.modelcontextprotocol.io/schemas/2025-06-18/server-card.schema.json' }),
+      'fail',
+    ],
     ['matches the runtime serverInfo', found(CARD, undefined, { name: 'anvils', version: '1.2.0' }), 'pass'],
     ['legacy SEP-1649 card', found(legacy), 'warning'],
     ['served as application/json', found(CARD, { 'content-type': 'application/json', ...CORS }), 'warning'],
@@ -74,7 +102,7 @@ describe('mcp-server-card', () => {
     }
 
     test.each([
-      ['name, version, endpoint and protocol version agree', mcpCard({ ...CARD, remotes: [remote] }), 'pass'],
+      [`${DISCOVERY}: a card at <mcp-url>/server-card (the reserved location) passes`, mcpCard({ ...CARD, remotes: [remote] }), 'pass'],
       ['a templated remote is not held against the card', mcpCard({ ...CARD, remotes: [{ type: 'streamable-http', url: '{baseUrl}/mcp' }] }), 'pass'],
       ['a card without remotes', mcpCard({ ...CARD, remotes: undefined }), 'pass'],
       ['no runtime identity to compare with', mcpCard({ ...CARD, name: 'test.acme/other' }, null), 'pass'],
@@ -87,6 +115,11 @@ describe('mcp-server-card', () => {
       const outcome = check.run({ mcpServerCard }, mcpContext)
       expect(outcome.status).toBe(expected)
       if (expected === 'warning') expect(outcome.recommendation).toBeString()
+    })
+
+    test('a server scanned at a local address is not held to the deployed endpoint its card names', () => {
+      const local = { target: { ...mcpContext.target, mcpUrl: 'http://127.0.0.1:8931/mcp' } }
+      expect(check.run({ mcpServerCard: mcpCard({ ...CARD, remotes: [remote] }) }, local).status).toBe('pass')
     })
 
     test('details name the runtime and the scanned endpoint', () => {

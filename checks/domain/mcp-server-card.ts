@@ -1,4 +1,6 @@
-// An MCP Server Card (SEP-2127) describes the server at <mcp-url>/server-card, an AI-catalog entry or /.well-known/mcp/server-card.json; legacy SEP-1649 shapes earn a warning.
+// An MCP Server Card (SEP-2127) describes the server at <mcp-url>/server-card (the reserved location) or wherever an
+// AI-catalog entry points; a card only under /.well-known (not recommended), at the legacy /.well-known/mcp.json or in
+// the legacy SEP-1649 shape earns a warning; a date-versioned $schema fails.
 // Spec: https://github.com/modelcontextprotocol/experimental-ext-server-card (docs/discovery.md, schema.json)
 import type { McpServerCardArtifact } from '../../core/engine/collectors/mcp-server-card.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
@@ -7,6 +9,7 @@ import { MEDIA } from '../../core/engine/lib/media-types.ts'
 import { classifyServerCard, SERVER_CARD_SCHEMA, serverCardEndpoints } from '../../core/engine/lib/server-card.ts'
 import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
+import { isLocalHost } from '../../core/engine/target.ts'
 
 const EXAMPLE = `{"$schema": "${SERVER_CARD_SCHEMA}", "name": "com.example/server", "version": "1.0.0", "description": "…", "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}`
 
@@ -24,7 +27,7 @@ export default defineCheck({
     maxScore: 4,
     bonus: true,
     specUrl: 'https://github.com/modelcontextprotocol/experimental-ext-server-card',
-    recommendation: `Serve a SEP-2127 server card as ${MEDIA.serverCard} with CORS, e.g. ${EXAMPLE}.`,
+    recommendation: `Serve a SEP-2127 server card as ${MEDIA.serverCard} with CORS at <mcp-url>/server-card, or list its URL in /.well-known/ai-catalog.json, e.g. ${EXAMPLE}.`,
     needs: ['mcpServerCard'],
     agentEntryPoint: true,
     surface: 'mcp',
@@ -49,6 +52,15 @@ export default defineCheck({
     }
     const issues: string[] = []
     const fixes: string[] = []
+    const reserved = target.mcpUrl ? `${target.mcpUrl.replace(/\/+$/, '')}/server-card` : '<mcp-url>/server-card'
+    if (found.via === 'well-known') {
+      // docs/discovery.md, "Alternatives considered": .well-known is for site-wide metadata, a card is per server.
+      issues.push('it is found only under /.well-known/mcp/server-card.json, a location the server-card extension does not recommend')
+      fixes.push(`serve it at ${reserved} (the reserved location) or anywhere an AI-catalog entry points to`)
+    } else if (found.via === 'well-known-legacy') {
+      issues.push('it is found only at the legacy /.well-known/mcp.json')
+      fixes.push(`move it to ${reserved} and list it in /.well-known/ai-catalog.json`)
+    }
     if (shape === 'legacy') {
       issues.push('it uses the legacy SEP-1649 shape (serverInfo/transport)')
       fixes.push(`migrate to the SEP-2127 card (${SERVER_CARD_SCHEMA}), e.g. ${EXAMPLE}`)
@@ -121,7 +133,9 @@ function runtimeMismatches(
   const remotes = Array.isArray(card.remotes) ? card.remotes.filter(isRecord) : []
   const templated = remotes.some((remote) => typeof remote.url === 'string' && remote.url.includes('{'))
   const endpoints = serverCardEndpoints(card, cardUrl)
-  if (endpoints.length > 0 && !templated && !endpoints.some((endpoint) => sameEndpoint(endpoint, mcpUrl))) {
+  // A server scanned at a local address (a developer's machine, a test rig) has a card naming where it is deployed.
+  const local = isLocalHost(new URL(mcpUrl).hostname)
+  if (endpoints.length > 0 && !templated && !local && !endpoints.some((endpoint) => sameEndpoint(endpoint, mcpUrl))) {
     issues.push(`its endpoints (${listSome(endpoints)}) do not include the scanned server ${mcpUrl}`)
     fixes.push(`list ${mcpUrl} in remotes (type streamable-http)`)
   }

@@ -15,6 +15,7 @@ const metadata = {
   response_types_supported: ['code'],
   code_challenge_methods_supported: ['S256'],
   registration_endpoint: `${ISSUER}/register`,
+  authorization_response_iss_parameter_supported: true,
 }
 
 function artifact(document: unknown, kind: 'oauth-authorization-server' | 'openid-configuration' = 'oauth-authorization-server', extra: Partial<OauthArtifact> = {}): OauthArtifact {
@@ -48,7 +49,13 @@ describe('oauth-authorization-server', () => {
     ['valid OIDC configuration', 'pass', artifact(oidc, 'openid-configuration')],
     ['OIDC without code_challenge_methods_supported', 'warning', artifact(withoutPkce, 'openid-configuration')],
     ['OIDC missing its own required members', 'warning', artifact(metadata, 'openid-configuration')],
-    ['issuer mismatch', 'fail', artifact({ ...metadata, issuer: 'https://login.acme.test' })],
+    [
+      'MCP 2026-07-28 basic/authorization (RFC 9207 §2.3): metadata without authorization_response_iss_parameter_supported: true warns',
+      'warning',
+      artifact({ ...metadata, authorization_response_iss_parameter_supported: undefined }),
+    ],
+    ['RFC 9207: authorization_response_iss_parameter_supported false warns', 'warning', artifact({ ...metadata, authorization_response_iss_parameter_supported: false })],
+    ['MCP 2026-07-28 authorization-server-discovery (RFC 8414 §3.3): an issuer that does not match the metadata URL fails', 'fail', artifact({ ...metadata, issuer: 'https://login.acme.test' })],
     ['issuer differing by a trailing slash', 'fail', artifact({ ...metadata, issuer: `${ISSUER}/` })],
     ['missing token_endpoint', 'fail', artifact({ ...metadata, token_endpoint: undefined })],
     ['http endpoints', 'fail', artifact({ ...metadata, authorization_endpoint: 'http://auth.acme.test/authorize' })],
@@ -80,6 +87,12 @@ describe('oauth-authorization-server', () => {
   test('probes that all failed are an error', () => {
     const oauth = artifact(null, 'oauth-authorization-server', { authorizationServer: [{ url: AS_URL, response: null, error: 'timeout' }] })
     expect(check.run({ oauth }, context).status).toBe('error')
+  })
+
+  test('the iss recommendation names the member to add', () => {
+    const outcome = check.run({ oauth: artifact({ ...metadata, authorization_response_iss_parameter_supported: undefined }) }, context)
+    expect(outcome.recommendation).toContain('"authorization_response_iss_parameter_supported": true')
+    expect(outcome.recommendation).not.toContain('code_challenge_methods_supported')
   })
 
   test('details name the mismatching issuer', () => {

@@ -1,5 +1,6 @@
-// The authorization server publishes RFC 8414 / OIDC metadata with a matching issuer, https endpoints, the code flow and PKCE S256.
-// Spec: https://www.rfc-editor.org/rfc/rfc8414
+// The authorization server publishes RFC 8414 / OIDC metadata with a matching issuer, https endpoints, the code flow and PKCE S256,
+// and advertises RFC 9207 iss in authorization responses (MCP 2026-07-28 basic/authorization).
+// Spec: https://www.rfc-editor.org/rfc/rfc8414, https://www.rfc-editor.org/rfc/rfc9207
 import { describeProbes, firstJsonDocument, isSecureUrl, oauthNotApplicable, sameResource } from '../../core/engine/collectors/oauth.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
@@ -22,7 +23,7 @@ export default defineCheck({
     maxScore: 6,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc8414',
     recommendation:
-      'Serve /.well-known/oauth-authorization-server with "issuer" equal to the issuer URL, https authorization_endpoint and token_endpoint, response_types_supported ["code"] and code_challenge_methods_supported ["S256"].',
+      'Serve /.well-known/oauth-authorization-server with "issuer" equal to the issuer URL, https authorization_endpoint and token_endpoint, response_types_supported ["code"], code_challenge_methods_supported ["S256"] and authorization_response_iss_parameter_supported true.',
     needs: ['oauth'],
     surface: 'api',
   },
@@ -69,6 +70,10 @@ export default defineCheck({
     } else if (!includes(pkce, 'S256')) {
       errors.push(`"code_challenge_methods_supported" (${JSON.stringify(pkce)}) lacks S256`)
     }
+    // MCP 2026-07-28 (basic/authorization) asks authorization servers to send RFC 9207 `iss` in authorization
+    // responses and to advertise it, so that clients can refuse a response from a mixed-up server.
+    const issParameter = document.authorization_response_iss_parameter_supported === true
+    if (!issParameter) warnings.push('no "authorization_response_iss_parameter_supported": true (RFC 9207 iss in authorization responses)')
     if (probe.kind === 'openid-configuration') {
       const missing = OIDC_REQUIRED.filter((member) => document[member] === undefined)
       if (missing.length) warnings.push(`OpenID Connect requires ${missing.join(', ')}`)
@@ -82,10 +87,12 @@ export default defineCheck({
       )
     }
     if (warnings.length) {
-      return warn(
-        `${summary}: ${warnings.join('; ')}`,
-        `Add "code_challenge_methods_supported": ["S256"]${warnings.some((text) => text.startsWith('OpenID')) ? ' and the OpenID Connect required members' : ''} to ${probe.url}.`,
-      )
+      const additions = [
+        pkce === undefined && '"code_challenge_methods_supported": ["S256"]',
+        !issParameter && '"authorization_response_iss_parameter_supported": true (and send iss in every authorization response)',
+        warnings.some((text) => text.startsWith('OpenID')) && 'the OpenID Connect required members',
+      ].filter(Boolean)
+      return warn(`${summary}: ${warnings.join('; ')}`, `Add ${additions.join(', ')} to ${probe.url}.`)
     }
     const routes = [
       document.registration_endpoint ? 'dynamic registration' : '',

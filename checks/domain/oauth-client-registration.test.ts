@@ -35,8 +35,9 @@ describe('oauth-client-registration', () => {
   })
 
   test.each([
-    ['CIMD supported', 'pass', artifact({ client_id_metadata_document_supported: true })],
-    ['DCR endpoint', 'pass', artifact({ registration_endpoint: `${ISSUER}/register` })],
+    ['MCP 2026-07-28 basic/authorization/client-registration: client_id_metadata_document_supported: true passes', 'pass', artifact({ client_id_metadata_document_supported: true })],
+    ['CIMD next to a DCR endpoint passes', 'pass', artifact({ client_id_metadata_document_supported: true, registration_endpoint: `${ISSUER}/register` })],
+    ['MCP 2026-07-28 basic/authorization/client-registration ("Dynamic Client Registration is deprecated"): a registration_endpoint alone warns', 'warning', artifact({ registration_endpoint: `${ISSUER}/register` })],
     ['an http registration endpoint', 'warning', artifact({ registration_endpoint: 'http://auth.acme.test/register' })],
     ['neither', 'fail', artifact({})],
     ['CIMD explicitly false', 'fail', artifact({ client_id_metadata_document_supported: false })],

@@ -1,5 +1,7 @@
-// The authorization server lets an agent register itself: a Client ID Metadata Document (CIMD) or Dynamic Client Registration (RFC 7591).
-// Spec: https://datatracker.ietf.org/doc/draft-ietf-oauth-client-id-metadata-document/ and https://www.rfc-editor.org/rfc/rfc7591
+// The authorization server lets an agent register itself: a Client ID Metadata Document (CIMD) passes; Dynamic Client
+// Registration (RFC 7591) alone warns, as MCP 2026-07-28 deprecates it in favour of CIMD.
+// Spec: https://datatracker.ietf.org/doc/draft-ietf-oauth-client-id-metadata-document/, https://www.rfc-editor.org/rfc/rfc7591 and
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization/client-registration
 import { firstJsonDocument, isSecureUrl, oauthNotApplicable } from '../../core/engine/collectors/oauth.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
@@ -18,7 +20,7 @@ export default defineCheck({
     maxScore: 4,
     specUrl: 'https://datatracker.ietf.org/doc/draft-ietf-oauth-client-id-metadata-document/',
     recommendation:
-      'Advertise "client_id_metadata_document_supported": true (and accept https client_id URLs), or a "registration_endpoint" for RFC 7591 dynamic registration, in the authorization server metadata.',
+      'Advertise "client_id_metadata_document_supported": true (and accept https client_id URLs) in the authorization server metadata; a "registration_endpoint" for RFC 7591 dynamic registration is deprecated by MCP 2026-07-28 and only serves older clients.',
     needs: ['oauth'],
     surface: 'api',
   },
@@ -45,9 +47,11 @@ export default defineCheck({
       return pass(`${probe.url} supports client ID metadata documents${dcr ? ` and dynamic registration at ${registration}` : ''}`)
     }
     if (dcr) {
-      // MCP 2026-07-28 deprecates DCR in favour of CIMD; DCR alone still lets today's clients register.
-      return pass(
-        `${probe.url} offers dynamic client registration at ${registration} (no client ID metadata document support, which MCP 2026-07-28 prefers as DCR is deprecated there)`,
+      // MCP 2026-07-28 (basic/authorization/client-registration) deprecates DCR in favour of CIMD: DCR alone still
+      // lets today's clients register, but new clients look for client_id_metadata_document_supported first.
+      return warn(
+        `${probe.url} offers only dynamic client registration at ${registration}, which MCP 2026-07-28 deprecates in favour of client ID metadata documents`,
+        `Add "client_id_metadata_document_supported": true to ${probe.url} and accept https client_id URLs that serve client metadata; keep the registration_endpoint for older clients.`,
       )
     }
     if (registration !== undefined) {

@@ -10,6 +10,7 @@ import { unreachable } from './outcomes.ts'
 
 export const MCP_SPEC = 'https://modelcontextprotocol.io/specification/2025-11-25'
 export const MCP_MODERN_SPEC = 'https://modelcontextprotocol.io/specification/2026-07-28'
+const MODERN_VERSION = '2026-07-28'
 
 /** Revisions an agent can rely on today (checks.md §6.1); a later one is added here when it ships. */
 export const CURRENT_VERSIONS: readonly string[] = ['2025-06-18', '2025-11-25', '2026-07-28']
@@ -17,6 +18,16 @@ export const CURRENT_VERSIONS: readonly string[] = ['2025-06-18', '2025-11-25', 
 export const DEPRECATED_VERSIONS: readonly string[] = ['2024-10-07', '2024-11-05', '2025-03-26']
 
 export const isModern = (mcp: Pick<McpServerArtifact, 'era'>): boolean => mcp.era === 'modern'
+
+/**
+ * The server speaks 2026-07-28: only that revision (`modern`), or next to the handshake-based ones (a legacy
+ * handshake, and a `server/discover` result listing 2026-07-28 among its supportedVersions).
+ */
+export function speaksModern(mcp: Pick<McpServerArtifact, 'era' | 'discover'>): boolean {
+  if (isModern(mcp)) return true
+  const versions = resultOf(mcp.discover)?.supportedVersions
+  return Array.isArray(versions) && versions.includes(MODERN_VERSION)
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Exchanges

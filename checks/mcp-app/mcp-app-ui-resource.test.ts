@@ -18,6 +18,7 @@ const withResource = (resource: McpServerArtifact['uiResources'][number], extra:
 const legacyOnly = (name: string, uri = DASHBOARD_URI) => tool(name, { _meta: { 'ui/resourceUri': uri } })
 const skybridge = (name: string, uri = DASHBOARD_URI) => tool(name, { _meta: { 'openai/outputTemplate': uri } })
 const base64 = (value: string) => Buffer.from(value).toString('base64')
+const APPS = 'ext-apps specification/2026-01-26/apps.mdx'
 
 describe('mcp-app-ui-resource', () => {
   test('metadata matches the catalog', () => {
@@ -30,14 +31,14 @@ describe('mcp-app-ui-resource', () => {
     ['a ui:// template read back as a complete document', mcpAppServer(), 'pass'],
     ['HTML in a base64 blob', withResource(uiResource(DASHBOARD_URI, { content: { text: undefined, blob: base64(DASHBOARD_HTML) } })), 'pass'],
     ['two tools sharing one template', mcpAppServer({ tools: mcpList([uiTool('show_dashboard'), uiTool('refresh_dashboard')]) }), 'pass'],
-    ['linked only through the deprecated flat key', mcpAppServer({ tools: mcpList([legacyOnly('show_dashboard')]) }), 'warning'],
+    [`${APPS} (severities per ext-apps#722): a view linked only through the flat ui/resourceUri key warns`, mcpAppServer({ tools: mcpList([legacyOnly('show_dashboard')]) }), 'warning'],
     [
-      'an OpenAI skybridge template',
+      `${APPS} (UI Resource Format, MUST): a read mimeType of text/html+skybridge fails`,
       mcpAppServer({
         tools: mcpList([skybridge('show_dashboard')]),
         uiResources: [uiResource(DASHBOARD_URI, { content: { mimeType: 'text/html+skybridge' } })],
       }),
-      'warning',
+      'fail',
     ],
     ['no doctype', withResource(uiResource(DASHBOARD_URI, { html: '<html><body><div id="app"></div></body></html>' })), 'warning'],
     ['an HTML fragment', withResource(uiResource(DASHBOARD_URI, { html: '<div id="app"></div><script>render()</script>' })), 'warning'],
@@ -50,7 +51,12 @@ describe('mcp-app-ui-resource', () => {
     ],
     ['a plain text/html template', withResource(uiResource(DASHBOARD_URI, { content: { mimeType: 'text/html' } })), 'fail'],
     ['no mimeType', withResource(uiResource(DASHBOARD_URI, { content: { mimeType: undefined } })), 'fail'],
-    ['the resource is missing (-32002)', withResource(unreadableUiResource()), 'fail'],
+    [`${APPS} (the linked resource MUST exist): a referenced resource that does not exist (-32002) fails`, withResource(unreadableUiResource()), 'fail'],
+    [
+      `${APPS}: a resources/list mimeType of text/html with a correct read passes`,
+      mcpAppServer({ resources: mcpList([{ uri: DASHBOARD_URI, name: 'dashboard', mimeType: 'text/html', raw: { uri: DASHBOARD_URI, name: 'dashboard', mimeType: 'text/html' } }]) }),
+      'pass',
+    ],
     ['an empty template', withResource(uiResource(DASHBOARD_URI, { html: '   ' })), 'fail'],
     ['not HTML at all', withResource(uiResource(DASHBOARD_URI, { html: '{"view": "dashboard"}' })), 'fail'],
     ['an https template URI', mcpAppServer({ tools: mcpList([uiTool('show_dashboard', 'https://acme.test/dashboard.html')]), uiResources: [] }), 'fail'],

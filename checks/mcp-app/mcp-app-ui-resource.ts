@@ -52,6 +52,8 @@ function judge(uri: string, links: readonly UiToolLink[], read: McpServerArtifac
     judged.warnings.push(`resources/read of ${uri} returned contents for ${content.uri ?? 'no uri'}`)
     judged.fixes.push(`return contents[0].uri = "${uri}"`)
   }
+  // The read content's mimeType is what a host renders by (apps.mdx, UI Resource Format: it MUST be
+  // text/html;profile=mcp-app); the resources/list entry's mimeType is advisory and not judged here.
   const mime = classifyUiMimeType(content.mimeType)
   if (mime === 'missing' || mime === 'other') {
     judged.failures.push(`${uri} is served as ${content.mimeType ?? 'no mimeType'}, not ${MCP_APP_MIME_TYPE}`)
@@ -60,7 +62,7 @@ function judge(uri: string, links: readonly UiToolLink[], read: McpServerArtifac
     judged.warnings.push(`${uri} is served as "${content.mimeType}"; hosts compare the exact string "${MCP_APP_MIME_TYPE}"`)
     judged.fixes.push(`write the mimeType exactly "${MCP_APP_MIME_TYPE}"`)
   } else if (mime === 'skybridge') {
-    judged.warnings.push(`${uri} is served as the OpenAI Apps SDK type ${SKYBRIDGE_MIME_TYPE}, which MCP Apps hosts do not render`)
+    judged.failures.push(`${uri} is served as the OpenAI Apps SDK type ${SKYBRIDGE_MIME_TYPE}, which MCP Apps hosts do not render`)
     judged.fixes.push(`serve ${uri} as ${MCP_APP_MIME_TYPE} (ChatGPT accepts it too)`)
   }
   const html = uiContentHtml(content)

@@ -17,6 +17,11 @@ describe('mcp-initialize', () => {
     ['an HTML page', 'fail', mcpServer({ initialize: html, handshake: null, handshakeError: 'Streamable HTTP error: Unexpected content type: text/html' })],
     ['a result without capabilities', 'fail', mcpServer({ handshake: { protocolVersion: '2025-11-25', serverInfo: { name: 'acme', version: '1' } } })],
     ['HTTP+SSE fallback failing too', 'fail', mcpServer({ legacySseOnly: true, initialize: httpReply('initialize', 404), handshake: null })],
+    [
+      'MCP 2026-07-28 server/discover (modern servers MUST implement it): -32601 on discover fails',
+      'fail',
+      modernServer({ discover: rpcError('server/discover', -32601), handshake: null }),
+    ],
     ['modern, discover result without supportedVersions', 'fail', modernServer({ discover: rpcResult('server/discover', { capabilities: {} }) })],
     ['initialize timed out', 'error', mcpServer({ initialize: noResponse('initialize'), handshake: null })],
     ['the notification timed out', 'error', mcpServer({ initialized: noResponse('notifications/initialized', undefined, { notification: true }) })],

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { httpReply, mcpContext, mcpServer, modernServer, noResponse, rpcError } from '../../tests/support/mcp-artifacts.ts'
+import { httpReply, mcpContext, mcpServer, modernServer, noResponse, rpcError, rpcResult } from '../../tests/support/mcp-artifacts.ts'
 import check from './mcp-session-handling.ts'
 
 const stateless = mcpServer({ sessionId: null, probes: { withoutSession: null, withSession: null, deleteSession: null } })
@@ -8,7 +8,12 @@ describe('mcp-session-handling', () => {
   test.each([
     ['a session id accepted, 400 without, DELETE ends it', 'pass', mcpServer()],
     ['stateless legacy server', 'pass', stateless],
-    ['modern server', 'pass', modernServer()],
+    ['MCP 2026-07-28 streamable-http: a stateless modern server passes', 'pass', modernServer()],
+    [
+      'MCP 2026-07-28 streamable-http ("do not mint or echo session IDs"): a modern-only server minting Mcp-Session-Id warns',
+      'warning',
+      modernServer({ discover: rpcResult('server/discover', modernServer().discover.response!.result, { headers: { 'content-type': 'application/json', 'mcp-session-id': 'minted-by-a-modern-server' } }) }),
+    ],
     ['works without the session id too, DELETE 405', 'pass', mcpServer({ probes: { withoutSession: mcpServer().probes.withSession, deleteSession: httpReply('', 405) } })],
     ['a short session id', 'warning', mcpServer({ sessionId: 'abc123' })],
     ['a missing session id gets 500', 'warning', mcpServer({ probes: { withoutSession: rpcError('ping', -32603, { status: 500 }) } })],

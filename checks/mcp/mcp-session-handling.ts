@@ -1,5 +1,6 @@
 // Session ids, when a server issues them, are visible ASCII and hard to guess, accepted on the next request, and
-// ended by DELETE (or 405). Stateless servers pass. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
+// ended by DELETE (or 405). Stateless servers pass; a 2026-07-28-only server that still mints one warns.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management, 2026-07-28 basic/transports/streamable-http
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { describeExchange, is2xx, isModern, MCP_SPEC, settle, unfinished } from '../lib/mcp-checks.ts'
 
@@ -22,7 +23,18 @@ export default defineCheck({
     needs: ['mcp'],
   },
   run({ mcp }) {
-    if (isModern(mcp)) return pass('Stateless: MCP 2026-07-28 has no sessions, so any instance can answer any request')
+    if (isModern(mcp)) {
+      // 2026-07-28 (streamable-http, "Earlier Streamable HTTP Revisions"): a server speaking only this revision SHOULD NOT mint or echo session ids.
+      const exchanges = [mcp.initialize, mcp.discover, mcp.resourceRead, mcp.resourceTemplates, ...Object.values(mcp.probes)]
+      const minted = exchanges.find((exchange) => exchange?.headers['mcp-session-id'] !== undefined)
+      if (minted) {
+        return warn(
+          `The server speaks only MCP 2026-07-28, which has no sessions, yet it sends Mcp-Session-Id "${minted.headers['mcp-session-id']}"`,
+          'Stop minting Mcp-Session-Id on a 2026-07-28-only server: ignore the header on requests and never send it back.',
+        )
+      }
+      return pass('Stateless: MCP 2026-07-28 has no sessions, so any instance can answer any request')
+    }
     if (mcp.legacySseOnly) return na('Only the HTTP+SSE transport answered: its session lives in the endpoint URL, so Streamable HTTP session ids do not apply')
     const id = mcp.sessionId
     if (id === null) return pass('Stateless: no Mcp-Session-Id is issued, so every request stands alone')

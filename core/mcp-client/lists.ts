@@ -1,6 +1,6 @@
 /** List calls (`tools/list`, `resources/list`, `prompts/list`) followed through their pages, entries kept as sent. */
 import { isRecord } from '../engine/snapshot.ts'
-import type { Call, ListMethod, McpList, McpPrompt, McpResource, McpTool } from './types.ts'
+import type { Call, ListMethod, McpList, McpPrompt, McpResource, McpTool, ResultEnvelope } from './types.ts'
 
 const MAX_PAGES = 20
 
@@ -39,6 +39,12 @@ function toPrompt(raw: unknown): McpPrompt {
   return { name: typeof entry.name === 'string' ? entry.name : '', ...optionalString('description', entry.description), raw }
 }
 
+/** The envelope fields a result carries, only those present (a legacy result has none). */
+export function resultEnvelope(result: unknown): ResultEnvelope {
+  if (!isRecord(result)) return {}
+  return Object.fromEntries((['resultType', 'ttlMs', 'cacheScope'] as const).filter((key) => key in result).map((key) => [key, result[key]]))
+}
+
 export const LISTS = {
   tools: { method: 'tools/list', toItem: toTool, keyOf: (tool: McpTool) => tool.name },
   resources: { method: 'resources/list', toItem: toResource, keyOf: (resource: McpResource) => resource.uri },
@@ -69,6 +75,7 @@ export async function collectList<T>(
       break
     }
     list.pages += 1
+    if (list.pages === 1) list.envelope = resultEnvelope(outcome.result)
     const keys = new Set<string>()
     for (const raw of page) {
       const item = spec.toItem(raw)

@@ -74,6 +74,18 @@ export interface McpList<T> {
   truncated?: boolean
   /** The first page was refused for want of authorization: the list exists, but not for an anonymous client. */
   refused?: AuthRefusal
+  /** The first page's result envelope, as sent (2026-07-28 servers mark results complete and give cache hints). */
+  envelope?: ResultEnvelope
+}
+
+/**
+ * What a 2026-07-28 result says about itself (basic/versioning, server/utilities/caching): `resultType`, and on
+ * server/discover, the list methods and resources/read the cache hints `ttlMs` and `cacheScope`. Kept as sent.
+ */
+export interface ResultEnvelope {
+  resultType?: unknown
+  ttlMs?: unknown
+  cacheScope?: unknown
 }
 
 /**

@@ -26,6 +26,8 @@ export interface RequestOptions {
   accept?: string
   /** A body sent as is instead of the JSON-RPC request (malformed JSON). */
   rawBody?: string
+  /** The `Mcp-Method` header to send instead of the body's method (a 2026-07-28 header-validation probe). */
+  methodHeader?: string
 }
 
 /**
@@ -64,7 +66,7 @@ export class McpWire {
   }
 
   /** `server/discover` as a 2026-07-28 client sends it, whatever the endpoint's era. */
-  discover(options: Pick<RequestOptions, 'version' | 'accept'> = {}): Promise<McpExchange> {
+  discover(options: Pick<RequestOptions, 'version' | 'accept' | 'methodHeader'> = {}): Promise<McpExchange> {
     return this.send({ method: 'POST', ...this.modernRequest('server/discover', {}, options) })
   }
 
@@ -118,7 +120,7 @@ export class McpWire {
       'content-type': 'application/json',
       accept: options.accept ?? ACCEPT.mcp,
       'mcp-protocol-version': options.version ?? MCP_MODERN_VERSION,
-      'mcp-method': method,
+      'mcp-method': options.methodHeader ?? method,
     }
     // 2026-07-28 servers reject a request whose Mcp-Name header does not repeat the named tool, prompt or resource.
     const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined

@@ -55,6 +55,7 @@ const MESSAGES: Record<number, string> = {
   [-32603]: 'Internal error',
   [-32002]: 'Resource not found',
   [-32022]: 'Unsupported protocol version',
+  [-32020]: 'Header mismatch',
 }
 
 /** A JSON-RPC error with the standard message for its code. */
@@ -162,8 +163,11 @@ export function mcpServer(overrides: ServerOverrides = {}): McpServerArtifact {
       withoutSession: rpcError('tools/list', -32600, { status: 400 }),
       withSession: rpcResult('tools/list', { tools: [] }),
       deleteSession: httpReply('', 200, '', '', { request: { method: 'DELETE', headers: { 'mcp-session-id': SESSION_ID } } }),
+      headerMismatch: rpcError('server/discover', -32601),
       ...probes,
     },
+    resourceRead: null,
+    resourceTemplates: null,
     uiResources: [],
     toolCalls: [],
     challenges: [],
@@ -171,8 +175,15 @@ export function mcpServer(overrides: ServerOverrides = {}): McpServerArtifact {
   }
 }
 
-/** A stateless 2026-07-28 server: initialize refused with -32022, `server/discover` answered, no session, no ping. */
+/** A list whose first page carries the 2026-07-28 result envelope: complete, fresh for a minute, the same for everyone. */
+const withCacheHints = <T>(list: McpList<T>): McpList<T> => ({ ...list, envelope: { resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' } })
+
+/**
+ * A stateless 2026-07-28 server: initialize refused with -32022, `server/discover` answered, no session, no ping,
+ * results with resultType and cache hints, a mismatching Mcp-Method header refused with 400 -32020.
+ */
 export function modernServer(overrides: ServerOverrides = {}): McpServerArtifact {
+  const legacy = mcpServer()
   const capabilities = { tools: {}, resources: {}, prompts: {} }
   const serverInfo = { name: 'acme-anvils', version: '2.0.0', description: 'The Acme anvil catalogue' }
   const discovered = {
@@ -192,6 +203,16 @@ export function modernServer(overrides: ServerOverrides = {}): McpServerArtifact
     initialized: null,
     discover: rpcResult('server/discover', discovered),
     ping: null,
+    tools: withCacheHints(legacy.tools),
+    resources: withCacheHints(legacy.resources),
+    prompts: withCacheHints(legacy.prompts),
+    resourceRead: rpcResult('resources/read', {
+      resultType: 'complete',
+      contents: [{ uri: 'acme://catalogue', mimeType: 'application/json', text: '[]' }],
+      ttlMs: 5_000,
+      cacheScope: 'private',
+    }),
+    resourceTemplates: rpcResult('resources/templates/list', { resultType: 'complete', resourceTemplates: [], ttlMs: 60_000, cacheScope: 'public' }),
     ...overrides,
     probes: {
       bogusVersionHeader: rpcError('tools/list', -32022, { status: 400 }),
@@ -201,6 +222,7 @@ export function modernServer(overrides: ServerOverrides = {}): McpServerArtifact
       withoutSession: null,
       withSession: null,
       deleteSession: null,
+      headerMismatch: rpcError('server/discover', -32020, { status: 400 }),
       ...overrides.probes,
     },
   })

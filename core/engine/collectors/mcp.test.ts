@@ -251,6 +251,27 @@ describe('mcp collector: 2026-07-28 servers', () => {
     expect(mcp.toolCalls.map((call) => call.name)).toEqual(['list_currencies'])
   })
 
+  test('modern: the 2026-07-28 probes of issue 30 (result envelopes, a mismatching Mcp-Method, a resource read)', async () => {
+    const mcp = await collect('modern')
+    expect(mcp.tools.envelope).toEqual({ resultType: 'complete', ttlMs: 3_600_000, cacheScope: 'public' })
+    expect(mcp.prompts.envelope).toMatchObject({ ttlMs: 3_600_000 })
+    const { headerMismatch } = mcp.probes
+    expect(headerMismatch.request.headers['mcp-method']).toBe('tools/list')
+    expect(JSON.parse(headerMismatch.request.body!).method).toBe('server/discover')
+    expect(headerMismatch.status).toBe(400)
+    expect(errorCode(headerMismatch)).toBe(-32020)
+    expect(JSON.parse(mcp.resourceRead!.request.body!).params.uri).toBe('rates://today')
+    expect(mcp.resourceRead!.response?.result).toMatchObject({ ttlMs: 60_000, cacheScope: 'public' })
+    expect(mcp.resourceTemplates!.response?.result).toMatchObject({ resultType: 'complete', cacheScope: 'public' })
+  })
+
+  test('a legacy server gets the Mcp-Method probe too, but no modern reads', async () => {
+    const mcp = await collect('well-made')
+    expect(mcp.probes.headerMismatch.request.headers['mcp-method']).toBe('tools/list')
+    expect(mcp.resourceRead).toBeNull()
+    expect(mcp.resourceTemplates).toBeNull()
+  })
+
   test('modern-sdk (the v2 SDK, legacy rejected) is scanned fully too', async () => {
     const mcp = await collect('modern-sdk')
     expect(mcp.era).toBe('modern')

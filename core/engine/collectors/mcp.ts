@@ -13,7 +13,8 @@ import { uiLink } from '../lib/mcp-app.ts'
 import { isRecord } from '../snapshot.ts'
 
 // The client's result types are the artifact's vocabulary: checks import them from the artifact's module.
-export type { JsonRpcError, McpExchange, McpList, McpPrompt, McpResource, McpTool } from '../../mcp-client/types.ts'
+export type { JsonRpcError, McpExchange, McpList, McpPrompt, McpResource, McpTool, ResultEnvelope } from '../../mcp-client/types.ts'
+export { resultEnvelope } from '../../mcp-client/lists.ts'
 
 export interface McpServerArtifact {
   url: string
@@ -63,7 +64,17 @@ export interface McpServerArtifact {
     withoutSession: McpExchange | null
     withSession: McpExchange | null
     deleteSession: McpExchange | null
+    /**
+     * `server/discover` sent with `Mcp-Method: tools/list`, a header that disagrees with the body, which a server
+     * speaking 2026-07-28 must refuse with 400 and -32020 (HeaderMismatch). Sent to every server, as discover is:
+     * one that also speaks the older revisions is judged on it too.
+     */
+    headerMismatch: McpExchange
   }
+  /** Modern servers only (null otherwise): resources/read of the first listed resource, whose result carries cache hints. */
+  resourceRead: McpExchange | null
+  /** Modern servers declaring resources only (null otherwise): resources/templates/list, also a cacheable result. */
+  resourceTemplates: McpExchange | null
   /** ui:// (or legacy-key) resources referenced by tools, read directly by URI. */
   uiResources: {
     uri: string
@@ -172,6 +183,7 @@ async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<Mcp
     postWithoutAccept,
     withoutSession,
     withSession,
+    headerMismatch,
   ] = await Promise.all([
     simple({ version: '1999-01-01' }),
     simple(),
@@ -185,6 +197,7 @@ async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<Mcp
     simple({ accept: '*/*' }),
     session ? wire.request('ping', {}, { withoutSession: true }) : null,
     session ? wire.request('ping') : null,
+    wire.discover({ methodHeader: 'tools/list' }),
   ])
   return {
     bogusVersionHeader,
@@ -198,6 +211,7 @@ async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<Mcp
     postWithoutAccept,
     withoutSession,
     withSession,
+    headerMismatch,
   }
 }
 
@@ -221,13 +235,17 @@ async function gather(connection: Connection, wire: McpWire) {
     collectList(connection.call, 'resources', 'resources' in capabilities, LISTS.resources),
     collectList(connection.call, 'prompts', 'prompts' in capabilities, LISTS.prompts),
   ])
-  const [probes, ping, uiResources, toolCalls] = await Promise.all([
+  const modern = wire.era === 'modern'
+  const firstResource = resources.items.find((resource) => resource.uri !== '')
+  const [probes, ping, uiResources, toolCalls, resourceRead, resourceTemplates] = await Promise.all([
     probe(wire, tools.items),
-    wire.era === 'modern' ? null : wire.request('ping'),
+    modern ? null : wire.request('ping'),
     readUiResources(wire, tools.items),
     callTools(wire, tools.items),
+    modern && firstResource ? wire.request('resources/read', { uri: firstResource.uri }) : null,
+    modern && resources.declared ? wire.request('resources/templates/list') : null,
   ])
-  return { tools, resources, prompts, probes, ping, uiResources, toolCalls }
+  return { tools, resources, prompts, probes, ping, uiResources, toolCalls, resourceRead, resourceTemplates }
 }
 
 export const mcpCollector = defineCollector({
@@ -255,6 +273,8 @@ export const mcpCollector = defineCollector({
       deleteSession,
       ...gathered.uiResources.map((resource) => resource.read),
       ...gathered.toolCalls.map((call) => call.exchange),
+      gathered.resourceRead,
+      gathered.resourceTemplates,
     ]
     return {
       url,

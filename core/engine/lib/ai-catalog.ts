@@ -1,12 +1,18 @@
-/** The AI Catalog / ARD document (checks.md §15.1): its entries and the publisher of `urn:air:` identifiers. */
+/**
+ * The AI Catalog / ARD document: its entries and the publisher of `urn:air:` identifiers. A Catalog Entry needs
+ * `identifier`, `type` and exactly one of `url` or `data` (ai-catalog specification; MCP server-card docs/discovery.md).
+ */
 import { isRecord } from '../snapshot.ts'
 
 export interface CatalogEntry {
   index: number
   identifier?: string
+  /** Optional: a client reads the human-readable fields from the artefact itself. */
   displayName?: string
-  /** `type` (ARD) or `mediaType` (AI Catalog). */
+  /** The artefact's media type, from `type`, or from `mediaType` as entries spelled it before ADR 0014 renamed it. */
   type?: string
+  /** The entry names its media type only under the pre-ADR 0014 key `mediaType`. */
+  mediaTypeKey?: true
   /** Absolute, resolved against the catalog URL. */
   url?: string
   data?: unknown
@@ -24,10 +30,10 @@ export function catalogEntries(document: unknown, baseUrl: string): CatalogEntry
     const problems: string[] = []
     const identifier = optionalString(raw.identifier)
     const displayName = optionalString(raw.displayName)
+    const mediaTypeKey = optionalString(raw.type) === undefined && optionalString(raw.mediaType) !== undefined
     const type = optionalString(raw.type) ?? optionalString(raw.mediaType)
     if (!identifier) problems.push('no identifier')
-    if (!displayName) problems.push('no displayName')
-    if (!type) problems.push('no type or mediaType')
+    if (!type) problems.push('no type')
     const hasUrl = raw.url !== undefined
     const hasData = raw.data !== undefined
     if (hasUrl === hasData) problems.push(hasUrl ? 'both url and data (exactly one is allowed)' : 'neither url nor data')
@@ -39,7 +45,7 @@ export function catalogEntries(document: unknown, baseUrl: string): CatalogEntry
         problems.push(`url "${String(raw.url)}" is not a URL`)
       }
     }
-    return { index, identifier, displayName, type, url, data: raw.data, trustManifest: raw.trustManifest, problems }
+    return { index, identifier, displayName, type, ...(mediaTypeKey ? { mediaTypeKey } : {}), url, data: raw.data, trustManifest: raw.trustManifest, problems }
   })
 }
 

@@ -9,7 +9,7 @@ import { isRecord } from '../snapshot.ts'
 
 export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui'
 export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app'
-/** The OpenAI Apps SDK's template type, accepted for detection and judged as legacy. */
+/** The OpenAI Apps SDK's template type: accepted for detection, but a UI resource read back with it fails (hosts do not render it). */
 export const SKYBRIDGE_MIME_TYPE = 'text/html+skybridge'
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,8 +1,14 @@
-/** The MCP Server Card (SEP-2127, legacy SEP-1649; checks.md §7): its shape and the endpoints it names. */
+/** The MCP Server Card (SEP-2127, legacy SEP-1649; experimental-ext-server-card schema.json): its shape and the endpoints it names. */
 import { isRecord } from '../snapshot.ts'
 
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'
 const CARD_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/
+/**
+ * A `$schema` versioned by date (`…/schemas/2025-11-25/server-card.schema.json`): the schema allows only the `/v1/`
+ * URL ("Schema URLs are versioned by the vN segment rather than by date"), so such a card is invalid, whatever
+ * legacy fields it carries (the extension's examples/ServerCard/invalid/date-versioned-schema.json).
+ */
+const DATE_VERSIONED_SCHEMA = /\/schemas\/\d{4}-\d{2}-\d{2}\//
 const REMOTE_URL = /^(https?:\/\/[^\s]+|\{[^}]+\}[^\s]*)$/
 
 export type ServerCardShape = 'sep-2127' | 'legacy' | 'invalid'
@@ -18,15 +24,18 @@ export function classifyServerCard(card: Record<string, unknown>): { shape: Serv
     (isRecord(card.serverInfo) && typeof card.serverInfo.name === 'string') ||
     (isRecord(card.transport) && typeof card.transport.endpoint === 'string') ||
     (typeof card.name === 'string' && typeof card.endpoint === 'string')
-  // A card that claims the v1 schema is judged by it, whatever legacy fields it also carries.
-  if (legacy && card.$schema !== SERVER_CARD_SCHEMA) return { shape: 'legacy', problems }
+  // A card that claims the v1 schema, or a date-versioned one, is judged by the schema, whatever legacy fields it also carries.
+  if (legacy && card.$schema !== SERVER_CARD_SCHEMA && !isDateVersionedSchema(card.$schema)) return { shape: 'legacy', problems }
   return { shape: 'invalid', problems }
 }
+
+const isDateVersionedSchema = (value: unknown): boolean => typeof value === 'string' && DATE_VERSIONED_SCHEMA.test(value)
 
 function serverCardProblems(card: Record<string, unknown>): string[] {
   const problems: string[] = []
   if (card.$schema !== SERVER_CARD_SCHEMA) {
-    problems.push(card.$schema === undefined ? 'no $schema' : `$schema is "${String(card.$schema)}", not ${SERVER_CARD_SCHEMA}`)
+    const dated = isDateVersionedSchema(card.$schema) ? ' (schema URLs are versioned by /v1/, not by date)' : ''
+    problems.push(card.$schema === undefined ? 'no $schema' : `$schema is "${String(card.$schema)}", not ${SERVER_CARD_SCHEMA}${dated}`)
   }
   const name = card.name
   if (typeof name !== 'string') problems.push('no name')
