@@ -10,7 +10,7 @@ export default defineCheck({
     id: 'robots-txt',
     name: 'robots.txt present and valid',
     description:
-      'Agents and crawlers read /robots.txt first to learn what they may fetch; a missing or broken file leaves them guessing or locked out.',
+      'Agents and crawlers read /robots.txt first to learn what they may fetch and where the sitemap is; a missing file tells them nothing, a broken one (5xx) locks them out.',
     layer: 'discovery',
     applicability: 'domain-only',
     tier: 'required',
@@ -35,9 +35,11 @@ export default defineCheck({
         'Serve a plain-text robots.txt at /robots.txt instead of an HTML page.',
       )
     }
+    // Under RFC 9309 a missing file (4xx) restricts nothing: agents get in, they just learn no policy and no
+    // sitemap from it. The journeys show no intent lost to it, so it is an improvement, not a failure.
     if (!robots.found) {
-      return fail(
-        `/robots.txt answered ${response.status}: no robots file`,
+      return warn(
+        `/robots.txt answered ${response.status}: no robots file, so under RFC 9309 agents may fetch everything but learn no policy or sitemap from it`,
         'Publish /robots.txt with a User-agent group (e.g. "User-agent: *" and "Allow: /") and a Sitemap line.',
       )
     }
