@@ -31,7 +31,8 @@ import { testConfig } from './helpers.ts'
  *    of polish makes it B (the block factor), and lifting it is the first fix: C or D. The food magazine is as
  *    well made, but its robots.txt admits only Googlebot and Bingbot: every agent acting for a person is
  *    disallowed, the same block by other means, and the same band.
- * 5. Nothing for agents. "Welcome to nginx!" lets every agent in, to a page that says nothing; the SPA is an empty
+ * 5. Nothing for agents. "Welcome to nginx!" lets every agent in, to a stock page that says nothing (as good as
+ *    an empty page, so it stops agents as the empty shell does); the SPA is an empty
  *    shell without JavaScript, so fetch-based agents (the most common kind) read nothing at all, which stops them as
  *    a block does (its WebMCP tool only helps browser agents; it also answers 200 for any path and has no
  *    structured data), and server rendering is its fix #1; `poor` is broken throughout (HTML robots.txt, soft 404s,
@@ -132,6 +133,7 @@ const BLOCKED: Record<string, string> = {
   'blocked-news': 'bot-challenge-free',
   'robots-blocked': 'robots-ai-agents-allowed',
   'robots-assistants-blocked': 'robots-ai-agents-allowed',
+  placeholder: 'content-without-js',
   spa: 'content-without-js',
   poor: 'content-without-js',
 }

@@ -148,15 +148,15 @@ const APPLIED: Record<string, Application> = {
     why: 'a <link> naming the markdown twin the site publishes',
   },
   'mcp-endpoint-advertised': {
-    apply: (remedy) => (routes['/.well-known/mcp/server-card.json'] = published(remedy)),
+    apply: (remedy) => (routes['/.well-known/ai-catalog.json'] = published(remedy)),
     expected: 'not pass',
     notPass: /\/mcp \(via server-card\) answers 404/,
     why: 'a card naming /mcp: it fixes nothing without an MCP server there',
   },
   'mcp-server-card': {
-    apply: (remedy) => (routes['/.well-known/mcp/server-card.json'] = published(remedy)),
+    apply: (remedy) => (routes['/.well-known/ai-catalog.json'] = published(remedy)),
     expected: 'pass',
-    why: 'a complete card',
+    why: 'a complete card, inline in the AI catalog the server-card extension points domains to',
   },
   'structured-data-jsonld': {
     apply: ({ snippet }) => (routes['/'] = homepage(snippet.code)),

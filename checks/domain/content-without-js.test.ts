@@ -31,10 +31,20 @@ describe('content-without-js', () => {
     ['Next.js shell with a little chrome', 'fail', page(`<header>${prose(200)}</header><div id="__next"></div>`)],
     ['noscript notice only', 'fail', page('<noscript>You need to enable JavaScript to run this app.</noscript><div id="app"></div>')],
     ['almost no text', 'fail', page('<h1>Acme</h1><p>Loading…</p>')],
+    ["a web server's stock page", 'fail', htmlPage(`<!doctype html><html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1><p>${prose(300)}</p></body></html>`)],
+    ['Apache\'s "It works!"', 'fail', htmlPage(`<html><body><h1>It works!</h1><p>${prose(200)}</p></body></html>`)],
+    ['a page that only mentions nginx', 'pass', page(`<h1>Welcome to nginx! A guide to tuning it</h1><p>${prose(800)}</p>`)],
   ] as const)('%s -> %s', (_name, expected, homepage) => {
     const outcome = check.run({ homepage, docsPage: null }, context)
     expect(outcome.status).toBe(expected)
     if (expected !== 'pass') expect(outcome.recommendation).toBeString()
+  })
+
+  test("a stock page's fix is to put the site up, not to server-render it", () => {
+    const outcome = check.run({ homepage: htmlPage('<html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>'), docsPage: null }, context)
+    expect(outcome.details).toContain('stock page ("Welcome to nginx!")')
+    expect(outcome.recommendation).toStartWith("Replace the web server's default page")
+    expect(outcome.recommendation).toContain('cannot reach grade B')
   })
 
   test('script and style text does not count', () => {

@@ -12,11 +12,20 @@ const TOO_LITTLE_TEXT = 150
 const MAIN_TEXT = 200
 /** Mount points of client-rendered apps (React, Vue, Next.js, Nuxt, Gatsby, SvelteKit). */
 const APP_ROOTS = '#root, #app, #__next, #__nuxt, #___gatsby, #svelte'
+/**
+ * Titles and headings of the pages web servers and hosts serve before anyone puts a site up (nginx, Apache's "It
+ * works!" and distribution pages, IIS, Caddy, LiteSpeed, cPanel): text that says nothing about a site, so a homepage
+ * that is one has nothing for agents to read, however many characters it holds.
+ */
+const STOCK_PAGE =
+  /^(welcome to nginx!?|it works!?|apache2? (ubuntu|debian|centos|fedora)? ?default page.*|test page for the (apache|nginx) http server.*|iis windows server|internet information services|caddy works!?|web server's default page|litespeed web server|default web site page|index of \/)$/i
 const ENABLE_JS = /enable javascript|javascript (is )?(required|disabled|needs to be enabled|must be enabled)|(needs?|requires?) javascript|turn on javascript/i
 
 interface PageVerdict {
   status: 'pass' | 'warning' | 'fail'
   summary: string
+  /** Set when the page is a web server's stock page: its title or heading. */
+  stockPage?: string
 }
 
 function judge(page: HtmlPage, label: string): PageVerdict {
@@ -30,6 +39,8 @@ function judge(page: HtmlPage, label: string): PageVerdict {
     .find((element) => $(element).text().trim() === '')
   const noscript = $('noscript').text()
   const facts = `${label}: ${text} characters of text without JavaScript, ${h1 ? 'an <h1>' : 'no <h1>'}${main.length ? `, <main> with ${mainText}` : ''}`
+  const stock = [$('title').first().text(), $('h1').first().text()].map((heading) => heading.trim()).find((heading) => STOCK_PAGE.test(heading))
+  if (stock) return { status: 'fail', summary: `${label} is a web server's stock page ("${stock}"), with nothing about the site`, stockPage: stock }
   if (emptyRoot && text < ENOUGH_TEXT) {
     return { status: 'fail', summary: `${facts}; an empty app shell (<${emptyRoot.tagName} id="${$(emptyRoot).attr('id')}">) waits for JavaScript` }
   }
@@ -46,7 +57,7 @@ export default defineCheck({
     id: 'content-without-js',
     name: 'Meaningful content without JavaScript',
     description:
-      `Most agents read the HTML as served and never run JavaScript; a page whose content appears only after scripts run looks empty to them. A homepage that is an empty shell without JavaScript (an empty app mount point, or under ${TOO_LITTLE_TEXT} characters of text) stops fetch-based agents, the most common kind, outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). Thin but readable content is a warning.`,
+      `Most agents read the HTML as served and never run JavaScript; a page whose content appears only after scripts run looks empty to them. A homepage that is an empty shell without JavaScript (an empty app mount point, or under ${TOO_LITTLE_TEXT} characters of text), or a web server's stock page, stops fetch-based agents, the most common kind, outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). Thin but readable content is a warning.`,
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'required',
@@ -67,6 +78,12 @@ export default defineCheck({
     const home = judge(homepage, `homepage${homepage.status === 200 ? '' : ` (status ${homepage.status})`}`)
     const docs = docsPage && docsPage.status < 400 ? judge(docsPage, `docs page ${new URL(docsPage.url).pathname}`) : null
     const details = [home.summary, docs?.summary].filter(Boolean).join('; ')
+    if (home.stockPage) {
+      return fail(
+        details,
+        `Replace the web server's default page ("${home.stockPage}") with the site's own homepage, its headline, what it offers and its main links in the served HTML. ${BLOCKED_NOTE}`,
+      )
+    }
     if (home.status === 'fail') {
       return fail(
         details,

@@ -11,7 +11,7 @@ describe('robots-txt', () => {
     ['valid file', text('User-agent: *\nAllow: /\nSitemap: https://acme.test/sitemap.xml\n'), 'pass'],
     ['wrong content type', text('User-agent: *\nAllow: /\n', 200, 'text/html'), 'warning'],
     ['unparseable lines', text('User-agent: *\nAllow: /\nthis is not a record\n'), 'warning'],
-    ['404', text('Not found', 404), 'fail'],
+    ['404', text('Not found', 404), 'warning'],
     ['500', text('oops', 500), 'fail'],
     ['HTML soft 404', text('<!doctype html><html><body>Home</body></html>', 200, 'text/html'), 'fail'],
     ['no group', text('# only a comment\nSitemap: https://acme.test/sitemap.xml\n'), 'fail'],
@@ -26,8 +26,8 @@ describe('robots-txt', () => {
     expect(soft.details).toContain('soft 404')
     const nginx404 = '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
     const missing = check.run({ robots: text(nginx404, 404, 'text/html') }, context)
-    expect(missing.status).toBe('fail')
-    expect(missing.details).toBe('/robots.txt answered 404: no robots file')
+    expect(missing.status).toBe('warning')
+    expect(missing.details).toBe('/robots.txt answered 404: no robots file, so under RFC 9309 agents may fetch everything but learn no policy or sitemap from it')
   })
 
   test('a 5xx explains the RFC 9309 complete-disallow rule', () => {

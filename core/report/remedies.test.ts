@@ -32,8 +32,9 @@ describe('remedies', () => {
   test('snippets are written for the scanned site', () => {
     expect(remedyFor('robots-txt', site)!.snippet.code).toContain('Sitemap: https://acme.test/sitemap.xml')
     expect(remedyFor('llms-txt', site)!.snippet.code).toStartWith('# acme.test\n')
-    const card = JSON.parse(remedyFor('mcp-server-card', site)!.snippet.code) as { remotes: { url: string }[] }
-    expect(card.remotes[0]!.url).toBe('https://acme.test/mcp')
+    const catalog = JSON.parse(remedyFor('mcp-server-card', site)!.snippet.code) as { entries: { identifier: string; data: { remotes: { url: string }[] } }[] }
+    expect(catalog.entries[0]!.identifier).toBe('urn:air:acme.test:mcp')
+    expect(catalog.entries[0]!.data.remotes[0]!.url).toBe('https://acme.test/mcp')
   })
 
   test('the robots.txt group lets in the agents that act for people, never asks to allow training crawlers', () => {

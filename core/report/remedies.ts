@@ -142,21 +142,29 @@ function robotsRecipes(body: string, origin: string): Recipe[] {
 
 const json = (value: unknown) => JSON.stringify(value, null, 2)
 
-/** A SEP-2127 server card naming the site's MCP endpoint: both MCP discovery checks are fixed by publishing it. */
-const serverCard = (label: string, { domain, origin }: RemedySite): Remedy => ({
-  snippet: {
-    label,
-    language: 'json',
-    code: json({
-      $schema: SERVER_CARD_SCHEMA,
-      name: `${domain.split('.').reverse().join('.')}/mcp`,
-      version: '1.0.0',
-      description: `The ${domain} MCP server`,
-      remotes: [{ type: 'streamable-http', url: `${origin}/mcp` }],
-    }),
-  },
-  recipes: fileRecipes('/.well-known/mcp/server-card.json', 'application/mcp-server-card+json', 'server-card.json'),
-})
+/**
+ * A SEP-2127 server card naming the site's MCP endpoint, listed inline in the host's AI catalog. The card's reserved
+ * place is `<mcp-url>/server-card`, served by the MCP server itself; a website learns of it from its catalog, and a
+ * card under /.well-known/mcp/ is one the server-card extension advises against. One file fixes both discovery checks.
+ */
+const serverCard = (label: string, { domain, origin }: RemedySite): Remedy => {
+  const name = `${domain.split('.').reverse().join('.')}/mcp`
+  const card = {
+    $schema: SERVER_CARD_SCHEMA,
+    name,
+    version: '1.0.0',
+    description: `The ${domain} MCP server`,
+    remotes: [{ type: 'streamable-http', url: `${origin}/mcp` }],
+  }
+  return {
+    snippet: {
+      label,
+      language: 'json',
+      code: json({ specVersion: '1.0', entries: [{ identifier: `urn:air:${domain}:mcp`, type: 'application/mcp-server-card+json', data: card }] }),
+    },
+    recipes: fileRecipes('/.well-known/ai-catalog.json', 'application/ai-catalog+json', 'ai-catalog.json'),
+  }
+}
 
 export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
   'robots-txt': ({ origin }) => {
@@ -267,8 +275,10 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
     snippet: { label: 'Publish /index.html.md and name it in the <head> of the homepage', language: 'html', code: '<link rel="alternate" type="text/markdown" href="/index.html.md">' },
     recipes: [],
   }),
-  'mcp-endpoint-advertised': (site) => serverCard('If you run an MCP server: publish as /.well-known/mcp/server-card.json', site),
-  'mcp-server-card': (site) => serverCard('Publish as /.well-known/mcp/server-card.json (application/mcp-server-card+json)', site),
+  'mcp-endpoint-advertised': (site) =>
+    serverCard('If you run an MCP server: publish as /.well-known/ai-catalog.json, its server card inline (or serve the card at <mcp-url>/server-card)', site),
+  'mcp-server-card': (site) =>
+    serverCard('Publish as /.well-known/ai-catalog.json (application/ai-catalog+json), the card inline (or serve it at <mcp-url>/server-card)', site),
   'structured-data-jsonld': ({ domain, origin }) => ({
     snippet: {
       label: 'Add to the <head> of the homepage',
