@@ -6,7 +6,7 @@ import { CHECK_SCORING, type ChecksPageQuery } from '../model.ts'
 
 const KIND_NAMES: Record<string, string> = { domain: 'Websites', mcp: 'MCP servers', 'mcp-app': 'MCP Apps' }
 const TIER_NAMES: Record<string, string> = { required: 'Required', recommended: 'Recommended', emerging: 'Emerging' }
-const SCORING_NAMES: Record<(typeof CHECK_SCORING)[number], string> = { scored: 'Scored checks', bonus: 'Bonus extras (never lower the score)' }
+const SCORING_NAMES: Record<(typeof CHECK_SCORING)[number], string> = { scored: 'Scored checks', bonus: 'Bonus extras' }
 
 /** Case-insensitive substring search over what a reader would search for, narrowed by layer, tier, kind and scoring. */
 export function matchingChecks(catalog: CheckCatalog, query: ChecksPageQuery): CheckCatalog['checks'] {
