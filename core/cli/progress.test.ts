@@ -36,7 +36,7 @@ test('after done() nothing is drawn: a late event cannot leave a frame above the
   await redraw()
   progress.done()
   const erased = written.length
-  progress.event({ type: 'check_complete', layerId: 'discovery', layerName: 'Discovery' })
+  progress.event(events[2]!)
   progress.note('late')
   await redraw()
   expect(written.length).toBe(erased)
