@@ -162,6 +162,8 @@ async function runRemotely(args: JourneyArgs, onStep: (step: TrajectoryStep) => 
 export function renderJourneyText(report: JourneyReport, { trajectoryShown = false } = {}): string {
   const tools = report.steps.filter((step) => step.type === 'tool').length
   const lines = [
+    // Set apart from the live steps above it.
+    ...(trajectoryShown ? [''] : []),
     `${report.intent_id} on ${report.domain} as ${report.agent.id} (${report.identity}): ${report.verdict.outcome.toUpperCase()}`,
     `  ${report.verdict.reason}`,
     ...(report.verdict.outcome === 'success' && report.agent_response ? ['', 'Answer', ...report.agent_response.split('\n').map((line) => `  ${line}`)] : []),
