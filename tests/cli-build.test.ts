@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildCli } from '../core/cli/build.ts'
@@ -51,13 +51,40 @@ const stable = (stdout: string) =>
     .replace(/\b\d+ ms\b/g, 'N ms')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'uuid')
 
-test('the build is one bundle with its bytecode, and a bin started by Bun', async () => {
+test('the build is one bundle with its bytecode, and a bin any Node or Bun starts', async () => {
   expect(await Bun.file(join(outdir, 'bundle.js')).exists()).toBe(true)
   expect(await Bun.file(join(outdir, 'bundle.js.jsc')).exists()).toBe(true)
-  expect((await Bun.file(built).text()).startsWith('#!/usr/bin/env bun\n')).toBe(true)
+  expect((await Bun.file(built).text()).startsWith('#!/usr/bin/env node\n')).toBe(true)
   const help = await run(built, ['--help'])
   expect(help.code).toBe(0)
   expect(help.stdout).toContain('agent-readiness <command>')
+})
+
+test('installed where PATH has Node and no Bun, the command runs on the Bun the package brings', async () => {
+  const node = Bun.which('node')
+  expect(node).not.toBeNull()
+  // A PATH as a machine without Bun has it: the command (linked as npm links a bin), node, and the system's tools.
+  const bin = join(workdir, 'node-only')
+  mkdirSync(bin)
+  symlinkSync(built, join(bin, 'agent-readiness'))
+  symlinkSync(node!, join(bin, 'node'))
+  const nodeOnly = { ...env, PATH: `${bin}:/bin` }
+  expect(Bun.which('bun', { PATH: nodeOnly.PATH })).toBeNull()
+  const spawn = async (args: string[]) => {
+    const child = Bun.spawn(['agent-readiness', ...args], { cwd: workdir, env: nodeOnly, stdout: 'pipe', stderr: 'pipe' })
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+    return { code, stdout, stderr }
+  }
+  const help = await spawn(['--help'])
+  expect(help).toMatchObject({ code: 0, stderr: '' })
+  expect(help.stdout).toContain('agent-readiness <command>')
+  // The exit code is the CLI's, through the Node entry.
+  const usage = await spawn(['scan'])
+  expect(usage.code).toBe(2)
+  expect(usage.stderr).toContain('agent-readiness scan <target>')
+  const scan = await spawn(['scan', site.host, '--static', '--quiet', '--format', 'json'])
+  expect(scan.code).toBe(0)
+  expect(JSON.parse(scan.stdout).score).toBe(100)
 })
 
 test('on a Bun other than the one that built the bundle, the bin runs the source instead', async () => {

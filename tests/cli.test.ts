@@ -8,7 +8,7 @@ import type { CliReport } from '../core/cli/report.ts'
 import { CONTRACT_VERSION } from '../core/version.ts'
 import { type FixtureSite, startFixtureSite } from './fixtures/sites/server.ts'
 import { servedTestApp } from './helpers.ts'
-import { type CliRun, runCliSource } from './support/cli.ts'
+import { CLI_SOURCE, type CliRun, runCliSource, runInTerminal } from './support/cli.ts'
 import { freeLoopbackPort } from './support/ports.ts'
 
 /**
@@ -50,6 +50,23 @@ const json = (run: Run) => JSON.parse(run.stdout) as CliReport
 
 /** A stack trace would show `at file:line` frames. */
 const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+:\d+/m)
+
+describe('at a terminal', () => {
+  test.each([
+    ['markdown', '## Agent readiness: poor.test scores '],
+    ['junit', '<?xml version="1.0" encoding="UTF-8"?>'],
+    ['json', '{'],
+  ])('the live progress is erased row for row, and the %s report is all that is left', async (format, start) => {
+    const run = await runInTerminal([process.execPath, CLI_SOURCE, 'scan', 'poor.test', '--static', '--format', format, '--save-baseline', join(tmpdir(), `ar-terminal-${process.pid}.json`)], env)
+    expect(run.code).toBe(0)
+    const parts = run.stdout.split(/\x1b\[(\d+)F\x1b\[J/)
+    // frame, rows, frame, rows, …, report: each erase moves up exactly the rows the frame before it took.
+    expect(parts.length).toBeGreaterThanOrEqual(3)
+    for (let index = 0; index + 1 < parts.length; index += 2) expect(parts[index]!.split('\r\n').length - 1).toBe(Number(parts[index + 1]))
+    expect(parts.at(-1)!).toStartWith(start)
+    expect(parts.at(-1)!).not.toContain('checks\r\n    Discovery')
+  })
+})
 
 describe('usage errors: one line and a hint, exit 2', () => {
   test.each([

@@ -5,7 +5,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import type { JourneyReport } from '../core/cli/journey.ts'
 import { type LabelledWorld, startLabelledSites } from './fixtures/sites/labelled/server.ts'
 import { servedTestApp } from './helpers.ts'
-import { type CliRun, runCliSource } from './support/cli.ts'
+import { CLI_SOURCE, type CliRun, runCliSource, runInTerminal } from './support/cli.ts'
 
 let sites: LabelledWorld
 let env: Record<string, string>
@@ -26,6 +26,17 @@ describe('agent-readiness journey (in-process)', () => {
     expect(run.stdout).toContain('Team: 8 USD per seat per month')
     // stderr is not a terminal here: no live trajectory, the report alone.
     expect(run.stderr).toBe('')
+  })
+
+  test('at a terminal the trajectory is printed once: live as it goes, then counted by the report', async () => {
+    const run = await runInTerminal([process.execPath, CLI_SOURCE, 'journey', 'seat-saas.test', '--intent', 'find-pricing', '--static'], env)
+    expect(run.code).toBe(0)
+    const screen = run.stdout.replaceAll('\r\n', '\n')
+    const firstStep = screen.split('\n').find((line) => /^  s1 /.test(line))
+    expect(firstStep).toBeDefined()
+    expect(screen.split('\n').filter((line) => line === firstStep)).toHaveLength(1)
+    expect(screen).toMatch(/\n\d+ steps \(\d+ tool calls\), above\n/)
+    expect(screen.indexOf(firstStep!)).toBeLessThan(screen.indexOf('find-pricing on seat-saas.test as deterministic (self): SUCCESS'))
   })
 
   test('blocked as an AI assistant: exit 1, json names the blocked step and the checks that would help', async () => {

@@ -2,10 +2,12 @@
 // as a plain browser, the two runs are linked, and once both completed the record, its insight and the journey
 // page tell "blocked for agents, reachable for browsers" apart from "absent".
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { load } from 'cheerio'
 import { journeyRun } from '../plugins/journey/model.ts'
 import { type LabelledWorld, startLabelledSites } from './fixtures/sites/labelled/server.ts'
+import { request } from './helpers.ts'
 import { createRun, getPath, untilEnded } from './support/journey.ts'
-import { startWorld, type World } from './support/world.ts'
+import { clientIp, startWorld, type World } from './support/world.ts'
 
 let sites: LabelledWorld
 let world: World
@@ -67,6 +69,11 @@ describe('compare runs', () => {
     expect(page).toContain('Blocked for agents, reachable for browsers')
     expect(page).toContain(`href="/journeys/${browser.id}"`)
     expect(page).toContain('href="/site/assistant-gated.test#check-bot-challenge-free"')
+    // The verdict reads as a block by that assistant, never as a task not found.
+    const verdict = load(page)('#journey-verdict')
+    expect(verdict.attr('data-outcome')).toBe('blocked')
+    expect(verdict.text()).toStartWith('Blocked for ChatGPT-User: ')
+    expect(verdict.text()).not.toMatch(/not found|failure/i)
   })
 
   test('our own agent on the same site: reachable both ways', async () => {
@@ -79,6 +86,7 @@ describe('compare runs', () => {
   test('a task the site does not offer is absent, not blocked, for the agent and the browser alike', async () => {
     const { agent } = await compare({ intent: { id: 'find-terms' }, domain: 'seat-saas.test', agent: 'claude-user' })
     expect(agent.insight.comparison).toMatchObject({ finding: 'absent', agent_outcome: 'failure', browser_outcome: 'failure' })
+    expect(load(await (await getPath(world.handle, `/journeys/${agent.id}`)).text())('#journey-verdict').text()).toStartWith('Not found: ')
     expect(agent.insight.related_checks.length).toBeGreaterThan(0)
     for (const id of agent.insight.related_checks) expect(catalog.has(id)).toBe(true)
   })
@@ -87,6 +95,28 @@ describe('compare runs', () => {
     const { agent } = await compare({ intent: { id: 'find-pricing' }, domain: 'robots-gated.test', agent: 'claude-user' })
     expect(agent.verdict.reason).toStartWith('robots.txt disallows https://robots-gated.test/pricing for Claude-User')
     expect(agent.insight.comparison).toMatchObject({ finding: 'blocked_for_agents', agent_outcome: 'blocked', browser_outcome: 'success' })
+  })
+
+  test('the MCP journey tools offer every agent and a compare run, whose verdict reads blocked', async () => {
+    const tool = async (name: string, args: Record<string, unknown>) => {
+      const response = await world.handle.app.handle(
+        request('/api/mcp', {
+          method: 'POST',
+          json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+          headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'x-forwarded-for': clientIp() },
+        }),
+      )
+      const { result } = (await response.json()) as { result: { isError?: boolean; structuredContent: Run } }
+      expect(result.isError).toBeUndefined()
+      return result.structuredContent
+    }
+    const { agents } = (await (await getPath(world.handle, '/api/journey/agents')).json()) as { agents: Run[] }
+    expect((await tool('list_journey_intents', {})).agents).toEqual(agents)
+    const started = await tool('start_journey_run', { intent_id: 'find-pricing', domain: 'assistant-gated.test', agent: 'chatgpt-user', compare: true })
+    expect(started.compare).toEqual({ run_id: expect.stringMatching(/^jr_/), role: 'agent' })
+    await untilEnded(world.handle, started.id)
+    await untilEnded(world.handle, started.compare.run_id)
+    expect(await tool('get_journey_run', { id: started.id })).toMatchObject({ identity: 'ChatGPT-User', verdict: { outcome: 'blocked' } })
   })
 
   test('a run without compare has no linked run and no comparison', async () => {

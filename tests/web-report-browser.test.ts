@@ -206,6 +206,20 @@ describe.skipIf(!runnable)('the fix-first report in Chromium', () => {
     await page.close()
   }, 60_000)
 
+  test('/checks: every link and form control is a touch target of at least 24 px (WCAG 2.5.8, Lighthouse target-size)', async () => {
+    const { page, problems } = await openPage()
+    await page.goto(`${base}/checks`)
+    const small = await page.$$eval('main a, main select, main input, main button', (elements) =>
+      elements
+        .map((element) => ({ text: element.textContent?.trim() || element.id, height: element.getBoundingClientRect().height }))
+        .filter((box) => box.height < 24),
+    )
+    expect(small).toEqual([])
+    expect(await page.$$eval('nav.toc a', (links) => links.length)).toBeGreaterThan(60)
+    expect(problems).toEqual([])
+    await page.close()
+  }, 30_000)
+
   test('the home page shows the server’s own message for a target that is not a domain', async () => {
     const { page } = await openPage()
     await page.goto(`${base}/`)

@@ -179,10 +179,23 @@ describe('pages', () => {
     const expected = (keep: (check: (typeof catalog.checks)[number]) => boolean) => catalog.checks.filter(keep).map((check) => check.id).sort()
     expect(await ids('/checks?layer=payments')).toEqual(expected((check) => check.layer === 'payments'))
     expect(await ids('/checks?tier=required&kind=mcp')).toEqual(expected((check) => check.tier === 'required' && check.appliesTo.includes('mcp')))
-    expect(await ids('/checks?layer=&tier=&kind=&q=')).toEqual(expected(() => true))
+    expect(await ids('/checks?layer=&tier=&kind=&q=&scoring=')).toEqual(expected(() => true))
     const { $ } = await page('/checks?layer=payments')
     expect($('#check-layer option[selected]').attr('value')).toBe('payments')
     await page('/checks?tier=mandatory', 400)
+  })
+
+  test('the catalog filters bonus extras apart from scored checks, and tags each bonus check', async () => {
+    const catalog = (await (await get('/api/checks')).json()) as { checks: { id: string; bonus: boolean }[] }
+    const ids = async (path: string) => (await page(path)).$('article.check').map((_, element) => element.attribs.id).get().sort()
+    const bonus = catalog.checks.filter((check) => check.bonus).map((check) => check.id).sort()
+    expect(bonus.length).toBeGreaterThan(0)
+    expect(await ids('/checks?scoring=bonus')).toEqual(bonus)
+    expect(await ids('/checks?scoring=scored')).toEqual(catalog.checks.filter((check) => !check.bonus).map((check) => check.id).sort())
+    const { $ } = await page('/checks?scoring=bonus')
+    expect($('#check-scoring option[selected]').attr('value')).toBe('bonus')
+    expect($('article.check .tag-bonus').length).toBe(bonus.length)
+    await page('/checks?scoring=extra', 400)
   })
 
   test('the leaderboard lists the published domain with its category name, kind and scan date, and keeps its filters', async () => {
@@ -198,11 +211,28 @@ describe('pages', () => {
     expect((await page('/leaderboard?kind=mcp')).$('table a[href="/site/xss.test"]').length).toBe(0)
   })
 
-  test('the API page links Swagger UI, the OpenAPI document and the MCP endpoint, and shows its placeholders as text', async () => {
+  test('the API page links Swagger UI, the OpenAPI document and the MCP documentation, and shows its placeholders as text', async () => {
     const { $ } = await page('/api')
-    for (const href of ['/swagger', '/openapi.json', '/api/mcp']) expect($(`a[href="${href}"]`).length).toBe(1)
+    for (const href of ['/openapi.json', '#mcp']) expect($(`a[href="${href}"]`).length).toBe(1)
+    expect($('a[href="/swagger"]').length).toBeGreaterThan(0)
+    // The endpoint takes JSON-RPC POSTs only: a link a browser would follow to it would end in 405.
+    expect($('a[href="/api/mcp"]').length).toBe(0)
+    expect($('h2#mcp').length).toBe(1)
     expect($('main p code').first().text()).toBe('/site/<domain>.md')
     expect($('domain').length).toBe(0)
+  })
+
+  test('the API page lists every tool the MCP server lists, from its registry', async () => {
+    const listed = (await (
+      await handle.app.handle(
+        request('/api/mcp', { method: 'POST', json: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' } }),
+      )
+    ).json()) as { result: { tools: { name: string }[] } }
+    const names = listed.result.tools.map((tool) => tool.name)
+    expect(names.length).toBeGreaterThanOrEqual(13)
+    const { $ } = await page('/api')
+    expect($('#mcp-tools tbody tr td:first-child code').map((_, element) => $(element).text()).get()).toEqual(names)
+    expect($('#mcp-tools caption').text()).toBe(`The ${names.length} tools`)
   })
 })
 
@@ -299,6 +329,22 @@ describe('journeys', () => {
     expect(run('#journey-status').text()).toContain('Status:')
     // The report lists the domain's journeys.
     expect((await page(`/site/${DOMAIN}`)).$(`#journeys-title ~ ul a[href="${location}"]`).length).toBe(1)
+  })
+
+  test('the journeys page offers every public agent and a compare run, and the form starts both runs', async () => {
+    const { agents } = (await (await get('/api/journey/agents')).json()) as { agents: { id: string }[] }
+    expect(agents.length).toBeGreaterThanOrEqual(4)
+    const { $ } = await page('/journeys')
+    expect($('#journey-agent option').map((_, element) => element.attribs.value).get()).toEqual(agents.map((agent) => agent.id))
+    expect($('input#journey-compare[type="checkbox"][name="compare"]').length).toBe(1)
+    expect($('label[for="journey-agent"]').length + $('label[for="journey-compare"]').length).toBe(2)
+    const intent = $('#journey-intent option').first().attr('value')!
+    const response = await handle.app.handle(form('/journeys', { domain: DOMAIN, intent, agent: 'claude-user', compare: '1' }))
+    expect(response.status).toBe(303)
+    const id = response.headers.get('location')!.split('/').pop()!
+    const run = (await (await get(`/api/journey/runs/${id}`)).json()) as { agent: { id: string }; identity: string; compare: { role: string; run_id: string } | null }
+    expect(run).toMatchObject({ agent: { id: 'claude-user' }, identity: 'Claude-User', compare: { role: 'agent' } })
+    expect((await handle.app.handle(form('/journeys', { domain: DOMAIN, intent, agent: 'no-such-agent' }))).status).toBe(400)
   })
 
   test('the journeys page fills its {domain} placeholders and lists the recent runs', async () => {

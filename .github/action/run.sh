@@ -9,13 +9,26 @@ if [ -z "${INPUT_TARGET:-}" ]; then
   exit 2
 fi
 
-# The CLI the job installed: on PATH (a global install), or the project's own (a devDependency after npm ci).
+# The CLI: the one the job installed (on PATH after a global install, or the project's own devDependency after
+# npm ci); otherwise the action's own checkout, which `uses: <owner>/<repo>@<ref>` puts at $GITHUB_ACTION_PATH,
+# installed there on first use (its dependencies bring Bun; installing builds dist/cli.js, which runs under Node).
 if command -v agent-readiness >/dev/null 2>&1; then
   cli=(agent-readiness)
 elif [ -x node_modules/.bin/agent-readiness ]; then
   cli=(node_modules/.bin/agent-readiness)
+elif [ -n "${GITHUB_ACTION_PATH:-}" ] && [ -f "$GITHUB_ACTION_PATH/package.json" ]; then
+  if [ ! -x "$GITHUB_ACTION_PATH/dist/cli.js" ]; then
+    echo "::group::agent-readiness: installing the action's CLI (npm ci in $GITHUB_ACTION_PATH)"
+    if ! (cd "$GITHUB_ACTION_PATH" && npm ci --omit=dev --no-audit --no-fund) >&2; then
+      echo '::endgroup::'
+      echo "::error::agent-readiness: installing the CLI in $GITHUB_ACTION_PATH failed (npm ci; see the log above)" >&2
+      exit 2
+    fi
+    echo '::endgroup::'
+  fi
+  cli=("$GITHUB_ACTION_PATH/dist/cli.js")
 else
-  echo '::error::agent-readiness is not installed: add it to the devDependencies and run npm ci, or install it globally, before this step' >&2
+  echo '::error::agent-readiness is not installed: use the action as <owner>/<repo>@<ref>, add the package to the devDependencies and run npm ci, or install it globally, before this step' >&2
   exit 2
 fi
 
@@ -39,8 +52,29 @@ if [ -n "${INPUT_ARGS:-}" ]; then
   args+=("${extra[@]}")
 fi
 
+# The step's outputs read this run's JSON report: the baseline it saves, or a report in the runner's temp
+# directory. A partial run (--only) saves none and has no score.
+report="${INPUT_SAVE_BASELINE:-}"
+if [ -z "$report" ] && [ -n "${GITHUB_OUTPUT:-}" ] && ! [[ " ${INPUT_ARGS:-} " =~ [[:space:]]--only[=[:space:]] ]]; then
+  report="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/agent-readiness-report.json"
+  args+=(--save-baseline "$report")
+fi
+
 if [ -n "${INPUT_OUTPUT:-}" ]; then
   "${cli[@]}" "${args[@]}" >"$INPUT_OUTPUT"
 else
   "${cli[@]}" "${args[@]}"
 fi
+code=$?
+
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+  {
+    echo "exit-code=$code"
+    if [ "$code" -eq 0 ]; then echo 'passed=true'; else echo 'passed=false'; fi
+    if [ -n "$report" ] && [ -f "$report" ]; then
+      echo "report=$report"
+      node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(`score=${r.score ?? ""}\ngrade=${r.grade ?? ""}`)' "$report"
+    fi
+  } >>"$GITHUB_OUTPUT"
+fi
+exit "$code"

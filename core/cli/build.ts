@@ -38,16 +38,42 @@ function packageOf(specifier: string): string | null {
 }
 
 /**
- * The bin (`cli.js`) is a few lines that pick what to run: the bundle (`bundle.js` and its bytecode) on the Bun
- * that built it, and the source on any other. A CommonJS bundle is only known to run on its own Bun (1.3 loads
+ * The bin (`cli.js`) is a few lines that pick what to run. The CLI runs on Bun, but an installed command is started
+ * by whatever `#!` names, and a machine with the package installed may have Node on PATH and no Bun: so the bin is
+ * a Node script that, under Node, runs itself again on the Bun the package depends on (its `bun` dependency, found
+ * as Node resolves packages), or on one on PATH. Under Bun it runs the bundle (`bundle.js` and its bytecode) on the
+ * Bun that built it, and the source on any other: a CommonJS bundle is only known to run on its own Bun (1.3 loads
  * it and runs nothing, exiting 0: a gate that passes without scanning).
  */
 function launcher(outdir: string): string {
   const source = relative(outdir, join(PACKAGE_ROOT, 'core', 'cli.ts'))
-  return `#!/usr/bin/env bun
-// Written by core/cli/build.ts. bundle.js and its bytecode were built by Bun ${Bun.version} and run on it only.
-const cli = Bun.version === ${JSON.stringify(Bun.version)} ? require('./bundle.js') : await import(${JSON.stringify(source)})
-await cli.main()
+  return `#!/usr/bin/env node
+// Written by core/cli/build.ts. Under Node: re-run on Bun. Under Bun: bundle.js and its bytecode were built by
+// Bun ${Bun.version} and run on it only; any other Bun runs the source.
+if (typeof Bun === 'undefined') {
+  const { spawnSync } = await import('node:child_process')
+  const { existsSync } = await import('node:fs')
+  const { createRequire } = await import('node:module')
+  const { dirname, join } = await import('node:path')
+  const { fileURLToPath } = await import('node:url')
+  let bun = 'bun'
+  try {
+    const require = createRequire(import.meta.url)
+    const manifest = require.resolve('bun/package.json')
+    const installed = join(dirname(manifest), require(manifest).bin.bun)
+    if (existsSync(installed)) bun = installed
+  } catch {}
+  const child = spawnSync(bun, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' })
+  if (child.error) {
+    console.error(\`agent-readiness runs on Bun, and none was found (\${child.error.code}): install the package with its dependencies (they bring Bun), or put bun on PATH\`)
+    process.exit(2)
+  }
+  if (child.signal) process.kill(process.pid, child.signal)
+  process.exit(child.status ?? 2)
+} else {
+  const cli = Bun.version === ${JSON.stringify(Bun.version)} ? require('./bundle.js') : await import(${JSON.stringify(source)})
+  await cli.main()
+}
 `
 }
 

@@ -155,17 +155,23 @@ async function runRemotely(args: JourneyArgs, onStep: (step: TrajectoryStep) => 
   throw new TargetError(`${client.server} closed the stream of journey ${created.id} without a result`)
 }
 
-export function renderJourneyText(report: JourneyReport): string {
+/**
+ * The run as text. `trajectoryShown`: the steps were already printed live above, on the same terminal, so the
+ * report counts them rather than printing the trajectory a second time.
+ */
+export function renderJourneyText(report: JourneyReport, { trajectoryShown = false } = {}): string {
   const tools = report.steps.filter((step) => step.type === 'tool').length
   const lines = [
+    // Set apart from the live steps above it.
+    ...(trajectoryShown ? [''] : []),
     `${report.intent_id} on ${report.domain} as ${report.agent.id} (${report.identity}): ${report.verdict.outcome.toUpperCase()}`,
     `  ${report.verdict.reason}`,
     ...(report.verdict.outcome === 'success' && report.agent_response ? ['', 'Answer', ...report.agent_response.split('\n').map((line) => `  ${line}`)] : []),
     ...(report.insight.comparison ? ['', report.insight.comparison.message] : []),
     ...(report.insight.related_checks.length > 0 ? ['', `Checks that would help: ${report.insight.related_checks.join(', ')}`] : []),
     '',
-    `${report.steps.length} steps (${tools} tool calls)`,
-    ...report.steps.map(stepLine),
+    `${report.steps.length} steps (${tools} tool calls)${trajectoryShown ? ', above' : ''}`,
+    ...(trajectoryShown ? [] : report.steps.map(stepLine)),
   ]
   return `${lines.join('\n')}\n`
 }
@@ -198,11 +204,15 @@ export async function journeyCommand(argv: string[]): Promise<number> {
     return EXIT_PASS
   }
   // The trajectory live, for a person watching; CI logs get the report alone.
+  const live = process.stderr.isTTY === true
   const onStep = (step: TrajectoryStep) => {
-    if (process.stderr.isTTY) process.stderr.write(`${stepLine(step)}\n`)
+    if (live) process.stderr.write(`${stepLine(step)}\n`)
   }
   const report = args.server ? await runRemotely(args, onStep) : await runLocally(args, onStep)
-  const output = args.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : args.format === 'junit' ? renderJourneyJunit(report) : renderJourneyText(report)
+  // Printed once: a text report on the terminal that watched the steps go by does not repeat them.
+  const trajectoryShown = live && process.stdout.isTTY === true
+  const output =
+    args.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : args.format === 'junit' ? renderJourneyJunit(report) : renderJourneyText(report, { trajectoryShown })
   process.stdout.write(output)
   return report.verdict.outcome === 'success' ? EXIT_PASS : EXIT_GATE_FAILED
 }

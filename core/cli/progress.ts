@@ -18,6 +18,8 @@ export interface Progress {
 interface Writer {
   write(text: string): unknown
   isTTY?: boolean
+  /** The terminal's width, as a TTY stream has it. */
+  columns?: number
 }
 
 export function createProgress(mode: 'auto' | 'quiet', out: Writer = process.stderr): Progress {
@@ -42,16 +44,23 @@ class PlainProgress implements Progress {
   done(): void {}
 }
 
-/** For a terminal: checks done/total per layer, redrawn in place. */
+/**
+ * For a terminal: checks done/total per layer, redrawn in place, and erased for good by done(). A frame is erased by
+ * moving up the rows it took, so no line of it may wrap (a long target or server URL would take two rows and leave
+ * the top one behind): each line is cut to the terminal's width. Nothing is drawn after done(), so that no late
+ * event draws a frame over the report that follows.
+ */
 class LiveProgress implements Progress {
   private readonly layers = new Map<string, { name: string; total: number; done: number }>()
   private status = 'connecting'
   private drawn = 0
   private timer: ReturnType<typeof setTimeout> | null = null
+  private finished = false
 
   constructor(private readonly out: Writer) {}
 
   event(event: ProgressEvent): void {
+    if (this.finished) return
     if (event.type === 'kind_detecting') this.status = 'detecting the kind of target'
     if (event.type === 'kind_detected') this.status = `scanning as ${field(event, 'kind')}`
     if (event.type === 'check_start' || event.type === 'check_complete') {
@@ -65,11 +74,13 @@ class LiveProgress implements Progress {
   }
 
   note(line: string): void {
+    if (this.finished) return
     this.status = line
     this.schedule()
   }
 
   done(): void {
+    this.finished = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     this.clear()
@@ -98,8 +109,9 @@ class LiveProgress implements Progress {
       const mark = layer.done === layer.total ? '✓' : ' '
       lines.push(`  ${mark} ${layer.name.padEnd(24)} ${layer.done}/${layer.total}`)
     }
+    const width = Math.max(20, (this.out.columns || 80) - 1)
     this.clear()
-    this.out.write(`${lines.join('\n')}\n`)
+    this.out.write(`${lines.map((line) => ([...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line)).join('\n')}\n`)
     this.drawn = lines.length
   }
 }

@@ -26,7 +26,7 @@ import {
   SERVER_CARD_MEDIA_TYPE,
   serverCard,
 } from './model.ts'
-import { buildToolbox, createMcpServer, createModernMcpServer, type ToolCall } from './server.ts'
+import { buildToolbox, createMcpServer, createModernMcpServer, type ToolCall, type Toolbox } from './server.ts'
 import { buildTools, type ToolPieces } from './tools.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
 import { describeLimit } from '../../core/limits.ts'
@@ -126,10 +126,11 @@ function methodNotAllowed(): Response {
  */
 type McpNeeds = Pick<KernelPieces, 'context' | 'log'> & ToolPieces
 
-export function mcpPlugin(deps: McpNeeds) {
-  const { context } = deps
-  const tools = buildTools(deps)
-  const toolbox = buildToolbox(tools)
+/** The tools, built once per app: served here, and listed for people by the web's /api page. */
+type McpProvides = { mcpToolbox: Toolbox }
+
+export function mcpPlugin(deps: McpNeeds & McpProvides) {
+  const { context, mcpToolbox: toolbox } = deps
   const card = serialize(buildServerCard(deps.config))
   const legacy = serialize(buildLegacyPointer(deps.config))
   const openid = serialize(buildOpenidDescriptor(deps.config))
@@ -192,7 +193,7 @@ export function mcpPlugin(deps: McpNeeds) {
           tags: ['MCP'],
           summary: 'MCP server (streamable HTTP, stateless)',
           description:
-            `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Both protocol eras: 2025-era clients (initialize, then requests; versions up to 2025-11-25) and 2026-07-28 clients (\`server/discover\`, the \`_meta\` envelope and \`Mcp-Method\`/\`Mcp-Name\` headers on every request, no initialize). Capabilities: \`tools\` only, without \`listChanged\`. Tools: ${tools.map((tool) => tool.name).join(', ')}; scan_domain and get_score answer a summary unless called with \`detail: "full"\`. Domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON; an unknown tool name is JSON-RPC error -32602. \`Host\` and \`Origin\` must name this deployment (PUBLIC_BASE_URL's host, loopback or ALLOWED_HOSTS), otherwise 403. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
+            `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Both protocol eras: 2025-era clients (initialize, then requests; versions up to 2025-11-25) and 2026-07-28 clients (\`server/discover\`, the \`_meta\` envelope and \`Mcp-Method\`/\`Mcp-Name\` headers on every request, no initialize). Capabilities: \`tools\` only, without \`listChanged\`. Tools: ${toolbox.listing.map((tool) => tool.name).join(', ')}; scan_domain and get_score answer a summary unless called with \`detail: "full"\`. Domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON; an unknown tool name is JSON-RPC error -32602. \`Host\` and \`Origin\` must name this deployment (PUBLIC_BASE_URL's host, loopback or ALLOWED_HOSTS), otherwise 403. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
           security: [{ bearerKey: [] }, {}],
           requestBody: {
             required: true,
@@ -261,9 +262,10 @@ export function mcpPlugin(deps: McpNeeds) {
 }
 
 /** The MCP server: its tools drive the pieces other features provide, declared here rather than imported. */
-export const mcpFeature = defineFeature<McpNeeds>()({
+export const mcpFeature = defineFeature<McpNeeds, McpProvides>()({
   name: 'mcp',
   needs: ['context', 'log', 'config', 'registry', 'scanService', 'feedbackService', 'verification', 'journeyService', 'discover', 'leaderboard'],
-  provides: [],
+  provides: ['mcpToolbox'],
+  provide: (deps) => ({ mcpToolbox: buildToolbox(buildTools(deps)) }),
   routes: mcpPlugin,
 })

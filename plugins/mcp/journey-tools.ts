@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CONTRACT_VERSION } from '../../core/version.ts'
-import { createRunBody, createdRun, intentList, journeyRun } from '../journey/model.ts'
+import { agentList, createRunBody, createdRun, intentList, journeyRun } from '../journey/model.ts'
 import type { JourneyService } from '../journey/service.ts'
 import { brief } from './model.ts'
 import { defineTool, type ToolDefinition } from './server.ts'
@@ -12,6 +12,9 @@ const startedRun = createdRun.partial({ intent: true }).extend({
   rate_limited: z.literal(true).optional().describe('Present when the per-target cap was hit: this is the newest stored run of that target'),
 })
 
+/** The tasks and the agents together: one call tells a caller every choice start_journey_run takes. */
+const journeyChoices = intentList.extend(agentList.pick({ agents: true }).shape)
+
 /**
  * The journey tools of our MCP server, fronting the journey routes' service with the same limits: an agent can
  * list what it may ask for, start a run and read it until it completes.
@@ -21,20 +24,24 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
     defineTool({
       name: 'list_journey_intents',
       description:
-        'Returns the tasks a journey can attempt on a domain.',
+        'Returns the tasks a journey can attempt on a domain, and the agents.',
       input: z.strictObject({}),
-      output: intentList,
+      output: journeyChoices,
       annotations: OWN_DATA_READ,
       async run(_args, call) {
         await call.enforceLimit('journeyRead')
-        return { contractVersion: CONTRACT_VERSION, intents: journeys.intents() }
+        return { contractVersion: CONTRACT_VERSION, intents: journeys.intents(), agents: journeys.agents() }
       },
     }),
     defineTool({
       name: 'start_journey_run',
       description:
         'Starts an agent attempting a task on a domain. Returns the queued run; poll get_journey_run.',
-      input: brief(createRunBody.pick({ domain: true, agent: true }), { domain: 'Target domain', agent: 'Agent id (default: deterministic)' }).extend({
+      input: brief(createRunBody.pick({ domain: true, agent: true, compare: true }), {
+        domain: 'Target domain',
+        agent: 'Agent id (default: deterministic)',
+        compare: 'Also run as a browser: tells blocked from absent',
+      }).extend({
         intent_id: z.string().min(1).max(100).describe('Id from list_journey_intents'),
       }),
       output: startedRun,
@@ -42,7 +49,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       async run(args, call) {
         await call.enforceLimit('journeyBurst')
-        const request = journeys.understand({ intent: { id: args.intent_id }, domain: args.domain, agent: args.agent }, false)
+        const request = journeys.understand({ intent: { id: args.intent_id }, domain: args.domain, agent: args.agent, compare: args.compare }, false)
         const admission = await journeys.admit(call.caller, request)
         if (admission.capped) return { ...(await journeys.record(admission.capped)), rate_limited: true as const }
         return { ...(await journeys.create(request, call.caller)), intent: request.echo }

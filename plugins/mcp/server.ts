@@ -22,7 +22,7 @@ const SERVER_INSTRUCTIONS = `Scores websites, MCP servers and MCP App servers (0
 - list_checks is the catalog of check ids; run_checks re-runs chosen checks live to verify a fix.
 - get_leaderboard ranks scanned domains; discover_products finds products for an intent, ranked by readiness.
 - Feedback needs agent verification: call get_verification_challenge, solve the challenge exactly, then pass verificationToken and verificationAnswer to submit_check_feedback or submit_feedback within its lifetime. Each token is accepted once.
-- Journeys: list_journey_intents, start_journey_run, then poll get_journey_run until status is completed or failed.
+- Journeys: list_journey_intents (the tasks and the agents), start_journey_run (agent: an AI assistant's fetcher or our own; compare: true also walks it as a plain browser), then poll get_journey_run until status is completed or failed. Verdict outcome blocked means the site stopped that agent, failure that the task was not done; a compare run's insight.comparison tells blocked_for_agents (reachable for browsers) from absent (not found either way).
 Failures are tool results with isError true: invalid arguments name the offending field; every other failure's text is JSON { error, code, message, retry_after_ms?, details? } (code RATE_LIMIT_EXCEEDED: wait retry_after_ms). Limits are those of the HTTP API: scans ${SCAN_LIMITS}; get_score ${describeLimit('score')}; feedback ${describeLimit('feedback')}; journeys ${describeLimit('journeyBurst')} and ${describeLimit('journeyIpDaily')} per IP. A scan key sent as "Authorization: Bearer <key>" on the MCP request is exempt from the scan and score limits.`
 
 /** What one MCP request's tool calls act as: the HTTP request's caller and its rate-limit spender. */

@@ -7,6 +7,7 @@ import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, ERRORS } from '../../core/errors.ts'
 import type { Leaderboard } from '../leaderboard/service.ts'
 import type { JourneyService } from '../journey/service.ts'
+import type { Toolbox } from '../mcp/server.ts'
 import type { ScanRepository } from '../scan/repository.ts'
 import type { ScanService } from '../scan/service.ts'
 import { assetAt } from './assets.ts'
@@ -46,6 +47,7 @@ type WebNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'store' |
   scanService: ScanService
   journeyService: JourneyService
   leaderboard: Leaderboard
+  mcpToolbox: Toolbox
 }
 
 export function webPlugin(deps: WebNeeds) {
@@ -207,14 +209,14 @@ export function webPlugin(deps: WebNeeds) {
         '/journeys',
         async ({ html, nonce }) => {
           const recent = (await web.recentJourneys(10)).map((run) => ({ ...run, title: intentTitle(run.intentId) }))
-          return html(JourneysPage({ intents: journeyService.intents(), recent, baseUrl, nonce }))
+          return html(JourneysPage({ intents: journeyService.intents(), agents: journeyService.agents(), recent, baseUrl, nonce }))
         },
         { limit: 'openRead', detail: hidden },
       )
       .post(
         '/journeys',
         async ({ body, caller }) => {
-          const request = journeyService.understand({ intent: { id: body.intent }, domain: body.domain }, false)
+          const request = journeyService.understand({ intent: { id: body.intent }, domain: body.domain, agent: body.agent, compare: body.compare === '1' }, false)
           const admission = await journeyService.admit(caller, request)
           // Over the target's daily cap the newest stored run of that target is the answer, as on the API.
           const id = admission.capped ? admission.capped.id : (await journeyService.create(request, caller)).id
@@ -231,7 +233,7 @@ export function webPlugin(deps: WebNeeds) {
         },
         { limit: 'journeyRead', detail: hidden },
       )
-      .get('/api', ({ html, nonce }) => html(ApiPage({ baseUrl, nonce })), { detail: hidden })
+      .get('/api', ({ html, nonce }) => html(ApiPage({ baseUrl, nonce, tools: deps.mcpToolbox.listing })), { detail: hidden })
       // Public metadata: readable cross-origin (CORS *) by browser-based agents; none of it depends on who asks.
       .get('/robots.txt', () => textResponse(robots, 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
       .get(
@@ -264,7 +266,7 @@ export function webPlugin(deps: WebNeeds) {
 /** The pages for people and crawlers, drawn from the pieces the API's features provide. */
 export const webFeature = defineFeature<WebNeeds>()({
   name: 'web',
-  needs: ['context', 'config', 'database', 'store', 'registry', 'scans', 'scanService', 'journeyService', 'leaderboard'],
+  needs: ['context', 'config', 'database', 'store', 'registry', 'scans', 'scanService', 'journeyService', 'leaderboard', 'mcpToolbox'],
   provides: [],
   routes: webPlugin,
 })

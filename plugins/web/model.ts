@@ -10,8 +10,16 @@ export const scanForm = z.object({
   force: z.literal('1').optional(),
 })
 
-/** The journeys page's form: a curated intent against a domain (free text needs a partner key; not offered here). */
-export const journeyForm = z.object({ domain: z.string().trim().min(1).max(253), intent: z.string().min(1).max(100) })
+/**
+ * The journeys page's form: a curated intent against a domain, by a public agent, optionally compared with a plain
+ * browser (a checkbox: present when ticked). Free text needs a partner key and is not offered here.
+ */
+export const journeyForm = z.object({
+  domain: z.string().trim().min(1).max(253),
+  intent: z.string().min(1).max(100),
+  agent: z.string().min(1).max(100).optional(),
+  compare: z.literal('1').optional(),
+})
 
 /** A report's per-check re-check button. */
 export const recheckForm = z.object({ checkId: z.string().min(1).max(100) })
@@ -30,12 +38,16 @@ export const leaderboardPageQuery = z.object({
   page: z.preprocess(emptyAsAbsent, z.coerce.number().int().min(1).max(1000).default(1)),
 })
 
-/** The catalog page's filters (a plain GET form): free text, then layer, tier and target kind. */
+/** How a check counts: toward the score, or as a bonus extra that never lowers it. */
+export const CHECK_SCORING = ['scored', 'bonus'] as const
+
+/** The catalog page's filters (a plain GET form): free text, then layer, tier, target kind and scoring. */
 export const checksPageQuery = z.object({
   q: z.string().max(200).optional(),
   layer: z.preprocess(emptyAsAbsent, z.enum(LAYER_IDS).optional()),
   tier: z.preprocess(emptyAsAbsent, z.enum(TIERS).optional()),
   kind: z.preprocess(emptyAsAbsent, z.enum(SCAN_KINDS).optional()),
+  scoring: z.preprocess(emptyAsAbsent, z.enum(CHECK_SCORING).optional()),
 })
 export type ChecksPageQuery = z.infer<typeof checksPageQuery>
 

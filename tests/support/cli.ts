@@ -25,3 +25,12 @@ export async function runProcess(command: string[], options: { env: Record<strin
 
 /** `agent-readiness <args>` from source, on the Bun running the tests. */
 export const runCliSource = (args: string[], env: Record<string, string | undefined>): Promise<CliRun> => runProcess([process.execPath, CLI_SOURCE, ...args], { env })
+
+/**
+ * Runs a command on a pseudo-terminal (util-linux `script`), as a person at a terminal runs it: stdout and stderr
+ * are both the terminal, and `stdout` is what the terminal was sent, in order (`\r\n` line ends).
+ */
+export function runInTerminal(command: string[], env: Record<string, string | undefined>): Promise<CliRun> {
+  const quoted = command.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ')
+  return runProcess(['script', '--quiet', '--return', '--command', quoted, '/dev/null'], { env })
+}

@@ -2,12 +2,13 @@ import { SCAN_KINDS, TIERS } from '../../../core/engine/check.ts'
 import type { CheckCatalog } from '../../../core/engine/catalog.ts'
 import { isWebUrl } from '../components.tsx'
 import { Layout } from '../layout.tsx'
-import type { ChecksPageQuery } from '../model.ts'
+import { CHECK_SCORING, type ChecksPageQuery } from '../model.ts'
 
 const KIND_NAMES: Record<string, string> = { domain: 'Websites', mcp: 'MCP servers', 'mcp-app': 'MCP Apps' }
 const TIER_NAMES: Record<string, string> = { required: 'Required', recommended: 'Recommended', emerging: 'Emerging' }
+const SCORING_NAMES: Record<(typeof CHECK_SCORING)[number], string> = { scored: 'Scored checks', bonus: 'Bonus extras' }
 
-/** Case-insensitive substring search over what a reader would search for, narrowed by layer, tier and kind. */
+/** Case-insensitive substring search over what a reader would search for, narrowed by layer, tier, kind and scoring. */
 export function matchingChecks(catalog: CheckCatalog, query: ChecksPageQuery): CheckCatalog['checks'] {
   const needle = query.q?.trim().toLowerCase()
   return catalog.checks.filter(
@@ -15,7 +16,8 @@ export function matchingChecks(catalog: CheckCatalog, query: ChecksPageQuery): C
       (!needle || [check.id, check.name, check.description, check.layer].some((text) => text.toLowerCase().includes(needle))) &&
       (!query.layer || check.layer === query.layer) &&
       (!query.tier || check.tier === query.tier) &&
-      (!query.kind || check.appliesTo.includes(query.kind)),
+      (!query.kind || check.appliesTo.includes(query.kind)) &&
+      (!query.scoring || check.bonus === (query.scoring === 'bonus')),
   )
 }
 
@@ -64,6 +66,17 @@ export function ChecksPage({ catalog, query, baseUrl, nonce }: { catalog: CheckC
             ))}
           </select>
         </div>
+        <div>
+          <label for="check-scoring">Scoring</label>
+          <select id="check-scoring" name="scoring">
+            <option value="">Scored and bonus</option>
+            {CHECK_SCORING.map((scoring) => (
+              <option value={scoring} selected={scoring === query.scoring}>
+                {SCORING_NAMES[scoring]}
+              </option>
+            ))}
+          </select>
+        </div>
         <button type="submit">Filter</button>
       </form>
       <p role="status">{`${checks.length} of ${catalog.checks.length} checks · contract ${catalog.contractVersion}`}</p>
@@ -103,6 +116,7 @@ export function ChecksPage({ catalog, query, baseUrl, nonce }: { catalog: CheckC
                 </h3>
                 <code safe>{check.id}</code>
                 {check.tier === 'required' ? <span class="tag tag-required">Required</span> : ''}
+                {check.bonus ? <span class="tag tag-bonus">Bonus</span> : ''}
               </header>
               <p safe>{check.description}</p>
               <p class="muted">{`Applies to ${check.appliesTo.map((kind) => KIND_NAMES[kind] ?? kind).join(', ')} · ${TIER_NAMES[check.tier] ?? check.tier} · ${check.maturity}${check.bonus ? ' · bonus' : ''} · up to ${check.maxScore} points`}</p>

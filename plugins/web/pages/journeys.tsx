@@ -29,8 +29,28 @@ function Prompt({ prompt }: { prompt: string }): JSX.Element {
   )
 }
 
+/** A public agent as the form offers it (GET /api/journey/agents). */
+export interface OfferedAgent {
+  id: string
+  label: string
+  identity: string
+}
+
+/** Who a run presented itself as, in words. */
+function identityText(identity: string): string {
+  if (identity === 'self') return 'our own agent (AgentReadiness)'
+  if (identity === 'browser') return 'a plain browser (compare baseline)'
+  return `${identity}, the user-triggered fetcher of an AI assistant`
+}
+
+/**
+ * A verdict's outcome as a reader names it: a run stopped by the site ("blocked") is a different finding from a
+ * task the site does not offer ("not found"), and the page must never present the first as the second.
+ */
+const OUTCOME_WORDS: Record<string, string> = { success: 'Done', blocked: 'Blocked', failure: 'Not found' }
+
 /** `/journeys`: the curated intents, the form that starts one against a domain, and the newest public runs. */
-export function JourneysPage({ intents, recent, baseUrl, nonce }: { intents: { id: string; title: string; prompt: string }[]; recent: RecentRun[]; baseUrl: string; nonce: string }): JSX.Element {
+export function JourneysPage({ intents, agents, recent, baseUrl, nonce }: { intents: { id: string; title: string; prompt: string }[]; agents: OfferedAgent[]; recent: RecentRun[]; baseUrl: string; nonce: string }): JSX.Element {
   return (
     <Layout meta={{ title: 'Agent journeys', description: 'Watch an AI agent attempt a real task on a site, step by step.', canonical: `${baseUrl}/journeys`, nonce, script: true }}>
       <h1>Agent journeys</h1>
@@ -50,8 +70,26 @@ export function JourneysPage({ intents, recent, baseUrl, nonce }: { intents: { i
             ))}
           </select>
         </div>
+        <div>
+          <label for="journey-agent">Agent</label>
+          <select id="journey-agent" name="agent">
+            {agents.map((agent) => (
+              <option value={agent.id} safe>
+                {agent.identity === 'self' ? agent.label : `${agent.label} (${agent.identity})`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="checkbox">
+          <input id="journey-compare" name="compare" type="checkbox" value="1" aria-describedby="journey-compare-help" />
+          <label for="journey-compare">Compare with a browser</label>
+        </div>
         <button type="submit">Start the journey</button>
       </form>
+      <p class="muted" id="journey-compare-help">
+        An AI assistant's fetcher presents its published User-Agent and obeys robots.txt for it. Compare also walks the task as a plain browser, so the
+        result tells "blocked for agents, reachable for browsers" from "not found".
+      </p>
       <h2>Tasks</h2>
       <dl class="links">
         {intents.map((intent) => (
@@ -71,7 +109,7 @@ export function JourneysPage({ intents, recent, baseUrl, nonce }: { intents: { i
           {recent.map((run) => (
             <li>
               <a href={journeyPath(run.id)} safe>{`${run.title} on ${run.domain}`}</a>{' '}
-              <span class="muted" safe>{`${run.outcome ? `${run.status}: ${run.outcome}` : run.status} · ${day(run.createdAt)}`}</span>
+              <span class="muted" safe>{`${run.outcome ? (OUTCOME_WORDS[run.outcome] ?? run.outcome) : run.status} · ${day(run.createdAt)}`}</span>
             </li>
           ))}
         </ul>
@@ -92,7 +130,6 @@ export function JourneyRunPage({ run, title, baseUrl, nonce }: { run: JourneyRun
       </h1>
       <p id="journey-status" role="status" data-journey-stream={live ? `/api/journey/runs/${encodeURIComponent(run.id)}/stream` : undefined}>
         <span safe>{`Status: ${run.status}`}</span>
-        {run.verdict ? <span safe>{` · verdict: ${run.verdict.outcome}. ${run.verdict.reason}`}</span> : ''}
         {live ? (
           <>
             {' '}
@@ -103,8 +140,16 @@ export function JourneyRunPage({ run, title, baseUrl, nonce }: { run: JourneyRun
         )}
       </p>
       <p class="muted" id="journey-identity" safe>
-        {run.identity === 'self' ? 'As our own agent (AgentReadiness)' : run.identity === 'browser' ? 'As a plain browser (compare baseline)' : `As ${run.identity}, the user-triggered fetcher of an AI assistant`}
+        {`As ${identityText(run.identity)}`}
       </p>
+      {run.verdict ? (
+        <p class={`journey-verdict outcome-${run.verdict.outcome}`} id="journey-verdict" data-outcome={run.verdict.outcome}>
+          <strong safe>{OUTCOME_WORDS[run.verdict.outcome] ?? run.verdict.outcome}</strong>
+          <span safe>{`${run.verdict.outcome === 'blocked' ? ` for ${run.identity === 'self' ? 'our agent' : run.identity}` : ''}: ${run.verdict.reason}`}</span>
+        </p>
+      ) : (
+        ''
+      )}
       {run.insight ? <p safe>{run.insight.summary}</p> : ''}
       {run.insight?.comparison ? (
         <p class="notice" id="journey-comparison" data-finding={run.insight.comparison.finding}>
