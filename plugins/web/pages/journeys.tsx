@@ -150,7 +150,6 @@ export function JourneyRunPage({ run, title, baseUrl, nonce }: { run: JourneyRun
       ) : (
         ''
       )}
-      {run.insight ? <p safe>{run.insight.summary}</p> : ''}
       {run.insight?.comparison ? (
         <p class="notice" id="journey-comparison" data-finding={run.insight.comparison.finding}>
           <span safe>{run.insight.comparison.message}</span>{' '}
