@@ -77,7 +77,7 @@ export default defineCheck({
       const wildcard = robots.isAllowed('*', '/') ? '' : ' (a wildcard "Disallow: /" with no override for them)'
       return fail(
         `Every user-initiated AI agent is disallowed on /${wildcard}: ${tokens(user)}${trainingNote}`,
-        `Add a group to robots.txt such as "User-agent: ChatGPT-User\\nUser-agent: Claude-User\\nUser-agent: Perplexity-User\\nAllow: /" before the rules in ${governingGroup(robots, 'ChatGPT-User')}, so agents acting for a person can read the site. ${BLOCKED_NOTE}`,
+        `Add a group to robots.txt with the lines "User-agent: ChatGPT-User", "User-agent: Claude-User", "User-agent: Perplexity-User" and "Allow: /" before the rules in ${governingGroup(robots, 'ChatGPT-User')}, so agents acting for a person can read the site. ${BLOCKED_NOTE}`,
       )
     }
 

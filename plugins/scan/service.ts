@@ -11,6 +11,7 @@ import { clampMaxAge, scanNextAction } from './model.ts'
 import type { ScanRepository, ScanRow } from './repository.ts'
 import { renderScan, type ShapeContext, type ShapeOptions } from './shapes.ts'
 import { DEEP_SCAN_JOB, type WorkerEvent } from './worker.ts'
+import { isPrivateTarget, targetKey } from './target.ts'
 
 /** Public tunnel hostnames: whatever answers there today is gone tomorrow, so results are always ephemeral. */
 const TUNNEL_SUFFIXES = [
@@ -209,7 +210,7 @@ export class ScanService {
     const local = { allowLocal: this.deps.config.scanner.allowPrivate }
     const { domain, url, hasPath } = normalizeInput(request.url, local)
     const mcpUrl = request.mcpUrl ? normalizeInput(request.mcpUrl, local).url : null
-    const ephemeral = Boolean(request.ephemeral) || isTunnelHost(domain)
+    const ephemeral = Boolean(request.ephemeral) || isTunnelHost(domain) || isPrivateTarget(domain)
     if (request.ephemeral && (await this.repository.hasRealScan(domain))) {
       throw new AppError('EPHEMERAL_CLOBBER', {
         message: `${domain} already has a stored scan; an ephemeral scan would hide it. Scan without ephemeral.`,
@@ -294,7 +295,8 @@ export class ScanService {
       beforeRun: () => this.spendBudget(caller, false),
     })
     if (!options.patch) return { report, storedScanUpdated: false }
-    const stored = await this.repository.latest(report.domain)
+    // The run's own target first; else the domain's newest scan, so the note can say which target that one measured.
+    const stored = (await this.repository.latestOf(targetKey(report))) ?? (await this.repository.latest(report.domain))
     const refusal = patchRefusal(stored, report)
     if (refusal !== null) return { report, storedScanUpdated: false, storedScanNote: refusal }
     const results = report.layers.flatMap((layer) => layer.checks)
