@@ -54,7 +54,8 @@ export const mcpReportPath = (mcpUrl: string) => `/mcp/${encodeURIComponent(mcpU
 export function siteReportPath(origin: string): string {
   const { protocol, host, hostname } = new URL(origin)
   const bareScheme = isLocalHost(hostname) ? 'http:' : 'https:'
-  return `/site/${encodeURIComponent(protocol === bareScheme ? host : origin)}`
+  // A port's colon stays readable (`/site/localhost:5160`); it is a valid path character after the first segment.
+  return protocol === bareScheme ? `/site/${encodeURIComponent(host).replaceAll('%3A', ':')}` : `/site/${encodeURIComponent(origin)}`
 }
 
 /** A target as a person names it: `example.com`, `localhost:5160`, `http://example.com`, or the MCP URL. */

@@ -208,7 +208,7 @@ export function webPlugin(deps: WebNeeds) {
           const asMarkdown = params.target.endsWith('.md')
           const { domain, origin } = normalizeInput(asMarkdown ? params.target.slice(0, -3) : params.target, local)
           const path = siteReportPath(origin)
-          if (!asMarkdown && path !== `/site/${encodeURIComponent(params.target)}`) return redirect(`${path}${new URL(request.url).search}`, 301)
+          if (!asMarkdown && decodeURIComponent(path.slice('/site/'.length)) !== params.target) return redirect(`${path}${new URL(request.url).search}`, 301)
           const view = await web.report(siteKey(origin))
           if (!view) {
             // A link made when reports were kept per domain: the host's newest other report (its MCP server's) answers it.
@@ -228,7 +228,7 @@ export function webPlugin(deps: WebNeeds) {
           const asMarkdown = params.target.endsWith('.md')
           const { domain, url } = normalizeInput(asMarkdown ? params.target.slice(0, -3) : params.target, local)
           const path = mcpReportPath(url)
-          if (!asMarkdown && path !== `/mcp/${encodeURIComponent(params.target)}`) return redirect(`${path}${new URL(request.url).search}`, 301)
+          if (!asMarkdown && decodeURIComponent(path.slice('/mcp/'.length)) !== params.target) return redirect(`${path}${new URL(request.url).search}`, 301)
           const view = await web.report(mcpKey(url))
           if (view) return reportResponse({ view, query, request, html, nonce, set, asMarkdown })
           if (asMarkdown) return notScanned(url)
