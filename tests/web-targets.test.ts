@@ -222,7 +222,7 @@ describe('what the page says about the result', () => {
     const { $ } = await page(location)
     expect($('h1').text()).toBe(`${LOCKED_URL} requires authentication`)
     expect($('main').text()).toContain('no public score')
-    expect($('#auth-cli').text()).toBe(`MCP_AUTH="Authorization: Bearer <your token>" \\\n  npx agent-readiness scan ${LOCKED_URL} --header-env MCP_AUTH`)
+    expect($('#auth-cli').text()).toBe(`MCP_AUTH="Authorization: Bearer <your token>" \\\n  agent-readiness scan ${LOCKED_URL} --header-env MCP_AUTH`)
     expect($('#auth-action').text()).toContain('args: --header-env MCP_AUTH')
     expect($('#auth-action').text()).toContain('MCP_AUTH: "Authorization: Bearer ${{ secrets.MCP_TOKEN }}"')
   })

@@ -554,9 +554,9 @@ export function AuthRequiredPage({
   baseUrl: string
   nonce: string
 }): JSX.Element {
-  const cli = `MCP_AUTH="Authorization: Bearer <your token>" \\\n  npx agent-readiness scan ${mcpUrl} --header-env MCP_AUTH`
+  const cli = `MCP_AUTH="Authorization: Bearer <your token>" \\\n  agent-readiness scan ${mcpUrl} --header-env MCP_AUTH`
   const action = [
-    '- uses: <the agent-readiness action>   # see the README, section "GitHub Action"',
+    '- uses: <owner>/<repo>@<ref>   # the agent-readiness action (action.yml); see its README',
     '  with:',
     `    target: ${mcpUrl}`,
     '    args: --header-env MCP_AUTH',
@@ -593,9 +593,8 @@ export function AuthRequiredPage({
         In GitHub Actions, the same option goes in the action's <code>args</code> input and the token comes from a repository secret:
       </p>
       <CodeBlock id="auth-action" label="GitHub Actions step" code={action} />
-      <p>
-        Checked again later, or made public? <RescanForm target={{ url: mcpUrl, mcpUrl }} label="Scan again" />
-      </p>
+      <p>Made the server public, or changed what it asks for? Scan it again:</p>
+      <RescanForm target={{ url: mcpUrl, mcpUrl }} label="Scan again" />
     </Layout>
   )
 }
