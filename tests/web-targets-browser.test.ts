@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { siteHandler } from './fixtures/sites/server.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
+import { axeViolations } from './support/axe.ts'
 
 /**
  * One report per target as a person meets it in Chromium, through the home form with JavaScript (the streamed scan):
@@ -148,6 +149,21 @@ describe.skipIf(!executablePath)('one report per target, in Chromium', () => {
     expect(await text(page, '#auth-cli')).toContain('--header-env MCP_AUTH')
     expect(await text(page, '#auth-action')).toContain('args: --header-env MCP_AUTH')
     await page.screenshot({ path: join(SCREENSHOTS, 'mcp-auth-required.png'), fullPage: true })
+    expect(await axeViolations(page)).toEqual([])
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
+
+  test('axe finds nothing on an MCP report and on a local report served from the cache, every fold open', async () => {
+    const { page, problems } = await openPage()
+    for (const path of [`/site/127.0.0.1:${local[0]!.port}?cached`, `/mcp/${encodeURIComponent(MCP_URL)}`]) {
+      await page.goto(`${base}${path}`, { waitUntil: 'networkidle0' })
+      expect({ path, violations: await axeViolations(page) }).toEqual({ path, violations: [] })
+    }
+    // The MCP server scores 100: its extras not met read "Not met", in no failure colour.
+    expect(await page.$$eval('#extras .status', (labels) => [...new Set(labels.map((label) => label.textContent))])).toEqual(['Not met'])
+    expect(await page.$$eval('#extras .check-fail, #extras .check-warning, main .status-fail', (failures) => failures.length)).toBe(0)
+    await (await page.$('#extras'))!.screenshot({ path: join(SCREENSHOTS, 'report-mcp-extras.png') })
     expect(problems).toEqual([])
     await page.close()
   }, 60_000)

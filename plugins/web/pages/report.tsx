@@ -422,8 +422,10 @@ function CheckCard({
     </>
   )
   const open = fix !== undefined || recheck !== null
+  // An extra that is not met is no failure: its card is drawn in the neutral colour too.
+  const notMet = extra && (check.status === 'fail' || check.status === 'warning')
   return (
-    <article class={`check check-${STATUS_CLASS[check.status] ?? 'error'}`} id={check.anchor} data-check-id={check.id} aria-labelledby={titleId}>
+    <article class={`check check-${notMet ? 'extra' : (STATUS_CLASS[check.status] ?? 'error')}`} id={check.anchor} data-check-id={check.id} aria-labelledby={titleId}>
       {open ? (
         <>
           <header>{head}</header>
