@@ -165,6 +165,16 @@ describe('a website and an MCP server on one host', () => {
     const rows = leaderboard.items.filter((item: { domain: string }) => item.domain === MCP_HOST)
     expect(rows.map((row: { report: string }) => row.report).sort()).toEqual([mcpPath, `/site/${MCP_HOST}`].sort())
     expect(rows.find((row: { report: string }) => row.report === mcpPath).score).toBe(after.score)
+
+    // The MCP report's badge is the MCP server's own, whichever of the host's targets was scanned last.
+    await scanned({ url: MCP_HOST, force: '1' })
+    const website = (await world.handle.deps.scans.latestOf(targetKey({ urlKind: 'domain', url: `https://${MCP_HOST}/` })))!
+    const snippet = (await page(mcpPath)).$('#badge-markdown').text()
+    expect(snippet).toContain(`/api/badge/${MCP_HOST}?mcp=${encodeURIComponent(MCP_URL)})`)
+    const badgeOf = async (path: string) => (await (await get(path)).text()).match(/<title>[^<]*score (\d+) of 100/)![1]
+    expect(await badgeOf(`/api/badge/${MCP_HOST}?mcp=${encodeURIComponent(MCP_URL)}`)).toBe(String(after.score))
+    expect(await badgeOf(`/api/badge/${MCP_HOST}`)).toBe(String(website.score))
+    expect((await get(`/api/badge/${MCP_HOST}?mcp=${encodeURIComponent('https://elsewhere.test/mcp')}`)).status).toBe(400)
   })
 
   test('the audit result names the report of its own target', async () => {

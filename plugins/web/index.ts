@@ -214,9 +214,10 @@ export function webPlugin(deps: WebNeeds) {
             // A link made when reports were kept per domain: the host's newest other report (its MCP server's) answers it.
             const [other] = await web.siblings(domain)
             if (other) return redirect(other.path, 302)
-            if (asMarkdown) return notScanned(domain)
+            const label = decodeURIComponent(path.slice('/site/'.length))
+            if (asMarkdown) return notScanned(label)
             set.status = 404
-            return html(NotScannedPage({ target: domain, scan: { url: domain }, baseUrl, nonce }))
+            return html(NotScannedPage({ target: label, path, scan: { url: label }, baseUrl, nonce }))
           }
           return reportResponse({ view, query, request, html, nonce, set, asMarkdown })
         },
@@ -236,7 +237,7 @@ export function webPlugin(deps: WebNeeds) {
           set.headers['cache-control'] = 'no-cache'
           if (marker) return html(AuthRequiredPage({ mcpUrl: url, checkedAt: marker.scannedAt, siblings: await web.siblings(domain, mcpKey(url)), baseUrl, nonce }))
           set.status = 404
-          return html(NotScannedPage({ target: url, scan: { url, mcpUrl: url }, baseUrl, nonce }))
+          return html(NotScannedPage({ target: url, path, scan: { url, mcpUrl: url }, baseUrl, nonce }))
         },
         { detail: hidden },
       )

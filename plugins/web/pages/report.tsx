@@ -2,7 +2,7 @@ import { SERVICE_NAME } from '../../../core/version.ts'
 import { buildReportModel, formatGain, type Recipe, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'
-import { mcpReportPath } from '../../scan/target.ts'
+import { isMcpKind, mcpReportPath } from '../../scan/target.ts'
 import { EPHEMERAL_RETENTION_MS } from '../../scan/repository.ts'
 import { ago, categoryName, CodeBlock, day, Gauge, isWebUrl, KIND_NAMES, Sparkline, StatusLabel } from '../components.tsx'
 import { Layout, RescanForm, type RescanTarget, ScanForm } from '../layout.tsx'
@@ -229,7 +229,7 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
         </section>
       </div>
       <Competitors set={view.competitors} />
-      {view.row.ephemeral ? '' : <BadgeSnippets domain={report.domain} path={path} version={view.row.id} baseUrl={baseUrl} />}
+      {view.row.ephemeral ? '' : <BadgeSnippets domain={report.domain} mcpUrl={isMcpKind(view.row.urlKind) ? view.row.mcpUrl : null} path={path} version={view.row.id} baseUrl={baseUrl} />}
       <section aria-labelledby="rescan-title">
         <h2 id="rescan-title">Scan again</h2>
         <p>
@@ -497,8 +497,10 @@ function Competitors({ set }: { set: CompetitorSet | null }): JSX.Element {
 }
 
 /** `version` (the scan's id) makes the page's own image a new URL after each scan, so no cached badge lags the report. */
-function BadgeSnippets({ domain, path, version, baseUrl }: { domain: string; path: string; version: number; baseUrl: string }): JSX.Element {
-  const badge = `${baseUrl}/api/badge/${encodeURIComponent(domain)}`
+function BadgeSnippets({ domain, mcpUrl, path, version, baseUrl }: { domain: string; mcpUrl: string | null; path: string; version: number; baseUrl: string }): JSX.Element {
+  // An MCP server's badge is its own report's, not the domain's newest scan.
+  const source = `/api/badge/${encodeURIComponent(domain)}${mcpUrl ? `?mcp=${encodeURIComponent(mcpUrl)}` : ''}`
+  const badge = `${baseUrl}${source}`
   const report = `${baseUrl}${path}`
   const markdown = `[![Agent readiness of ${domain}](${badge})](${report})`
   const html = `<a href="${report}"><img src="${badge}" alt="Agent readiness of ${domain}"></a>`
@@ -508,7 +510,7 @@ function BadgeSnippets({ domain, path, version, baseUrl }: { domain: string; pat
         <h2>Badge for your site</h2>
       </summary>
       <p>
-        <img src={`/api/badge/${encodeURIComponent(domain)}?scan=${version}`} alt={`Agent readiness badge of ${domain}`} height="20" />
+        <img src={`${source}${mcpUrl ? '&' : '?'}scan=${version}`} alt={`Agent readiness badge of ${domain}`} height="20" />
       </p>
       <CodeBlock id="badge-markdown" label="Markdown" code={markdown} />
       <CodeBlock id="badge-html" label="HTML" code={html} />
@@ -517,13 +519,13 @@ function BadgeSnippets({ domain, path, version, baseUrl }: { domain: string; pat
 }
 
 /** A target nobody has scanned: 404, with the button that scans exactly it. */
-export function NotScannedPage({ target, scan, baseUrl, nonce }: { target: string; scan: RescanTarget; baseUrl: string; nonce: string }): JSX.Element {
+export function NotScannedPage({ target, path, scan, baseUrl, nonce }: { target: string; path: string; scan: RescanTarget; baseUrl: string; nonce: string }): JSX.Element {
   return (
     <Layout
       meta={{
         title: `${target} has not been scanned yet`,
         description: `No agent-readiness report exists for ${target} yet. Scan it to create one.`,
-        canonical: `${baseUrl}${reportPath(target)}`,
+        canonical: `${baseUrl}${path}`,
         nonce,
         noindex: true,
         script: true,
@@ -533,7 +535,7 @@ export function NotScannedPage({ target, scan, baseUrl, nonce }: { target: strin
         <span safe>{target}</span> has not been scanned yet
       </h1>
       <p>There is no report for this target. Scanning takes a few seconds and checks discovery, access, usability and payments.</p>
-      {scan.mcpUrl ? <RescanForm target={scan} label="Scan this MCP server" /> : <ScanForm value={target} label="Domain to scan" />}
+      {scan.mcpUrl ? <RescanForm target={scan} label="Scan this MCP server" /> : <ScanForm value={target} label="Domain or URL to scan" />}
     </Layout>
   )
 }
