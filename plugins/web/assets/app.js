@@ -223,25 +223,23 @@ async function recheck(form) {
   }
 }
 
-// A partial report: rendered checks run in the background for a few seconds. The score route is polled with a
-// growing interval (it is rate-limited) and, once the analysis ends, the report is replaced by the final one.
+// A partial report: rendered checks run in the background for a few seconds. The report itself is read again with a
+// growing interval (the page of this very target: its port, its MCP server) and, once it no longer says the analysis
+// is running, it replaces the one on screen.
 function followAnalysis(notice) {
   let delay = 2000
   const poll = async () => {
     try {
-      const response = await fetch(notice.dataset.followScore, { headers: { accept: 'application/json' }, cache: 'no-store' })
-      if (response.ok && (await response.json()).analysisStatus !== 'partial') {
-        const { response: page, page: fresh } = await fetchReport(window.location.pathname, { cache: 'no-store' })
-        const main = fresh.getElementById('main')
-        if (page.ok && main) {
-          document.getElementById('main').replaceWith(document.adoptNode(main))
-          const status = document.createElement('p')
-          status.className = 'notice'
-          status.setAttribute('role', 'status')
-          status.textContent = 'The background checks finished: this is the final report.'
-          document.querySelector('#report-summary .summary-text')?.append(status)
-          return
-        }
+      const { response, page: fresh } = await fetchReport(notice.dataset.followReport, { cache: 'no-store' })
+      const main = fresh.getElementById('main')
+      if (response.ok && main && !fresh.getElementById('analysis-status')) {
+        document.getElementById('main').replaceWith(document.adoptNode(main))
+        const status = document.createElement('p')
+        status.className = 'notice'
+        status.setAttribute('role', 'status')
+        status.textContent = 'The background checks finished: this is the final report.'
+        document.querySelector('#report-summary .summary-text')?.append(status)
+        return
       }
     } catch {
       // a lost request is retried below
@@ -307,5 +305,5 @@ if (domainSource) {
     for (const slot of document.querySelectorAll('[data-domain-slot]')) slot.textContent = domain || 'example.com'
   })
 }
-const analysis = document.querySelector('[data-follow-score]')
+const analysis = document.querySelector('[data-follow-report]')
 if (analysis) followAnalysis(analysis)

@@ -115,7 +115,7 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
           </p>
           <Freshness scannedAt={new Date(report.scannedAt)} now={now} fromCache={fromCache} target={target} />
           {view.row.ephemeral ? <EphemeralNotice /> : ''}
-          <AnalysisNotice status={view.analysisStatus} domain={report.domain} />
+          <AnalysisNotice status={view.analysisStatus} path={path} />
           {recheck && !recheck.storedScanUpdated ? (
             <div class="notice" role="status">
               <p>
@@ -297,12 +297,12 @@ function Siblings({ siblings }: { siblings: SiblingReport[] }): JSX.Element {
   )
 }
 
-/** A partial report follows its background analysis (app.js polls the score route) and updates itself. */
-function AnalysisNotice({ status, domain }: { status: ReportView['analysisStatus']; domain: string }): JSX.Element {
+/** A partial report follows its background analysis (app.js reads the report again) and updates itself. */
+function AnalysisNotice({ status, path }: { status: ReportView['analysisStatus']; path: string }): JSX.Element {
   if (status === 'complete') return ''
   if (status === 'stuck') return <p class="notice">The background analysis of this scan did not finish; scan again to complete it.</p>
   return (
-    <p class="notice" id="analysis-status" role="status" data-follow-score={`/api/score/${encodeURIComponent(domain)}`}>
+    <p class="notice" id="analysis-status" role="status" data-follow-report={path}>
       Rendered checks are still running in the background; this report updates itself when they finish.
     </p>
   )
