@@ -175,6 +175,12 @@ describe('a website and an MCP server on one host', () => {
     expect(await badgeOf(`/api/badge/${MCP_HOST}?mcp=${encodeURIComponent(MCP_URL)}`)).toBe(String(after.score))
     expect(await badgeOf(`/api/badge/${MCP_HOST}`)).toBe(String(website.score))
     expect((await get(`/api/badge/${MCP_HOST}?mcp=${encodeURIComponent('https://elsewhere.test/mcp')}`)).status).toBe(400)
+    // The report's JSON link reads the same result from the score route.
+    const json = (await page(mcpPath)).$('a:contains("JSON")').attr('href')!
+    expect(json).toBe(`/api/score/${MCP_HOST}?format=audit&mcp=${encodeURIComponent(MCP_URL)}`)
+    const audit = await (await get(json)).json()
+    expect({ score: audit.score, url: audit.url }).toEqual({ score: after.score, url: `http://localhost:3000${mcpPath}` })
+    expect((await (await get(`/api/score/${MCP_HOST}`)).json()).score).toBe(website.score)
   })
 
   test('the audit result names the report of its own target', async () => {

@@ -3,7 +3,7 @@ import { GRADE_COLORS, type Grade, gradeFor } from '../../core/engine/scoring.ts
 import { AppError } from '../../core/errors.ts'
 import type { ScanRepository } from '../scan/repository.ts'
 import { publicCache } from '../../core/caching.ts'
-import { mcpKey } from '../scan/target.ts'
+import { mcpTargetOn } from '../scan/target.ts'
 
 export interface Badge {
   svg: string
@@ -20,9 +20,7 @@ export const BADGE_CACHE_SECONDS = 3600
 export async function badgeFor(scans: ScanRepository, input: string, mcpUrl?: string): Promise<Badge> {
   const { domain } = normalizeInput(input)
   // A host's MCP server has a report of its own (plugins/scan/target.ts), and so a badge of its own.
-  const mcp = mcpUrl ? normalizeInput(mcpUrl) : null
-  if (mcp && mcp.domain !== domain) throw new AppError('VALIDATION_FAILED', { message: `The MCP URL ${mcp.url} is not on ${domain}` })
-  const row = mcp ? await scans.latestOf(mcpKey(mcp.url)) : await scans.latest(domain)
+  const row = mcpUrl ? await scans.latestOf(mcpTargetOn(domain, mcpUrl)) : await scans.latest(domain)
   if (!row || row.score === null) throw new AppError('NOT_FOUND', { message: `${domain} has no score yet` })
   return {
     svg: renderBadge({ domain, score: row.score, grade: gradeFor(row.score) }),

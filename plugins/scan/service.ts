@@ -11,7 +11,7 @@ import { clampMaxAge, scanNextAction } from './model.ts'
 import type { ScanRepository, ScanRow } from './repository.ts'
 import { renderScan, type ShapeContext, type ShapeOptions } from './shapes.ts'
 import { DEEP_SCAN_JOB, type WorkerEvent } from './worker.ts'
-import { isPrivateTarget, targetKey } from './target.ts'
+import { isPrivateTarget, mcpTargetOn, targetKey } from './target.ts'
 
 /** Public tunnel hostnames: whatever answers there today is gone tomorrow, so results are always ephemeral. */
 const TUNNEL_SUFFIXES = [
@@ -261,8 +261,12 @@ export class ScanService {
    * The newest measured scan of a domain, for the score route and the get_score tool. With none: 422 when the only
    * stored result is an auth-required MCP marker, else 404 with the next action (camelCase in the audit shape).
    */
-  async readScore(domain: string, options: { audit: boolean }): Promise<ScanRow> {
-    const [row, marker] = await Promise.all([this.repository.latest(domain), this.repository.authMarker(domain)])
+  async readScore(domain: string, options: { audit: boolean; mcpUrl?: string }): Promise<ScanRow> {
+    const target = options.mcpUrl ? mcpTargetOn(domain, options.mcpUrl, { allowLocal: this.deps.config.scanner.allowPrivate }) : undefined
+    const [row, marker] = await Promise.all([
+      target ? this.repository.latestOf(target) : this.repository.latest(domain),
+      this.repository.authMarker(domain, target),
+    ])
     if (row) return row
     if (marker) {
       throw new AppError('MCP_AUTH_REQUIRED', {

@@ -1,4 +1,5 @@
-import { isLocalHost } from '../../core/engine/target.ts'
+import { isLocalHost, normalizeInput, type NormalizeOptions } from '../../core/engine/target.ts'
+import { AppError } from '../../core/errors.ts'
 
 /**
  * What a stored result is the result of, and so which report it belongs to: a website is its origin (scheme, host
@@ -62,4 +63,11 @@ export function siteReportPath(origin: string): string {
 export function targetLabel(source: TargetSource): string {
   if (isMcpKind(source.urlKind)) return source.mcpUrl ?? source.url
   return decodeURIComponent(siteReportPath(new URL(source.url).origin).slice('/site/'.length))
+}
+
+/** The report key of an MCP server named on one of a domain's routes (`?mcp=`): it must be on that domain. */
+export function mcpTargetOn(domain: string, mcpUrl: string, options: NormalizeOptions = {}): TargetKey {
+  const mcp = normalizeInput(mcpUrl, options)
+  if (mcp.domain !== domain) throw new AppError('VALIDATION_FAILED', { message: `The MCP URL ${mcp.url} is not on ${domain}` })
+  return mcpKey(mcp.url)
 }

@@ -111,7 +111,7 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
               ''
             )}
             <span safe>{KIND_NAMES[report.urlKind] ?? report.urlKind}</span> · <a href={`${path}.md`}>Markdown</a> ·{' '}
-            <a href={`/api/score/${encodeURIComponent(report.domain)}?format=audit`}>JSON</a>
+            <a href={`/api/score/${encodeURIComponent(report.domain)}?format=audit${mcpQuery(view)}`}>JSON</a>
           </p>
           <Freshness scannedAt={new Date(report.scannedAt)} now={now} fromCache={fromCache} target={target} />
           {view.row.ephemeral ? <EphemeralNotice /> : ''}
@@ -241,6 +241,9 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
     </Layout>
   )
 }
+
+/** On an MCP report, the query that makes the domain's score and badge routes read this MCP server's own result. */
+const mcpQuery = (view: ReportView) => (isMcpKind(view.row.urlKind) && view.row.mcpUrl ? `&mcp=${encodeURIComponent(view.row.mcpUrl)}` : '')
 
 /** What "Scan again" sends: the stored result's own target (its URL, and the MCP endpoint it measured, pinned). */
 function rescanTarget(view: ReportView): RescanTarget {
