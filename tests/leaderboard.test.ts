@@ -69,6 +69,8 @@ describe('GET /api/leaderboard', () => {
       grade: 'A',
       urlKind: 'domain',
       scannedAt: '2025-06-01T12:00:00.000Z',
+      target: 'shop-a.test',
+      report: '/site/shop-a.test',
     })
     expect(body.items.find((item: { domain: string }) => item.domain === 'old.test')).toMatchObject({ score: 40, grade: 'D' })
   })

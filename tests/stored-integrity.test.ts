@@ -11,6 +11,7 @@ import { eq, sql } from 'drizzle-orm'
 import { type ScanReport, scan } from '../core/engine/scan.ts'
 import { scans } from '../plugins/scan/tables.ts'
 import type { ScanRow } from '../plugins/scan/repository.ts'
+import { mcpKey, targetKey } from '../plugins/scan/target.ts'
 import { request } from './helpers.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
 
@@ -87,6 +88,11 @@ const post = (path: string, json: unknown, keyed = false) =>
   )
 const get = (path: string) => world.handle.app.handle(request(path, { headers: { 'x-forwarded-for': clientIp() } }))
 const latest = (domain: string) => world.handle.deps.scans.latest(domain)
+/** The stored scan a keyed selective run of a target may patch: that target's own report, else the domain's newest. */
+async function patchCandidate(name: TargetName): Promise<ScanRow | null> {
+  const [urlKind, url, mcpUrl] = JSON.parse(keyOf.get(name)!) as [string, string, string | null]
+  return (await world.handle.deps.scans.latestOf(targetKey({ urlKind, url, mcpUrl }))) ?? (await latest(domainOf(name)))
+}
 
 /** Every domain's published result is what a fresh scan of its own target stores, and the score route says so. */
 async function expectStoredResultsTrue(): Promise<void> {
@@ -164,14 +170,14 @@ async function perform(action: Action): Promise<void> {
     return
   }
   if (action.type === 'select') {
-    const before = await latest(domainOf(action.target))
+    const before = await patchCandidate(action.target)
     const response = await post('/api/scan/checks', { ...TARGETS[action.target], checkIds: action.checkIds }, action.keyed)
     expect(response.status).toBe(200)
     const body = await response.json()
     const patchable = action.keyed && before !== null && !before.ephemeral && measured(before) === keyOf.get(action.target)
     expect(body.storedScanUpdated).toBe(patchable)
     expect(typeof body.storedScanNote).toBe(action.keyed && !patchable ? 'string' : 'undefined')
-    if (!patchable && before) expect(JSON.stringify(await latest(before.domain))).toBe(JSON.stringify(before))
+    if (!patchable && before) expect(JSON.stringify(await world.handle.deps.scans.latestOf(before.target))).toBe(JSON.stringify(before))
     return
   }
   if (action.type === 'stuck') {
@@ -200,7 +206,9 @@ test('any sequence of scans, selective runs, stuck recoveries and ephemeral requ
 })
 
 describe('acceptance', () => {
-  test('a keyed selective run of an MCP URL leaves a stored domain scan byte-identical and says why', async () => {
+  test('a keyed selective run of an MCP URL without a report of its own leaves the host\'s website scan byte-identical and says why', async () => {
+    // One report per target: an MCP run patches only the MCP server's own report, never the host's website report.
+    await world.handle.deps.database.db.delete(scans).where(eq(scans.target, mcpKey(`https://${MCP_HOST}/mcp`)))
     expect((await post('/api/scan', { url: MCP_HOST, force: true })).status).toBe(200)
     const before = (await latest(MCP_HOST))!
     expect(before.urlKind).toBe('domain')
@@ -219,6 +227,13 @@ describe('acceptance', () => {
     expect(after.id).toBe(before.id)
     expect(JSON.stringify(after)).toBe(JSON.stringify(before))
     expect(await (await get(`/api/score/${MCP_HOST}`)).text()).toBe(publishedBefore)
+
+    // Once the MCP server has a report of its own, the same run patches that one, and the website's stays as it was.
+    expect((await post('/api/scan', { url: `https://${MCP_HOST}/mcp`, force: true })).status).toBe(200)
+    const website = JSON.stringify(await world.handle.deps.scans.latestOf(before.target))
+    const patched = await (await post('/api/scan/checks', { url: `https://${MCP_HOST}/mcp`, checkIds: ['mcp-tools-list'] }, true)).json()
+    expect(patched.storedScanUpdated).toBe(true)
+    expect(JSON.stringify(await world.handle.deps.scans.latestOf(before.target))).toBe(website)
 
     // The same key on the stored scan's own target patches it, with no note.
     const own = await (await post('/api/scan/checks', { url: MCP_HOST, checkIds: ['robots-txt'] }, true)).json()

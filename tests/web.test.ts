@@ -296,9 +296,12 @@ describe('re-check', () => {
     const { response: shown, $ } = await page(location.split('#')[0]!)
     const card = $('#check-llms-txt')
     expect(card.find('.recheck-notice').text()).toContain('Re-checked just now')
-    expect(card.find('.recheck-notice').text()).toContain('not saved')
-    expect(card.find('.recheck-notice a[href="#rescan-title"]').length).toBe(1)
-    expect($('#report-summary .notice').text()).toContain('not saved')
+    // Where the result shows, it says it is not saved and offers the scan that publishes it: a fresh scan of this very target.
+    expect(card.find('.recheck-notice').text()).toContain('Not saved: scan again to publish.')
+    expect(card.find('.recheck-notice form[action="/scan"] input[name="url"]').val()).toBe(`https://${DOMAIN}/`)
+    expect(card.find('.recheck-notice form[action="/scan"] input[name="force"]').val()).toBe('1')
+    expect(card.find('.recheck-notice button').text()).toBe('Scan again to publish')
+    expect($('#report-summary .notice').text()).toContain('Not saved:')
     expect(shown.headers.get('cache-control')).toBe('no-store')
     // The offered scan is a fresh one, not the stored result served again.
     expect($('form[action="/scan"] input[name="force"]').val()).toBe('1')
@@ -312,7 +315,7 @@ describe('re-check', () => {
     expect(response.status).toBe(303)
     const { $ } = await page(response.headers.get('location')!.split('#')[0]!)
     expect($('#check-llms-txt .recheck-notice').text()).toContain('The stored report is updated.')
-    expect($('#report-summary').text()).not.toContain('not saved')
+    expect($('#report-summary').text()).not.toContain('Not saved')
   })
 })
 

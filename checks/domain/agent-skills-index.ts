@@ -59,7 +59,7 @@ export default defineCheck({
     }
     if (bad.length > 0) {
       issues.push(listSome(bad, 3))
-      fixes.push('serve each SKILL.md with "---\\nname: …\\ndescription: …\\n---" frontmatter and keep index digests current')
+      fixes.push('serve each SKILL.md with frontmatter (the lines "---", "name: …", "description: …", "---") and keep index digests current')
     }
     const errors = agentSkills.skillErrors ?? []
     if (files.length === 0 && errors.length > 0 && index.problems.length === 0) {

@@ -82,7 +82,7 @@ export default defineCheck({
       const named = governingGroup(robots, userBlockedAtRoot[0]!.token) !== 'the "User-agent: *" group'
       const fix = named
         ? `Remove ${tokens(userBlockedAtRoot)} from the robots.txt group that disallows them (or give them a group of their own with "Allow: /")`
-        : `Add a group to robots.txt such as "User-agent: ChatGPT-User\\nUser-agent: Claude-User\\nUser-agent: Perplexity-User\\nAllow: /" before the "User-agent: *" rules`
+        : `Add a group to robots.txt with the lines "User-agent: ChatGPT-User", "User-agent: Claude-User", "User-agent: Perplexity-User" and "Allow: /" before the rules in ${governingGroup(robots, 'ChatGPT-User')}`
       return fail(
         `User-initiated AI agents carrying about ${percent(atRoot.userShare)} of assistant fetches are disallowed on /${wildcard}: ${tokens(userBlockedAtRoot)}${searchNote}${trainingNote}`,
         `${fix}, so agents acting for a person can read the site. ${BLOCKED_NOTE}`,

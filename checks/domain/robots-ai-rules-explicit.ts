@@ -38,7 +38,7 @@ export default defineCheck({
     if (found.length) return pass(`robots.txt states an AI policy: ${found.join(' and ')}`)
     return fail(
       `robots.txt has ${robots.groups.length} group(s) (${robots.groups.flatMap((group) => group.agents).slice(0, 4).join(', ') || 'none'}) but none names an AI agent, and there is no Content-Signal or Content-Usage line`,
-      'Add an explicit AI policy to robots.txt, e.g. "User-agent: ChatGPT-User\\nUser-agent: Claude-User\\nAllow: /" and, in the "User-agent: *" group, "Content-Signal: search=yes, ai-input=yes, ai-train=no".',
+      'Add an explicit AI policy to robots.txt, e.g. a group with the lines "User-agent: ChatGPT-User", "User-agent: Claude-User" and "Allow: /" and, in the "User-agent: *" group, "Content-Signal: search=yes, ai-input=yes, ai-train=no".',
     )
   },
 })

@@ -34,6 +34,10 @@ export interface ReportCheckInput {
   /** required | recommended | emerging; absent on sources that do not carry it (nothing is then marked). */
   tier?: string
   bonus?: boolean
+  /** verified | emerging: an emerging check is shown but never counted. */
+  maturity?: string
+  /** A beta check runs but cannot affect any score (catalog metadata; the CLI's rows carry it). */
+  beta?: boolean
 }
 
 export interface ReportLayerInput {
@@ -215,12 +219,16 @@ function layerSummary(layer: ReportLayerInput, checks: ReportCheck[]): ReportLay
   }
 }
 
-function verdictFor(input: ReportInput, fixes: ReportFix[], blocking: ReportCheck[], requiredFailing: ReportCheck[], failingCount: number, pendingCount: number): string {
+function verdictFor(input: ReportInput, fixes: ReportFix[], blocking: ReportCheck[], requiredFailing: ReportCheck[], failingCount: number, extrasNotMet: number, pendingCount: number): string {
   const pending = pendingCount > 0 ? ` ${pendingCount} background check${pendingCount === 1 ? ' is' : 's are'} still running.` : ''
   if (input.score === null) return `Partial run: ${failingCount === 0 ? 'every check that ran passes' : `${failingCount} of the checks that ran need work`}.${pending}`
   const first = fixes[0]
   const lead = first ? `start with "${first.check.name}" (+${formatGain(first.gain)} points)` : ''
-  if (failingCount === 0) return `${input.score}/100 (${input.grade}): every applicable check passes.${pending}`
+  if (failingCount === 0) {
+    // Extras (bonus, emerging, beta) not met never lower the score: they are not "improvements that remain".
+    const extras = extrasNotMet > 0 ? ` (${extrasNotMet} extra${extrasNotMet === 1 ? '' : 's'} not met, which never lower${extrasNotMet === 1 ? 's' : ''} it)` : ''
+    return `${input.score}/100 (${input.grade}): every applicable check passes${extras}.${pending}`
+  }
   if (blocking.length > 0) {
     const named = blocking.map((check) => `"${check.name}"`).join(' and ')
     return `${input.score}/100 (${input.grade}): AI agents are stopped outright (${named} fails), which holds the whole score down; ${lead || 'fix that first'}.${pending}`
@@ -275,6 +283,9 @@ export function buildReportModel(input: ReportInput): ReportModel {
     }),
   )
   const checks = layerChecks.flat()
+  const extras = new Set(
+    input.layers.flatMap((layer) => layer.checks).filter((check) => check.bonus || check.maturity === 'emerging' || check.beta).map((check) => check.id),
+  )
 
   // Top fixes keep the engine's ranking; a fix worth nothing (an old stored report) is no fix.
   const fixes: ReportFix[] = []
@@ -292,7 +303,9 @@ export function buildReportModel(input: ReportInput): ReportModel {
     const reason = check.naReason!
     notApplicable.set(reason, [...(notApplicable.get(reason) ?? []), check])
   }
+  const isExtra = (id: string) => extras.has(id)
   const failing = checks.filter((check) => FAILING.has(check.status))
+  const counted = failing.filter((check) => !isExtra(check.id) || check.status === 'error')
   // Only a fail holds agents back; a required check's warning is an improvement like any other.
   const requiredFailing = failing.filter((check) => check.required && check.status === 'fail')
   const pending = checks.filter((check) => check.group === 'pending')
@@ -305,7 +318,7 @@ export function buildReportModel(input: ReportInput): ReportModel {
     domain: input.domain,
     score: input.score,
     grade: input.grade,
-    verdict: verdictFor(input, fixes, blocking, requiredFailing, failing.length, pending.length),
+    verdict: verdictFor(input, fixes, blocking, requiredFailing, input.score === null ? failing.length : counted.length, failing.length - counted.length, pending.length),
     blocking,
     partial: input.score === null,
     fixes,

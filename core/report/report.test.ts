@@ -144,6 +144,15 @@ describe('buildReportModel', () => {
   test('a clean report and a partial run read as such', () => {
     const clean = buildReportModel({ ...poor, score: 100, grade: 'A+', topFixes: [], layers: [{ ...poor.layers[0]!, checks: [check('robots-txt', 'pass')] }] })
     expect(clean.verdict).toBe('100/100 (A+): every applicable check passes.')
+    // Extras not met (bonus, emerging, beta) never lower the score: a 100 with some is still clean, and says so.
+    const withExtras = buildReportModel({
+      ...poor,
+      score: 100,
+      grade: 'A+',
+      topFixes: [],
+      layers: [{ ...poor.layers[0]!, checks: [check('robots-txt', 'pass'), check('ai-catalog', 'fail', { bonus: true }), check('server-discover', 'fail', { maturity: 'emerging' }), check('beta-one', 'warning', { beta: true })] }],
+    })
+    expect(withExtras.verdict).toBe('100/100 (A+): every applicable check passes (3 extras not met, which never lower it).')
     expect(clean.fixes).toEqual([])
     const partial = buildReportModel({ ...poor, score: null, grade: null, topFixes: [], layers: [{ ...poor.layers[0]!, score: null, maxScore: null }] })
     expect(partial.partial).toBe(true)

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
 import type { ScanRepository } from '../scan/repository.ts'
-import { badgeParams, badgeResponses } from './model.ts'
+import { badgeParams, badgeQuery, badgeResponses } from './model.ts'
 import { BADGE_CACHE_SECONDS, badgeFor } from './service.ts'
 import { wire } from '../../core/openapi.ts'
 import { describeIpLimit } from '../../core/limits.ts'
@@ -13,8 +13,8 @@ type BadgeNeeds = Pick<KernelPieces, 'context'> & { scans: ScanRepository }
 export function badgePlugin({ context, scans }: BadgeNeeds) {
   return new Elysia({ name: 'badge' }).use(context).get(
     '/api/badge/:domain',
-    async ({ params }) => {
-      const badge = await badgeFor(scans, params.domain)
+    async ({ params, query }) => {
+      const badge = await badgeFor(scans, params.domain, query.mcp)
       return new Response(badge.svg, {
         headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': badge.cacheControl },
       })
@@ -22,11 +22,12 @@ export function badgePlugin({ context, scans }: BadgeNeeds) {
     {
       limit: 'badge',
       params: badgeParams,
+      query: badgeQuery,
       detail: {
         tags: ['Scan'],
         summary: "SVG badge of a domain's score and grade",
         description:
-          `An \`image/svg+xml\` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname). Cached ${cacheLifetime(BADGE_CACHE_SECONDS)}; partial and ephemeral results are \`no-store\`. 404 \`NOT_FOUND\` when the domain has no score. ${describeIpLimit('badge')}.`,
+          `An \`image/svg+xml\` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname); \`mcp\` names one of the domain's MCP servers, whose own report the badge then shows. Cached ${cacheLifetime(BADGE_CACHE_SECONDS)}; partial and ephemeral results are \`no-store\`. 404 \`NOT_FOUND\` when the domain has no score. ${describeIpLimit('badge')}.`,
         responses: badgeResponses,
         ...wire({ answers: { 200: ['Cache-Control'] } }),
       },

@@ -4,6 +4,14 @@ export const badgeParams = z.object({
   domain: z.string().describe('A domain, or a URL-encoded full URL (normalised to its hostname)'),
 })
 
+export const badgeQuery = z.object({
+  mcp: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe("An MCP server's URL on this domain: the badge of that server's own report instead of the domain's newest scan"),
+})
+
 /**
  * The route's responses for the API description. Declared here rather than as Elysia `response` schemas, which
  * would document a string 200 as text/plain; errors use the one envelope the API description states.

@@ -3,6 +3,7 @@ import { GRADE_COLORS, type Grade, gradeFor } from '../../core/engine/scoring.ts
 import { AppError } from '../../core/errors.ts'
 import type { ScanRepository } from '../scan/repository.ts'
 import { publicCache } from '../../core/caching.ts'
+import { mcpTargetOn } from '../scan/target.ts'
 
 export interface Badge {
   svg: string
@@ -16,9 +17,10 @@ export interface Badge {
 /** A complete score changes only with the next scan; README images are fetched on every view. */
 export const BADGE_CACHE_SECONDS = 3600
 
-export async function badgeFor(scans: ScanRepository, input: string): Promise<Badge> {
+export async function badgeFor(scans: ScanRepository, input: string, mcpUrl?: string): Promise<Badge> {
   const { domain } = normalizeInput(input)
-  const row = await scans.latest(domain)
+  // A host's MCP server has a report of its own (plugins/scan/target.ts), and so a badge of its own.
+  const row = mcpUrl ? await scans.latestOf(mcpTargetOn(domain, mcpUrl)) : await scans.latest(domain)
   if (!row || row.score === null) throw new AppError('NOT_FOUND', { message: `${domain} has no score yet` })
   return {
     svg: renderBadge({ domain, score: row.score, grade: gradeFor(row.score) }),

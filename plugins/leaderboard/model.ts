@@ -35,6 +35,8 @@ export const leaderboardEntry = z.object({
   grade,
   urlKind,
   scannedAt: z.string().describe('When the ranked scan ran (ISO 8601)'),
+  target: z.string().describe('What was ranked, as a person names it: the host (with its port when not the default) of a website, the URL of an MCP server'),
+  report: z.string().describe('Path of this target\'s report page on this service: /site/{host} for a website, /mcp/{URL-encoded MCP URL} for an MCP server'),
 })
 
 export const leaderboardResponse = z
@@ -48,7 +50,7 @@ export const leaderboardResponse = z
     kind: urlKind.nullable().describe('The kind filter applied, if any'),
   })
   .describe(
-    'One row per domain: its latest complete scan. Ephemeral results and auth-required MCP markers are never ranked.',
+    'One row per report target (a website, or an MCP server): its latest complete scan, so a host\'s website and its MCP server are ranked side by side. Ephemeral results (tunnel, local and private addresses) and auth-required MCP markers are never ranked.',
   )
 
 export type LeaderboardResponse = z.infer<typeof leaderboardResponse>

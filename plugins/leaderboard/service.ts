@@ -5,6 +5,7 @@ import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
 import { GRADE_COLORS, type Grade, gradeFor } from '../../core/engine/scoring.ts'
 import { latestPublishedScans, poolRank } from '../scan/competitors.ts'
 import { scans } from '../scan/tables.ts'
+import { reportPathFor, targetLabel } from '../scan/target.ts'
 import type { LeaderboardQuery, LeaderboardResponse, StatsResponse } from './model.ts'
 
 const GRADES = Object.keys(GRADE_COLORS) as Grade[]
@@ -14,10 +15,10 @@ type CountedStatus = (typeof COUNTED_STATUSES)[number]
 /** The leaderboard feature's piece: one page of the ranking (the route, the MCP tool and the page read it). */
 export type Leaderboard = (query: LeaderboardQuery) => Promise<LeaderboardResponse>
 
-/** One page of the ranking: the latest complete scan per domain, filtered, by score then domain. */
+/** One page of the ranking: the latest complete scan per report target, filtered, by score then domain. */
 export async function leaderboardPage(db: Db, query: LeaderboardQuery): Promise<LeaderboardResponse> {
   const { category, kind, page, pageSize } = query
-  const pool = latestPublishedScans(db, category ? { everInCategory: category } : {})
+  const pool = latestPublishedScans(db, { perTarget: true, ...(category ? { everInCategory: category } : {}) })
   const filters = and(category ? eq(pool.category, category) : undefined, kind ? eq(pool.urlKind, kind) : undefined)
   const [rows, [counted]] = await Promise.all([
     db
@@ -29,18 +30,26 @@ export async function leaderboardPage(db: Db, query: LeaderboardQuery): Promise<
         category: pool.category,
         score: pool.score,
         urlKind: pool.urlKind,
+        url: pool.url,
+        mcpUrl: pool.mcpUrl,
         scannedAt: pool.scannedAt,
       })
       .from(pool)
       .where(filters)
-      .orderBy(desc(pool.score), asc(pool.domain))
+      .orderBy(desc(pool.score), asc(pool.domain), asc(pool.target))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
     db.select({ total: sql<number>`count(*)::int` }).from(pool).where(filters),
   ])
   const total = counted?.total ?? 0
   return {
-    items: rows.map((row) => ({ ...row, grade: gradeFor(row.score), scannedAt: row.scannedAt.toISOString() })),
+    items: rows.map(({ url, mcpUrl, ...row }) => ({
+      ...row,
+      grade: gradeFor(row.score),
+      scannedAt: row.scannedAt.toISOString(),
+      target: targetLabel({ urlKind: row.urlKind, url, mcpUrl }),
+      report: reportPathFor({ urlKind: row.urlKind, url, mcpUrl }),
+    })),
     total,
     page,
     pageSize,

@@ -16,6 +16,11 @@ export interface PoolNarrowing {
   domains?: string[]
   /** Domains ever stored with this category; the caller still filters the pool on `category`. */
   everInCategory?: string
+  /**
+   * One row per report target (a website's origin, an MCP server's URL) instead of one per domain: the leaderboard
+   * ranks reports, so a host's website and MCP server stand side by side and neither replaces the other.
+   */
+  perTarget?: boolean
 }
 
 /**
@@ -24,10 +29,14 @@ export interface PoolNarrowing {
  * PGlite.
  */
 export function latestPublishedScans(db: Db, narrowing: PoolNarrowing = {}) {
+  const unit = narrowing.perTarget ? scans.target : scans.domain
   return db
-    .selectDistinctOn([scans.domain], {
+    .selectDistinctOn([unit], {
       id: scans.id,
       domain: scans.domain,
+      target: scans.target,
+      url: scans.url,
+      mcpUrl: scans.mcpUrl,
       name: sql<string>`coalesce(nullif(${scans.result}->>'name', ''), ${scans.domain})`.as('name'),
       score: sql<number>`${scans.score}`.as('score'),
       category: scans.category,
@@ -47,13 +56,13 @@ export function latestPublishedScans(db: Db, narrowing: PoolNarrowing = {}) {
           : inArray(scans.domain, db.select({ domain: scans.domain }).from(scans).where(eq(scans.category, narrowing.everInCategory))),
       ),
     )
-    .orderBy(scans.domain, desc(scans.scannedAt), desc(scans.id))
+    .orderBy(unit, desc(scans.scannedAt), desc(scans.id))
     .as('latest')
 }
 
-/** The ranking every list shares, 1-based: score descending, ties by domain. Window functions run before LIMIT. */
+/** The ranking every list shares, 1-based: score descending, ties by domain (then target). Window functions run before LIMIT. */
 export function poolRank(pool: ReturnType<typeof latestPublishedScans>) {
-  return sql<number>`(row_number() over (order by ${pool.score} desc, ${pool.domain} asc))::int`
+  return sql<number>`(row_number() over (order by ${pool.score} desc, ${pool.domain} asc, ${pool.target} asc))::int`
 }
 
 /**

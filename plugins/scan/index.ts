@@ -22,6 +22,7 @@ import {
   runChecksResponse,
   scanBody,
   scanResult,
+  scoreQuery,
   streamQuery,
   v2ScanBody,
   v2ScanResponse,
@@ -86,7 +87,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
           tags: ['Scan'],
           summary: 'Scan a domain, an MCP server or an MCP App server',
           description:
-            `Returns a complete stored result younger than \`maxAgeSeconds\` without scanning (\`servedFromCache\`, \`resultAgeSeconds\`, \`Age\` header; no budget spent). Otherwise scans live: 200 when complete, 202 with \`Location\` (the score URL to poll) while rendered checks run in the background. \`force\` always scans. \`ephemeral\` stores a disposable result (400 \`EPHEMERAL_CLOBBER\` when the domain has a real stored scan); public tunnel hosts are always ephemeral. 422 \`MCP_AUTH_REQUIRED\` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: ${LIMITS.scanBurst.limit}/min burst, ${LIMITS.scanDaily.limit} scans per rolling 24 h, ${LIMITS.scanForced.limit} forced per 24 h, per IP; scan keys are exempt.`,
+            `Returns a complete stored result younger than \`maxAgeSeconds\` without scanning (\`servedFromCache\`, \`resultAgeSeconds\`, \`Age\` header; no budget spent). Otherwise scans live: 200 when complete, 202 with \`Location\` (the score URL to poll) while rendered checks run in the background. \`force\` always scans. \`ephemeral\` stores a disposable result (400 \`EPHEMERAL_CLOBBER\` when the domain has a real stored scan); public tunnel hosts and local or private targets (\`localhost\`, loopback and private addresses, any port) are always ephemeral. Results are kept per target: a website by its origin (scheme, host, port), an MCP or MCP App server by its MCP URL; the audit shape's \`url\` is that target's report page (\`/site/{host[:port]}\` or \`/mcp/{URL-encoded MCP URL}\`). 422 \`MCP_AUTH_REQUIRED\` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: ${LIMITS.scanBurst.limit}/min burst, ${LIMITS.scanDaily.limit} scans per rolling 24 h, ${LIMITS.scanForced.limit} forced per 24 h, per IP; scan keys are exempt.`,
           security: [{ bearerKey: [] }, {}],
           ...wire({
             answers: {
@@ -193,7 +194,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         const { domain } = normalizeInput(params.domain, { allowLocal: deps.config.scanner.allowPrivate })
         const options = shapeOptions(query)
         const epoch = deps.readCache.epoch()
-        const row = await service.readScore(domain, { audit: options.audit })
+        const row = await service.readScore(domain, { audit: options.audit, mcpUrl: query.mcp })
         // Partial results are polled, stuck and ephemeral ones must not be cached anywhere.
         const cacheable = !row.ephemeral && row.analysisStatus === 'complete'
         const headers = {
@@ -210,7 +211,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
       {
         limit: 'score',
         cachedRead: true,
-        query: commonQuery,
+        query: scoreQuery,
         response: {
           200: scanResult.or(auditScoreResult),
           400: errorResponse,
@@ -223,7 +224,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
           tags: ['Scan'],
           summary: 'Read the stored score of a domain',
           description:
-            `Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname). A partial result older than 30 minutes reads as \`stuck\` with \`next_action\` (\`nextAction\` under \`format=audit\`): a POST /api/scan body naming the same target (\`url\`; \`mcpUrl\` for an MCP or MCP App result; \`ephemeral\` for an ephemeral one), so following it rescans what was stored. 404 \`DOMAIN_NOT_SCANNED\` with \`next_action\`. 422 when the only stored result is an auth-required MCP marker. Cached ${cacheLifetime(SCORE_CACHE_SECONDS)}; partial, stuck and ephemeral results and 404s are \`no-store\`. ${describeIpLimit('score')}.`,
+            `Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname); with \`mcp\`, the newest of that MCP server of the domain, which is stored apart from the domain's website. A partial result older than 30 minutes reads as \`stuck\` with \`next_action\` (\`nextAction\` under \`format=audit\`): a POST /api/scan body naming the same target (\`url\`; \`mcpUrl\` for an MCP or MCP App result; \`ephemeral\` for an ephemeral one), so following it rescans what was stored. 404 \`DOMAIN_NOT_SCANNED\` with \`next_action\`. 422 when the only stored result is an auth-required MCP marker. Cached ${cacheLifetime(SCORE_CACHE_SECONDS)}; partial, stuck and ephemeral results and 404s are \`no-store\`. ${describeIpLimit('score')}.`,
           ...wire({ answers: { 200: ['Cache-Control', ...DEPRECATION_HEADERS] } }),
         },
       },

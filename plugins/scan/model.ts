@@ -29,6 +29,15 @@ export const commonQuery = z.object({
   siteType: siteTypeParam,
 })
 
+/** The score route's query: the common options, and optionally one MCP server of the domain (its own report). */
+export const scoreQuery = commonQuery.extend({
+  mcp: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe("An MCP server's URL on this domain: that server's own stored result instead of the domain's newest (a host's website and MCP server are stored apart)"),
+})
+
 export const scanBody = z.object({
   url: z.string().min(1).max(2048).describe('Domain, MCP server URL or MCP App URL'),
   mcpUrl: z.string().max(2048).optional().describe('Sole MCP target; a failing endpoint is never replaced by a discovered one'),

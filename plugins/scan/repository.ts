@@ -3,6 +3,7 @@ import type { Db } from '../../core/db/index.ts'
 import type { Executor } from '../../core/jobs/queue.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { scans, scoreHistory } from './tables.ts'
+import { mcpKey, targetKey, type TargetKey } from './target.ts'
 
 export type ScanRow = typeof scans.$inferSelect
 
@@ -44,6 +45,7 @@ export class ScanRepository {
         .insert(scans)
         .values({
           domain: report.domain,
+          target: targetKey(report),
           url: report.url,
           finalUrl: report.finalUrl,
           urlKind: report.urlKind,
@@ -63,6 +65,7 @@ export class ScanRepository {
         await tx.insert(scoreHistory).values({
           scanId: row!.id,
           domain: report.domain,
+          target: row!.target,
           score: report.score,
           grade: report.grade,
           scannedAt: new Date(report.scannedAt),
@@ -78,6 +81,7 @@ export class ScanRepository {
   async insertAuthMarker(input: { domain: string; url: string; mcpUrl: string; urlKind: 'mcp' | 'mcp-app'; ephemeral: boolean }): Promise<void> {
     await this.db.insert(scans).values({
       domain: input.domain,
+      target: mcpKey(input.mcpUrl),
       url: input.url,
       urlKind: input.urlKind,
       mcpUrl: input.mcpUrl,
@@ -92,7 +96,7 @@ export class ScanRepository {
   /** Replaces a scan's result (deep resolution, relevance, summary, selective patch) and its indexed columns. */
   async update(id: number, report: ScanReport, agenticSummary?: string): Promise<ScanRow | null> {
     return this.db.transaction(async (tx) => {
-      const [before] = await tx.select({ analysisStatus: scans.analysisStatus, ephemeral: scans.ephemeral }).from(scans).where(eq(scans.id, id))
+      const [before] = await tx.select({ ephemeral: scans.ephemeral, target: scans.target }).from(scans).where(eq(scans.id, id))
       if (!before) return null
       const [row] = await tx
         .update(scans)
@@ -113,6 +117,7 @@ export class ScanRepository {
         await tx.insert(scoreHistory).values({
           scanId: id,
           domain: report.domain,
+          target: before.target,
           score: report.score,
           grade: report.grade,
           scannedAt: new Date(report.scannedAt),
@@ -146,15 +151,47 @@ export class ScanRepository {
     return row ?? null
   }
 
-  /** The newest auth-required marker of a domain newer than its newest measured scan, if any. */
-  async authMarker(domain: string): Promise<ScanRow | null> {
+  /** The newest measured scan of one target (a report): real scans first, like `latest`. */
+  async latestOf(target: TargetKey): Promise<ScanRow | null> {
     const [row] = await this.db
       .select()
       .from(scans)
-      .where(and(eq(scans.domain, domain), eq(scans.authRequired, true)))
+      .where(and(eq(scans.target, target), eq(scans.authRequired, false)))
+      .orderBy(scans.ephemeral, desc(scans.scannedAt), desc(scans.id))
+      .limit(1)
+    return row ?? null
+  }
+
+  /** The newest auth-required marker of a domain, or of one target when `target` is given. */
+  async authMarker(domain: string, target?: TargetKey): Promise<ScanRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(scans)
+      .where(and(eq(scans.domain, domain), target === undefined ? undefined : eq(scans.target, target), eq(scans.authRequired, true)))
       .orderBy(desc(scans.scannedAt))
       .limit(1)
     return row ?? null
+  }
+
+  /**
+   * Every target of a domain with its newest row (a measured scan, or an auth marker when that is all there is),
+   * for a report to link the other reports of its host. Without the result: only what a link needs.
+   */
+  async targetsOf(domain: string): Promise<Pick<ScanRow, 'target' | 'url' | 'urlKind' | 'mcpUrl' | 'score' | 'grade' | 'authRequired' | 'scannedAt'>[]> {
+    return this.db
+      .selectDistinctOn([scans.target], {
+        target: scans.target,
+        url: scans.url,
+        urlKind: scans.urlKind,
+        mcpUrl: scans.mcpUrl,
+        score: scans.score,
+        grade: scans.grade,
+        authRequired: scans.authRequired,
+        scannedAt: scans.scannedAt,
+      })
+      .from(scans)
+      .where(eq(scans.domain, domain))
+      .orderBy(scans.target, scans.authRequired, scans.ephemeral, desc(scans.scannedAt), desc(scans.id))
   }
 
   /**
@@ -205,11 +242,12 @@ export class ScanRepository {
     return rows.length
   }
 
-  async history(domain: string, limit = 50): Promise<{ score: number; grade: string; scannedAt: Date }[]> {
+  /** The score history of a domain, or of one of its targets (a report) when `target` is given. */
+  async history(domain: string, limit = 50, target?: TargetKey): Promise<{ score: number; grade: string; scannedAt: Date }[]> {
     return this.db
       .select({ score: scoreHistory.score, grade: scoreHistory.grade, scannedAt: scoreHistory.scannedAt })
       .from(scoreHistory)
-      .where(eq(scoreHistory.domain, domain))
+      .where(and(eq(scoreHistory.domain, domain), target === undefined ? undefined : eq(scoreHistory.target, target)))
       .orderBy(desc(scoreHistory.scannedAt))
       .limit(limit)
   }

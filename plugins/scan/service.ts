@@ -11,6 +11,7 @@ import { clampMaxAge, scanNextAction } from './model.ts'
 import type { ScanRepository, ScanRow } from './repository.ts'
 import { renderScan, type ShapeContext, type ShapeOptions } from './shapes.ts'
 import { DEEP_SCAN_JOB, type WorkerEvent } from './worker.ts'
+import { isPrivateTarget, mcpTargetOn, targetKey } from './target.ts'
 
 /** Public tunnel hostnames: whatever answers there today is gone tomorrow, so results are always ephemeral. */
 const TUNNEL_SUFFIXES = [
@@ -209,7 +210,7 @@ export class ScanService {
     const local = { allowLocal: this.deps.config.scanner.allowPrivate }
     const { domain, url, hasPath } = normalizeInput(request.url, local)
     const mcpUrl = request.mcpUrl ? normalizeInput(request.mcpUrl, local).url : null
-    const ephemeral = Boolean(request.ephemeral) || isTunnelHost(domain)
+    const ephemeral = Boolean(request.ephemeral) || isTunnelHost(domain) || isPrivateTarget(domain)
     if (request.ephemeral && (await this.repository.hasRealScan(domain))) {
       throw new AppError('EPHEMERAL_CLOBBER', {
         message: `${domain} already has a stored scan; an ephemeral scan would hide it. Scan without ephemeral.`,
@@ -260,8 +261,12 @@ export class ScanService {
    * The newest measured scan of a domain, for the score route and the get_score tool. With none: 422 when the only
    * stored result is an auth-required MCP marker, else 404 with the next action (camelCase in the audit shape).
    */
-  async readScore(domain: string, options: { audit: boolean }): Promise<ScanRow> {
-    const [row, marker] = await Promise.all([this.repository.latest(domain), this.repository.authMarker(domain)])
+  async readScore(domain: string, options: { audit: boolean; mcpUrl?: string }): Promise<ScanRow> {
+    const target = options.mcpUrl ? mcpTargetOn(domain, options.mcpUrl, { allowLocal: this.deps.config.scanner.allowPrivate }) : undefined
+    const [row, marker] = await Promise.all([
+      target ? this.repository.latestOf(target) : this.repository.latest(domain),
+      this.repository.authMarker(domain, target),
+    ])
     if (row) return row
     if (marker) {
       throw new AppError('MCP_AUTH_REQUIRED', {
@@ -294,7 +299,8 @@ export class ScanService {
       beforeRun: () => this.spendBudget(caller, false),
     })
     if (!options.patch) return { report, storedScanUpdated: false }
-    const stored = await this.repository.latest(report.domain)
+    // The run's own target first; else the domain's newest scan, so the note can say which target that one measured.
+    const stored = (await this.repository.latestOf(targetKey(report))) ?? (await this.repository.latest(report.domain))
     const refusal = patchRefusal(stored, report)
     if (refusal !== null) return { report, storedScanUpdated: false, storedScanNote: refusal }
     const results = report.layers.flatMap((layer) => layer.checks)

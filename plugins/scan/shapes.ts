@@ -9,8 +9,12 @@ import { listValues } from '../../core/query.ts'
 import { scanNextAction } from './model.ts'
 import type { ScanRow } from './repository.ts'
 import { STUCK_AFTER_MS } from './worker.ts'
+import { reportPathFor } from './target.ts'
 
-/** Where a domain's report page is (plugins/web): the audit result's `url`. */
+/**
+ * Where a domain's report page is (plugins/web): its website's report, or (when the domain has none) the newest
+ * report of the domain. A stored result's own report is `reportPathFor` (plugins/scan/target.ts).
+ */
 export const reportPath = (domain: string) => `/site/${encodeURIComponent(domain)}`
 
 /** What the common query parameters ask for (format, include, siteType, competitors). */
@@ -148,7 +152,7 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
       }),
     })),
     topFixes: report.topFixes,
-    url: `${context.config.publicBaseUrl}${reportPath(report.domain)}`,
+    url: `${context.config.publicBaseUrl}${reportPathFor(row)}`,
     generatedAt: new Date().toISOString(),
     source: context.config.serviceHost,
     contractVersion: report.contractVersion ?? CONTRACT_VERSION,

@@ -11,6 +11,8 @@ export const scans = pgTable(
   {
     id: serial('id').primaryKey(),
     domain: text('domain').notNull(),
+    /** The report this result belongs to (plugins/scan/target.ts): `site:<origin>` or `mcp:<MCP URL>`. */
+    target: text('target').notNull(),
     url: text('url').notNull(),
     finalUrl: text('final_url'),
     urlKind: text('url_kind', { enum: ['domain', 'mcp', 'mcp-app'] }).notNull(),
@@ -31,13 +33,14 @@ export const scans = pgTable(
   },
   (table) => [
     index('scans_domain_scanned_idx').on(table.domain, table.scannedAt.desc()),
+    index('scans_target_scanned_idx').on(table.target, table.scannedAt.desc()),
     index('scans_category_score_idx').on(table.category, table.score.desc()).where(sql`${table.ephemeral} = false`),
     index('scans_partial_idx').on(table.analysisStatus).where(sql`${table.analysisStatus} = 'partial'`),
     index('scans_ephemeral_idx').on(table.scannedAt).where(sql`${table.ephemeral} = true`),
   ],
 )
 
-/** One row per measured, non-ephemeral scan: the score history of a domain. */
+/** One row per measured, non-ephemeral scan: the score history of a target (and of its domain). */
 export const scoreHistory = pgTable(
   'score_history',
   {
@@ -46,11 +49,15 @@ export const scoreHistory = pgTable(
       .notNull()
       .references(() => scans.id, { onDelete: 'cascade' }),
     domain: text('domain').notNull(),
+    target: text('target').notNull(),
     score: integer('score').notNull(),
     grade: text('grade').notNull(),
     scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull(),
   },
-  (table) => [index('score_history_domain_idx').on(table.domain, table.scannedAt.desc())],
+  (table) => [
+    index('score_history_domain_idx').on(table.domain, table.scannedAt.desc()),
+    index('score_history_target_idx').on(table.target, table.scannedAt.desc()),
+  ],
 )
 
 /** Rows of the gated v2 entry point; v1 reads never see them. */

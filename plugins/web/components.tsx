@@ -10,8 +10,18 @@ const STATUS_LABELS: Record<string, string> = {
   na: 'Not applicable',
 }
 
-/** A status as words as well as colour, so it reads without colour vision and in a screen reader. */
-export function StatusLabel({ status }: { status: string }): JSX.Element {
+/**
+ * A status as words as well as colour, so it reads without colour vision and in a screen reader. An extra (a
+ * check that can never lower the score) that is not met reads "Not met" in a neutral colour, not as a failure.
+ */
+export function StatusLabel({ status, extra = false }: { status: string; extra?: boolean }): JSX.Element {
+  if (extra && (status === 'fail' || status === 'warning')) {
+    return (
+      <span class="status status-extra" safe>
+        Not met
+      </span>
+    )
+  }
   const known = status in STATUS_LABELS
   return (
     <span class={`status status-${known ? status : 'error'}`} safe>
@@ -73,6 +83,21 @@ export function Sparkline({ points }: { points: { score: number; scannedAt: Date
 
 export const day = (date: Date) => date.toISOString().slice(0, 10)
 
+const AGE_UNITS: [seconds: number, name: string][] = [
+  [86_400, 'day'],
+  [3_600, 'hour'],
+  [60, 'minute'],
+]
+
+/** How long ago, in words a person reads at a glance: "just now", "9 minutes ago", "1 day ago". */
+export function ago(then: Date, now: Date): string {
+  const seconds = Math.max(0, Math.floor((now.getTime() - then.getTime()) / 1000))
+  const unit = AGE_UNITS.find(([size]) => seconds >= size)
+  if (!unit) return 'just now'
+  const count = Math.floor(seconds / unit[0])
+  return `${count} ${unit[1]}${count === 1 ? '' : 's'} ago`
+}
+
 /** Only web links become anchors: a javascript: or data: URL in a stored result must never be clickable. */
 export function isWebUrl(value: string | undefined): value is string {
   if (!value) return false
@@ -107,6 +132,9 @@ export function CodeBlock({ id, label, code }: { id: string; label: string; code
     </figure>
   )
 }
+
+/** A scan kind, in the singular, as a label. */
+export const KIND_NAMES: Record<string, string> = { domain: 'Website', mcp: 'MCP server', 'mcp-app': 'MCP App' }
 
 const CATEGORY_NAMES: Record<string, string> = Object.fromEntries(CATEGORIES.map((category) => [category.slug, category.name]))
 

@@ -8,7 +8,7 @@ import { AppError, ERRORS } from '../../core/errors.ts'
 import type { Leaderboard } from '../leaderboard/service.ts'
 import type { JourneyService } from '../journey/service.ts'
 import type { Toolbox } from '../mcp/server.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository, ScanRow } from '../scan/repository.ts'
 import type { ScanService } from '../scan/service.ts'
 import { assetAt } from './assets.ts'
 import { reportMarkdown } from './markdown.ts'
@@ -19,8 +19,11 @@ import { ErrorPage } from './pages/error.tsx'
 import { HomePage } from './pages/home.tsx'
 import { journeyPath, JourneyRunPage, JourneysPage } from './pages/journeys.tsx'
 import { LeaderboardPage } from './pages/leaderboard.tsx'
-import { NotScannedPage, ReportPage } from './pages/report.tsx'
-import { reportPath } from '../scan/shapes.ts'
+import { AuthRequiredPage, FROM_CACHE, NotScannedPage, ReportPage } from './pages/report.tsx'
+import { mcpKey, mcpReportPath, reportPathFor, siteKey, siteReportPath, type TargetKey } from '../scan/target.ts'
+import { ScanError } from '../../core/engine/scan-error.ts'
+import type { Caller } from '../../core/limits.ts'
+import type { ReportView } from './service.ts'
 import { HTML_TYPE, newNonce, pageHeaders } from './respond.ts'
 import { WebService } from './service.ts'
 import { aiTxt, llmsTxt, robotsTxt, sitemapXml } from './site-files.ts'
@@ -39,6 +42,16 @@ function wantsMarkdown(accept: string | null): boolean {
   if (markdown === -1) return false
   const page = types.indexOf('text/html')
   return page === -1 || markdown < page
+}
+
+interface ReportRequest {
+  view: ReportView
+  query: Record<string, string | undefined>
+  request: Request
+  html: (page: JSX.Element) => unknown
+  nonce: string
+  set: { headers: Record<string, string | number> }
+  asMarkdown: boolean
 }
 
 /** Server-rendered HTML pages (plugins/web): the scan form, reports, leaderboard, catalog, and our own robots/llms/sitemap. */
@@ -67,19 +80,58 @@ export function webPlugin(deps: WebNeeds) {
   const llmsFull = llmsFullTxt(baseUrl, catalog)
   const apiCatalogJson = JSON.stringify(apiCatalog(baseUrl))
 
+  const local = { allowLocal: config.scanner.allowPrivate }
   const intentTitle = (id: string) => journeyService.intents().find((intent) => intent.id === id)?.title ?? id
 
   const textResponse = (body: string, type: string, headers: Record<string, string> = {}) =>
     new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=300', ...headers } })
 
-  const markdownResponse = async (domain: string) => {
-    const view = await web.report(domain)
-    if (!view) throw new AppError('DOMAIN_NOT_SCANNED', { message: `${domain} has not been scanned yet` })
-    return textResponse(reportMarkdown(view, baseUrl), 'text/markdown; charset=utf-8', {
-      link: `<${baseUrl}${reportPath(domain)}>; rel="canonical"`,
-      vary: 'Accept',
-      'cache-control': 'no-cache',
-    })
+  const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } })
+  const notScanned = (target: string) => {
+    throw new AppError('DOMAIN_NOT_SCANNED', { message: `${target} has not been scanned yet` })
+  }
+
+  /** A report page (or its Markdown alternate) with what the query brings: a kept re-check, the cache notice. */
+  const reportResponse = async ({ view, query, request, html, nonce, set, asMarkdown }: ReportRequest) => {
+    if (asMarkdown || wantsMarkdown(request.headers.get('accept'))) {
+      return textResponse(reportMarkdown(view, baseUrl), 'text/markdown; charset=utf-8', {
+        link: `<${baseUrl}${view.path}>; rel="canonical"`,
+        vary: 'Accept',
+        'cache-control': 'no-cache',
+      })
+    }
+    set.headers.vary = 'Accept'
+    const token = recheckToken.safeParse(query.recheck)
+    const [kept, runs] = await Promise.all([token.success ? web.recheck(token.data) : null, journeyService.repository.forDomain(view.row.domain, 5)])
+    // A re-check of another report (a token pasted across reports) is not this report's.
+    const recheck = kept?.target === view.row.target ? kept : null
+    set.headers.link = `<${view.path}.md>; rel="alternate"; type="text/markdown"`
+    set.headers['cache-control'] = recheck || FROM_CACHE in query ? 'no-store' : 'no-cache'
+    return html(
+      ReportPage({
+        view: recheck ? web.withRecheck(view, recheck) : view,
+        baseUrl,
+        nonce,
+        recheck,
+        fromCache: FROM_CACHE in query,
+        now: new Date(),
+        runs: runs.map((run) => ({ id: run.id, title: intentTitle(run.intentId), status: run.status, outcome: run.verdict?.outcome })),
+      }),
+    )
+  }
+
+  /** Re-runs one check against the very target of a report (kind, port, MCP URL) and returns to that report. */
+  const recheck = async (target: TargetKey, checkId: string, caller: Caller, patch: boolean) => {
+    if (!deps.registry.has(checkId)) {
+      throw new AppError('UNKNOWN_CHECK_IDS', { message: `Unknown check id: ${checkId}`, details: { unknownIds: [checkId] } })
+    }
+    const row = await deps.scans.latestOf(target)
+    if (!row) throw new AppError('DOMAIN_NOT_SCANNED', { message: `${target.replace(/^[a-z]+:/, '')} has not been scanned yet` })
+    const { report, storedScanUpdated } = await scanService.runChecks({ url: row.url, checkIds: [checkId], mcpUrl: row.mcpUrl ?? undefined }, caller, { patch })
+    const results = report.layers.flatMap((layer) => layer.checks).filter((check) => check.id === checkId)
+    // Evidence is for programs reading stored scans; the page never shows it.
+    const token = await web.keepRecheck({ checkId, target, storedScanUpdated, results: results.map(({ evidence: _, ...result }) => result) })
+    return seeOther(`${reportPathFor(row)}?recheck=${token}#check-${encodeURIComponent(checkId)}`)
   }
 
   return (
@@ -103,7 +155,9 @@ export function webPlugin(deps: WebNeeds) {
         const headers = new Headers(responseValue.headers)
         headers.set('content-type', HTML_TYPE)
         for (const [name, value] of Object.entries(pageHeaders(nonce))) headers.set(name, value)
-        const page = await ErrorPage({ error: { status: responseValue.status, title, message, code }, baseUrl, path: new URL(request.url).pathname, nonce })
+        const retryAfter = Number(responseValue.headers.get('retry-after'))
+        const error = { status: responseValue.status, title, message, code, ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) }
+        const page = await ErrorPage({ error, baseUrl, path: new URL(request.url).pathname, nonce })
         return new Response(page, { status: responseValue.status, headers })
       })
       .get('/assets/:file', ({ params }) => {
@@ -136,66 +190,67 @@ export function webPlugin(deps: WebNeeds) {
       .post(
         '/scan',
         async ({ body, caller }) => {
-          const prepared = await scanService.prepare({ url: body.url, force: body.force === '1' })
-          const row = prepared.fresh?.row ?? (await scanService.execute(prepared, caller))
-          return new Response(null, { status: 303, headers: { location: reportPath(row.domain), 'cache-control': 'no-store' } })
+          const prepared = await scanService.prepare({ url: body.url, mcpUrl: body.mcpUrl || undefined, force: body.force === '1' })
+          let row: ScanRow
+          try {
+            row = prepared.fresh?.row ?? (await scanService.execute(prepared, caller))
+          } catch (error) {
+            // A protected MCP server has no score: its page says why and how to scan it with a token.
+            if (error instanceof ScanError && error.is('mcp-auth-required')) return seeOther(mcpReportPath(error.failure.mcpUrl))
+            throw error
+          }
+          // A stored result served instead of scanning says so on the report it lands on.
+          return seeOther(`${reportPathFor(row)}${prepared.fresh ? `?${FROM_CACHE}` : ''}`)
         },
         { limit: 'scanBurst', body: scanForm, detail: hidden },
       )
       .get(
-        '/site/:domain',
+        '/site/:target',
         async ({ params, query, request, html, nonce, set, redirect }) => {
-          const asMarkdown = params.domain.endsWith('.md')
-          const { domain } = normalizeInput(asMarkdown ? params.domain.slice(0, -3) : params.domain)
-          if (asMarkdown) return markdownResponse(domain)
-          if (domain !== params.domain) return redirect(reportPath(domain), 301)
-          if (wantsMarkdown(request.headers.get('accept'))) return markdownResponse(domain)
-          set.headers.vary = 'Accept'
-          const view = await web.report(domain)
+          const asMarkdown = params.target.endsWith('.md')
+          const { domain, origin } = normalizeInput(asMarkdown ? params.target.slice(0, -3) : params.target, local)
+          const path = siteReportPath(origin)
+          if (!asMarkdown && decodeURIComponent(path.slice('/site/'.length)) !== params.target) return redirect(`${path}${new URL(request.url).search}`, 301)
+          const view = await web.report(siteKey(origin))
           if (!view) {
+            // A link made when reports were kept per domain: the host's newest other report (its MCP server's) answers it.
+            const [other] = await web.siblings(domain)
+            if (other) return redirect(other.path, 302)
+            const label = decodeURIComponent(path.slice('/site/'.length))
+            if (asMarkdown) return notScanned(label)
             set.status = 404
-            return html(NotScannedPage({ domain, baseUrl, nonce }))
+            return html(NotScannedPage({ target: label, path, scan: { url: label }, baseUrl, nonce }))
           }
-          const token = recheckToken.safeParse(query.recheck)
-          const [kept, runs] = await Promise.all([token.success ? web.recheck(token.data) : null, journeyService.repository.forDomain(domain, 5)])
-          // A re-check of another domain (a token pasted across reports) is not this report's.
-          const recheck = kept?.domain === domain ? kept : null
-          set.headers.link = `<${reportPath(domain)}.md>; rel="alternate"; type="text/markdown"`
-          set.headers['cache-control'] = recheck ? 'no-store' : 'no-cache'
-          return html(
-            ReportPage({
-              view: recheck ? web.withRecheck(view, recheck) : view,
-              baseUrl,
-              nonce,
-              recheck,
-              runs: runs.map((run) => ({ id: run.id, title: intentTitle(run.intentId), status: run.status, outcome: run.verdict?.outcome })),
-            }),
-          )
+          return reportResponse({ view, query, request, html, nonce, set, asMarkdown })
         },
         { detail: hidden },
       )
-      .post(
-        '/site/:domain/recheck',
-        async ({ params, body, caller, can }) => {
-          const { domain } = normalizeInput(params.domain)
-          if (!deps.registry.has(body.checkId)) {
-            throw new AppError('UNKNOWN_CHECK_IDS', { message: `Unknown check id: ${body.checkId}`, details: { unknownIds: [body.checkId] } })
-          }
-          const row = await deps.scans.latest(domain)
-          if (!row) throw new AppError('DOMAIN_NOT_SCANNED', { message: `${domain} has not been scanned yet` })
-          const { report, storedScanUpdated } = await scanService.runChecks(
-            { url: row.url, checkIds: [body.checkId], mcpUrl: row.mcpUrl ?? undefined },
-            caller,
-            { patch: can('patch-stored-scan') },
-          )
-          const results = report.layers.flatMap((layer) => layer.checks).filter((check) => check.id === body.checkId)
-          // Evidence is for programs reading stored scans; the page never shows it.
-          const token = await web.keepRecheck({ checkId: body.checkId, domain, storedScanUpdated, results: results.map(({ evidence: _, ...result }) => result) })
-          const location = `${reportPath(domain)}?recheck=${token}#check-${encodeURIComponent(body.checkId)}`
-          return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } })
+      .get(
+        '/mcp/:target',
+        async ({ params, query, request, html, nonce, set, redirect }) => {
+          const asMarkdown = params.target.endsWith('.md')
+          const { domain, url } = normalizeInput(asMarkdown ? params.target.slice(0, -3) : params.target, local)
+          const path = mcpReportPath(url)
+          if (!asMarkdown && decodeURIComponent(path.slice('/mcp/'.length)) !== params.target) return redirect(`${path}${new URL(request.url).search}`, 301)
+          const view = await web.report(mcpKey(url))
+          if (view) return reportResponse({ view, query, request, html, nonce, set, asMarkdown })
+          if (asMarkdown) return notScanned(url)
+          const marker = await deps.scans.authMarker(domain, mcpKey(url))
+          set.headers['cache-control'] = 'no-cache'
+          if (marker) return html(AuthRequiredPage({ mcpUrl: url, checkedAt: marker.scannedAt, siblings: await web.siblings(domain, mcpKey(url)), baseUrl, nonce }))
+          set.status = 404
+          return html(NotScannedPage({ target: url, path, scan: { url, mcpUrl: url }, baseUrl, nonce }))
         },
-        { limit: 'scanBurst', body: recheckForm, detail: hidden },
+        { detail: hidden },
       )
+      .post('/site/:target/recheck', async ({ params, body, caller, can }) => {
+        const { origin } = normalizeInput(params.target, local)
+        return recheck(siteKey(origin), body.checkId, caller, can('patch-stored-scan'))
+      }, { limit: 'scanBurst', body: recheckForm, detail: hidden })
+      .post('/mcp/:target/recheck', async ({ params, body, caller, can }) => {
+        const { url } = normalizeInput(params.target, local)
+        return recheck(mcpKey(url), body.checkId, caller, can('patch-stored-scan'))
+      }, { limit: 'scanBurst', body: recheckForm, detail: hidden })
       .get(
         '/leaderboard',
         async ({ query, html, nonce }) => html(LeaderboardPage({ page: await deps.leaderboard({ ...query, pageSize: 50 }), baseUrl, nonce })),
@@ -238,7 +293,7 @@ export function webPlugin(deps: WebNeeds) {
       .get('/robots.txt', () => textResponse(robots, 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
       .get(
         '/llms.txt',
-        async () => textResponse(llmsTxt(baseUrl, (await web.publishedDomains(100)).map((entry) => entry.domain)), MARKDOWN_TYPE, PUBLIC_CORS),
+        async () => textResponse(llmsTxt(baseUrl, await web.publishedReports(100)), MARKDOWN_TYPE, PUBLIC_CORS),
         { detail: hidden },
       )
       .get('/ai.txt', () => textResponse(ai, 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
@@ -247,7 +302,7 @@ export function webPlugin(deps: WebNeeds) {
       .get('/llms-full.txt', () => textResponse(llmsFull, MARKDOWN_TYPE, PUBLIC_CORS), { detail: hidden })
       .get(
         '/sitemap.xml',
-        async () => textResponse(sitemapXml(baseUrl, await web.publishedDomains()), 'application/xml; charset=utf-8', PUBLIC_CORS),
+        async () => textResponse(sitemapXml(baseUrl, await web.publishedReports()), 'application/xml; charset=utf-8', PUBLIC_CORS),
         { detail: hidden },
       )
       // RFC 9727: the catalog of our APIs; GET and HEAD both carry the Link to itself with rel="api-catalog".

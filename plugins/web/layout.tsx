@@ -107,7 +107,7 @@ export function Layout({ meta, children }: { meta: PageMeta; children: Children 
 }
 
 /** The scan form: posts without JavaScript; app.js streams progress instead when it can. */
-export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP App URL', force = false }: { value?: string; label?: string; force?: boolean }): JSX.Element {
+export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP App URL' }: { value?: string; label?: string }): JSX.Element {
   return (
     // toolname/tooldescription: the declarative WebMCP form, so an in-browser agent can call the scan as a tool.
     <form
@@ -119,11 +119,33 @@ export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP Ap
       tooldescription="Scan a website (a domain such as example.com), an MCP server URL or an MCP App URL for AI-agent readiness, and open its report: score, grade, per-layer results and ranked fixes."
     >
       <label for="scan-target">{label}</label>
-      {force ? <input type="hidden" name="force" value="1" /> : ''}
       <div class="row">
         <input id="scan-target" name="url" toolparamdescription="The domain, MCP server URL or MCP App URL to scan" type="text" required maxlength="2048" inputmode="url" autocomplete="url" spellcheck="false" autocapitalize="none" placeholder="example.com" value={value} />
         <button type="submit">Scan</button>
       </div>
+    </form>
+  )
+}
+
+/** The exact target a stored result measured: its URL, and the MCP endpoint it scanned (pinned) for an MCP report. */
+export interface RescanTarget {
+  url: string
+  mcpUrl?: string
+}
+
+/**
+ * A one-click fresh scan of one stored target: a forced scan (the anonymous forced-scan budget applies; the page the
+ * limit answers with says when the next one is possible), back to the same report.
+ */
+export function RescanForm({ target, label }: { target: RescanTarget; label: string }): JSX.Element {
+  return (
+    <form class="inline" method="post" action="/scan" data-rescan>
+      <input type="hidden" name="url" value={target.url} />
+      {target.mcpUrl ? <input type="hidden" name="mcpUrl" value={target.mcpUrl} /> : ''}
+      <input type="hidden" name="force" value="1" />
+      <button type="submit" class="secondary">
+        {label}
+      </button>
     </form>
   )
 }

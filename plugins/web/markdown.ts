@@ -1,7 +1,6 @@
 import { buildReportModel, formatGain, type ReportCheck } from '../../core/report/index.ts'
-import { reportPath } from '../scan/shapes.ts'
 import { reportDescription } from './pages/report.tsx'
-import type { ReportView } from './service.ts'
+import { type ReportView, splitExtras } from './service.ts'
 
 /**
  * Text from a scanned site stays inert wherever the Markdown is rendered: angle brackets become entities (no raw
@@ -43,7 +42,7 @@ export function reportMarkdown(view: ReportView, baseUrl: string): string {
     `- Grade: ${text(report.grade)}`,
     `- Scanned: ${report.scannedAt}`,
     `- Analysis: ${view.analysisStatus}`,
-    `- Report: ${baseUrl}${reportPath(report.domain)}`,
+    `- Report: ${baseUrl}${view.path}`,
     `- Summary: ${text(reportDescription(view))}`,
     '',
     '## Top fixes',
@@ -62,9 +61,13 @@ export function reportMarkdown(view: ReportView, baseUrl: string): string {
   }
   lines.push('## Layers', '', '| Layer | Score |', '| --- | --- |', ...model.layers.map((layer) => `| ${text(layer.name)} | ${layer.label} |`), '')
   if (model.layerNote) lines.push(model.layerNote, '')
-  if (model.issues.length > 0) {
-    lines.push(`## Also failing or warning (${model.issues.length}), by impact`, '', '| Check | Status | Points | Gain | Details |', '| --- | --- | ---: | ---: | --- |')
-    lines.push(...model.issues.map(checkLine), '')
+  const { counted, extras } = splitExtras(model.issues, view.extras)
+  if (counted.length > 0) {
+    lines.push(`## Also failing or warning (${counted.length}), by impact`, '', '| Check | Status | Points | Gain | Details |', '| --- | --- | ---: | ---: | --- |')
+    lines.push(...counted.map(checkLine), '')
+  }
+  if (extras.length > 0) {
+    lines.push(`## Extras not met (${extras.length}): they never lower the score`, '', ...extras.map((check) => `- ${text(check.name)} (\`${check.id}\`)`), '')
   }
   if (model.pending.length > 0) lines.push(`## Still running (${model.pending.length})`, '', ...model.pending.map((check) => `- ${text(check.name)} (\`${check.id}\`)`), '')
   lines.push(`## Passed (${model.passed.length})`, '', ...model.passed.map((check) => `- ${text(check.name)} (\`${check.id}\`) ${check.score}/${check.maxScore}`), '')

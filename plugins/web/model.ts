@@ -8,6 +8,8 @@ export const scanForm = z.object({
   url: z.string().trim().min(1).max(2048),
   /** Set by a report's "Scan again": a fresh scan, not the stored result (forced scans have their own budget). */
   force: z.literal('1').optional(),
+  /** Set by an MCP report's "Scan again": the MCP endpoint its result measured, pinned so the same server is rescanned. */
+  mcpUrl: z.string().trim().max(2048).optional(),
 })
 
 /**
@@ -57,7 +59,8 @@ export type ChecksPageQuery = z.infer<typeof checksPageQuery>
  */
 export interface RecheckOutcome {
   checkId: string
-  domain: string
+  /** The report's target key: a re-check is shown only on the report it was made from. */
+  target: string
   results: CheckResult[]
   storedScanUpdated: boolean
 }

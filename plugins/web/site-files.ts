@@ -1,5 +1,11 @@
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
-import { reportPath } from '../scan/shapes.ts'
+
+/** A published report as the sitemap and llms.txt list it. */
+export interface PublishedReport {
+  label: string
+  path: string
+  scannedAt: Date
+}
 
 /** Pages listed in the sitemap and llms.txt besides the reports. */
 export const STATIC_PAGES = [
@@ -63,7 +69,7 @@ export function aiTxt(): string {
   ].join('\n')
 }
 
-export function llmsTxt(baseUrl: string, domains: readonly string[]): string {
+export function llmsTxt(baseUrl: string, reports: readonly PublishedReport[]): string {
   return [
     `# ${SERVICE_NAME}`,
     '',
@@ -84,20 +90,20 @@ export function llmsTxt(baseUrl: string, domains: readonly string[]): string {
     '## Pages',
     '',
     ...STATIC_PAGES.map((page) => `- [${page.title}](${baseUrl}${page.path}): ${page.summary}`),
-    ...(domains.length === 0
+    ...(reports.length === 0
       ? []
-      : ['', '## Optional', '', ...domains.map((domain) => `- [${domain}](${baseUrl}${reportPath(domain)}.md): agent-readiness report in Markdown`)]),
+      : ['', '## Optional', '', ...reports.map((report) => `- [${report.label}](${baseUrl}${report.path}.md): agent-readiness report in Markdown`)]),
     '',
   ].join('\n')
 }
 
 const xml = (value: string) => value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
 
-export function sitemapXml(baseUrl: string, reports: readonly { domain: string; scannedAt: Date }[]): string {
+export function sitemapXml(baseUrl: string, reports: readonly PublishedReport[]): string {
   const urls = [
     ...STATIC_PAGES.map((page) => `  <url><loc>${xml(`${baseUrl}${page.path}`)}</loc></url>`),
     ...reports.map(
-      (entry) => `  <url><loc>${xml(`${baseUrl}${reportPath(entry.domain)}`)}</loc><lastmod>${entry.scannedAt.toISOString()}</lastmod></url>`,
+      (entry) => `  <url><loc>${xml(`${baseUrl}${entry.path}`)}</loc><lastmod>${entry.scannedAt.toISOString()}</lastmod></url>`,
     ),
   ]
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`

@@ -54,7 +54,10 @@ function enhanceScanForm(form) {
     let finished = false
     let opened = false
     const force = form.querySelector('input[name="force"]') ? '&force=1' : ''
-    const url = `/api/scan/stream?domain=${encodeURIComponent(target)}${force}`
+    const pinned = form.querySelector('input[name="mcpUrl"]')?.value
+    const mcp = pinned ? `&mcp=${encodeURIComponent(pinned)}` : ''
+    // The audit shape carries `url`, the address of the result's own report (its port, its MCP server).
+    const url = `/api/scan/stream?domain=${encodeURIComponent(target)}${mcp}${force}&format=audit`
     const source = new EventSource(url)
     source.onopen = () => {
       opened = true
@@ -80,12 +83,21 @@ function enhanceScanForm(form) {
         finished = true
         source.close()
         const result = frame.result
-        status.textContent = `Done: ${result.score}/100, grade ${result.grade}. Opening the report…`
-        window.location.assign(`/site/${encodeURIComponent(result.domain)}`)
+        const report = new URL(result.url, window.location.href).pathname
+        status.textContent = frame.servedFromCache
+          ? `From the cache: ${result.score}/100, grade ${result.grade}, scanned ${ago(frame.resultAgeSeconds)}. Opening the report, where a fresh scan is one click…`
+          : `Done: ${result.score}/100, grade ${result.grade}. Opening the report…`
+        window.location.assign(frame.servedFromCache ? `${report}?cached` : report)
       }
       if (frame.type === 'error') {
         finished = true
         source.close()
+        // A protected MCP server has a page of its own: why there is no score, and how to scan it with a token.
+        if (frame.code === 'MCP_AUTH_REQUIRED' && frame.mcpUrl) {
+          status.textContent = 'This MCP server requires authentication. Opening its page…'
+          window.location.assign(`/mcp/${encodeURIComponent(frame.mcpUrl)}`)
+          return
+        }
         status.textContent = `The scan failed: ${frame.message || frame.error}`
         button.disabled = false
       }
@@ -106,15 +118,33 @@ function enhanceScanForm(form) {
   })
 }
 
+/** "just now", "9 minutes ago": the words the report pages use for an age (components.tsx `ago`). */
+function ago(seconds) {
+  for (const [size, name] of [[86400, 'day'], [3600, 'hour'], [60, 'minute']]) {
+    if (seconds >= size) {
+      const count = Math.floor(seconds / size)
+      return `${count} ${name}${count === 1 ? '' : 's'} ago`
+    }
+  }
+  return 'just now'
+}
+
 async function refusal(url) {
   try {
     const response = await fetch(url, { headers: { accept: 'application/json' } })
     const body = await response.json()
+    if (response.status === 429) return `${body.message || 'Scan limit reached'}. ${retryAdvice(Number(response.headers.get('retry-after')))}`
     if (typeof body.message === 'string') return `The scan was refused: ${body.message}`
   } catch {
     // no JSON answer: the generic message below
   }
   return 'The scan could not start. Check the address and try again.'
+}
+
+/** When the next scan is possible, and what lifts the limit (the error page says the same). */
+function retryAdvice(seconds) {
+  const when = seconds > 0 ? `The next scan is possible in about ${Math.max(1, Math.ceil(seconds / 60))} minutes. ` : ''
+  return `${when}A scan key (Authorization: Bearer, with the API or the CLI's --server) lifts the scan limits; see /api.`
 }
 
 // Copy buttons of code blocks (delegated, so blocks swapped in later work too). The Clipboard API needs a secure
@@ -193,25 +223,23 @@ async function recheck(form) {
   }
 }
 
-// A partial report: rendered checks run in the background for a few seconds. The score route is polled with a
-// growing interval (it is rate-limited) and, once the analysis ends, the report is replaced by the final one.
+// A partial report: rendered checks run in the background for a few seconds. The report itself is read again with a
+// growing interval (the page of this very target: its port, its MCP server) and, once it no longer says the analysis
+// is running, it replaces the one on screen.
 function followAnalysis(notice) {
   let delay = 2000
   const poll = async () => {
     try {
-      const response = await fetch(notice.dataset.followScore, { headers: { accept: 'application/json' }, cache: 'no-store' })
-      if (response.ok && (await response.json()).analysisStatus !== 'partial') {
-        const { response: page, page: fresh } = await fetchReport(window.location.pathname, { cache: 'no-store' })
-        const main = fresh.getElementById('main')
-        if (page.ok && main) {
-          document.getElementById('main').replaceWith(document.adoptNode(main))
-          const status = document.createElement('p')
-          status.className = 'notice'
-          status.setAttribute('role', 'status')
-          status.textContent = 'The background checks finished: this is the final report.'
-          document.querySelector('#report-summary .summary-text')?.append(status)
-          return
-        }
+      const { response, page: fresh } = await fetchReport(notice.dataset.followReport, { cache: 'no-store' })
+      const main = fresh.getElementById('main')
+      if (response.ok && main && !fresh.getElementById('analysis-status')) {
+        document.getElementById('main').replaceWith(document.adoptNode(main))
+        const status = document.createElement('p')
+        status.className = 'notice'
+        status.setAttribute('role', 'status')
+        status.textContent = 'The background checks finished: this is the final report.'
+        document.querySelector('#report-summary .summary-text')?.append(status)
+        return
       }
     } catch {
       // a lost request is retried below
@@ -225,6 +253,13 @@ function followAnalysis(notice) {
 document.addEventListener('click', (event) => {
   const button = event.target.closest('[data-copy-target]')
   if (button) copy(button)
+})
+// A fresh scan posts and waits for the scan: the button says so meanwhile.
+document.addEventListener('submit', (event) => {
+  const button = event.target.closest('form[data-rescan]')?.querySelector('button')
+  if (!button) return
+  button.textContent = 'Scanning… (a few seconds)'
+  button.setAttribute('aria-busy', 'true')
 })
 document.addEventListener('submit', (event) => {
   const form = event.target.closest('form[data-recheck]')
@@ -270,5 +305,5 @@ if (domainSource) {
     for (const slot of document.querySelectorAll('[data-domain-slot]')) slot.textContent = domain || 'example.com'
   })
 }
-const analysis = document.querySelector('[data-follow-score]')
+const analysis = document.querySelector('[data-follow-report]')
 if (analysis) followAnalysis(analysis)

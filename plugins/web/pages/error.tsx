@@ -5,6 +5,8 @@ export interface ErrorView {
   title: string
   message: string
   code?: string
+  /** A limit's Retry-After: when the next attempt is allowed. */
+  retryAfterSeconds?: number
 }
 
 /** The HTML face of an API error envelope on a page route. */
@@ -20,9 +22,30 @@ export function ErrorPage({ error, baseUrl, path, nonce }: { error: ErrorView; b
       ) : (
         ''
       )}
+      {error.status === 429 ? <RetryAdvice seconds={error.retryAfterSeconds} /> : ''}
       <p>
         <a href="/">Back to the scan form</a>
       </p>
     </Layout>
+  )
+}
+
+/** A limit reached: when the next scan is possible, and what lifts the limits. */
+function RetryAdvice({ seconds }: { seconds?: number }): JSX.Element {
+  const at = seconds === undefined ? null : new Date(Date.now() + seconds * 1000)
+  return (
+    <p id="retry-advice">
+      {at ? (
+        <>
+          {`The next one is possible in about ${Math.max(1, Math.ceil(seconds! / 60))} minutes (at `}
+          <time datetime={at.toISOString()}>{`${at.toISOString().slice(11, 16)} UTC`}</time>
+          {'). '}
+        </>
+      ) : (
+        ''
+      )}
+      A scan key lifts the scan limits: send it as <code>Authorization: Bearer &lt;key&gt;</code> to the <a href="/api">API</a>, or set{' '}
+      <code>AGENT_READINESS_KEY</code> for the CLI's <code>--server</code>. Keys are issued by the operators on request.
+    </p>
   )
 }

@@ -1,13 +1,10 @@
 import { SCAN_KINDS } from '../../../core/engine/check.ts'
 import { CATEGORIES } from '../../../core/engine/lib/categories.ts'
 import type { LeaderboardResponse } from '../../leaderboard/model.ts'
-import { categoryName, day } from '../components.tsx'
+import { categoryName, day, KIND_NAMES } from '../components.tsx'
 import { Layout } from '../layout.tsx'
-import { reportPath } from '../../scan/shapes.ts'
 
 const KIND_LABELS: Record<string, string> = { domain: 'Websites', mcp: 'MCP servers', 'mcp-app': 'MCP Apps' }
-/** One row's kind, in the singular. */
-const KIND_NAMES: Record<string, string> = { domain: 'Website', mcp: 'MCP server', 'mcp-app': 'MCP App' }
 
 /** `/leaderboard`: the public ranking, filtered by a plain GET form. */
 export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardResponse; baseUrl: string; nonce: string }): JSX.Element {
@@ -63,10 +60,10 @@ export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardRes
               <tr>
                 <td class="rank">{String(item.rank)}</td>
                 <td class="site">
-                  <a href={reportPath(item.domain)} safe>
-                    {item.domain}
+                  <a href={item.report} safe>
+                    {item.target}
                   </a>
-                  {item.name !== item.domain ? (
+                  {item.name !== item.domain && item.name !== item.target ? (
                     <span class="muted" safe>
                       {` ${item.name}`}
                     </span>

@@ -2,41 +2,55 @@ import { SERVICE_NAME } from '../../../core/version.ts'
 import { buildReportModel, formatGain, type Recipe, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'
-import { categoryName, CodeBlock, day, Gauge, isWebUrl, Sparkline, StatusLabel } from '../components.tsx'
-import { Layout, ScanForm } from '../layout.tsx'
+import { isMcpKind, mcpReportPath } from '../../scan/target.ts'
+import { EPHEMERAL_RETENTION_MS } from '../../scan/repository.ts'
+import { ago, categoryName, CodeBlock, day, Gauge, isWebUrl, KIND_NAMES, Sparkline, StatusLabel } from '../components.tsx'
+import { Layout, RescanForm, type RescanTarget, ScanForm } from '../layout.tsx'
 import type { RecheckOutcome } from '../model.ts'
-import type { ReportView } from '../service.ts'
+import { type ReportView, type SiblingReport, splitExtras } from '../service.ts'
+
+/** The query flag the scan form's redirect adds when it served a stored result instead of scanning. */
+export const FROM_CACHE = 'cached'
 
 export interface ReportPage {
   view: ReportView
   baseUrl: string
   nonce: string
   recheck: RecheckOutcome | null
+  /** The scan form served this stored result instead of scanning (the page says so, with a fresh scan). */
+  fromCache: boolean
+  /** When the page is rendered: ages are said in words from here. */
+  now: Date
   /** The domain's newest agent journeys. */
   runs: { id: string; title: string; status: string; outcome: string | undefined }[]
 }
 
+
 export function reportShareTitle(view: ReportView): string {
-  return `${view.report.domain} scores ${view.report.score}/100 (${view.report.grade}) for AI-agent readiness`
+  return `${view.label} scores ${view.report.score}/100 (${view.report.grade}) for AI-agent readiness`
 }
 
 /** A report's summary line, shared by the meta description, the Markdown alternate and JSON-LD. */
 export function reportDescription(view: ReportView): string {
   const { report } = view
   const fixes = report.topFixes.length
-  return `${report.domain}: ${report.score}/100, grade ${report.grade}. ${fixes === 0 ? 'No fixes outstanding.' : `${fixes} top fixes with their estimated gains.`} Scanned ${day(new Date(report.scannedAt))}.`
+  return `${view.label}: ${report.score}/100, grade ${report.grade}. ${fixes === 0 ? 'No fixes outstanding.' : `${fixes} top fixes with their estimated gains.`} Scanned ${day(new Date(report.scannedAt))}.`
 }
 
-/** /site/{domain}: the fix-first reading of the stored scan (core/report), then context: history, competitors, journeys. */
-export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage): JSX.Element {
-  const { report } = view
-  const path = reportPath(report.domain)
+/**
+ * A target's report (/site/{host[:port]} or /mcp/{MCP URL}): the fix-first reading of its stored scan (core/report),
+ * then context: history, competitors, journeys. Each part is a section of its own, in reading order.
+ */
+export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs }: ReportPage): JSX.Element {
+  const { report, path, label } = view
   const canonical = `${baseUrl}${path}`
   const model = buildReportModel(report)
+  const { counted, extras } = splitExtras(model.issues, view.extras)
+  const target = rescanTarget(view)
   const jsonLd = {
     '@context': 'https://schema.org',
     '@type': 'WebPage',
-    name: `${report.domain} agent-readiness report`,
+    name: `${label} agent-readiness report`,
     url: canonical,
     description: reportDescription(view),
     dateModified: report.scannedAt,
@@ -52,27 +66,31 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
     <CheckCard
       check={check}
       fix={fix}
-      domain={report.domain}
+      path={path}
+      target={target}
+      extra={view.extras.has(check.id)}
       recheck={recheck && rechecked.has(`${check.id}\u0000${check.mcpUrl ?? ''}`) ? recheck : null}
     />
   )
   return (
     <Layout
       meta={{
-        title: `${report.domain} agent-readiness report: ${report.score}/100 (${report.grade})`,
+        title: `${label} agent-readiness report: ${report.score}/100 (${report.grade})`,
         shareTitle: reportShareTitle(view),
         description: reportDescription(view),
         canonical,
         nonce,
         jsonLd,
         markdown: `${path}.md`,
+        // A local, private or tunnel target's report is disposable: nobody else can reach what it measured.
+        noindex: view.row.ephemeral,
         script: true,
       }}
     >
       <section class="summary" id="report-summary" aria-labelledby="report-title">
         <div class="summary-text">
           <h1 id="report-title" safe>
-            {report.domain}
+            {label}
           </h1>
           <p class="grade">
             Grade <strong class="grade-letter" safe>{report.grade}</strong>
@@ -92,18 +110,24 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
             ) : (
               ''
             )}
-            Scanned <time datetime={report.scannedAt}>{day(new Date(report.scannedAt))}</time>
-            {report.urlKind === 'domain' ? '' : <span safe>{` · ${report.urlKind}`}</span>} · <a href={`${path}.md`}>Markdown</a> ·{' '}
-            <a href={`/api/score/${encodeURIComponent(report.domain)}?format=audit`}>JSON</a>
+            <span safe>{KIND_NAMES[report.urlKind] ?? report.urlKind}</span> · <a href={`${path}.md`}>Markdown</a> ·{' '}
+            <a href={`/api/score/${encodeURIComponent(report.domain)}?format=audit${mcpQuery(view)}`}>JSON</a>
           </p>
-          <AnalysisNotice status={view.analysisStatus} domain={report.domain} />
+          <Freshness scannedAt={new Date(report.scannedAt)} now={now} fromCache={fromCache} target={target} />
+          {view.row.ephemeral ? <EphemeralNotice /> : ''}
+          <AnalysisNotice status={view.analysisStatus} path={path} />
           {recheck && !recheck.storedScanUpdated ? (
-            <p class="notice" role="status">
-              These numbers include a re-check that is not saved: the stored report keeps the scanned result until the next scan.
-            </p>
+            <div class="notice" role="status">
+              <p>
+                <strong>Not saved:</strong> these numbers include a re-check that changes nothing stored. The report, the leaderboard and the badge
+                keep the scanned result. Scan again to publish the new result.
+              </p>
+              <RescanForm target={target} label="Scan again to publish" />
+            </div>
           ) : (
             ''
           )}
+          <Siblings siblings={view.siblings} />
         </div>
         <Gauge score={report.score} grade={report.grade} />
       </section>
@@ -133,11 +157,22 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
           </ol>
         )}
       </section>
-      {model.issues.length > 0 ? (
+      {counted.length > 0 ? (
         <section aria-labelledby="issues-title">
-          <h2 id="issues-title">{`Also failing or warning (${model.issues.length}), by impact`}</h2>
-          {model.issues.map((check) => card(check))}
+          <h2 id="issues-title">{`Also failing or warning (${counted.length}), by impact`}</h2>
+          {counted.map((check) => card(check))}
         </section>
+      ) : (
+        ''
+      )}
+      {extras.length > 0 ? (
+        <details class="fold" id="extras">
+          <summary>
+            <h2>{`Extras not met (${extras.length})`}</h2>
+          </summary>
+          <p class="muted">Bonus, emerging and beta checks: meeting one can raise the score or show what is coming; not meeting one never lowers it.</p>
+          {extras.map((check) => card(check))}
+        </details>
       ) : (
         ''
       )}
@@ -194,21 +229,83 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
         </section>
       </div>
       <Competitors set={view.competitors} />
-      <BadgeSnippets domain={report.domain} baseUrl={baseUrl} />
+      {view.row.ephemeral ? '' : <BadgeSnippets domain={report.domain} mcpUrl={isMcpKind(view.row.urlKind) ? view.row.mcpUrl : null} path={path} version={view.row.id} baseUrl={baseUrl} />}
       <section aria-labelledby="rescan-title">
         <h2 id="rescan-title">Scan again</h2>
-        <ScanForm value={report.domain} label="Domain or URL to scan" force />
+        <p>
+          <span safe>{`A fresh scan of ${label} (${KIND_NAMES[report.urlKind] ?? report.urlKind}), replacing this result. `}</span>
+          <a href="/">Scan something else</a>
+        </p>
+        <RescanForm target={target} label="Scan again now" />
       </section>
     </Layout>
   )
 }
 
-/** A partial report follows its background analysis (app.js polls the score route) and updates itself. */
-function AnalysisNotice({ status, domain }: { status: ReportView['analysisStatus']; domain: string }): JSX.Element {
+/** On an MCP report, the query that makes the domain's score and badge routes read this MCP server's own result. */
+const mcpQuery = (view: ReportView) => (isMcpKind(view.row.urlKind) && view.row.mcpUrl ? `&mcp=${encodeURIComponent(view.row.mcpUrl)}` : '')
+
+/** What "Scan again" sends: the stored result's own target (its URL, and the MCP endpoint it measured, pinned). */
+function rescanTarget(view: ReportView): RescanTarget {
+  return { url: view.row.url, mcpUrl: view.row.mcpUrl ?? undefined }
+}
+
+/** How old the result is, in words, whether the scan form served it from the cache, and a one-click fresh scan. */
+function Freshness({ scannedAt, now, fromCache, target }: { scannedAt: Date; now: Date; fromCache: boolean; target: RescanTarget }): JSX.Element {
+  const age = ago(scannedAt, now)
+  return (
+    <div class={fromCache ? 'notice freshness' : 'freshness'} id="freshness" role={fromCache ? 'status' : undefined}>
+      <span>
+        {fromCache ? 'From the cache: this stored result was ' : ''}
+        {fromCache ? 'scanned ' : 'Scanned '}
+        <time datetime={scannedAt.toISOString()} title={scannedAt.toISOString()}>
+          {age}
+        </time>
+        {fromCache ? '; no new scan ran.' : '.'}
+      </span>
+      <RescanForm target={target} label="Fresh scan" />
+    </div>
+  )
+}
+
+function EphemeralNotice(): JSX.Element {
+  const days = Math.round(EPHEMERAL_RETENTION_MS / 86_400_000)
+  return (
+    <p class="muted" id="ephemeral-notice">
+      {`Not published: a local, private or tunnel address is kept out of the leaderboard, statistics and history, and this result is deleted after ${days} days.`}
+    </p>
+  )
+}
+
+/** The host's other reports: a website's report links its MCP servers' and back. */
+function Siblings({ siblings }: { siblings: SiblingReport[] }): JSX.Element {
+  if (siblings.length === 0) return ''
+  return (
+    <nav class="siblings" aria-labelledby="siblings-title">
+      <p id="siblings-title">Other reports on this host:</p>
+      <ul>
+        {siblings.map((sibling) => (
+          <li>
+            <span safe>{`${KIND_NAMES[sibling.urlKind] ?? sibling.urlKind} `}</span>
+            <a href={sibling.path} safe>
+              {sibling.target}
+            </a>
+            <span class="muted" safe>
+              {sibling.authRequired ? ' requires authentication' : sibling.score === null ? '' : ` ${sibling.score}/100 (${sibling.grade})`}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
+
+/** A partial report follows its background analysis (app.js reads the report again) and updates itself. */
+function AnalysisNotice({ status, path }: { status: ReportView['analysisStatus']; path: string }): JSX.Element {
   if (status === 'complete') return ''
   if (status === 'stuck') return <p class="notice">The background analysis of this scan did not finish; scan again to complete it.</p>
   return (
-    <p class="notice" id="analysis-status" role="status" data-follow-score={`/api/score/${encodeURIComponent(domain)}`}>
+    <p class="notice" id="analysis-status" role="status" data-follow-report={path}>
       Rendered checks are still running in the background; this report updates itself when they finish.
     </p>
   )
@@ -244,7 +341,21 @@ const STATUS_CLASS: Record<string, string> = { pass: 'pass', fail: 'fail', warni
  * is one line that unfolds to its details and the re-check button. A re-checked card says so in place and stays
  * open (app.js swaps the card the server renders after a re-check for the one the user pressed).
  */
-function CheckCard({ check, fix, domain, recheck }: { check: ReportCheck; fix?: ReportFix; domain: string; recheck: RecheckOutcome | null }): JSX.Element {
+function CheckCard({
+  check,
+  fix,
+  path,
+  target,
+  extra,
+  recheck,
+}: {
+  check: ReportCheck
+  fix?: ReportFix
+  path: string
+  target: RescanTarget
+  extra: boolean
+  recheck: RecheckOutcome | null
+}): JSX.Element {
   const titleId = `${check.anchor}-title`
   const measured = check.status !== 'na' && check.status !== 'pending'
   const head = (
@@ -252,26 +363,23 @@ function CheckCard({ check, fix, domain, recheck }: { check: ReportCheck; fix?: 
       <h3 id={titleId} safe>
         {check.name}
       </h3>
-      <StatusLabel status={check.status} />
+      <StatusLabel status={check.status} extra={extra} />
       {check.blocksAgents ? <span class="tag tag-blocking">Blocks agents</span> : ''}
       {check.required && check.status !== 'pass' ? <span class="tag tag-required">Required</span> : ''}
-      {measured ? <span class="points">{`${check.score} / ${check.maxScore}`}</span> : ''}
+      {measured && !(extra && check.score === 0) ? <span class="points">{`${check.score} / ${check.maxScore}`}</span> : ''}
       {fix ? <span class="gain">{`+${formatGain(fix.gain)} points`}</span> : check.gain > 0 ? <span class="gain-minor">{`+${formatGain(check.gain)}`}</span> : ''}
     </>
   )
   const body = (
     <>
       {recheck ? (
-        <p class="notice recheck-notice" role="status">
+        <div class="notice recheck-notice" role="status">
+        <p>
           {`Re-checked just now: ${STATUS_WORDS[check.status] ?? check.status}. `}
-          {recheck.storedScanUpdated ? (
-            'The stored report is updated.'
-          ) : (
-            <>
-              This result is not saved: <a href="#rescan-title">scan again</a> to update the stored report.
-            </>
-          )}
+          {recheck.storedScanUpdated ? 'The stored report is updated.' : <strong>Not saved: scan again to publish.</strong>}
         </p>
+        {recheck.storedScanUpdated ? '' : <RescanForm target={target} label="Scan again to publish" />}
+        </div>
       ) : (
         ''
       )}
@@ -306,7 +414,7 @@ function CheckCard({ check, fix, domain, recheck }: { check: ReportCheck; fix?: 
         {check.status === 'na' ? (
           ''
         ) : (
-          <form method="post" action={`${reportPath(domain)}/recheck`} class="inline" data-recheck>
+          <form method="post" action={`${path}/recheck`} class="inline" data-recheck>
             <input type="hidden" name="checkId" value={check.id} />
             <button type="submit" class="secondary">
               Re-check<span class="visually-hidden" safe>{` ${check.name}`}</span>
@@ -317,8 +425,10 @@ function CheckCard({ check, fix, domain, recheck }: { check: ReportCheck; fix?: 
     </>
   )
   const open = fix !== undefined || recheck !== null
+  // An extra that is not met is no failure: its card is drawn in the neutral colour too.
+  const notMet = extra && (check.status === 'fail' || check.status === 'warning')
   return (
-    <article class={`check check-${STATUS_CLASS[check.status] ?? 'error'}`} id={check.anchor} data-check-id={check.id} aria-labelledby={titleId}>
+    <article class={`check check-${notMet ? 'extra' : (STATUS_CLASS[check.status] ?? 'error')}`} id={check.anchor} data-check-id={check.id} aria-labelledby={titleId}>
       {open ? (
         <>
           <header>{head}</header>
@@ -389,9 +499,12 @@ function Competitors({ set }: { set: CompetitorSet | null }): JSX.Element {
   )
 }
 
-function BadgeSnippets({ domain, baseUrl }: { domain: string; baseUrl: string }): JSX.Element {
-  const badge = `${baseUrl}/api/badge/${encodeURIComponent(domain)}`
-  const report = `${baseUrl}${reportPath(domain)}`
+/** `version` (the scan's id) makes the page's own image a new URL after each scan, so no cached badge lags the report. */
+function BadgeSnippets({ domain, mcpUrl, path, version, baseUrl }: { domain: string; mcpUrl: string | null; path: string; version: number; baseUrl: string }): JSX.Element {
+  // An MCP server's badge is its own report's, not the domain's newest scan.
+  const source = `/api/badge/${encodeURIComponent(domain)}${mcpUrl ? `?mcp=${encodeURIComponent(mcpUrl)}` : ''}`
+  const badge = `${baseUrl}${source}`
+  const report = `${baseUrl}${path}`
   const markdown = `[![Agent readiness of ${domain}](${badge})](${report})`
   const html = `<a href="${report}"><img src="${badge}" alt="Agent readiness of ${domain}"></a>`
   return (
@@ -400,7 +513,7 @@ function BadgeSnippets({ domain, baseUrl }: { domain: string; baseUrl: string })
         <h2>Badge for your site</h2>
       </summary>
       <p>
-        <img src={`/api/badge/${encodeURIComponent(domain)}`} alt={`Agent readiness badge of ${domain}`} height="20" />
+        <img src={`${source}${mcpUrl ? '&' : '?'}scan=${version}`} alt={`Agent readiness badge of ${domain}`} height="20" />
       </p>
       <CodeBlock id="badge-markdown" label="Markdown" code={markdown} />
       <CodeBlock id="badge-html" label="HTML" code={html} />
@@ -408,24 +521,87 @@ function BadgeSnippets({ domain, baseUrl }: { domain: string; baseUrl: string })
   )
 }
 
-/** A domain nobody has scanned: 404, with the button that scans it. */
-export function NotScannedPage({ domain, baseUrl, nonce }: { domain: string; baseUrl: string; nonce: string }): JSX.Element {
+/** A target nobody has scanned: 404, with the button that scans exactly it. */
+export function NotScannedPage({ target, path, scan, baseUrl, nonce }: { target: string; path: string; scan: RescanTarget; baseUrl: string; nonce: string }): JSX.Element {
   return (
     <Layout
       meta={{
-        title: `${domain} has not been scanned yet`,
-        description: `No agent-readiness report exists for ${domain} yet. Scan it to create one.`,
-        canonical: `${baseUrl}${reportPath(domain)}`,
+        title: `${target} has not been scanned yet`,
+        description: `No agent-readiness report exists for ${target} yet. Scan it to create one.`,
+        canonical: `${baseUrl}${path}`,
         nonce,
         noindex: true,
         script: true,
       }}
     >
       <h1>
-        <span safe>{domain}</span> has not been scanned yet
+        <span safe>{target}</span> has not been scanned yet
       </h1>
-      <p>There is no report for this domain. Scanning takes a few seconds and checks discovery, access, usability and payments.</p>
-      <ScanForm value={domain} label="Domain to scan" />
+      <p>There is no report for this target. Scanning takes a few seconds and checks discovery, access, usability and payments.</p>
+      {scan.mcpUrl ? <RescanForm target={scan} label="Scan this MCP server" /> : <ScanForm value={target} label="Domain or URL to scan" />}
+    </Layout>
+  )
+}
+
+/**
+ * An MCP server that answered the scan with "authentication required" (MCP_AUTH_REQUIRED): there is no public
+ * score because the public scanner holds no credential, and it never takes one. The owner can still scan it, with
+ * their own token, from the CLI or the GitHub Action, where the token stays in their CI.
+ */
+export function AuthRequiredPage({
+  mcpUrl,
+  checkedAt,
+  siblings,
+  baseUrl,
+  nonce,
+}: {
+  mcpUrl: string
+  checkedAt: Date
+  siblings: SiblingReport[]
+  baseUrl: string
+  nonce: string
+}): JSX.Element {
+  const cli = `MCP_AUTH="Authorization: Bearer <your token>" \\\n  agent-readiness scan ${mcpUrl} --header-env MCP_AUTH`
+  const action = [
+    '- uses: <owner>/<repo>@<ref>   # the agent-readiness action (action.yml); see its README',
+    '  with:',
+    `    target: ${mcpUrl}`,
+    '    args: --header-env MCP_AUTH',
+    '  env:',
+    '    MCP_AUTH: "Authorization: Bearer ${{ secrets.MCP_TOKEN }}"',
+  ].join('\n')
+  return (
+    <Layout
+      meta={{
+        title: `${mcpUrl} requires authentication`,
+        description: `The MCP server at ${mcpUrl} requires authentication, so it has no public agent-readiness score. Scan it in CI with your own token.`,
+        canonical: `${baseUrl}${mcpReportPath(mcpUrl)}`,
+        nonce,
+        noindex: true,
+        script: true,
+      }}
+    >
+      <h1>
+        <span safe>{mcpUrl}</span> requires authentication
+      </h1>
+      <p>
+        {'This MCP server answered the scan with "authentication required" (checked '}
+        <time datetime={checkedAt.toISOString()}>{day(checkedAt)}</time>
+        {'). The public scanner sends no credentials and never takes any, so it cannot see what an agent holding a token sees: there is no public score, grade or leaderboard entry for this server.'}
+      </p>
+      <Siblings siblings={siblings} />
+      <h2>Scan it with your token</h2>
+      <p>
+        The command-line scanner sends a header you give it to this server's origin only (never to another host, never into logs or the report).{' '}
+        <code>--header-env</code> reads the whole <code>Name: value</code> line from an environment variable, so the token stays out of process lists:
+      </p>
+      <CodeBlock id="auth-cli" label="Command line" code={cli} />
+      <p>
+        In GitHub Actions, the same option goes in the action's <code>args</code> input and the token comes from a repository secret:
+      </p>
+      <CodeBlock id="auth-action" label="GitHub Actions step" code={action} />
+      <p>Made the server public, or changed what it asks for? Scan it again:</p>
+      <RescanForm target={{ url: mcpUrl, mcpUrl }} label="Scan again" />
     </Layout>
   )
 }
