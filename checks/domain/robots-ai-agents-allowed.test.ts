@@ -56,7 +56,8 @@ describe('robots-ai-agents-allowed', () => {
     expect(outcome.recommendation).toContain('cannot reach grade B')
     const wildcard = check.run(artifacts(robotsTxt('User-agent: *\nDisallow: /\n')), context)
     expect(wildcard.details).toContain('AI search crawlers too: OAI-SearchBot')
-    expect(wildcard.recommendation).toContain('before the "User-agent: *" rules')
+    expect(wildcard.recommendation).toContain('"Allow: /" before the rules in the "User-agent: *" group')
+    expect(wildcard.recommendation).not.toContain('\\n')
   })
 
   test('no robots.txt means no restrictions', () => {
