@@ -51,7 +51,7 @@ export function apiCatalog(baseUrl: string) {
       },
       {
         anchor: `${baseUrl}${MCP_PATH}`,
-        'service-desc': [{ href: `${baseUrl}/.well-known/mcp/server-card.json`, type: 'application/json', title: 'MCP server card' }],
+        'service-desc': [{ href: `${baseUrl}${MCP_PATH}/server-card`, type: 'application/mcp-server-card+json', title: 'MCP server card' }],
         'service-doc': [{ href: `${baseUrl}/api`, type: 'text/html', title: 'API overview' }],
       },
     ],
@@ -105,7 +105,7 @@ export function llmsFullTxt(baseUrl: string, catalog: CheckCatalog): string {
     '',
     `- \`POST ${baseUrl}/api/scan\` with \`{"url": "<domain or MCP URL>"}\` scans a target and answers the report (JSON). Scans are rate-limited per IP; operators issue keys (\`Authorization: Bearer <key>\`) for more.`,
     `- \`GET ${baseUrl}/api/score/<domain>\` reads the stored score of a domain; \`GET ${baseUrl}/api/checks\` is this catalog in JSON.`,
-    `- The MCP server at ${baseUrl}${MCP_PATH} (streamable HTTP) offers the \`scan_domain\` and \`get_verification_challenge\` tools; its server card is at ${baseUrl}/.well-known/mcp/server-card.json.`,
+    `- The MCP server at ${baseUrl}${MCP_PATH} (streamable HTTP) offers tools to scan, read scores, re-run checks, run agent journeys and discover products (each listed at ${baseUrl}/api#mcp); its server card is at ${baseUrl}${MCP_PATH}/server-card.`,
     `- Every endpoint, with schemas, is in the OpenAPI document at ${baseUrl}${OPENAPI_PATH} (Swagger UI at ${baseUrl}/swagger); ${baseUrl}${API_CATALOG_PATH} lists the APIs (RFC 9727).`,
     `- Reports for people are at ${baseUrl}/site/<domain>; the same report in Markdown at ${baseUrl}/site/<domain>.md or with \`Accept: text/markdown\`.`,
     `- Contract version ${CONTRACT_VERSION}.`,

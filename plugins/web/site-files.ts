@@ -81,7 +81,7 @@ export function llmsTxt(baseUrl: string, reports: readonly PublishedReport[]): s
     '',
     `- [OpenAPI document](${baseUrl}/openapi.json): every endpoint, with schemas`,
     `- [API reference](${baseUrl}/swagger): Swagger UI`,
-    `- [MCP endpoint](${baseUrl}/api/mcp): streamable HTTP, tools scan_domain and get_verification_challenge`,
+    `- [MCP server](${baseUrl}/api#mcp): streamable HTTP at ${baseUrl}/api/mcp; how to connect, and every tool`,
     `- [Check catalog](${baseUrl}/api/checks): JSON, every check's layer, weight and specification`,
     `- [API catalog](${baseUrl}/.well-known/api-catalog): RFC 9727 linkset of the REST API and the MCP server`,
     `- [Full text](${baseUrl}/llms-full.txt): this file's documentation and every check in one Markdown file`,
