@@ -208,14 +208,14 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
   }),
   'llms-txt': ({ domain, origin }) => ({
     snippet: {
-      label: 'Publish as /llms.txt (text/markdown)',
+      label: 'Write your own sentence and links in place of the placeholders, then publish as /llms.txt (text/markdown)',
       language: 'markdown',
       code: `# ${domain}\n\n> One sentence on what ${domain} offers and who it is for.\n\n## Docs\n\n- [Getting started](${origin}/docs/): where to begin\n- [Pricing](${origin}/pricing): plans and limits\n\n## Optional\n\n- [About](${origin}/about): the company`,
     },
     recipes: fileRecipes('/llms.txt', 'text/markdown; charset=utf-8', 'llms.txt'),
   }),
   'llms-full-txt': ({ domain }) => ({
-    snippet: { label: 'Publish as /llms-full.txt (your docs as one Markdown file)', language: 'markdown', code: `# ${domain}\n\n> One sentence on what ${domain} offers.\n\n## Getting started\n\n(the full text of each documentation page, in order)` },
+    snippet: { label: 'Replace the placeholders with your docs, then publish as /llms-full.txt (one Markdown file)', language: 'markdown', code: `# ${domain}\n\n> One sentence on what ${domain} offers.\n\n## Getting started\n\n(the full text of each documentation page, in order)` },
     recipes: fileRecipes('/llms-full.txt', 'text/markdown; charset=utf-8', 'llms-full.txt'),
   }),
   'sitemap-xml': ({ origin }) => ({
