@@ -43,9 +43,8 @@ export interface PageSample {
   summary: PageSampleSummary
 }
 
-/** The largest `pages` a request may name; anonymous callers get ANONYMOUS_MAX_PAGES. */
+/** The largest `pages` a scan may sample (core/limits.ts says who may ask for how many). */
 export const MAX_PAGES = 100
-export const ANONYMOUS_MAX_PAGES = 25
 /** The product token robots.txt rules are matched against (the scanner's User-Agent carries it). */
 export const SCANNER_ROBOTS_TOKEN = 'AgentReadiness'
 /** Rendering costs a browser page each: a multi-page scan renders this many sampled pages at most. */
