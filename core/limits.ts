@@ -2,7 +2,7 @@ import ipaddr from 'ipaddr.js'
 import { hasCapability, KEY_TIERS, type KeyTier } from './keys/service.ts'
 import type { SlidingWindowState, Store } from './store/types.ts'
 import { AppError } from './errors.ts'
-import { MAX_PAGES } from './engine/site-sample.ts'
+import { MAX_PAGES } from './engine/sample-size.ts'
 
 /**
  * Every rate limit of the service, declared once as data (spec, Limits). Each is a true sliding window in the

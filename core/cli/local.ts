@@ -13,6 +13,8 @@ export interface LocalScan {
   mcpUrl?: string
   /** Headers for the MCP endpoint's origin (`--header`, `--header-env`): a token for the user's own server. */
   mcpHeaders?: Record<string, string>
+  /** Pages to sample (`--pages`): page-level checks are judged over them. */
+  pages?: number
   /** Run just these checks: a partial result without a score. */
   only?: string[]
   /** Ids the gate needs; unknown ones are refused before anything is fetched. */
@@ -41,7 +43,13 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
       const report = await scan(target, engine, { phase: 'all', checkIds: options.only, mcpUrl: options.mcpUrl, mcpHeaders: options.mcpHeaders, onEvent: options.onEvent })
       return skipRendered(fromScanReport(report, { partial: true, isBeta }), options.static, engine.registry)
     }
-    let report = await scan(target, engine, { phase: 'static', mcpUrl: options.mcpUrl, mcpHeaders: options.mcpHeaders, onEvent: options.onEvent })
+    let report = await scan(target, engine, {
+      phase: 'static',
+      mcpUrl: options.mcpUrl,
+      mcpHeaders: options.mcpHeaders,
+      ...(options.pages !== undefined ? { pages: options.pages } : {}),
+      onEvent: options.onEvent,
+    })
     if (report.pendingChecks.length > 0) {
       options.onNote(`rendering ${report.pendingChecks.length} checks in a browser`)
       report = { ...assessRelevance(await resolvePending(report, engine, { mcpHeaders: options.mcpHeaders }), engine.registry).report, analysisStatus: 'complete', pendingChecks: [] }

@@ -43,8 +43,6 @@ export interface PageSample {
   summary: PageSampleSummary
 }
 
-/** The largest `pages` a scan may sample (core/limits.ts says who may ask for how many). */
-export const MAX_PAGES = 100
 /** The product token robots.txt rules are matched against (the scanner's User-Agent carries it). */
 export const SCANNER_ROBOTS_TOKEN = 'AgentReadiness'
 /** Rendering costs a browser page each: a multi-page scan renders this many sampled pages at most. */

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { CHECK_STATUSES, LAYER_IDS, MATURITIES, TIERS } from '../../core/engine/check.ts'
 import { SITE_TYPES } from '../../core/engine/collectors/site-classification.ts'
 import { commaList } from '../../core/query.ts'
-import { MAX_PAGES } from '../../core/engine/site-sample.ts'
+import { MAX_PAGES } from '../../core/engine/sample-size.ts'
 import { ANONYMOUS_SCAN_PAGES } from '../../core/limits.ts'
 
 const grade = z.enum(['A+', 'A', 'B', 'C', 'D', 'F'])
