@@ -3,6 +3,7 @@ import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { shareStatus } from '../core/engine/page-verdict.ts'
 import { MULTIPAGE_PAGES, type MultipagePage, type MultipageSite, startMultipageSite } from './fixtures/sites/multipage/site.ts'
 import { request } from './helpers.ts'
+import { runCliSource } from './support/cli.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
 
 /**
@@ -46,9 +47,9 @@ const TRUTH: Record<string, (page: MultipagePage) => boolean | null> = {
   'accessible-forms': () => null,
 }
 
-describe('POST /api/scan with pages', () => {
-  let result: Record<string, any>
+let result: Record<string, any>
 
+describe('POST /api/scan with pages', () => {
   beforeAll(async () => {
     const response = await post({ url: site.host, pages: 25, force: true })
     expect(response.status).toBe(200)
@@ -135,4 +136,31 @@ describe('pages limits', () => {
     expect(body.pages.length).toBe(38)
     expect(body.pageSample.note).toContain('37 allowed pages')
   }, 60_000)
+})
+
+describe('CLI --pages', () => {
+  const env = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: site.resolveRule })
+
+  test('--pages 25 --format json: the same sample and page counts as the API', async () => {
+    const run = await runCliSource(['scan', site.host, '--pages', '25', '--format', 'json', '--static', '--quiet'], env())
+    expect(run.code).toBe(0)
+    const report = JSON.parse(run.stdout)
+    expect(report.pages.map((page: { url: string }) => page.url)).toEqual(result.pages.map((page: { url: string }) => page.url))
+    const apiChecks = new Map(checksOf(result as never).map((check) => [check.id, check.pages]))
+    for (const check of checksOf(report)) if (check.pages) expect({ id: check.id, ...check.pages }).toEqual({ id: check.id, ...apiChecks.get(check.id)! })
+  }, 60_000)
+
+  test('--format markdown shows "of 25 pages", the failing pages and the sample', async () => {
+    const run = await runCliSource(['scan', site.host, '--pages', '25', '--format', 'markdown', '--static', '--quiet'], env())
+    expect(run.stdout).toContain('### Pages')
+    expect(run.stdout).toMatch(/`structured-data-jsonld`: \d+ of 25 pages/)
+    expect(run.stdout).toContain('/guides/guide-01 (fail)')
+    expect(run.stdout).toContain('| https://multipage.test/guides/guide-01 | llms | 200 |')
+  }, 60_000)
+
+  test('--pages out of range is a usage error', async () => {
+    const run = await runCliSource(['scan', site.host, '--pages', '101'], env())
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('--pages is a whole number from 1 to 100')
+  })
 })

@@ -76,7 +76,10 @@ function pagesSection(report: CliReport, paint: Paint): string[] {
   for (const check of pageLevelChecks(report)) {
     const [mark, tone] = MARKS[check.status] ?? [check.status, 'dim']
     lines.push(`  ${paint(tone, mark)} ${check.id}  ${pageShare(check.pages)}`)
-    for (const page of check.pages.failing) lines.push(...wrap(failingPageText(page), { first: '       - ', indent: '         ', maxLines: 2 }))
+    // A terminal gets the first few, one line each; the Markdown and JSON formats list up to ten.
+    for (const page of check.pages.failing.slice(0, 3)) lines.push(...wrap(failingPageText(page), { first: '       - ', indent: '         ', maxLines: 1 }))
+    const more = check.pages.checked - check.pages.passed - Math.min(3, check.pages.failing.length)
+    if (more > 0) lines.push(paint('dim', `       and ${more} more pages not passing`))
   }
   for (const page of report.pages!) lines.push(paint('dim', `  ${String(page.httpStatus ?? '---')} ${page.source.padEnd(7)} ${page.url}`))
   return lines
