@@ -15,7 +15,7 @@ let world: World
 
 beforeAll(async () => {
   site = startMultipageSite()
-  world = await startWorld([], { browser: null, extraResolve: [site.resolveRule], features: ['scan'] })
+  world = await startWorld([], { browser: null, extraResolve: [site.resolveRule], features: ['scan', 'journey', 'leaderboard', 'web'] })
 })
 afterAll(async () => {
   await world.close()
@@ -99,6 +99,20 @@ describe('POST /api/scan with pages', () => {
       checks.filter((check) => check.pages !== undefined).map((check) => check.id).sort(),
     )
     expect(checks.filter((check) => scopes.get(check.id) === 'site' && check.pages === undefined).length).toBeGreaterThan(20)
+  })
+
+  test('the report page and its Markdown alternate show "of 25 pages", the failing pages and the sample', async () => {
+    const read = async (path: string) => (await world.handle.app.handle(request(path, { headers: { 'x-forwarded-for': clientIp() } }))).text()
+    const jsonld = checksOf(result as never).find((check) => check.id === 'structured-data-jsonld')!
+    const share = `${jsonld.pages!.passed} of 25 pages`
+    const html = await read(`/site/${site.host}`)
+    expect(html).toContain('id="pages-title"')
+    expect(html).toContain(share)
+    expect(html).toContain('href="https://multipage.test/guides/guide-01"')
+    const markdown = await read(`/site/${site.host}.md`)
+    expect(markdown).toContain('## Pages (25)')
+    expect(markdown).toContain(`(\`structured-data-jsonld\`): ${share}`)
+    expect(markdown).toContain('- /guides/guide-01 (fail)')
   })
 
   test('the score route returns the sample; a cached result answers only the same pages', async () => {

@@ -1,6 +1,7 @@
 import { buildReportModel, formatGain, type ReportCheck } from '../../core/report/index.ts'
 import { reportPath } from '../scan/shapes.ts'
 import { reportDescription } from './pages/report.tsx'
+import { pagesMarkdown } from './pages/report-pages.tsx'
 import type { ReportView } from './service.ts'
 
 /**
@@ -66,6 +67,7 @@ export function reportMarkdown(view: ReportView, baseUrl: string): string {
     lines.push(`## Also failing or warning (${model.issues.length}), by impact`, '', '| Check | Status | Points | Gain | Details |', '| --- | --- | ---: | ---: | --- |')
     lines.push(...model.issues.map(checkLine), '')
   }
+  lines.push(...pagesMarkdown(report, text))
   if (model.pending.length > 0) lines.push(`## Still running (${model.pending.length})`, '', ...model.pending.map((check) => `- ${text(check.name)} (\`${check.id}\`)`), '')
   lines.push(`## Passed (${model.passed.length})`, '', ...model.passed.map((check) => `- ${text(check.name)} (\`${check.id}\`) ${check.score}/${check.maxScore}`), '')
   lines.push(`## Not applicable (${model.counts.notApplicable})`, '')

@@ -4,6 +4,7 @@ import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'
 import { categoryName, CodeBlock, day, Gauge, isWebUrl, Sparkline, StatusLabel } from '../components.tsx'
 import { Layout, ScanForm } from '../layout.tsx'
+import { PagesSection } from './report-pages.tsx'
 import type { RecheckOutcome } from '../model.ts'
 import type { ReportView } from '../service.ts'
 
@@ -141,6 +142,7 @@ export function ReportPage({ view, baseUrl, nonce, recheck, runs }: ReportPage):
       ) : (
         ''
       )}
+      <PagesSection report={report} />
       {model.pending.length > 0 ? (
         <details class="fold" open>
           <summary>
