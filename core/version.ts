@@ -4,6 +4,6 @@
  * tests/catalog.test.ts fails, and `npm run catalog:lock` refuses, when the check catalog changes without a bump
  * here and a CHANGELOG.md entry (core/engine/catalog-lock.ts).
  */
-export const CONTRACT_VERSION = '1.28.0'
+export const CONTRACT_VERSION = '1.29.0'
 
 export const SERVICE_NAME = 'agent-readiness'

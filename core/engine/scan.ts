@@ -311,6 +311,8 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   const collection = new Collection(runner)
   const multiPage = (options.pages ?? 1) > 1
   const pageRuns = multiPage && target.kind === 'domain' ? new PageRuns(runner, { collection, requested: options.pages! }) : undefined
+  // Drawn now, beside the site-level checks, rather than when the first page-level check asks for it.
+  pageRuns?.draw().catch(() => {})
   const main = runChecks(checks, { ...runner, onEvent: progress.track, ...(pageRuns ? { pageRuns } : {}) }, collection)
   const fanout = planFanout(collection, checks, runner).then((plans) => {
     for (const plan of plans) progress.add(plan.checks)
