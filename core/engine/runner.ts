@@ -141,9 +141,10 @@ function notApplicable(check: CheckDefinition, options: RunnerOptions): Outcome 
   return { status: 'na', details: `Applies to ${kinds} scans, not ${options.target.kind}`, naReason: `Applies to ${kinds} scans only` }
 }
 
+/** A scan never dies of its sample: a sample that could not be drawn leaves the homepage's verdict. */
 async function judgedOverPages(check: CheckDefinition, home: Outcome, pageRuns: PageRuns): Promise<CheckResult> {
-  const { outcome, pages } = await pageRuns.judge(check, home)
-  return { ...toCheckResult(check.meta, outcome), pages }
+  const judged = await pageRuns.judge(check, home).catch(() => null)
+  return judged ? { ...toCheckResult(check.meta, judged.outcome), pages: judged.pages } : toCheckResult(check.meta, home)
 }
 
 /** Runs the given checks in catalog order, emitting start/complete events; deep checks wait for the `all` phase. */

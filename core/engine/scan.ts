@@ -363,8 +363,8 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
 
 /** The sample a multi-page scan judged (drawn by its first page-level check, or now when none ran). */
 async function sampleFields(pageRuns: PageRuns): Promise<Pick<ScanReport, 'pages' | 'pageSample'>> {
-  const sample = await pageRuns.draw()
-  return { pages: sample.pages, pageSample: sample.summary }
+  const sample = await pageRuns.draw().catch(() => null)
+  return sample ? { pages: sample.pages, pageSample: sample.summary } : {}
 }
 
 /** The homepage and llms.txt artifacts the checks already collected, read as the site's own description. */
