@@ -91,7 +91,6 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
           ...summarize(report),
           ...(report.servedFromCache ? { servedFromCache: true as const, resultAgeSeconds: report.resultAgeSeconds } : {}),
           scoreUrl: scoreUrl(row.domain),
-          ...(report.pageSample ? { pageSample: report.pageSample } : {}),
           ...(report.pagesIgnored ? { pagesIgnored: report.pagesIgnored } : {}),
           ...(detail === 'full' ? { report } : {}),
         }

@@ -51,11 +51,11 @@ export const scanBody = z.object({
 
 /** A page-level check's reading over a multi-page scan's sample (absent on one-page scans). */
 const pageVerdict = z.object({
-  checked: z.number().int().describe('Sampled pages the check judged (pass, warning or fail)'),
+  checked: z.number().int(),
   passed: z.number().int(),
   failing: z
     .array(z.object({ url: z.string(), status: z.enum(CHECK_STATUSES), details: z.string(), recommendation: z.string().optional() }))
-    .describe('At most 10 pages that did not pass, failures first'),
+    .describe('At most 10, worst first'),
 })
 
 /** The sample of a multi-page scan (absent on one-page scans). */
@@ -70,17 +70,17 @@ const sampleFields = {
       }),
     )
     .optional()
-    .describe('The pages a multi-page scan judged, the homepage first'),
+    .describe('Pages judged, the homepage first'),
   pageSample: z
     .object({
       requested: z.number().int(),
-      candidates: z.number().int().describe('Same-origin HTML pages found in the sitemap, llms.txt and the homepage links'),
-      robotsSkipped: z.number().int().describe('Candidates robots.txt disallows for the scanner: never fetched'),
-      renderedPages: z.array(z.string()).describe('The pages rendered (browser) checks ran on'),
-      note: z.string().optional().describe('Why the sample is smaller than asked'),
+      candidates: z.number().int(),
+      robotsSkipped: z.number().int().describe('Disallowed by robots.txt: never fetched'),
+      renderedPages: z.array(z.string()),
+      note: z.string().optional().describe('Why the sample is short'),
     })
     .optional(),
-  pagesIgnored: z.string().optional().describe('Why `pages` was ignored (an MCP target)'),
+  pagesIgnored: z.string().optional().describe('Why `pages` was ignored'),
 }
 
 export const checkResult = z.object({
