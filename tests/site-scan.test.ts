@@ -15,7 +15,12 @@ let world: World
 
 beforeAll(async () => {
   site = startMultipageSite()
-  world = await startWorld([], { browser: null, extraResolve: [site.resolveRule], features: ['scan', 'journey', 'leaderboard', 'web'] })
+  world = await startWorld([], {
+    browser: null,
+    extraResolve: [site.resolveRule],
+    mcp: [{ name: 'well-made', hosts: ['pages-mcp.test'] }],
+    features: ['scan', 'journey', 'leaderboard', 'web'],
+  })
 })
 afterAll(async () => {
   await world.close()
@@ -140,6 +145,15 @@ describe('pages limits', () => {
     const stream = await world.handle.app.handle(request(`/api/scan/stream?domain=${site.host}&pages=many`, { headers: { 'x-forwarded-for': clientIp() } }))
     expect(stream.status).toBe(400)
   })
+
+  test('an MCP target ignores pages, and the result says so', async () => {
+    const response = await post({ url: 'https://pages-mcp.test/mcp', pages: 10, force: true })
+    expect(response.status).toBe(200)
+    const body = await response.json()
+    expect(body.urlKind).toBe('mcp')
+    expect(body.pagesIgnored).toBe('pages applies to domain scans only: the mcp server was scanned as itself')
+    expect(body.pages).toBeUndefined()
+  }, 60_000)
 
   test('a scan key may ask for up to 100 pages', async () => {
     const { key } = await world.handle.deps.keys.create('scan', 'site-scan test')
