@@ -43,6 +43,8 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
       const report = await scan(target, engine, { phase: 'all', checkIds: options.only, mcpUrl: options.mcpUrl, mcpHeaders: options.mcpHeaders, onEvent: options.onEvent })
       return skipRendered(fromScanReport(report, { partial: true, isBeta }), options.static, engine.registry)
     }
+    // The rendered checks come after the static phase: the browser starts meanwhile.
+    engine.browser?.warm?.()
     let report = await scan(target, engine, {
       phase: 'static',
       mcpUrl: options.mcpUrl,
