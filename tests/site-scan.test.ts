@@ -133,6 +133,25 @@ describe('POST /api/scan with pages', () => {
   }, 60_000)
 })
 
+describe('GET /api/scan/stream with pages', () => {
+  test('the stream scans the sample: scan_complete carries the pages and the page counts', async () => {
+    const response = await world.handle.app.handle(
+      request(`/api/scan/stream?domain=${site.host}&pages=5&force=1`, { headers: { 'x-forwarded-for': clientIp() } }),
+    )
+    expect(response.status).toBe(200)
+    const frames = (await response.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)))
+    const complete = frames.find((frame) => frame.type === 'scan_complete')
+    expect(complete.result.pages).toHaveLength(5)
+    const done = frames.find((frame) => frame.type === 'check_complete' && frame.checkId === 'structured-data-jsonld')
+    const check = checksOf(complete.result).find((entry) => entry.id === 'structured-data-jsonld')!
+    expect(check.pages!.checked).toBe(5)
+    expect({ status: done.status, score: done.score }).toEqual({ status: check.status, score: check.score })
+  }, 60_000)
+})
+
 describe('pages limits', () => {
   test('out of range, or above the anonymous allowance, is a 400 with the error body', async () => {
     for (const pages of [0, 101, 2.5, 26]) {
