@@ -2,7 +2,7 @@
  * Multi-page scan cost on the 43-page multipage fixture (tests/fixtures/sites/multipage; 38 pages robots.txt allows):
  * the wall time and peak RSS of a static scan with `pages` 1, 25 and 100 (each in a process of its own, so the peak
  * is that scan's; runs alternate, medians are printed), then a full rendered 1-page CLI scan beside Lighthouse 12's
- * accessibility + SEO run of the same page in the same Chromium. Lighthouse is fetched by npx, never a dependency;
+ * accessibility + SEO run of the same page in the same Chromium (ours as installed: dist/cli.js, rebuilt first). Lighthouse is fetched by npx, never a dependency;
  * when it cannot be fetched the bench says so and skips it. Prints figures; asserts nothing.
  *
  *   bun bench/site-scan.ts [--runs 5]
@@ -12,6 +12,7 @@
  */
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { buildCli } from '../core/cli/build.ts'
 import { loadConfig } from '../core/config.ts'
 import { createEngineDeps } from '../core/engine-deps.ts'
 import { scan } from '../core/engine/scan.ts'
@@ -73,7 +74,8 @@ try {
   if (!chromium) console.log('\nNo Chromium on PATH: the rendered comparison is skipped.')
   else if (lighthouseVersion.code !== 0) console.log('\nLighthouse 12 could not be fetched with npx: the rendered comparison is skipped.')
   else {
-    const ours = [process.execPath, 'core/cli.ts', 'scan', site.host, '--quiet', '--format', 'json']
+    // The CLI as installed (dist/cli.js, rebuilt from the current source), as bench/cli.ts runs it.
+    const ours = [process.execPath, await buildCli(), 'scan', site.host, '--quiet', '--format', 'json']
     // Lighthouse reaches the same server directly: it has no SCANNER_RESOLVE, and the page is the same bytes.
     const lighthouse = [
       'npx', '--yes', 'lighthouse@12', `http://${site.resolveRule.split(':').slice(2).join(':')}/`,

@@ -262,7 +262,6 @@ export async function scanCommand(argv: string[]): Promise<number> {
         static: args.static,
         allowPrivate: args.allowPrivate,
         onEvent: (event) => progress.event(event),
-        onNote: (line) => progress.note(line),
         usage: SCAN_USAGE,
       })
     }
