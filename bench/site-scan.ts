@@ -2,8 +2,9 @@
  * Multi-page scan cost on the 43-page multipage fixture (tests/fixtures/sites/multipage; 38 pages robots.txt allows):
  * the wall time and peak RSS of a static scan with `pages` 1, 25 and 100 (each in a process of its own, so the peak
  * is that scan's; runs alternate, medians are printed), then a full rendered 1-page CLI scan beside Lighthouse 12's
- * accessibility + SEO run of the same page in the same Chromium (ours as installed: dist/cli.js, rebuilt first). Lighthouse is fetched by npx, never a dependency;
- * when it cannot be fetched the bench says so and skips it. Prints figures; asserts nothing.
+ * accessibility + SEO run of the same page in the same Chromium (ours as installed: dist/cli.js, rebuilt first).
+ * Lighthouse is fetched by npx, never a dependency; when it cannot be fetched the bench says so and skips it. Prints
+ * figures; asserts nothing.
  *
  *   bun bench/site-scan.ts [--runs 5]
  *
