@@ -245,7 +245,8 @@ function normaliseIp(raw: string): string | null {
  * Pages one domain scan may sample (`pages`): anonymous callers up to ANONYMOUS_SCAN_PAGES, scan-key holders up to
  * MAX_PAGES. A page costs the site one HTML fetch and a few small probes (its Markdown twin, its Link targets), at
  * most PAGE_FETCH_CONCURRENCY at a time, spaced by the site's Crawl-delay (obeyed up to 2 s); the pages' HTML reads
- * at most PAGES_MAX_BYTES (24 MiB) beside the scan's own 16 MiB, and a Crawl-delay gets at most 30 s of fetching.
+ * at most PAGES_MAX_BYTES (24 MiB) beside the scan's own 16 MiB, a Crawl-delay gets at most 30 s of fetching, and the
+ * page checks finish within PAGE_RUNS_WINDOW_MS (60 s; a page not judged by then is not counted).
  */
 export const ANONYMOUS_SCAN_PAGES = 25
 
