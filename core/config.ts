@@ -74,7 +74,7 @@ const envSchema = z.object({
   SCANNER_RESOLVE: resolveRules.default([]),
   SCANNER_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
   SCANNER_MAX_BYTES: positiveInt.default(5_242_880),
-  SCANNER_HOST_CONCURRENCY: positiveInt.max(64).default(6),
+  SCANNER_HOST_CONCURRENCY: positiveInt.max(64).default(4),
   CHROMIUM_PATH: z.string().min(1).optional(),
   BROWSER_WS_ENDPOINT: z.string().regex(/^wss?:\/\//, 'expected ws://… or wss://…').optional(),
   LLM_PROVIDER: z.enum(['openai', 'anthropic']).optional(),

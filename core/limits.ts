@@ -1,6 +1,8 @@
 import ipaddr from 'ipaddr.js'
 import { hasCapability, KEY_TIERS, type KeyTier } from './keys/service.ts'
 import type { SlidingWindowState, Store } from './store/types.ts'
+import { AppError } from './errors.ts'
+import { MAX_PAGES } from './engine/sample-size.ts'
 
 /**
  * Every rate limit of the service, declared once as data (spec, Limits). Each is a true sliding window in the
@@ -237,4 +239,23 @@ function normaliseIp(raw: string): string | null {
   if (!ipaddr.IPv6.isValid(host)) return null
   const address = ipaddr.IPv6.parse(host)
   return address.isIPv4MappedAddress() ? address.toIPv4Address().toString() : address.toString()
+}
+
+/**
+ * Pages one domain scan may sample (`pages`): anonymous callers up to ANONYMOUS_SCAN_PAGES, scan-key holders up to
+ * MAX_PAGES. A page costs the site one HTML fetch and a few small probes (its Markdown twin, its Link targets), at
+ * most PAGE_FETCH_CONCURRENCY at a time, spaced by the site's Crawl-delay (obeyed up to 2 s); the pages' HTML reads
+ * at most PAGES_MAX_BYTES (24 MiB) beside the scan's own 16 MiB, a Crawl-delay gets at most 30 s of fetching, and the
+ * page checks finish within PAGE_RUNS_WINDOW_MS (60 s; a page not judged by then is not counted).
+ */
+export const ANONYMOUS_SCAN_PAGES = 25
+
+/** A `pages` beyond the caller's allowance is the spec's 400 (VALIDATION_FAILED), like a value out of range. */
+export function assertScanPages(pages: number | undefined, caller: Caller, where: 'body' | 'query' = 'body'): void {
+  if (pages === undefined || pages <= ANONYMOUS_SCAN_PAGES) return
+  if (caller.kind === 'key' && hasCapability(caller.tier, 'scan-exempt')) return
+  throw new AppError('VALIDATION_FAILED', {
+    message: `pages: at most ${ANONYMOUS_SCAN_PAGES} without a scan key (${MAX_PAGES} with one)`,
+    details: { in: where, issues: [{ path: 'pages', message: `at most ${ANONYMOUS_SCAN_PAGES} without a scan key` }] },
+  })
 }

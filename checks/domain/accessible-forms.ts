@@ -45,6 +45,7 @@ export default defineCheck({
     specUrl: 'https://developer.chrome.com/docs/lighthouse/agentic-browsing/',
     recommendation:
       'Give every visible input, select and textarea a <label for> (or aria-label) and a name attribute, give every button text or aria-label, and use valid autocomplete tokens.',
+    scope: 'page',
     needs: ['homepage', 'docsPage'],
   },
   run({ homepage, docsPage }) {

@@ -66,6 +66,7 @@ export default defineCheck({
     specUrl: 'https://developer.chrome.com/docs/lighthouse/agentic-browsing/',
     recommendation:
       'Render the main content on the server (SSR or static generation) so the initial HTML has the text and an <h1>; keep JavaScript for interaction.',
+    scope: 'page',
     needs: ['homepage', 'docsPage'],
     essentialsAccess: 'readableWithoutJs',
     // Only the homepage's fail (an empty or near-empty shell) stops agents; thin content and a docs page are warnings.

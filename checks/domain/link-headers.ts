@@ -19,6 +19,7 @@ export default defineCheck({
     maxScore: 5,
     specUrl: 'https://www.rfc-editor.org/rfc/rfc8288',
     recommendation: `Send discovery relations on the homepage response, e.g. ${EXAMPLE}.`,
+    scope: 'page',
     needs: ['linkHeader'],
   },
   run({ linkHeader }) {

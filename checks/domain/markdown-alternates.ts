@@ -22,6 +22,7 @@ export default defineCheck({
     specUrl: 'https://llmstxt.org/#proposal',
     recommendation:
       'Publish a markdown version of each page at <page>.md or <page>.html.md (/index.html.md or /index.md for the homepage) and advertise it with <link rel="alternate" type="text/markdown" href="…"> in <head>.',
+    scope: 'page',
     needs: ['markdownVariants'],
   },
   run({ markdownVariants }) {

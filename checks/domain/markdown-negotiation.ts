@@ -28,6 +28,7 @@ export default defineCheck({
     specUrl: 'https://www.rfc-editor.org/rfc/rfc7763',
     recommendation:
       'When a request prefers text/markdown (Accept: text/markdown, text/html;q=0.5), answer with Content-Type: text/markdown; charset=utf-8 and Vary: Accept; keep serving HTML to browsers.',
+    scope: 'page',
     needs: ['markdownHome', 'homepage', 'markdownVariants'],
     agentEntryPoint: true,
   },

@@ -18,6 +18,7 @@ export default defineCheck({
     specUrl: 'https://ogp.me/',
     recommendation:
       'Add og:title, og:type, og:image and og:url meta tags, a <meta name="description"> and a <link rel="canonical"> to the homepage.',
+    scope: 'page',
     needs: ['homepage'],
   },
   run({ homepage }) {

@@ -31,6 +31,7 @@ export default defineCheck({
     specUrl: 'https://www.w3.org/WAI/tutorials/page-structure/',
     recommendation:
       'Give the homepage <html lang>, a <title>, exactly one <h1>, <main>, <nav>, <header> and <footer>, headings that never skip a level, alt text on images, and real buttons instead of role="button" on divs.',
+    scope: 'page',
     needs: ['homepage'],
   },
   run({ homepage }) {

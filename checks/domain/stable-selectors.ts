@@ -28,6 +28,7 @@ export default defineCheck({
     specUrl: 'https://developer.chrome.com/docs/lighthouse/agentic-browsing/',
     recommendation:
       'Give interactive elements an id, name, data-testid or aria-label (or at least two words of text), and use <button> instead of href="#" or javascript: links.',
+    scope: 'page',
     needs: ['rendered'],
     deep: true,
   },

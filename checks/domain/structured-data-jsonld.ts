@@ -29,6 +29,7 @@ export default defineCheck({
     specUrl: 'https://schema.org/docs/gs.html',
     recommendation:
       'Add a <script type="application/ld+json"> block with "@context": "https://schema.org" describing the site (Organization and WebSite, or Product / SoftwareApplication for what it sells).',
+    scope: 'page',
     needs: ['homepage'],
   },
   run({ homepage }) {

@@ -14,6 +14,8 @@ const baselineCheck = z.object({
   details: z.string().optional(),
   recommendation: z.string().optional(),
   mcpUrl: z.string().optional(),
+  /** A page-level check of a multi-page scan: its passing share is compared too. */
+  pages: z.object({ checked: z.number(), passed: z.number(), failing: z.array(z.object({ url: z.string() })) }).optional(),
 })
 
 const baselineSchema = z.object({
@@ -55,12 +57,14 @@ export interface Regression {
   id: string
   mcpUrl?: string
   name: string
-  /** Always `pass`: only a check that passed can regress. */
+  /** `pass`, except for a page-level check whose passing share fell while its status did not turn from pass. */
   before: string
   /** Its status now, or `not run` when this run has no such row. */
   after: string
   details?: string
   recommendation?: string
+  /** A page-level check whose passing share fell: the shares before and after, and the pages that stopped passing. */
+  pages?: { before: string; after: string; stoppedPassing: string[] }
 }
 
 export interface BaselineComparison {
@@ -87,10 +91,37 @@ export interface BaselineComparison {
   }
 }
 
-type Row = Pick<CliCheck, 'id' | 'name' | 'status' | 'details' | 'recommendation' | 'mcpUrl'>
+type Row = Pick<CliCheck, 'id' | 'name' | 'status' | 'details' | 'recommendation' | 'mcpUrl'> & {
+  pages?: { checked: number; passed: number; failing: { url: string }[] }
+}
+
+/**
+ * A page-level check regresses when its passing share fell by more than the tolerance (read as percentage points of
+ * the share), even if its status held: the docs section that lost its alternates is caught, not averaged away.
+ */
+function pageRegression(before: Row, after: Row | undefined, tolerance: number): Regression['pages'] | null {
+  if (!before.pages?.checked || !after?.pages?.checked) return null
+  const share = (pages: NonNullable<Row['pages']>) => (100 * pages.passed) / pages.checked
+  if (share(before.pages) - share(after.pages) <= tolerance) return null
+  const failedBefore = new Set(before.pages.failing.map((page) => page.url))
+  return {
+    before: `${before.pages.passed} of ${before.pages.checked} pages`,
+    after: `${after.pages.passed} of ${after.pages.checked} pages`,
+    stoppedPassing: after.pages.failing.map((page) => page.url).filter((url) => !failedBefore.has(url)),
+  }
+}
 
 /** A check run against several MCP servers has one row per server: each row is compared with its own. */
 const keyOf = (row: Row) => (row.mcpUrl ? `${row.id} ${row.mcpUrl}` : row.id)
+
+/** What changed, in a phrase: "pass → fail", and for a page-level check the shares and the pages that stopped passing. */
+export function regressionChange(regression: Regression): string {
+  const status = regression.before === regression.after ? regression.after : `${regression.before} → ${regression.after}`
+  if (!regression.pages) return status
+  const { before, after, stoppedPassing } = regression.pages
+  const named = stoppedPassing.length > 0 ? `; stopped passing: ${stoppedPassing.join(', ')}` : ''
+  return `${status}, ${before} → ${after}${named}`
+}
 
 /** The label of a regression or a fix: the check id, and its MCP server when it has one. */
 export const rowLabel = (row: { id: string; mcpUrl?: string }) => (row.mcpUrl ? `${row.id} (${row.mcpUrl})` : row.id)
@@ -107,17 +138,18 @@ export function compareWithBaseline(report: CliReport, baseline: BaselineReport,
 
   const regressions: Regression[] = []
   for (const [key, before] of then) {
-    if (before.status !== 'pass') continue
     const after = now.get(key)
-    if (after?.status === 'pass') continue
+    const pages = pageRegression(before, after, tolerance)
+    if ((before.status !== 'pass' || after?.status === 'pass') && !pages) continue
     // A check the current catalog no longer has cannot regress: it is listed as removed instead.
     if (!after && removed.includes(before.id)) continue
     regressions.push({
       id: before.id,
       ...(before.mcpUrl ? { mcpUrl: before.mcpUrl } : {}),
       name: after?.name ?? before.name,
-      before: 'pass',
+      before: before.status,
       after: after?.status ?? 'not run',
+      ...(pages ? { pages } : {}),
       ...(after?.details ? { details: after.details } : {}),
       ...((after?.recommendation ?? before.recommendation) ? { recommendation: after?.recommendation ?? before.recommendation } : {}),
     })

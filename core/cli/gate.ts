@@ -1,4 +1,4 @@
-import { type BaselineComparison, type BaselineReport, compareWithBaseline, rowLabel } from './baseline.ts'
+import { type BaselineComparison, type BaselineReport, compareWithBaseline, regressionChange, rowLabel } from './baseline.ts'
 import type { CliReport } from './report.ts'
 import { UsageError } from './usage.ts'
 
@@ -97,7 +97,9 @@ export function evaluateGate(report: CliReport, options: GateOptions, usage: str
         name: `regression ${rowLabel(regression)}`,
         check: regression.id,
         passed: false,
-        message: `${rowLabel(regression)} passed in the baseline and is ${regression.after} now`,
+        message: regression.pages
+          ? `${rowLabel(regression)} passes on fewer pages than in the baseline: ${regressionChange(regression)}`
+          : `${rowLabel(regression)} passed in the baseline and is ${regression.after} now`,
         detail: joinLines(regression.details, regression.recommendation && `Fix: ${regression.recommendation}`),
       })
     }

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts'
 import { createEngineDeps } from '../engine-deps.ts'
 import { assessRelevance } from '../engine/relevance.ts'
-import { resolvePending, scan } from '../engine/scan.ts'
+import { scan } from '../engine/scan.ts'
 import { isLocalHost } from '../engine/target.ts'
 import { ScanError } from '../engine/scan-error.ts'
 import { SCAN_ERRORS } from '../scan-errors.ts'
@@ -13,6 +13,8 @@ export interface LocalScan {
   mcpUrl?: string
   /** Headers for the MCP endpoint's origin (`--header`, `--header-env`): a token for the user's own server. */
   mcpHeaders?: Record<string, string>
+  /** Pages to sample (`--pages`): page-level checks are judged over them. */
+  pages?: number
   /** Run just these checks: a partial result without a score. */
   only?: string[]
   /** Ids the gate needs; unknown ones are refused before anything is fetched. */
@@ -21,13 +23,13 @@ export interface LocalScan {
   static: boolean
   allowPrivate: boolean
   onEvent: (event: ProgressEvent) => void
-  onNote: (line: string) => void
   usage: string
 }
 
 /**
- * Scans in this process, the way the service does: the static phase, then (when rendered checks are pending) the
- * background analysis of the worker: deep checks, then relevance. A server and this give the same score.
+ * Scans in this process with the service's checks and judgements: the static and rendered checks (the latter in one
+ * pass beside the former rather than in the worker's later phase), then relevance. A server and this give the same
+ * score.
  */
 export async function scanLocally(target: string, options: LocalScan): Promise<CliReport> {
   const config = loadConfig(options.allowPrivate ? { ...process.env, SCANNER_ALLOW_PRIVATE: 'true' } : process.env)
@@ -41,11 +43,18 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
       const report = await scan(target, engine, { phase: 'all', checkIds: options.only, mcpUrl: options.mcpUrl, mcpHeaders: options.mcpHeaders, onEvent: options.onEvent })
       return skipRendered(fromScanReport(report, { partial: true, isBeta }), options.static, engine.registry)
     }
-    let report = await scan(target, engine, { phase: 'static', mcpUrl: options.mcpUrl, mcpHeaders: options.mcpHeaders, onEvent: options.onEvent })
-    if (report.pendingChecks.length > 0) {
-      options.onNote(`rendering ${report.pendingChecks.length} checks in a browser`)
-      report = { ...assessRelevance(await resolvePending(report, engine, { mcpHeaders: options.mcpHeaders }), engine.registry).report, analysisStatus: 'complete', pendingChecks: [] }
-    }
+    // The browser starts at once and the rendered checks run beside the static ones: the time of the slower of the two.
+    const rendering = engine.browser !== null
+    if (rendering) engine.browser!.warm?.()
+    let report = await scan(target, engine, {
+      phase: rendering ? 'all' : 'static',
+      mcpUrl: options.mcpUrl,
+      mcpHeaders: options.mcpHeaders,
+      ...(options.pages !== undefined ? { pages: options.pages } : {}),
+      onEvent: options.onEvent,
+    })
+    const renderedApply = engine.registry.checks.some((check) => check.meta.deep && check.meta.appliesTo.includes(report.urlKind))
+    if (rendering && renderedApply) report = { ...assessRelevance(report, engine.registry).report, analysisStatus: 'complete', pendingChecks: [] }
     return skipRendered(fromScanReport(report, { partial: false, isBeta }), options.static, engine.registry)
   } catch (error) {
     if (!(error instanceof ScanError)) throw error

@@ -9,6 +9,8 @@ export interface RemoteScan {
   /** A scan key (AGENT_READINESS_KEY): exempt from the public limits. */
   key: string | undefined
   mcpUrl?: string
+  /** Pages to sample (`--pages`); the service allows 25 without a scan key. */
+  pages?: number
   /** Run just these checks (POST /api/scan/checks): a partial result without a score. */
   only?: string[]
   /** Stream events (GET /api/scan/stream) for a progress display; without it one POST /api/scan does. */
@@ -30,8 +32,13 @@ export async function scanRemotely(target: string, options: RemoteScan): Promise
   if (options.only) return selectiveRun(client, catalog, target, options.only, options.mcpUrl)
   // A CI gate measures what is deployed now, as the in-process scan does: never a stored result from hours ago.
   let result = options.onEvent
-    ? await streamScan(client, target, options.mcpUrl, options.onEvent)
-    : await client.json<AuditResult>('POST', '/api/scan?format=audit', { url: target, force: true, ...(options.mcpUrl ? { mcpUrl: options.mcpUrl } : {}) })
+    ? await streamScan(client, target, options.mcpUrl, options.pages, options.onEvent)
+    : await client.json<AuditResult>('POST', '/api/scan?format=audit', {
+        url: target,
+        force: true,
+        ...(options.mcpUrl ? { mcpUrl: options.mcpUrl } : {}),
+        ...(options.pages !== undefined ? { pages: options.pages } : {}),
+      })
   // Rendered checks finish in the background (202, analysisStatus partial): the score route says when they are done.
   // Its public limit is 10 reads a minute, so the interval grows and a 429 is waited out, not fatal.
   const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000)
@@ -76,8 +83,14 @@ export class Client {
 }
 
 /** Reads the scan stream to its end, relaying its frames; the last scan_complete result is the answer. */
-async function streamScan(client: Client, target: string, mcpUrl: string | undefined, onEvent: NonNullable<RemoteScan['onEvent']>): Promise<AuditResult> {
-  const query = new URLSearchParams({ domain: target, format: 'audit', force: '1', ...(mcpUrl ? { mcp: mcpUrl } : {}) })
+async function streamScan(
+  client: Client,
+  target: string,
+  mcpUrl: string | undefined,
+  pages: number | undefined,
+  onEvent: NonNullable<RemoteScan['onEvent']>,
+): Promise<AuditResult> {
+  const query = new URLSearchParams({ domain: target, format: 'audit', force: '1', ...(mcpUrl ? { mcp: mcpUrl } : {}), ...(pages !== undefined ? { pages: String(pages) } : {}) })
   const response = await client.send('GET', `/api/scan/stream?${query}`)
   let result: AuditResult | null = null
   for await (const { data } of response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())) {

@@ -1,4 +1,6 @@
+import type { PageVerdict } from '../engine/page-verdict.ts'
 import type { ScanReport } from '../engine/scan.ts'
+import type { PageSampleSummary, SampledPage } from '../engine/site-sample.ts'
 import type { ReportCheckInput, ReportLayerInput } from '../report/index.ts'
 
 /**
@@ -33,6 +35,9 @@ export interface CliReport {
   blockFactor?: number
   /** The scan sent the user's headers (`--header`, `--header-env`) to the MCP origin: their names, never values. */
   authenticated?: { headers: string[] }
+  /** A multi-page scan (`--pages`): the pages judged, the homepage first, and how the sample came about. */
+  pages?: SampledPage[]
+  pageSample?: PageSampleSummary
 }
 
 /** A layer as the report model reads it, holding the CLI's checks. */
@@ -46,6 +51,8 @@ export interface CliCheck extends ReportCheckInput {
   maturity?: string
   /** A beta check runs but cannot affect any score (the catalog's flag; absent from older reports). */
   beta?: boolean
+  /** A page-level check of a multi-page scan: pages judged and passed, and the failing ones with their fix. */
+  pages?: PageVerdict
 }
 
 export interface CliFix {
@@ -87,6 +94,7 @@ export function toCheck(check: CliCheck, isBeta: (id: string) => boolean = () =>
     ...(check.bonus !== undefined ? { bonus: check.bonus } : {}),
     ...(check.maturity ? { maturity: check.maturity } : {}),
     ...(isBeta(check.id) ? { beta: true } : {}),
+    ...(check.pages ? { pages: check.pages } : {}),
   }
 }
 
@@ -108,6 +116,8 @@ interface ScoredShape {
   contractVersion?: string
   blockedBy?: string[]
   blockFactor?: number
+  pages?: SampledPage[]
+  pageSample?: PageSampleSummary
 }
 
 /** Which checks the catalog marks beta: the scan results do not carry the flag. */
@@ -150,6 +160,7 @@ function fromScored(shape: ScoredShape, target: string, source: string, partial:
         })),
     source,
     ...(shape.contractVersion ? { contractVersion: shape.contractVersion } : {}),
+    ...(shape.pages && shape.pageSample ? { pages: shape.pages, pageSample: shape.pageSample } : {}),
     ...(!partial && shape.blockedBy ? { blockedBy: shape.blockedBy, ...(shape.blockFactor !== undefined ? { blockFactor: shape.blockFactor } : {}) } : {}),
   }
 }

@@ -1,4 +1,5 @@
 import { appendFile } from 'node:fs/promises'
+import { MAX_PAGES } from '../engine/sample-size.ts'
 import { type BaselineReport, readBaseline } from './baseline.ts'
 import type { RenderOptions } from './formats/style.ts'
 import { evaluateGate, type Gate } from './gate.ts'
@@ -31,6 +32,11 @@ Gates (exit 1 when one fails)
   --save-baseline FILE   write this run's report to FILE, to compare later runs with
 
 Scanning
+  --pages N              judge the page-level checks (structured data, Markdown alternates, …) on a
+                         sample of N pages of the site (1-100, the homepage included; a service
+                         allows 25 without a scan key): each reports "18 of 25 pages" and the pages
+                         it fails on; the sample comes from the sitemap, llms.txt and the homepage's
+                         links, spread over the site's sections, never a page robots.txt disallows
   --mcp URL              pin the MCP server to scan (the sole MCP target)
   --header "N: v"        send this header to the MCP endpoint's origin only (never to another host,
                          nor after a redirect away from it), e.g. "Authorization: Bearer …", to scan
@@ -63,6 +69,7 @@ interface ScanArgs {
   saveBaseline?: string
   summary?: string
   mcpUrl?: string
+  pages?: number
   /** `--header` and `--header-env` lines, parsed: sent to the MCP endpoint's origin only. */
   mcpHeaders?: Record<string, string>
   server?: string
@@ -82,6 +89,13 @@ function idList(value: string | undefined, option: string): string[] | undefined
 function points(value: string | undefined, option: string): number | undefined {
   if (value === undefined) return undefined
   if (!/^\d+$/.test(value) || Number(value) > 100) throw new UsageError(`${option} is a whole number from 0 to 100`, SCAN_USAGE)
+  return Number(value)
+}
+
+/** A sample size: a whole number from 1 to MAX_PAGES. */
+function pageCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGES) throw new UsageError(`--pages is a whole number from 1 to ${MAX_PAGES}`, SCAN_USAGE)
   return Number(value)
 }
 
@@ -133,6 +147,7 @@ export function parseScanArgs(args: string[], env: Record<string, string | undef
       'save-baseline': { type: 'string' },
       summary: { type: 'string' },
       mcp: { type: 'string' },
+      pages: { type: 'string' },
       header: { type: 'string', multiple: true },
       'header-env': { type: 'string', multiple: true },
       server: { type: 'string' },
@@ -162,6 +177,8 @@ export function parseScanArgs(args: string[], env: Record<string, string | undef
     if (values.header || values['header-env']) throw new UsageError('--header and --header-env apply to in-process scans: a service never takes credentials for a target', SCAN_USAGE)
   }
   const headers = mcpHeaders(values.header ?? [], values['header-env'] ?? [], env)
+  const pages = pageCount(values.pages)
+  if (pages !== undefined && only) throw new UsageError('--pages applies to a whole scan: use it without --only', SCAN_USAGE)
   return {
     target: positionals[0]!,
     format: values.format as Format,
@@ -173,6 +190,7 @@ export function parseScanArgs(args: string[], env: Record<string, string | undef
     saveBaseline: values['save-baseline'],
     summary: values.summary,
     mcpUrl: values.mcp,
+    ...(pages !== undefined ? { pages } : {}),
     ...(headers ? { mcpHeaders: headers } : {}),
     server: values.server,
     allowPrivate: values['allow-private'],
@@ -229,6 +247,7 @@ export async function scanCommand(argv: string[]): Promise<number> {
         server: args.server,
         key: process.env.AGENT_READINESS_KEY || undefined,
         mcpUrl: args.mcpUrl,
+        pages: args.pages,
         only: args.only,
         onEvent: args.quiet ? undefined : (event) => progress.event(event),
       })
@@ -237,12 +256,12 @@ export async function scanCommand(argv: string[]): Promise<number> {
       report = await scanLocally(args.target, {
         mcpUrl: args.mcpUrl,
         mcpHeaders: args.mcpHeaders,
+        pages: args.pages,
         only: args.only,
         gateChecks: args.checks,
         static: args.static,
         allowPrivate: args.allowPrivate,
         onEvent: (event) => progress.event(event),
-        onNote: (line) => progress.note(line),
         usage: SCAN_USAGE,
       })
     }

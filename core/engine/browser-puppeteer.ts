@@ -150,6 +150,9 @@ export function createBrowserProvider(
   }
 
   return {
+    warm() {
+      getBrowser().catch(() => {})
+    },
     async render(url, { timeoutMs, userAgent, fetch }): Promise<RenderResult> {
       const { browser, contextProxy } = await getBrowser()
       const context = await browser.createBrowserContext(

@@ -23,6 +23,11 @@ export type BrowserFetch = (
 export interface BrowserProvider {
   render(url: string, options: { timeoutMs: number; userAgent: string; fetch: BrowserFetch }): Promise<RenderResult>
   close(): Promise<void>
+  /**
+   * Starts the browser ahead of its first render, so that a caller that will render (the CLI's full scan) overlaps
+   * the launch with the static phase; a launch that fails is reported by the render, as before.
+   */
+  warm?(): void
 }
 
 export const NO_BROWSER_MESSAGE =

@@ -22,6 +22,8 @@ export interface LockedCheck {
   bonus: boolean
   maturity: string
   tier: string
+  /** `page`: judged on each sampled page, its points proportional to the share that passes; `site`: judged once. */
+  scope: string
 }
 
 export interface CatalogLock {
@@ -39,7 +41,7 @@ export function lockFor(catalog: CheckCatalog): CatalogLock {
   return {
     contractVersion: catalog.contractVersion,
     layers: catalog.layers.map(({ id, weight }) => ({ id, weight })),
-    checks: catalog.checks.map(({ id, layer, maxScore, bonus, maturity, tier }) => ({ id, layer, maxScore, bonus, maturity, tier })),
+    checks: catalog.checks.map(({ id, layer, maxScore, bonus, maturity, tier, scope }) => ({ id, layer, maxScore, bonus, maturity, tier, scope })),
     sha256: createHash('sha256').update(body).digest('hex'),
   }
 }

@@ -60,6 +60,13 @@ export const APPLICABILITY_KINDS: Record<Applicability, readonly ScanKind[]> = {
   'mcp-app': ['mcp-app'],
 }
 
+/**
+ * What one run of a check judges: `page`, one HTML page (so a multi-page scan runs it on every sampled page and
+ * scores the share that passes), or `site`, something the site has once (robots.txt, llms.txt, an MCP server).
+ */
+export const CHECK_SCOPES = ['page', 'site'] as const
+export type CheckScope = (typeof CHECK_SCOPES)[number]
+
 export const SURFACES = ['web', 'api', 'mcp'] as const
 /** The surface a check measures; the essentials reading scores each surface on its own. */
 export type Surface = (typeof SURFACES)[number]
@@ -107,6 +114,9 @@ export const publishedMetaSchema = z.object({
   beta: z.boolean().describe('True: runs but cannot affect any score'),
   specUrl: z.url().optional(),
   recommendation: z.string().min(10).optional(),
+  scope: z
+    .enum(CHECK_SCOPES)
+    .describe('page: judged per HTML page, run on every sampled page of a multi-page scan and scored by the passing share; site: run once'),
 })
 
 /**
@@ -121,6 +131,7 @@ export const checkMetaSchema = publishedMetaSchema
     bonus: publishedMetaSchema.shape.bonus.default(false),
     draft: publishedMetaSchema.shape.draft.default(false),
     beta: publishedMetaSchema.shape.beta.default(false),
+    scope: publishedMetaSchema.shape.scope.default('site'),
     /** Artifact keys the runner hands over; it hands over exactly these. */
     needs: z.array(z.string()).min(1),
     /** Deep checks start `pending` and are resolved by the background worker. */
@@ -239,6 +250,13 @@ export interface CollectorContext {
   config: Readonly<Config>
   /** The scan's HTTP session: SSRF-guarded, memoised per URL, signed. The only way a collector fetches. */
   http: ScanSession
+  /**
+   * The HTML page the page-level artifacts describe (`homepage`, `markdownHome`, `markdownVariants`, `linkHeader`,
+   * `rendered`): the homepage, or one sampled page of a multi-page scan.
+   */
+  page: string
+  /** True when `page` is the homepage: only then are the homepage's extras (its docs page, /index.md) collected. */
+  isHomepage: boolean
   /** Another artifact of the same scan (collected once, shared). */
   get<K extends ArtifactKey>(key: K): Promise<ArtifactMap[K]>
   browser: BrowserProvider | null

@@ -6,6 +6,7 @@ import type { BrowserProvider } from './browser.ts'
 import { COLLECTORS } from './collectors/index.ts'
 import { type CheckDefinition, CollectorError, type CollectorContext, LAYERS, type Outcome, type ScanTarget } from './check.ts'
 import type { CheckStatus } from './check.ts'
+import type { PageRuns } from './page-runs.ts'
 import { type CheckResult, toCheckResult } from './scoring.ts'
 
 /** Every check's collection and run together may take this long before the check reports `error`. */
@@ -50,6 +51,8 @@ export interface RunnerOptions {
   phase: 'static' | 'all'
   onEvent?: (event: CheckEvent) => void
   checkTimeoutMs?: number
+  /** A multi-page scan: page-level checks are judged over its sample of pages, not the homepage alone. */
+  pageRuns?: PageRuns
 }
 
 const LAYER_NAMES = new Map<string, string>(LAYERS.map((layer) => [layer.id, layer.name]))
@@ -62,11 +65,15 @@ export class Collection {
   private readonly artifacts = new Map<ArtifactKey, Promise<unknown>>()
   private readonly context: CollectorContext
 
-  constructor(options: Pick<RunnerOptions, 'target' | 'config' | 'http' | 'browser'>) {
+  /** `page` is a sampled page's URL for its own collection; the homepage otherwise. */
+  constructor(options: Pick<RunnerOptions, 'target' | 'config' | 'http' | 'browser'> & { page?: string }) {
+    const homepage = `${options.target.origin}/`
     this.context = {
       target: options.target,
       config: options.config,
       http: options.http,
+      page: options.page ?? homepage,
+      isHomepage: (options.page ?? homepage) === homepage,
       browser: options.browser,
       get: (key) => this.get(key),
     }
@@ -134,6 +141,12 @@ function notApplicable(check: CheckDefinition, options: RunnerOptions): Outcome 
   return { status: 'na', details: `Applies to ${kinds} scans, not ${options.target.kind}`, naReason: `Applies to ${kinds} scans only` }
 }
 
+/** A scan never dies of its sample: a sample that could not be drawn leaves the homepage's verdict. */
+async function judgedOverPages(check: CheckDefinition, home: Outcome, pageRuns: PageRuns): Promise<CheckResult> {
+  const judged = await pageRuns.judge(check, home).catch(() => null)
+  return judged ? { ...toCheckResult(check.meta, judged.outcome), pages: judged.pages } : toCheckResult(check.meta, home)
+}
+
 /** Runs the given checks in catalog order, emitting start/complete events; deep checks wait for the `all` phase. */
 export async function runChecks(
   checks: readonly CheckDefinition[],
@@ -151,7 +164,10 @@ export async function runChecks(
           check.meta.deep && options.phase === 'static' && options.browser !== null
           ? { status: 'pending', details: 'Resolved by the background analysis (rendered in a real browser)' }
           : await runCheck(check, collection, options)
-      const result = toCheckResult(check.meta, outcome)
+      const result =
+        options.pageRuns && check.meta.scope === 'page' && outcome.status !== 'pending' && check.meta.appliesTo.includes(options.target.kind)
+          ? await judgedOverPages(check, outcome, options.pageRuns)
+          : toCheckResult(check.meta, outcome)
       options.onEvent?.({
         type: 'check_complete',
         ...base,

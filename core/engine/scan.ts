@@ -14,6 +14,8 @@ import type { SiteIdentity } from './collectors/site-identity.ts'
 import { describeSite, type SiteProfile } from './collectors/site-profile.ts'
 import { type CheckEvent, Collection, type RunnerOptions, runChecks } from './runner.ts'
 import { type CheckResult, type Scorecard, scoreScan } from './scoring.ts'
+import { PageRuns } from './page-runs.ts'
+import type { PageSampleSummary, SampledPage } from './site-sample.ts'
 import { BROWSER_HEADERS } from './snapshot.ts'
 import { type NormalizeOptions, normalizeInput } from './target.ts'
 
@@ -51,6 +53,11 @@ export interface ScanOptions {
    * `--header`; the HTTP API never takes them, so a public scan of a protected server stays mcp-auth-required.
    */
   mcpHeaders?: Readonly<Record<string, string>>
+  /**
+   * How many pages of a domain to judge (1..MAX_PAGES): above 1, page-level checks run on a sample of that many pages
+   * (the homepage included). 1 or absent is the homepage alone; ignored, and said so, for MCP targets.
+   */
+  pages?: number
 }
 
 /** How a scan authenticated: the names of the headers it sent to the MCP origin, never their values. */
@@ -86,6 +93,12 @@ export interface ScanReport extends Scorecard {
   contractVersion?: string
   /** Set when the scan sent the caller's headers to the MCP origin (ScanOptions.mcpHeaders): what a token holder meets. */
   authenticated?: ScanAuthentication
+  /** The pages a multi-page scan judged (the homepage first); absent on a one-page scan. */
+  pages?: SampledPage[]
+  /** How the sample came about: candidates found, pages robots.txt kept out, the rendered pages, why it shrank. */
+  pageSample?: PageSampleSummary
+  /** Set when `pages` was asked of a target it does not apply to (an MCP server): why it was ignored. */
+  pagesIgnored?: string
 }
 
 function sessionFor(deps: EngineDeps, credentials: OriginCredentials | null = null): ScanSession {
@@ -296,7 +309,11 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   progress.add(checks)
   const runner = { target, config: deps.config, http, browser: deps.browser, phase }
   const collection = new Collection(runner)
-  const main = runChecks(checks, { ...runner, onEvent: progress.track }, collection)
+  const multiPage = (options.pages ?? 1) > 1
+  const pageRuns = multiPage && target.kind === 'domain' ? new PageRuns(runner, { collection, requested: options.pages! }) : undefined
+  // Drawn now, beside the site-level checks, rather than when the first page-level check asks for it.
+  pageRuns?.draw().catch(() => {})
+  const main = runChecks(checks, { ...runner, onEvent: progress.track, ...(pageRuns ? { pageRuns } : {}) }, collection)
   const fanout = planFanout(collection, checks, runner).then((plans) => {
     for (const plan of plans) progress.add(plan.checks)
     // The later scan_init is authoritative: it counts the fan-out slots too.
@@ -339,7 +356,15 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
     ...(profile ? { profile } : {}),
     contractVersion: CONTRACT_VERSION,
     ...authentication(credentials),
+    ...(pageRuns ? await sampleFields(pageRuns) : {}),
+    ...(multiPage && !pageRuns ? { pagesIgnored: `pages applies to domain scans only: the ${target.kind} server was scanned as itself` } : {}),
   }
+}
+
+/** The sample a multi-page scan judged (drawn by its first page-level check, or now when none ran). */
+async function sampleFields(pageRuns: PageRuns): Promise<Pick<ScanReport, 'pages' | 'pageSample'>> {
+  const sample = await pageRuns.draw().catch(() => null)
+  return sample ? { pages: sample.pages, pageSample: sample.summary } : {}
 }
 
 /** The homepage and llms.txt artifacts the checks already collected, read as the site's own description. */
@@ -365,13 +390,10 @@ export async function resolvePending(report: ScanReport, deps: EngineDeps, optio
     url: report.url,
     ...(report.mcpUrl ? { mcpUrl: report.mcpUrl } : {}),
   }
-  const resolved = await runChecks(selectChecks(deps.registry, report.pendingChecks), {
-    target,
-    config: deps.config,
-    http,
-    browser: deps.browser,
-    phase: 'all',
-  })
+  const runner = { target, config: deps.config, http, browser: deps.browser, phase: 'all' as const }
+  // A multi-page scan's rendered checks are judged over the same sample's rendered pages, not a new draw.
+  const pageRuns = report.pages && report.pageSample ? new PageRuns(runner, { sample: { pages: report.pages, summary: report.pageSample } }) : undefined
+  const resolved = await runChecks(selectChecks(deps.registry, report.pendingChecks), { ...runner, ...(pageRuns ? { pageRuns } : {}) })
   return patchReport(report, resolved, deps.registry)
 }
 

@@ -1,5 +1,6 @@
 import type { CheckMeta, CheckStatus, LayerId, Maturity, Outcome, Tier } from './check.ts'
 import { LAYERS } from './check.ts'
+import type { PageVerdict } from './page-verdict.ts'
 
 /** The spec's CheckResult (default shape). */
 export interface CheckResult {
@@ -20,6 +21,8 @@ export interface CheckResult {
   /** Set only when the check ran against one MCP server of a multi-server bundle. */
   mcpKind?: string
   mcpUrl?: string
+  /** A page-level check of a multi-page scan: how many sampled pages it judged and passed, and the failing ones. */
+  pages?: PageVerdict
   /** Share of maxScore earned (0..1), kept for the essentials reading; not part of the wire shape. */
   fraction?: number
   occurrences?: number

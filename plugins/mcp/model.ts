@@ -72,6 +72,7 @@ export const scanDomainInput = z.object({
   force: z.boolean().optional().describe('Scan live, ignoring stored results'),
   maxAgeSeconds: scanBody.shape.maxAgeSeconds.describe('Reuse a stored result this fresh'),
   ephemeral: scanBody.shape.ephemeral.describe('Keep out of leaderboard and history'),
+  pages: scanBody.shape.pages.describe('Pages of a domain to judge (25 max without a key)'),
   detail: detailInput,
 })
 
@@ -79,6 +80,7 @@ export const scanDomainOutput = scoreSummary.extend({
   servedFromCache: auditScanResult.shape.servedFromCache,
   resultAgeSeconds: auditScanResult.shape.resultAgeSeconds,
   scoreUrl: z.string().describe('The stored result over HTTP (audit shape)'),
+  pagesIgnored: auditScanResult.shape.pagesIgnored,
   report: auditScanResult.optional(),
 })
 

@@ -12,6 +12,7 @@ import type { Leaderboard } from '../leaderboard/service.ts'
 import type { auditScanResult, auditScoreResult, runChecksResultEntry } from '../scan/model.ts'
 import type { ScanService } from '../scan/service.ts'
 import { shapeOptions } from '../scan/shapes.ts'
+import { assertScanPages } from '../../core/limits.ts'
 import {
   discoverProductsInput,
   discoverProductsOutput,
@@ -81,6 +82,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       async run(args, call) {
         await call.enforceLimit('scanBurst')
         const { detail, ...body } = args
+        assertScanPages(body.pages, call.caller)
         const prepared = await scans.prepare(body)
         const fresh = prepared.fresh
         const row = fresh ? fresh.row : await scans.execute(prepared, call.caller)
@@ -89,6 +91,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
           ...summarize(report),
           ...(report.servedFromCache ? { servedFromCache: true as const, resultAgeSeconds: report.resultAgeSeconds } : {}),
           scoreUrl: scoreUrl(row.domain),
+          ...(report.pagesIgnored ? { pagesIgnored: report.pagesIgnored } : {}),
           ...(detail === 'full' ? { report } : {}),
         }
       },

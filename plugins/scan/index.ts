@@ -30,7 +30,7 @@ import {
   v2ScanRowSchema,
 } from './model.ts'
 import { shapeOptions } from './shapes.ts'
-import { describeIpLimit, LIMITS } from '../../core/limits.ts'
+import { assertScanPages, describeIpLimit, LIMITS } from '../../core/limits.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 /** A complete stored score changes only with the next scan of its domain. */
@@ -54,6 +54,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
       '/api/scan',
       async ({ body, query, caller, set }) => {
         const options = shapeOptions(query, body.siteType)
+        assertScanPages(body.pages, caller)
         const prepared = await service.prepare({ ...body, force: isForced(body.force) })
         Object.assign(set.headers, deprecationHeaders('POST /api/scan'))
         if (prepared.fresh) {
@@ -106,7 +107,9 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         }
         const options = shapeOptions(query)
         const forced = isForced(query.force)
+        assertScanPages(query.pages, caller, 'query')
         const prepared = await service.prepare({
+          ...(query.pages !== undefined ? { pages: query.pages } : {}),
           url: query.domain,
           mcpUrl: query.mcp || undefined,
           maxAgeSeconds: query.maxAgeSeconds,

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { CHECK_STATUSES, LAYER_IDS, MATURITIES, TIERS } from '../../core/engine/check.ts'
 import { SITE_TYPES } from '../../core/engine/collectors/site-classification.ts'
 import { commaList } from '../../core/query.ts'
+import { MAX_PAGES } from '../../core/engine/sample-size.ts'
+import { ANONYMOUS_SCAN_PAGES } from '../../core/limits.ts'
 
 const grade = z.enum(['A+', 'A', 'B', 'C', 'D', 'F'])
 const urlKind = z.enum(['domain', 'mcp', 'mcp-app', 'ephemeral'])
@@ -45,7 +47,50 @@ export const scanBody = z.object({
   force: z.union([z.boolean(), z.literal(1), z.literal('1')]).optional().describe('Always run live'),
   ephemeral: z.boolean().optional().describe('Store as disposable (excluded from leaderboard, history, statistics)'),
   siteType: siteTypeParam,
+  pages: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGES)
+    .optional()
+    .describe(
+      `Domain scans: judge page-level checks on a sample of this many pages (the homepage included); 1 or absent is the homepage alone. Anonymous callers up to ${ANONYMOUS_SCAN_PAGES}, scan keys up to ${MAX_PAGES}; ignored (and said so) for MCP targets`,
+    ),
 })
+
+/** A page-level check's reading over a multi-page scan's sample (absent on one-page scans). */
+const pageVerdict = z.object({
+  checked: z.number().int(),
+  passed: z.number().int(),
+  failing: z
+    .array(z.object({ url: z.string(), status: z.enum(CHECK_STATUSES), details: z.string(), recommendation: z.string().optional() }))
+    .describe('At most 10, worst first'),
+})
+
+/** The sample of a multi-page scan (absent on one-page scans). */
+const sampleFields = {
+  pages: z
+    .array(
+      z.object({
+        url: z.string(),
+        source: z.enum(['home', 'sitemap', 'llms', 'link']),
+        httpStatus: z.number().int().nullable(),
+        durationMs: z.number().int(),
+      }),
+    )
+    .optional()
+    .describe('Pages judged, the homepage first'),
+  pageSample: z
+    .object({
+      requested: z.number().int(),
+      candidates: z.number().int(),
+      robotsSkipped: z.number().int().describe('Disallowed by robots.txt: never fetched'),
+      renderedPages: z.array(z.string()),
+      note: z.string().optional().describe('Why the sample is short'),
+    })
+    .optional(),
+  pagesIgnored: z.string().optional().describe('Why `pages` was ignored'),
+}
 
 export const checkResult = z.object({
   id: z.string(),
@@ -64,6 +109,7 @@ export const checkResult = z.object({
   specUrl: z.string().optional(),
   mcpKind: z.string().optional(),
   mcpUrl: z.string().optional(),
+  pages: pageVerdict.optional(),
 })
 
 /**
@@ -193,6 +239,7 @@ export const scanResult = z
     next_action: nextAction,
     essentials,
     siteType: siteTypeLens.nullable(),
+    ...sampleFields,
   })
   .partial()
 
@@ -212,6 +259,7 @@ const auditCheck = z.object({
   details: z.string().optional(),
   recommendation: z.string().optional(),
   naReason: z.string().optional(),
+  pages: pageVerdict.optional(),
 })
 
 const auditLayer = z.object({
@@ -247,6 +295,7 @@ const auditCommon = {
   finalUrl: z.string().optional(),
   nextAction: nextAction.optional(),
   competitors: competitorSet.nullable().optional(),
+  ...sampleFields,
   siteType: siteTypeLens.nullable().optional(),
 }
 
@@ -361,6 +410,7 @@ export const streamQuery = z.object({
   maxAgeSeconds: z.coerce.number().optional(),
   force: z.string().optional(),
   ephemeral: z.string().optional(),
+  pages: z.coerce.number().int().min(1).max(MAX_PAGES).optional().describe(scanBody.shape.pages.description!),
   format: z.string().optional(),
   include: commaList.optional().describe('Comma list: `siteType` (and `essentials`)'),
   siteType: siteTypeParam,

@@ -36,6 +36,11 @@ export function isTunnelHost(domain: string): boolean {
   return TUNNEL_SUFFIXES.some((suffix) => domain === suffix || domain.endsWith(`.${suffix}`))
 }
 
+/** Whether a stored result was scanned with the `pages` asked for (an MCP target ignores it, so any matches). */
+function samePages(report: ScanReport, pages: number | undefined): boolean {
+  return report.urlKind !== 'domain' || (report.pageSample?.requested ?? 1) === (pages ?? 1)
+}
+
 export const scanChannel = (scanId: number) => `scan:${scanId}:events`
 
 /** How long a stream stays open after scan_complete waiting for the background analysis. */
@@ -47,6 +52,8 @@ export interface ScanRequest {
   maxAgeSeconds?: number
   force?: boolean
   ephemeral?: boolean
+  /** Pages of a domain to sample (1..100, the caller's allowance checked by the route); 1 or absent is the homepage alone. */
+  pages?: number
 }
 
 /** A validated request: what it targets, and a fresh stored result when one can be served instead. */
@@ -218,7 +225,9 @@ export class ScanService {
       })
     }
     const forced = Boolean(request.force)
-    const row = forced ? null : await this.repository.fresh({ domain, url, mcpUrl, hasPath }, clampMaxAge(request.maxAgeSeconds), { ephemeral })
+    const stored = forced ? null : await this.repository.fresh({ domain, url, mcpUrl, hasPath }, clampMaxAge(request.maxAgeSeconds), { ephemeral })
+    // A stored result answers only a request for the same sample size: a 25-page verdict is not a 1-page one.
+    const row = stored?.result && samePages(stored.result, request.pages) ? stored : null
     const fresh = row ? { row, ageSeconds: Math.max(0, Math.floor((Date.now() - row.scannedAt.getTime()) / 1000)) } : null
     return { request, domain, ephemeral, forced, fresh }
   }
@@ -235,6 +244,7 @@ export class ScanService {
       report = await scan(request.url, this.deps, {
         mcpUrl: request.mcpUrl,
         phase: 'static',
+        ...(request.pages !== undefined ? { pages: request.pages } : {}),
         onEvent: hooks.onEvent,
         beforeRun: () => this.spendBudget(caller, forced),
       })

@@ -68,6 +68,12 @@ function wireCheck(check: CheckResult): CheckResult {
   return rest
 }
 
+/** A multi-page scan's sample, and why `pages` was ignored for an MCP target; nothing on a one-page scan. */
+const sampleOf = (report: ScanReport) => ({
+  ...(report.pages ? { pages: report.pages, pageSample: report.pageSample } : {}),
+  ...(report.pagesIgnored ? { pagesIgnored: report.pagesIgnored } : {}),
+})
+
 /** Results stored before contract 1.28.0 carry no block fields: they are left out rather than invented. */
 const blocking = (report: ScanReport) =>
   report.blockedBy !== undefined ? { blockedBy: report.blockedBy, blockFactor: report.blockFactor } : {}
@@ -123,6 +129,7 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
       urlKind,
       ...cache,
       ...(nextAction ? { next_action: nextAction } : {}),
+      ...sampleOf(report),
       ...readings(report, options, context),
     }
   }
@@ -164,6 +171,7 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
     finalUrl: report.finalUrl,
     ...(context.route === 'scan' ? cache : {}),
     ...(nextAction ? { nextAction } : {}),
+    ...sampleOf(report),
     ...readings(report, options, context),
   }
   return audit

@@ -1,5 +1,6 @@
 import { buildReportModel, formatGain, type ReportCheck } from '../../core/report/index.ts'
 import { reportDescription } from './pages/report.tsx'
+import { pagesMarkdown } from './pages/report-pages.tsx'
 import { type ReportView, splitExtras } from './service.ts'
 
 /**
@@ -69,6 +70,7 @@ export function reportMarkdown(view: ReportView, baseUrl: string): string {
   if (extras.length > 0) {
     lines.push(`## Extras not met (${extras.length}): they never lower the score`, '', ...extras.map((check) => `- ${text(check.name)} (\`${check.id}\`)`), '')
   }
+  lines.push(...pagesMarkdown(report, text))
   if (model.pending.length > 0) lines.push(`## Still running (${model.pending.length})`, '', ...model.pending.map((check) => `- ${text(check.name)} (\`${check.id}\`)`), '')
   lines.push(`## Passed (${model.passed.length})`, '', ...model.passed.map((check) => `- ${text(check.name)} (\`${check.id}\`) ${check.score}/${check.maxScore}`), '')
   lines.push(`## Not applicable (${model.counts.notApplicable})`, '')

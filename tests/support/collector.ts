@@ -43,6 +43,8 @@ export function collectorContext(options: {
     target: options.target,
     config,
     http: options.http ?? scanSession(config),
+    page: `${options.target.origin}/`,
+    isHomepage: true,
     browser: null,
     get: async <K extends ArtifactKey>(key: K) => {
       const artifact = artifacts[key]

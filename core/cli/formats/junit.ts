@@ -51,7 +51,14 @@ function checkOutcome(check: CliCheck, gate: RenderOptions['gate']): Outcome {
   if (gate.active) return { kind: 'skipped', ...notMet(check, 'not asserted by the gate') }
   // A warning earns part of its points: it is reported, not failed, as a linter's warning is.
   if (check.status === 'warning') return { kind: 'pass', out: notMet(check).body }
-  return { kind: 'failure', ...notMet(check) }
+  return { kind: 'failure', ...notMet(check, failingPages(check)) }
+}
+
+/** A page-level check of a multi-page scan fails once, naming the pages it failed on. */
+function failingPages(check: CliCheck): string | undefined {
+  if (!check.pages || check.pages.failing.length === 0) return undefined
+  const more = check.pages.checked - check.pages.passed - check.pages.failing.length
+  return `passes on ${check.pages.passed} of ${check.pages.checked} pages, not on ${check.pages.failing.map((page) => page.url).join(', ')}${more > 0 ? ` and ${more} more` : ''}`
 }
 
 function assertionCase(assertion: Assertion): TestCase {

@@ -1,5 +1,6 @@
 import { buildReportModel, formatGain } from '../../report/index.ts'
 import type { CliReport } from '../report.ts'
+import { failingPageText, pageLevelChecks, pageShare, sampleSummary } from './pages.ts'
 import { type RenderOptions, splitIssues } from './style.ts'
 
 const ICONS: Record<string, string> = { pass: '✅', warning: '⚠️', fail: '❌', error: '💥', na: '➖', pending: '⏳' }
@@ -39,7 +40,10 @@ export function renderMarkdown(report: CliReport, options: RenderOptions): strin
   if (baseline?.regressions.length) {
     lines.push('', '### Regressions since the baseline', '', '| Check | Before | After | Fix |', '|---|---|---|---|')
     for (const regression of baseline.regressions) {
-      lines.push(`| ${code(regression)} | pass | ${ICONS[regression.after] ?? ''} ${regression.after} | ${cell(regression.recommendation ?? regression.details)} |`)
+      const after = regression.pages ? `${regression.after}, ${regression.pages.after}` : regression.after
+      const before = regression.pages ? `${regression.before}, ${regression.pages.before}` : regression.before
+      const stopped = regression.pages?.stoppedPassing.length ? `Stopped passing: ${regression.pages.stoppedPassing.join(', ')}. ` : ''
+      lines.push(`| ${code(regression)} | ${cell(before)} | ${ICONS[regression.after] ?? ''} ${cell(after)} | ${cell(stopped + (regression.recommendation ?? regression.details ?? ''))} |`)
     }
   }
   if (baseline?.contract.changed) {
@@ -64,6 +68,17 @@ export function renderMarkdown(report: CliReport, options: RenderOptions): strin
     for (const { check, kind } of [...lowering.map((check) => ({ check, kind: check.blocksAgents ? 'stops agents' : '' })), ...unscored]) {
       lines.push(`| ${ICONS[check.status] ?? ''} | ${code(check)}${kind ? ` (${kind})` : ''} | ${cell(check.details ?? check.recommendation ?? check.name)} |`)
     }
+    lines.push('', '</details>')
+  }
+  const summary = sampleSummary(report)
+  if (summary) {
+    lines.push('', '### Pages', '', cell(summary), '')
+    for (const check of pageLevelChecks(report)) {
+      lines.push(`- ${ICONS[check.status] ?? ''} ${code(check)}: ${pageShare(check.pages)}`)
+      for (const page of check.pages.failing) lines.push(`  - ${cell(failingPageText(page))}`)
+    }
+    lines.push('', `<details><summary>The ${report.pages!.length} sampled pages</summary>`, '', '| Page | Found in | HTTP |', '|---|---|---:|')
+    for (const page of report.pages!) lines.push(`| ${cell(page.url)} | ${page.source} | ${page.httpStatus ?? '—'} |`)
     lines.push('', '</details>')
   }
   const folded = [`${model.passed.length} passed`, model.counts.notApplicable > 0 ? `${model.counts.notApplicable} not applicable` : '']

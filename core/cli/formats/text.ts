@@ -1,6 +1,7 @@
 import { buildReportModel, formatGain, type ReportCheck } from '../../report/index.ts'
-import { rowLabel } from '../baseline.ts'
+import { regressionChange, rowLabel } from '../baseline.ts'
 import { type CliCheck, type CliReport, countsAgainst } from '../report.ts'
+import { failingPageText, pageLevelChecks, pageShare, sampleSummary } from './pages.ts'
 import { columns, painter, type Paint, type RenderOptions, splitIssues, type Tone, WIDTH, wrap } from './style.ts'
 
 const MARKS: Record<string, [string, Tone]> = {
@@ -47,7 +48,7 @@ export function renderGate(gate: RenderOptions['gate'], options: RenderOptions):
       for (const regression of baseline.regressions) {
         const label = rowLabel(regression)
         const [mark, tone] = MARKS[regression.after] ?? ['GONE', 'red']
-        lines.push(...wrap(regression.details ?? regression.name, { first: `  ${paint(tone, mark)} ${label}  pass → ${regression.after}: `, indent: '       ', maxLines: 2 }))
+        lines.push(...wrap(regression.details ?? regression.name, { first: `  ${paint(tone, mark)} ${label}  ${regressionChange(regression)}: `, indent: '       ', maxLines: 2 }))
         if (regression.recommendation) lines.push(...wrap(regression.recommendation, { first: '       Fix: ', indent: '       ', maxLines: 2 }))
       }
     }
@@ -65,6 +66,23 @@ function checkRow(paint: Paint, check: ReportCheck, idWidth: number, text: strin
   const label = rowLabel(check)
   const id = label.length <= idWidth ? label.padEnd(idWidth) : label
   return wrap(tag ? `${tag}: ${text}` : text, { first: `  ${paint(tone, mark)} ${id}  `, indent: ' '.repeat(Math.min(idWidth + 9, 40)), maxLines })
+}
+
+/** A multi-page scan's page-level checks ("18 of 25 pages", the failing pages with their fix) and its sample. */
+function pagesSection(report: CliReport, paint: Paint): string[] {
+  const summary = sampleSummary(report)
+  if (!summary) return []
+  const lines = ['', paint('bold', 'Pages'), ...wrap(summary, { first: '  ', indent: '  ' })]
+  for (const check of pageLevelChecks(report)) {
+    const [mark, tone] = MARKS[check.status] ?? [check.status, 'dim']
+    lines.push(`  ${paint(tone, mark)} ${check.id}  ${pageShare(check.pages)}`)
+    // A terminal gets the first few, one line each; the Markdown and JSON formats list up to ten.
+    for (const page of check.pages.failing.slice(0, 3)) lines.push(...wrap(failingPageText(page), { first: '       - ', indent: '         ', maxLines: 1 }))
+    const more = check.pages.checked - check.pages.passed - Math.min(3, check.pages.failing.length)
+    if (more > 0) lines.push(paint('dim', `       and ${more} more pages not passing`))
+  }
+  for (const page of report.pages!) lines.push(paint('dim', `  ${String(page.httpStatus ?? '---')} ${page.source.padEnd(7)} ${page.url}`))
+  return lines
 }
 
 /**
@@ -111,6 +129,8 @@ export function renderText(report: CliReport, options: RenderOptions): string {
     // One line each: they are context, not work the score asks for.
     for (const { check, kind } of unscored) lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name, kind, 1))
   }
+
+  lines.push(...pagesSection(report, paint))
 
   if (!model.partial) {
     lines.push('', paint('bold', 'Layers'))

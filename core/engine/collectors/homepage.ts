@@ -7,8 +7,8 @@ const DOCS_LINK_HREF = /(^|[/.])(docs?|documentation|developers?|reference)([/.]
 
 export const homepageCollector = defineCollector({
   key: 'homepage',
-  async collect({ http, target }) {
-    return fetchPage(http, `${target.origin}/`)
+  async collect({ http, page }) {
+    return fetchPage(http, page)
   },
 })
 
@@ -33,7 +33,9 @@ export function findDocsLink(homepage: HtmlPage, domain: string): string | null 
 
 export const docsPageCollector = defineCollector({
   key: 'docsPage',
-  async collect({ http, target, get }) {
+  async collect({ http, target, get, isHomepage }) {
+    // A sampled page is judged as itself; the docs page is the homepage's companion (and is sampled in its own right).
+    if (!isHomepage) return null
     const link = findDocsLink(await get('homepage'), target.domain)
     return link ? fetchPage(http, link) : null
   },

@@ -182,6 +182,8 @@ describe('mcp collector against a hostile server', () => {
       config,
       http: new ScanSession(createOutboundClient(config, null), config),
       get: () => Promise.reject(new Error('the mcp collector reads no other artifact')),
+      page: `https://${host}/`,
+      isHomepage: true,
       browser: null,
     })
     expect(mcp.handshake).toBeNull()

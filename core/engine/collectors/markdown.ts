@@ -47,8 +47,8 @@ export function markdownServed(response: HttpSnapshot): 'markdown' | 'plain' | n
 /** The homepage requested with `Accept: text/markdown, text/html;q=0.5`. */
 export const markdownHomeCollector = defineCollector({
   key: 'markdownHome',
-  async collect({ http, target }) {
-    return fetchSnapshot(http, `${target.origin}/`, { headers: { accept: MARKDOWN_ACCEPT }, maxBytes: PROBE_MAX_BYTES })
+  async collect({ http, page }) {
+    return fetchSnapshot(http, page, { headers: { accept: MARKDOWN_ACCEPT }, maxBytes: PROBE_MAX_BYTES })
   },
 })
 
@@ -96,7 +96,11 @@ export const markdownVariantsCollector = defineCollector({
     const candidates: { url: string; via: MarkdownVariantsArtifact['probes'][number]['via'] }[] = []
     const first = advertised[0]
     if (first) candidates.push({ url: first.href, via: first.via })
-    for (const path of ['/index.md', '/index.html.md']) candidates.push({ url: new URL(path, ctx.target.origin).href, via: 'conventional' })
+    if (ctx.isHomepage) {
+      for (const path of ['/index.md', '/index.html.md']) candidates.push({ url: new URL(path, ctx.target.origin).href, via: 'conventional' })
+    } else {
+      for (const url of markdownTwins(ctx.page)) candidates.push({ url, via: 'conventional' })
+    }
     for (const url of docsPage ? markdownTwins(docsPage.url) : []) candidates.push({ url, via: 'conventional' })
     const unique = candidates.filter((candidate, index) => candidates.findIndex((other) => other.url === candidate.url) === index)
 

@@ -24,11 +24,11 @@ const RENDER_MAX_BYTES = 64 * 1024 * 1024
 export const renderedCollector = defineCollector({
   key: 'rendered',
   deep: true,
-  async collect({ browser, http, target, config }) {
+  async collect({ browser, http, page, config }) {
     if (!browser) throw new CollectorError(NO_BROWSER_MESSAGE)
     const budget = { remaining: RENDER_MAX_BYTES }
     try {
-      const result = await browser.render(`${target.origin}/`, {
+      const result = await browser.render(page, {
         timeoutMs: RENDER_TIMEOUT_MS,
         userAgent: config.scanner.userAgent,
         fetch: async (url, init) => {
@@ -42,7 +42,7 @@ export const renderedCollector = defineCollector({
       })
       return { ...result, $: loadBoundedHtml(result.html) }
     } catch (error) {
-      throw new CollectorError(`rendering ${target.origin}/ failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new CollectorError(`rendering ${page} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }
   },
 })

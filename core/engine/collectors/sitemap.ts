@@ -42,7 +42,7 @@ const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9'
 const MAX_URLS = 50_000
 const MAX_BYTES = 52_428_800
 /** Read at most this much; a larger sitemap is scanned for <loc> without a well-formedness check. */
-const READ_CAP = 10 * 1024 * 1024
+export const READ_CAP = 10 * 1024 * 1024
 /**
  * Larger well-formed sitemaps are read with patterns rather than parsed into a tree: fast-xml-parser's tree costs
  * ~50 bytes of memory per byte (a 10 MB sitemap peaks past 300 MB), the patterns next to nothing.

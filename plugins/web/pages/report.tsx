@@ -6,6 +6,7 @@ import { isMcpKind, mcpReportPath } from '../../scan/target.ts'
 import { EPHEMERAL_RETENTION_MS } from '../../scan/repository.ts'
 import { ago, categoryName, CodeBlock, day, Gauge, isWebUrl, KIND_NAMES, Sparkline, StatusLabel } from '../components.tsx'
 import { Layout, RescanForm, type RescanTarget, ScanForm } from '../layout.tsx'
+import { PagesSection } from './report-pages.tsx'
 import type { RecheckOutcome } from '../model.ts'
 import { type ReportView, type SiblingReport, splitExtras } from '../service.ts'
 
@@ -165,6 +166,7 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
       ) : (
         ''
       )}
+      <PagesSection report={report} />
       {extras.length > 0 ? (
         <details class="fold" id="extras">
           <summary>

@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { createEngineDeps } from '../engine-deps.ts'
+import { MULTIPAGE_ROBOTS, type MultipageSite, startMultipageSite } from '../../tests/fixtures/sites/multipage/site.ts'
+import { testConfig } from '../../tests/helpers.ts'
+import { scan } from './scan.ts'
+
+/** The sampler against the multipage fixture with other robots.txt files: the scanner's own group, a long Crawl-delay. */
+let site: MultipageSite | null = null
+afterEach(async () => {
+  await site?.stop()
+  site = null
+})
+
+async function sampleOf(robots: string, pages: number) {
+  site = startMultipageSite('robots-sample.test', robots)
+  const engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: site.resolveRule }), { browser: null })
+  return scan(site.host, engine, { phase: 'static', pages })
+}
+
+describe('the sample and robots.txt', () => {
+  test("the scanner's own group is the one obeyed: /blog/ is disallowed for AgentReadiness, never fetched", async () => {
+    const report = await sampleOf(`User-agent: AgentReadiness\nDisallow: /blog/\n\n${MULTIPAGE_ROBOTS}`, 40)
+    const fetchedBlog = site!.requests.filter((path) => path.startsWith('/blog/'))
+    expect(fetchedBlog).toEqual([])
+    // Its own group replaces `*`: /private/ and /drafts/ are allowed to it, /blog/'s 10 pages are not.
+    expect(report.pageSample).toMatchObject({ candidates: 42, robotsSkipped: 10 })
+    expect(report.pages!.some((page) => page.url.includes('/private/'))).toBe(true)
+  })
+
+  test('a Crawl-delay beyond 2 s leaves the homepage alone, and the result says why', async () => {
+    const robots = `User-agent: *\nCrawl-delay: 10\nDisallow: /private/\n\nSitemap: {{origin}}/sitemap_index.xml\n`
+    const pagePaths = () => new Set(site!.requests.filter((path) => /^\/(docs|blog|guides|products)\/[^.]*$/.test(path)))
+    await sampleOf(robots, 1)
+    // What a one-page scan fetches anyway (a product page for the commerce checks): the sample adds nothing to it.
+    const onePage = pagePaths()
+    await site!.stop()
+    const report = await sampleOf(robots, 25)
+    expect(report.pages!.map((page) => page.source)).toEqual(['home'])
+    expect(report.pageSample!.note).toContain('Crawl-delay of 10 s')
+    expect(pagePaths()).toEqual(onePage)
+  })
+})
