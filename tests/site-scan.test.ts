@@ -19,7 +19,6 @@ beforeAll(async () => {
     browser: null,
     extraResolve: [site.resolveRule],
     mcp: [{ name: 'well-made', hosts: ['pages-mcp.test'] }],
-    features: ['scan', 'journey', 'leaderboard', 'web'],
   })
 })
 afterAll(async () => {

@@ -40,7 +40,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
       input: brief(createRunBody.pick({ domain: true, agent: true, compare: true }), {
         domain: 'Target domain',
         agent: 'Agent id (default: deterministic)',
-        compare: 'Also run as a browser: tells blocked from absent',
+        compare: 'Also run as a browser (blocked vs absent)',
       }).extend({
         intent_id: z.string().min(1).max(100).describe('Id from list_journey_intents'),
       }),

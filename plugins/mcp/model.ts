@@ -69,10 +69,10 @@ export const scoreSummary = z.object({
 export const scanDomainInput = z.object({
   url: scanBody.shape.url.describe('Domain or MCP URL'),
   mcpUrl: scanBody.shape.mcpUrl.describe('Pin this MCP endpoint'),
-  force: z.boolean().optional().describe('Scan live, ignoring stored results'),
+  force: z.boolean().optional().describe('Ignore stored results'),
   maxAgeSeconds: scanBody.shape.maxAgeSeconds.describe('Reuse a stored result this fresh'),
-  ephemeral: scanBody.shape.ephemeral.describe('Keep out of leaderboard and history'),
-  pages: scanBody.shape.pages.describe('Pages of a domain to judge (25 max without a key)'),
+  ephemeral: scanBody.shape.ephemeral.describe('Do not publish the result'),
+  pages: scanBody.shape.pages.describe('Pages to judge (max 25 without a key)'),
   detail: detailInput,
 })
 
@@ -153,9 +153,9 @@ export const submitFeedbackInput = brief(agentFeedbackInput, {
   task_description: 'What you tried',
   outcome: 'How it went',
   content: 'Your report',
-  friction_points: 'Short texts on what got in the way',
+  friction_points: 'What got in the way',
   recommendation: 'Would you recommend it',
-  layer_scores: 'Integer scores 1-5 by stage: discovery, identity, access, payments, experience',
+  layer_scores: 'Scores 1-5: discovery, identity, access, payments, experience',
   verificationToken: VERIFICATION_TOKEN,
   verificationAnswer: VERIFICATION_ANSWER,
 })

@@ -73,7 +73,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
     defineTool({
       name: 'scan_domain',
       description:
-        'Scans a site, MCP server or MCP App, or reuses a fresh stored result. Returns the fields of get_score and scoreUrl.',
+        'Scans a site, MCP server or MCP App (or reuses a fresh result). Returns get_score\'s fields and scoreUrl.',
       input: scanDomainInput,
       output: scanDomainOutput,
       // Adds a stored scan (earlier ones stay in the history); every live run is a new scan of an outside site.
@@ -99,7 +99,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
     defineTool({
       name: 'get_score',
       description:
-        'Reads the stored score of a domain. Returns score, grade, analysisStatus, topFixes, failing (checks costing points), bonusNotMet, reportUrl; detail "full" adds the report.',
+        'Reads a domain\'s stored score: score, grade, analysisStatus, topFixes, failing (costing points), bonusNotMet, reportUrl; detail "full" adds the report.',
       input: getScoreInput,
       output: getScoreOutput,
       annotations: OWN_DATA_READ,

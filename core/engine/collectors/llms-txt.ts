@@ -8,6 +8,7 @@
 import { defineCollector } from '../check.ts'
 import { parseLinkHeader } from '../lib/links.ts'
 import { outlineMarkdown } from '../lib/markdown.ts'
+import { SCANNER_ROBOTS_TOKEN } from '../site-sample.ts'
 import { fetchSnapshot, type HtmlPage, type HttpSnapshot, isOk, looksLikeHtml } from '../snapshot.ts'
 import { nullOnCollectorError, settle } from './lib/fetch.ts'
 import { TEXT } from './well-known.ts'
@@ -87,6 +88,7 @@ export function evenSample<T>(items: readonly T[], count: number): T[] {
 /**
  * Requests a sample of llms.txt's same-origin links for their status only: the body is not read (maxBytes 0), so
  * the sample costs the scan's byte budget nothing, and a link the scan fetches anyway is answered from its memo.
+ * Links robots.txt disallows for the scanner are never requested.
  */
 export const llmsTxtLinksCollector = defineCollector({
   key: 'llmsTxtLinks',
@@ -94,10 +96,12 @@ export const llmsTxtLinksCollector = defineCollector({
     const llmsTxt = await ctx.get('llmsTxt')
     if (!isServedLlmsTxt(llmsTxt)) return { total: 0, probes: [] }
     const origin = new URL(llmsTxt.url).origin
+    const robots = await ctx.get('robots').catch(nullOnCollectorError)
     const urls = new Set<string>()
     for (const link of outlineMarkdown(llmsTxt.body).links) {
       const url = URL.parse(link.url, llmsTxt.url)
       if (!url || url.origin !== origin) continue
+      if (robots && !robots.isAllowed(SCANNER_ROBOTS_TOKEN, `${url.pathname}${url.search}`)) continue
       url.hash = ''
       urls.add(url.href)
     }
