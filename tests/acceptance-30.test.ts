@@ -72,6 +72,12 @@ const SITES: Record<string, (origin: string) => Site> = {
     '/x/llms.txt': () => text('# Acme\n\n> Queues.\n\n- [Docs](https://acme.example/docs.md)\n'),
   }),
   'aipref-group': () => ({ '/': HOME, '/robots.txt': () => text('User-agent: GPTBot\nDisallow: /private/\nContent-Usage: train-ai=n\n\nUser-agent: *\nAllow: /\nContent-Usage: train-ai=n, search=y\n') }),
+  'llms-h1-alone': () => ({ '/': HOME, '/llms.txt': () => text('# Acme Platform\n') }),
+  'aipref-scoped-only': () => ({ '/': HOME, '/robots.txt': () => robots('Content-Usage: /docs/ train-ai=n') }),
+  'a2a-both-paths': (origin) => {
+    const body = () => json(a2aCard(origin, { protocolVersion: '1.0', url: `${origin}/a2a/v1`, protocolBinding: 'GRPC' }))
+    return { '/': HOME, '/.well-known/agent-card.json': body, '/.well-known/agent.json': body }
+  },
   'aipref-lower-field': () => ({ '/': HOME, '/robots.txt': () => robots('content-usage: search=y, train-ai=n') }),
   'aipref-robots': () => ({ '/': HOME, '/robots.txt': () => robots('Content-Usage: train-ai=n, search=y\nContent-Usage: /blog/ train-ai=y') }),
   'aipref-header': () => ({ '/': () => html('', { 'content-usage': 'train-ai=n' }) }),
@@ -327,6 +333,7 @@ describe('llms.txt v2 (llmstxt.org)', () => {
     ['llmstxt.org v2: a file found through rel="describedby" with a root 404 passes or warns, never fails', 'llms-describedby', 'llms-txt', ['pass', 'warning']],
     ['llmstxt.org v2: a Link rel="describedby" header alone (no type) passes or warns', 'llms-link-header-only', 'llms-txt', ['pass', 'warning']],
     ['llmstxt.org v2: <homepage path>/llms.txt after a redirect passes or warns', 'llms-redirect', 'llms-txt', ['pass', 'warning']],
+    ['llmstxt.org v2: an H1 alone is a valid file (never fails)', 'llms-h1-alone', 'llms-txt', ['pass', 'warning']],
     ['llmstxt.org: a file with CRLF line ends served as text/plain passes', 'llms-crlf', 'llms-txt', ['pass']],
     ['llmstxt.org v2: an HTML describedby link with a charset parameter on its type passes or warns', 'llms-describedby-charset', 'llms-txt', ['pass', 'warning']],
     ['llmstxt.org v2: /index.md for the homepage is a markdown alternate', 'md-index', 'markdown-alternates', ['pass']],
@@ -390,6 +397,7 @@ describe('AIPREF (draft-ietf-aipref-attach-05, vocab-07)', () => {
   rules([
     ['attach-05: robots.txt Content-Usage lines (incl. path-scoped) pass', 'aipref-robots', 'content-signals', ['pass']],
     ['attach-05: Content-Usage lines inside user-agent groups pass', 'aipref-group', 'content-signals', ['pass']],
+    ['attach-05 §3.2: only a path-scoped Content-Usage line is read (pass)', 'aipref-scoped-only', 'content-signals', ['pass']],
     ['RFC 9309 §2.2: a lower-case content-usage field name in robots.txt is read (pass)', 'aipref-lower-field', 'content-signals', ['pass']],
     ['attach-05: the Content-Usage response header alone passes', 'aipref-header', 'content-signals', ['pass']],
     ['vocab-07: train-ai=no states no preference (warning)', 'aipref-no', 'content-signals', ['warning']],
@@ -411,6 +419,7 @@ describe('Web Bot Auth (draft-ietf-webbotauth-httpsig-protocol-00)', () => {
 describe('A2A 1.0 (§8.2, §14.3, §4.4.6)', () => {
   rules([
     ['§8.2: the spec-example card at /.well-known/agent-card.json passes', 'a2a-good', 'a2a-agent-card', ['pass']],
+    ['§8.2: a card at agent-card.json with the old agent.json kept beside it passes', 'a2a-both-paths', 'a2a-agent-card', ['pass']],
     ['§8.2: a card only at /.well-known/agent.json warns', 'a2a-legacy-path', 'a2a-agent-card', ['warning']],
     ['§4.4.6: an interface without protocolBinding warns', 'a2a-no-binding', 'a2a-agent-card', ['warning']],
     ['§4.4.6: an interface without protocolVersion warns', 'a2a-no-version', 'a2a-agent-card', ['warning']],
