@@ -1,5 +1,5 @@
 import { SERVICE_NAME } from '../../../core/version.ts'
-import { buildReportModel, formatGain, type Recipe, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
+import { buildReportModel, formatGain, type Recipe, requiredCheckFails, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'
 import { categoryName, CodeBlock, day, Gauge, isWebUrl, Sparkline, StatusLabel } from '../components.tsx'
@@ -254,7 +254,7 @@ function CheckCard({ check, fix, domain, recheck }: { check: ReportCheck; fix?: 
       </h3>
       <StatusLabel status={check.status} />
       {check.blocksAgents ? <span class="tag tag-blocking">Blocks agents</span> : ''}
-      {check.required && check.status !== 'pass' ? <span class="tag tag-required">Required</span> : ''}
+      {requiredCheckFails(check) ? <span class="tag tag-required">Required</span> : ''}
       {measured ? <span class="points">{`${check.score} / ${check.maxScore}`}</span> : ''}
       {fix ? <span class="gain">{`+${formatGain(fix.gain)} points`}</span> : check.gain > 0 ? <span class="gain-minor">{`+${formatGain(check.gain)}`}</span> : ''}
     </>
