@@ -182,6 +182,12 @@ function originOf(input: ReportInput): string {
   return `https://${input.domain}`
 }
 
+/**
+ * A required-tier check that fails: the only case the report words as "required" (a warning on a required-tier check
+ * is an improvement, and a "Required" mark beside it reads as a failure the verdict then denies).
+ */
+export const requiredCheckFails = (check: Pick<ReportCheck, 'required' | 'status'>): boolean => check.required && check.status === 'fail'
+
 /** Highest impact first: what stops agents, then the larger gain, then a required check, then fail before warning before error. */
 function byImpact(a: ReportCheck, b: ReportCheck): number {
   return Number(b.blocksAgents) - Number(a.blocksAgents) || b.gain - a.gain || Number(b.required) - Number(a.required) || (STATUS_WEIGHT[a.status] ?? 3) - (STATUS_WEIGHT[b.status] ?? 3) || a.id.localeCompare(b.id)
@@ -307,7 +313,7 @@ export function buildReportModel(input: ReportInput): ReportModel {
   const failing = checks.filter((check) => FAILING.has(check.status))
   const counted = failing.filter((check) => !isExtra(check.id) || check.status === 'error')
   // Only a fail holds agents back; a required check's warning is an improvement like any other.
-  const requiredFailing = failing.filter((check) => check.required && check.status === 'fail')
+  const requiredFailing = failing.filter(requiredCheckFails)
   const pending = checks.filter((check) => check.group === 'pending')
   const blocking = checks.filter((check) => check.blocksAgents)
   const passed = checks.filter((check) => check.group === 'passed')

@@ -1,4 +1,4 @@
-import { buildReportModel, formatGain, type ReportCheck } from '../../core/report/index.ts'
+import { buildReportModel, formatGain, type ReportCheck, requiredCheckFails } from '../../core/report/index.ts'
 import { reportDescription } from './pages/report.tsx'
 import { pagesMarkdown } from './pages/report-pages.tsx'
 import { type ReportView, splitExtras } from './service.ts'
@@ -25,7 +25,7 @@ function fenced(code: string, language: string): string[] {
 }
 
 const checkLine = (check: ReportCheck) =>
-  `| ${text(check.name)} (\`${check.id}\`)${check.required ? ' **required**' : ''} | ${check.status} | ${check.score}/${check.maxScore} | ${check.gain > 0 ? `+${formatGain(check.gain)}` : ''} | ${text(check.details ?? check.recommendation)} |`
+  `| ${text(check.name)} (\`${check.id}\`)${requiredCheckFails(check) ? ' **required**' : ''} | ${check.status} | ${check.score}/${check.maxScore} | ${check.gain > 0 ? `+${formatGain(check.gain)}` : ''} | ${text(check.details ?? check.recommendation)} |`
 
 /**
  * The Markdown alternate of a report page (`/site/{domain}.md`, or `Accept: text/markdown`): the same fix-first
@@ -52,7 +52,7 @@ export function reportMarkdown(view: ReportView, baseUrl: string): string {
   if (model.fixes.length === 0) lines.push('Nothing to fix: every counted check passes.')
   for (const fix of model.fixes) {
     const { check } = fix
-    lines.push(`### ${fix.rank}. ${text(check.name)} (+${formatGain(fix.gain)} points)${check.required ? ' (required)' : ''}`, '')
+    lines.push(`### ${fix.rank}. ${text(check.name)} (+${formatGain(fix.gain)} points)${requiredCheckFails(check) ? ' (required)' : ''}`, '')
     lines.push(`Check \`${check.id}\`, ${check.status}, ${check.score}/${check.maxScore}.${check.details ? ` ${text(check.details)}` : ''}`, '')
     if (check.recommendation) lines.push(`Fix: ${text(check.recommendation)}`, '')
     if (fix.remedy) {

@@ -1,5 +1,5 @@
 import { SERVICE_NAME } from '../../../core/version.ts'
-import { buildReportModel, formatGain, type Recipe, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
+import { buildReportModel, formatGain, type Recipe, requiredCheckFails, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'
 import { isMcpKind, mcpReportPath } from '../../scan/target.ts'
@@ -367,7 +367,7 @@ function CheckCard({
       </h3>
       <StatusLabel status={check.status} extra={extra} />
       {check.blocksAgents ? <span class="tag tag-blocking">Blocks agents</span> : ''}
-      {check.required && check.status !== 'pass' ? <span class="tag tag-required">Required</span> : ''}
+      {requiredCheckFails(check) ? <span class="tag tag-required">Required</span> : ''}
       {measured && !(extra && check.score === 0) ? <span class="points">{`${check.score} / ${check.maxScore}`}</span> : ''}
       {fix ? <span class="gain">{`+${formatGain(fix.gain)} points`}</span> : check.gain > 0 ? <span class="gain-minor">{`+${formatGain(check.gain)}`}</span> : ''}
     </>
