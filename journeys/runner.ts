@@ -28,6 +28,8 @@ export interface JourneyInput {
   /** The task text given to the agent. */
   prompt: string
   domain: string
+  /** Scheme, host and port the agent starts from; `https://<domain>` unless a local target names its own. */
+  origin?: string
   deps: Pick<Kernel, 'outbound' | 'browser' | 'config'>
   budget?: JourneyBudget
   /** Each step as soon as it is complete (persisted and streamed by the caller). */
@@ -60,7 +62,7 @@ export function trajectoryDigest(steps: readonly TrajectoryStep[]): string {
  * robots.txt stood in the way of that identity.
  */
 export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
-  const origin = `https://${input.domain}`
+  const origin = input.origin ?? `https://${input.domain}`
   const controller = new AbortController()
   input.signal?.addEventListener('abort', () => controller.abort(), { once: true })
   const session = new JourneySession({

@@ -49,6 +49,25 @@ describe('agent-readiness journey (in-process)', () => {
     expect(report.insight.related_checks).toContain('bot-challenge-free')
   })
 
+  test('a local target keeps its port: the agent works on http://127.0.0.1:PORT, not on https://127.0.0.1', async () => {
+    const local = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: (request) =>
+        new URL(request.url).pathname === '/'
+          ? new Response(`<!doctype html><html><head><title>Kiln Works</title><meta name="description" content="Kiln Works fires stoneware for potters. We run three gas kilns and fire weekly."></head><body><h1>Kiln Works</h1><p>${'Kiln Works fires stoneware for potters who have no kiln of their own. We run three gas kilns and fire every week. '.repeat(4)}</p></body></html>`, { headers: { 'content-type': 'text/html' } })
+          : new Response('Not found', { status: 404 }),
+    })
+    try {
+      const run = await journey([`127.0.0.1:${local.port}`, '--intent', 'evaluate-product', '--allow-private', '--format', 'json'])
+      const report = JSON.parse(run.stdout) as JourneyReport
+      expect(report.steps.find((step) => step.url)?.url).toStartWith(`http://127.0.0.1:${local.port}/`)
+      expect({ code: run.code, outcome: report.verdict.outcome }).toEqual({ code: 0, outcome: 'success' })
+    } finally {
+      local.stop(true)
+    }
+  })
+
   test('junit: one test case, failed with the verdict when the task is not done', async () => {
     const run = await journey(['seat-saas.test', '--intent', 'find-terms', '--format', 'junit'])
     expect(run.code).toBe(1)

@@ -109,16 +109,18 @@ async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => v
   if (!agent) throw new UsageError(`--agent is one of ${agents.map((candidate) => candidate.meta.id).join(', ')}`, JOURNEY_USAGE)
   const intent = intentById(args.intent)
   if (!intent) throw new UsageError(`"${args.intent}" is not a curated intent (see --help)`, JOURNEY_USAGE)
-  let domain: string
+  let target: { domain: string; origin: string }
   try {
-    domain = normalizeInput(args.target).domain
+    // A local target keeps its scheme and port (`http://127.0.0.1:5160`), as a scan of it does.
+    target = normalizeInput(args.target, { allowLocal: config.scanner.allowPrivate })
   } catch (error) {
     if (error instanceof ScanError) throw new TargetError(`cannot run a journey on ${args.target}: ${error.message}`, SCAN_ERRORS[error.reason].exitCode)
     throw error
   }
+  const { domain, origin } = target
   const engine = createEngineDeps(config, args.static ? { browser: null } : {})
   try {
-    const outcome = await runJourney({ agent, intent, prompt: intentPrompt(intent.meta, domain), domain, deps: engine, onStep })
+    const outcome = await runJourney({ agent, intent, prompt: intentPrompt(intent.meta, domain), domain, origin, deps: engine, onStep })
     return {
       domain,
       intent_id: intent.meta.id,
