@@ -97,6 +97,17 @@ describe('POST /api/scan with pages', () => {
     expect(jsonld.pages!.failing.every((page) => page.status === 'fail' && !byPath.get(new URL(page.url).pathname)!.jsonLd)).toBe(true)
   })
 
+  test("a failing page's own details and fix name that page, not the homepage", () => {
+    const failing = checksOf(result as never).find((check) => check.id === 'link-headers')!.pages!.failing as { url: string; details: string; recommendation?: string }[]
+    const others = failing.filter((page) => new URL(page.url).pathname !== '/')
+    expect(others.length).toBeGreaterThan(0)
+    for (const page of others) {
+      const path = new URL(page.url).pathname
+      expect(page.details).toBe(`The page ${path} response has no Link header`)
+      expect(page.recommendation).toStartWith(`Add a Link header to the page ${path} response`)
+    }
+  })
+
   test('site-level checks run once, with no page reading; every page-level one reads the pages', () => {
     const scopes = new Map(REGISTERED_CHECKS.map(({ definition }) => [definition.meta.id, definition.meta.scope]))
     const checks = checksOf(result as never)
