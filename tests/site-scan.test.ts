@@ -19,6 +19,7 @@ beforeAll(async () => {
     browser: null,
     extraResolve: [site.resolveRule],
     mcp: [{ name: 'well-made', hosts: ['pages-mcp.test'] }],
+    features: ['scan', 'journey', 'leaderboard', 'feedback', 'discover', 'mcp', 'web'],
   })
 })
 afterAll(async () => {
@@ -96,6 +97,17 @@ describe('POST /api/scan with pages', () => {
     expect(jsonld.pages!.failing.every((page) => page.status === 'fail' && !byPath.get(new URL(page.url).pathname)!.jsonLd)).toBe(true)
   })
 
+  test("a failing page's own details and fix name that page, not the homepage", () => {
+    const failing = checksOf(result as never).find((check) => check.id === 'link-headers')!.pages!.failing as { url: string; details: string; recommendation?: string }[]
+    const others = failing.filter((page) => new URL(page.url).pathname !== '/')
+    expect(others.length).toBeGreaterThan(0)
+    for (const page of others) {
+      const path = new URL(page.url).pathname
+      expect(page.details).toBe(`The page ${path} response has no Link header`)
+      expect(page.recommendation).toStartWith(`Add a Link header to the page ${path} response`)
+    }
+  })
+
   test('site-level checks run once, with no page reading; every page-level one reads the pages', () => {
     const scopes = new Map(REGISTERED_CHECKS.map(({ definition }) => [definition.meta.id, definition.meta.scope]))
     const checks = checksOf(result as never)
@@ -148,6 +160,64 @@ describe('GET /api/scan/stream with pages', () => {
     const check = checksOf(complete.result).find((entry) => entry.id === 'structured-data-jsonld')!
     expect(check.pages!.checked).toBe(5)
     expect({ status: done.status, score: done.score }).toEqual({ status: check.status, score: check.score })
+  }, 60_000)
+})
+
+describe('selective re-checks of a stored multi-page scan', () => {
+  const recheck = async (checkIds: string[], key: string) =>
+    (await world.handle.app.handle(
+      request('/api/scan/checks', { method: 'POST', json: { url: site.host, checkIds }, headers: { 'x-forwarded-for': clientIp(), authorization: `Bearer ${key}` } }),
+    )).json()
+  const stored = async () =>
+    (await world.handle.app.handle(request(`/api/score/${site.host}`, { headers: { 'x-forwarded-for': clientIp() } }))).json()
+  let key: string
+  beforeAll(async () => {
+    key = (await world.handle.deps.keys.create('scan', 'site-scan re-check')).key
+  })
+
+  test('a page-level check is re-run over the stored sample, refetched, and its row keeps its page reading', async () => {
+    const scanned = await (await post({ url: site.host, pages: 8, force: true })).json()
+    const before = checksOf(scanned).find((check) => check.id === 'structured-data-jsonld')!
+    const samplePaths = (scanned.pages as { url: string }[]).slice(1).map((page) => new URL(page.url).pathname)
+    const requestsBefore = site.requests.length
+    const body = await recheck(['structured-data-jsonld', 'robots-txt'], key)
+    expect(body.storedScanUpdated).toBe(true)
+    const rechecked = body.results.find((entry: WireCheck) => entry.id === 'structured-data-jsonld')
+    expect(rechecked.pages).toEqual(before.pages)
+    expect({ status: rechecked.status, score: rechecked.score, details: rechecked.details }).toEqual({
+      status: before.status,
+      score: before.score,
+      details: (before as unknown as { details: string }).details,
+    })
+    expect(body.results.find((entry: WireCheck) => entry.id === 'robots-txt').pages).toBeUndefined()
+    // Every sampled page was fetched again, and nothing robots.txt disallows.
+    const refetched = site.requests.slice(requestsBefore)
+    for (const path of samplePaths) expect(refetched).toContain(path)
+    expect(refetched.filter((path) => path.startsWith('/private/') || path.startsWith('/drafts/'))).toEqual([])
+    const row = checksOf(await stored()).find((check) => check.id === 'structured-data-jsonld')!
+    expect(row.pages).toEqual(before.pages)
+    expect(row.status).toBe(before.status)
+  }, 60_000)
+
+  test('a site-level re-check fetches no sampled page', async () => {
+    const scanned = await (await post({ url: site.host, pages: 8, force: true })).json()
+    const samplePaths = (scanned.pages as { url: string }[]).slice(1).map((page) => new URL(page.url).pathname)
+    const requestsBefore = site.requests.length
+    const body = await recheck(['robots-txt'], key)
+    expect(body.storedScanUpdated).toBe(true)
+    expect(site.requests.slice(requestsBefore).filter((path) => samplePaths.includes(path))).toEqual([])
+  }, 60_000)
+
+  test('on a one-page stored scan the re-check judges the homepage alone, as before', async () => {
+    const scanned = await (await post({ url: site.host, force: true })).json()
+    const before = checksOf(scanned).find((check) => check.id === 'structured-data-jsonld')! as WireCheck & { details: string }
+    const requestsBefore = site.requests.length
+    const body = await recheck(['structured-data-jsonld'], key)
+    const [rechecked] = body.results
+    expect(Object.keys(rechecked).sort()).not.toContain('pages')
+    expect({ status: rechecked.status, score: rechecked.score, details: rechecked.details }).toEqual({ status: before.status, score: before.score, details: before.details })
+    expect(site.requests.slice(requestsBefore).filter((path) => path !== '/' && byPath.has(path))).toEqual([])
+    expect(checksOf(await stored()).find((check) => check.id === 'structured-data-jsonld')!.pages).toBeUndefined()
   }, 60_000)
 })
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { checkMetaSchema } from '../../core/engine/check.ts'
-import { context, htmlPage } from '../../tests/support/artifacts.ts'
+import { context, sampledPageContext, htmlPage } from '../../tests/support/artifacts.ts'
 import check from './content-without-js.ts'
 
 const prose = (chars: number) => 'Acme builds anvils for agents. '.repeat(Math.ceil(chars / 31)).slice(0, chars)
@@ -79,5 +79,18 @@ describe('content-without-js', () => {
     const homepage = page(`<h1>Acme</h1><p>${prose(600)}</p><script>var a = 1</script>`)
     check.run({ homepage, docsPage: null }, context)
     expect(homepage.$('script').length).toBe(1)
+  })
+})
+
+describe('content-without-js on a sampled page', () => {
+  test('names the page, not the homepage, in its details and fix; the homepage wording stays', () => {
+    const shell = page('<div id="root"></div><script src="/app.js"></script>')
+    const onPage = check.run({ homepage: shell, docsPage: null }, sampledPageContext)
+    expect(onPage.details).toStartWith('page /docs/intro:')
+    expect(onPage.recommendation).toStartWith('Server-render the page /docs/intro:')
+    expect(`${onPage.details} ${onPage.recommendation}`).not.toContain('homepage')
+    const onHome = check.run({ homepage: shell, docsPage: null }, context)
+    expect(onHome.details).toStartWith('homepage:')
+    expect(onHome.recommendation).toStartWith('Server-render the homepage:')
   })
 })

@@ -6,6 +6,7 @@ import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
 import { unreachable } from '../lib/outcomes.ts'
 import { visibleText } from '../lib/payments.ts'
 import type { HtmlPage } from '../../core/engine/snapshot.ts'
+import { pageLabel } from '../lib/page-label.ts'
 
 const ENOUGH_TEXT = 500
 const TOO_LITTLE_TEXT = 150
@@ -72,11 +73,12 @@ export default defineCheck({
     // Only the homepage's fail (an empty or near-empty shell) stops agents; thin content and a docs page are warnings.
     stopsAgents: true,
   },
-  run({ homepage, docsPage }) {
+  run({ homepage, docsPage }, context) {
+    const label = pageLabel(context)
     if (homepage.status >= 500) {
-      return unreachable(`The homepage answered ${homepage.status}; its content could not be judged`)
+      return unreachable(`The ${label} answered ${homepage.status}; its content could not be judged`)
     }
-    const home = judge(homepage, `homepage${homepage.status === 200 ? '' : ` (status ${homepage.status})`}`)
+    const home = judge(homepage, `${label}${homepage.status === 200 ? '' : ` (status ${homepage.status})`}`)
     const docs = docsPage && docsPage.status < 400 ? judge(docsPage, `docs page ${new URL(docsPage.url).pathname}`) : null
     const details = [home.summary, docs?.summary].filter(Boolean).join('; ')
     if (home.stockPage) {
@@ -88,13 +90,13 @@ export default defineCheck({
     if (home.status === 'fail') {
       return fail(
         details,
-        `Server-render the homepage: the HTML sent to clients should contain the headline, the product description and the main links (at least 500 characters of text and an <h1>), not an empty <div id="root"> filled in by JavaScript. ${BLOCKED_NOTE}`,
+        `Server-render the ${label}: the HTML sent to clients should contain the headline, the product description and the main links (at least 500 characters of text and an <h1>), not an empty <div id="root"> filled in by JavaScript. ${BLOCKED_NOTE}`,
       )
     }
     if (home.status === 'warning') {
       return warn(
         details,
-        'Put more of the homepage content into the served HTML (at least 500 characters) and give it one <h1> (or a <main> with the main text).',
+        `Put more of the ${label} content into the served HTML (at least 500 characters) and give it one <h1> (or a <main> with the main text).`,
       )
     }
     // A short docs page is fine; one that needs JavaScript to show anything is not.

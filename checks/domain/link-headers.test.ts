@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { LinkHeaderArtifact } from '../../core/engine/collectors/link-header.ts'
 import { parseLinkHeader } from '../../core/engine/lib/links.ts'
-import { context } from '../../tests/support/artifacts.ts'
+import { context, sampledPageContext } from '../../tests/support/artifacts.ts'
 import check from './link-headers.ts'
 
 function header(raw: string | null, statuses: (number | null)[] = []): LinkHeaderArtifact {
@@ -35,5 +35,14 @@ describe('link-headers', () => {
     const details = check.run({ linkHeader: header(DISCOVERY, [200, 404]) }, context).details
     expect(details).toContain('api-catalog → /.well-known/api-catalog')
     expect(details).toContain('/openapi.json (404)')
+  })
+})
+
+describe('link-headers on a sampled page', () => {
+  test('names the page, not the homepage', () => {
+    const onPage = check.run({ linkHeader: header(null) }, sampledPageContext)
+    expect(onPage.details).toBe('The page /docs/intro response has no Link header')
+    expect(onPage.recommendation).toStartWith('Add a Link header to the page /docs/intro response')
+    expect(check.run({ linkHeader: header(null) }, context).details).toBe('The homepage response has no Link header')
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { MarkdownVariantsArtifact } from '../../core/engine/collectors/markdown.ts'
 import { checkMetaSchema } from '../../core/engine/check.ts'
-import { context, notFound, snapshot } from '../../tests/support/artifacts.ts'
+import { context, sampledPageContext, notFound, snapshot } from '../../tests/support/artifacts.ts'
 import check from './markdown-alternates.ts'
 
 type Probe = MarkdownVariantsArtifact['probes'][number]
@@ -66,5 +66,15 @@ describe('markdown-alternates', () => {
     const outcome = check.run({ markdownVariants: artifact(conventional(notFound())) }, context)
     expect(outcome.details).toContain('/index.md 404')
     expect(outcome.details).toContain('none advertised')
+  })
+})
+
+describe('markdown-alternates on a sampled page', () => {
+  test("the fix names the page, not the homepage's /index.html.md", () => {
+    const markdownVariants = artifact(conventional(notFound()))
+    const onPage = check.run({ markdownVariants }, sampledPageContext)
+    expect(onPage.recommendation).toStartWith('Serve the page /docs/intro as markdown')
+    expect(onPage.recommendation).not.toContain('homepage')
+    expect(check.run({ markdownVariants }, context).recommendation).toStartWith('Serve the homepage as markdown at /index.html.md')
   })
 })

@@ -5,6 +5,7 @@
 import { markdownServed } from '../../core/engine/collectors/markdown.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
+import { pageLabel } from '../lib/page-label.ts'
 
 const VIA = { 'link-element': '<link rel="alternate" type="text/markdown">', 'link-header': 'a Link header', conventional: 'the conventional path' } as const
 
@@ -25,7 +26,7 @@ export default defineCheck({
     scope: 'page',
     needs: ['markdownVariants'],
   },
-  run({ markdownVariants }) {
+  run({ markdownVariants }, context) {
     const { advertised, probes } = markdownVariants
     const outcome = (probe: (typeof probes)[number]) =>
       probe.response ? `${probe.response.status} ${probe.response.contentType || 'no content type'}` : `failed (${probe.error ?? 'no response'})`
@@ -51,7 +52,9 @@ export default defineCheck({
     const tried = probes.map((probe) => `${path(probe.url)} ${outcome(probe)}`).join(', ')
     return fail(
       `No markdown alternate: ${advertised.length ? '' : 'none advertised in <head> or the Link header; '}tried ${tried || 'nothing'}`,
-      'Serve the homepage as markdown at /index.html.md (and each page at <page>.md), and add <link rel="alternate" type="text/markdown" href="/index.html.md"> to the <head>.',
+      context.page === undefined
+        ? 'Serve the homepage as markdown at /index.html.md (and each page at <page>.md), and add <link rel="alternate" type="text/markdown" href="/index.html.md"> to the <head>.'
+        : `Serve the ${pageLabel(context)} as markdown at its own URL plus .md (and each page at <page>.md), and add <link rel="alternate" type="text/markdown" href="…"> to its <head>.`,
     )
   },
 })

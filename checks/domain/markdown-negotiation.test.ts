@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { MarkdownVariantsArtifact } from '../../core/engine/collectors/markdown.ts'
 import { checkMetaSchema } from '../../core/engine/check.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
-import { context, htmlPage, snapshot } from '../../tests/support/artifacts.ts'
+import { context, sampledPageContext, htmlPage, snapshot } from '../../tests/support/artifacts.ts'
 import check from './markdown-negotiation.ts'
 
 const MARKDOWN = '# Acme\n\n> Anvils for agents.\n\n- [Docs](https://acme.test/docs/)\n'
@@ -48,5 +48,15 @@ describe('markdown-negotiation', () => {
 
   test('a 5xx is an error', () => {
     expect(check.run({ markdownHome: markdown({}, 'oops', 502), homepage, markdownVariants: variants() }, context).status).toBe('error')
+  })
+})
+
+describe('markdown-negotiation on a sampled page', () => {
+  test('names the page, not the homepage', () => {
+    const onPage = check.run({ markdownHome: html, homepage, markdownVariants: variants() }, sampledPageContext)
+    expect(onPage.details).toStartWith('Asked for text/markdown, the page /docs/intro answered')
+    expect(check.run({ markdownHome: html, homepage, markdownVariants: variants() }, context).details).toStartWith(
+      'Asked for text/markdown, the homepage answered',
+    )
   })
 })

@@ -4,6 +4,7 @@ import { markdownServed } from '../../core/engine/collectors/markdown.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
 import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
+import { pageLabel } from '../lib/page-label.ts'
 
 function variesOnAccept(response: HttpSnapshot): boolean {
   return (response.headers.vary ?? '')
@@ -32,20 +33,21 @@ export default defineCheck({
     needs: ['markdownHome', 'homepage', 'markdownVariants'],
     agentEntryPoint: true,
   },
-  run({ markdownHome, homepage, markdownVariants }) {
+  run({ markdownHome, homepage, markdownVariants }, context) {
+    const label = pageLabel(context)
     if (markdownHome.status === 406) {
       return fail(
-        'The homepage answered 406 Not Acceptable to "Accept: text/markdown, text/html;q=0.5", although HTML was acceptable at q=0.5',
+        `The ${label} answered 406 Not Acceptable to "Accept: text/markdown, text/html;q=0.5", although HTML was acceptable at q=0.5`,
         'Never answer 406 when the Accept header also allows text/html: serve markdown if you can, else the HTML page.',
       )
     }
     if (markdownHome.status >= 500) {
-      return unreachable(`The homepage answered ${markdownHome.status} to a markdown request`)
+      return unreachable(`The ${label} answered ${markdownHome.status} to a markdown request`)
     }
     const form = markdownServed(markdownHome)
     if (!form) {
       return fail(
-        `Asked for text/markdown, the homepage answered ${served(markdownHome)}`,
+        `Asked for text/markdown, the ${label} answered ${served(markdownHome)}`,
         'Negotiate on Accept: when text/markdown is preferred, return a markdown rendering of the page with Content-Type: text/markdown and Vary: Accept (Cloudflare "Markdown for Agents" or a middleware can do it).',
       )
     }
@@ -70,7 +72,7 @@ export default defineCheck({
       fixes.push(`negotiate markdown on every page, including ${path}`)
     }
     const tokens = markdownHome.headers['x-markdown-tokens']
-    const summary = `Asked for text/markdown, the homepage answered ${served(markdownHome)}${tokens ? ` (x-markdown-tokens: ${tokens})` : ''}`
+    const summary = `Asked for text/markdown, the ${label} answered ${served(markdownHome)}${tokens ? ` (x-markdown-tokens: ${tokens})` : ''}`
     if (problems.length) return warn(`${summary}, but ${problems.join('; ')}`, `${fixes.join('; ')}.`.replace(/^./, (first) => first.toUpperCase()))
     return pass(`${summary} with Vary: Accept; browsers still get HTML${docs?.response ? `; so does the docs page ${new URL(docs.url).pathname}` : ''}`)
   },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { context, htmlPage } from '../../tests/support/artifacts.ts'
+import { context, sampledPageContext, htmlPage } from '../../tests/support/artifacts.ts'
 import check from './opengraph-metadata.ts'
 
 const TAGS = {
@@ -32,5 +32,12 @@ describe('opengraph-metadata', () => {
     const outcome = check.run({ homepage: page(TAGS.type, TAGS.image, TAGS.description) }, context)
     expect(outcome.recommendation).toContain('<meta property="og:title" content="Acme anvils">')
     expect(outcome.recommendation).toContain('<link rel="canonical" href="https://acme.test/">')
+  })
+})
+
+describe('opengraph-metadata on a sampled page', () => {
+  test("the fix names the page's <head>, not the homepage's", () => {
+    expect(check.run({ homepage: page() }, sampledPageContext).recommendation).toStartWith('Add to the page /docs/intro <head>:')
+    expect(check.run({ homepage: page() }, context).recommendation).toStartWith('Add to the homepage <head>:')
   })
 })

@@ -3,6 +3,7 @@
 // keeps the check from passing. Spec: https://ogp.me/
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { templatePlaceholder } from '../lib/placeholders.ts'
+import { pageLabel } from '../lib/page-label.ts'
 
 export default defineCheck({
   meta: {
@@ -21,7 +22,7 @@ export default defineCheck({
     scope: 'page',
     needs: ['homepage'],
   },
-  run({ homepage }) {
+  run({ homepage }, context) {
     const { $ } = homepage
     // ogp.me uses property=; many sites write name=, which Open Graph consumers accept too.
     const og = (property: string) => $(`meta[property="${property}"], meta[name="${property}"]`).first().attr('content')?.trim()
@@ -51,7 +52,7 @@ export default defineCheck({
     const details = `${present.length} of ${items.length} on ${homepage.url}: ${present.map((item) => item.tag).join(', ') || 'none'}${missing.length > 0 ? `; missing ${missing.map((item) => item.tag).join(', ')}` : ''}${templated.length > 0 ? `; still a template placeholder: ${templated.map((meta) => `${meta.tag} "${meta.placeholder}"`).join(', ')}` : ''}`
     const rewrite = templated.length > 0 ? `Replace the placeholder text of ${templated.map((meta) => meta.tag).join(', ')} with what the page actually offers.` : ''
     if (missing.length === 0) return templated.length === 0 ? pass(details) : warn(details, rewrite)
-    const recommendation = `Add to the homepage <head>: ${missing.map((item) => item.example).join(' ')}${rewrite ? ` ${rewrite}` : ''}`
+    const recommendation = `Add to the ${pageLabel(context)} <head>: ${missing.map((item) => item.example).join(' ')}${rewrite ? ` ${rewrite}` : ''}`
     return present.length >= 3 ? warn(details, recommendation) : fail(details, recommendation)
   },
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { context, htmlPage } from '../../tests/support/artifacts.ts'
+import { context, sampledPageContext, htmlPage } from '../../tests/support/artifacts.ts'
 import check from './semantic-html.ts'
 
 const GOOD = `<!doctype html><html lang="en"><head><title>Acme</title></head><body>
@@ -42,5 +42,13 @@ describe('semantic-html', () => {
     const outcome = check.run({ homepage: htmlPage(GOOD.replace('<main>', '<main><div role="button" tabindex="0">Go</div>')) }, context)
     expect(outcome.status).toBe('pass')
     expect(outcome.fraction).toBe(1)
+  })
+})
+
+describe('semantic-html on a sampled page', () => {
+  test('the fix names the page, not the homepage', () => {
+    const bare = htmlPage('<html><body><div>Acme</div></body></html>')
+    expect(check.run({ homepage: bare }, sampledPageContext).recommendation).toStartWith('On the page /docs/intro, ')
+    expect(check.run({ homepage: bare }, context).recommendation).toStartWith('On the homepage, ')
   })
 })

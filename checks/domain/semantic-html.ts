@@ -1,6 +1,7 @@
 // Semantic HTML on the homepage: lang, title, a single h1, landmarks, heading order, image alt text, basic ARIA.
 // Spec: https://www.w3.org/WAI/tutorials/page-structure/ (WCAG 2.2, HTML landmarks)
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
+import { pageLabel } from '../lib/page-label.ts'
 
 interface Criterion {
   name: string
@@ -34,7 +35,7 @@ export default defineCheck({
     scope: 'page',
     needs: ['homepage'],
   },
-  run({ homepage }) {
+  run({ homepage }, context) {
     const { $ } = homepage
     const criteria: Criterion[] = []
 
@@ -101,7 +102,7 @@ export default defineCheck({
     const options = { fraction: ratio, occurrences: criteria.length }
     const score = `${Math.round(ratio * 100)}% of ${criteria.length} sub-criteria`
     const details = `${score} met on ${homepage.url}: ${met.join(', ') || 'none'}${problems.length > 0 ? `; missing: ${problems.join('; ')}` : ''}`
-    const recommendation = `On the homepage, ${fixes.join('; ')}.`
+    const recommendation = `On the ${pageLabel(context)}, ${fixes.join('; ')}.`
     if (ratio >= 0.8) return problems.length === 0 ? pass(details, options) : { ...pass(details, options), recommendation }
     if (ratio >= 0.5) return warn(details, recommendation, options)
     return fail(details, recommendation, options)

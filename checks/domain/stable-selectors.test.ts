@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { load } from 'cheerio'
 import type { RenderedPage } from '../../core/engine/collectors/rendered.ts'
-import { context } from '../../tests/support/artifacts.ts'
+import { context, sampledPageContext } from '../../tests/support/artifacts.ts'
 import check from './stable-selectors.ts'
 
 function rendered(body: string): RenderedPage {
@@ -43,5 +43,13 @@ describe('stable-selectors', () => {
     expect(outcome.occurrences).toBe(4)
     expect(outcome.details).toContain('1 href="#" or javascript: links')
     expect(outcome.details).toContain('1 elements identified only by generated class names')
+  })
+})
+
+describe('stable-selectors on a sampled page', () => {
+  test('names the rendered page, not the homepage', () => {
+    const page = rendered('<a href="#">Go</a><div class="x1a2b3c" role="button"></div>')
+    expect(check.run({ rendered: page }, sampledPageContext).details).toContain('on the rendered page /docs/intro have a stable hook')
+    expect(check.run({ rendered: page }, context).details).toContain('on the rendered homepage have a stable hook')
   })
 })

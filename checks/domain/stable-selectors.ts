@@ -4,6 +4,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio'
 import type { Element } from 'domhandler'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
+import { pageLabel } from '../lib/page-label.ts'
 
 const INTERACTIVE = 'a[href], button, input, select, textarea, [role="button"]'
 const TEST_HOOKS = ['data-testid', 'data-test', 'data-qa', 'data-cy', 'data-test-id']
@@ -32,19 +33,20 @@ export default defineCheck({
     needs: ['rendered'],
     deep: true,
   },
-  run({ rendered }) {
+  run({ rendered }, context) {
+    const label = pageLabel(context)
     const { $ } = rendered
     const elements = $(INTERACTIVE)
       .filter((_, element) => !(element.tagName === 'input' && $(element).attr('type')?.toLowerCase() === 'hidden'))
       .toArray()
-    if (elements.length === 0) return na(`The rendered homepage (${rendered.url}) has no links, buttons or form fields`)
+    if (elements.length === 0) return na(`The rendered ${label} (${rendered.url}) has no links, buttons or form fields`)
 
     const verdicts = elements.map((element) => ({ element: $(element), verdict: judge($, $(element)) }))
     const unstable = verdicts.filter((entry) => !entry.verdict.stable)
     const count = (reason: string) => unstable.filter(({ verdict }) => !verdict.stable && verdict.reason === reason).length
     const ratio = (elements.length - unstable.length) / elements.length
     const options = { fraction: ratio, occurrences: elements.length }
-    const summary = `${elements.length - unstable.length} of ${elements.length} interactive elements on the rendered homepage have a stable hook (${Math.round(ratio * 100)}%)`
+    const summary = `${elements.length - unstable.length} of ${elements.length} interactive elements on the rendered ${label} have a stable hook (${Math.round(ratio * 100)}%)`
     if (unstable.length === 0) return pass(summary, options)
 
     const breakdown = [

@@ -222,6 +222,8 @@ export interface ScanTarget {
 
 export interface CheckContext {
   target: ScanTarget
+  /** The sampled page a page-level check judges in a multi-page scan; absent when it judges the homepage. */
+  page?: string
 }
 
 export interface CheckDefinition<N extends ArtifactKey = ArtifactKey> {

@@ -1,7 +1,7 @@
 import type { CheckDefinition, Outcome } from './check.ts'
 import { combinePageOutcomes, type PageVerdict } from './page-verdict.ts'
 import { Collection, runCheck, type RunnerOptions } from './runner.ts'
-import { type PageSample, samplePages } from './site-sample.ts'
+import { type PageSample, refetchSample, samplePages } from './site-sample.ts'
 
 type RunnerBase = Omit<RunnerOptions, 'onEvent' | 'pageRuns'>
 
@@ -14,7 +14,8 @@ export const PAGE_RUNS_WINDOW_MS = 60_000
 /**
  * Runs page-level checks on every page of a multi-page scan's sample, each page through its own collection (its
  * own `homepage`, `markdownHome`, `linkHeader`… artifacts) sharing the scan's HTTP session. The homepage's verdict
- * is the main run's; the sample is drawn once, on first use, or given (a stored scan's pending checks).
+ * is the main run's; the sample is drawn once, on first use, given (a stored scan's pending checks), or a stored
+ * sample's pages fetched again (a selective re-check of a stored multi-page scan).
  */
 export class PageRuns {
   private readonly collections = new Map<string, Collection>()
@@ -23,10 +24,15 @@ export class PageRuns {
 
   constructor(
     private readonly runner: RunnerBase,
-    source: { collection: Collection; requested: number } | { sample: PageSample },
+    source: { collection: Collection; requested: number } | { sample: PageSample } | { collection: Collection; refetch: PageSample },
   ) {
     this.drawn = 'sample' in source ? Promise.resolve(source.sample) : null
-    this.draw = 'sample' in source ? () => this.drawn! : () => (this.drawn ??= samplePages(source.collection, runner.http, runner.target, source.requested))
+    this.draw =
+      'sample' in source
+        ? () => this.drawn!
+        : 'refetch' in source
+          ? () => (this.drawn ??= refetchSample(source.collection, runner.http, runner.target, source.refetch))
+          : () => (this.drawn ??= samplePages(source.collection, runner.http, runner.target, source.requested))
   }
 
   readonly draw: () => Promise<PageSample>

@@ -4,7 +4,7 @@ import type { ScanSession } from '../outbound/session.ts'
 import type { ArtifactKey, ArtifactMap } from './artifacts.ts'
 import type { BrowserProvider } from './browser.ts'
 import { COLLECTORS } from './collectors/index.ts'
-import { type CheckDefinition, CollectorError, type CollectorContext, LAYERS, type Outcome, type ScanTarget } from './check.ts'
+import { type CheckContext, type CheckDefinition, CollectorError, type CollectorContext, LAYERS, type Outcome, type ScanTarget } from './check.ts'
 import type { CheckStatus } from './check.ts'
 import type { PageRuns } from './page-runs.ts'
 import { type CheckResult, toCheckResult } from './scoring.ts'
@@ -64,6 +64,8 @@ const LAYER_NAMES = new Map<string, string>(LAYERS.map((layer) => [layer.id, lay
 export class Collection {
   private readonly artifacts = new Map<ArtifactKey, Promise<unknown>>()
   private readonly context: CollectorContext
+  /** What a check run over this collection is told of its page (nothing for the homepage). */
+  readonly checkContext: Omit<CheckContext, 'target'>
 
   /** `page` is a sampled page's URL for its own collection; the homepage otherwise. */
   constructor(options: Pick<RunnerOptions, 'target' | 'config' | 'http' | 'browser'> & { page?: string }) {
@@ -77,6 +79,7 @@ export class Collection {
       browser: options.browser,
       get: (key) => this.get(key),
     }
+    this.checkContext = this.context.isHomepage ? {} : { page: this.context.page }
   }
 
   get<K extends ArtifactKey>(key: K): Promise<ArtifactMap[K]> {
@@ -118,7 +121,7 @@ export async function runCheck(check: CheckDefinition, collection: Collection, o
     return { status: 'error', details: describeFailure(error) }
   }
   try {
-    return withCheckedEvidence(check, check.run(artifacts as never, { target: options.target }))
+    return withCheckedEvidence(check, check.run(artifacts as never, { target: options.target, ...collection.checkContext }))
   } catch (error) {
     return {
       status: 'error',

@@ -15,7 +15,7 @@ import { describeSite, type SiteProfile } from './collectors/site-profile.ts'
 import { type CheckEvent, Collection, type RunnerOptions, runChecks } from './runner.ts'
 import { type CheckResult, type Scorecard, scoreScan } from './scoring.ts'
 import { PageRuns } from './page-runs.ts'
-import type { PageSampleSummary, SampledPage } from './site-sample.ts'
+import type { PageSample, PageSampleSummary, SampledPage } from './site-sample.ts'
 import { BROWSER_HEADERS } from './snapshot.ts'
 import { type NormalizeOptions, normalizeInput } from './target.ts'
 
@@ -58,6 +58,12 @@ export interface ScanOptions {
    * (the homepage included). 1 or absent is the homepage alone; ignored, and said so, for MCP targets.
    */
   pages?: number
+  /**
+   * A selective re-check (with `checkIds`): the stored multi-page sample of this target, if any. Its pages are
+   * fetched again and the page-level checks judged over them, so that the re-checked row means what the stored one
+   * did; null leaves the homepage alone.
+   */
+  storedSample?: (target: ScanTarget) => Promise<PageSample | null>
 }
 
 /** How a scan authenticated: the names of the headers it sent to the MCP origin, never their values. */
@@ -310,7 +316,13 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   const runner = { target, config: deps.config, http, browser: deps.browser, phase }
   const collection = new Collection(runner)
   const multiPage = (options.pages ?? 1) > 1
-  const pageRuns = multiPage && target.kind === 'domain' ? new PageRuns(runner, { collection, requested: options.pages! }) : undefined
+  // Only a page-level check needs the pages: re-checking robots.txt alone fetches none of them.
+  const stored = target.kind === 'domain' && checks.some((check) => check.meta.scope === 'page') ? await options.storedSample?.(target) : null
+  const pageRuns = stored
+    ? new PageRuns(runner, { collection, refetch: stored })
+    : multiPage && target.kind === 'domain'
+      ? new PageRuns(runner, { collection, requested: options.pages! })
+      : undefined
   // Drawn now, beside the site-level checks, rather than when the first page-level check asks for it.
   pageRuns?.draw().catch(() => {})
   const main = runChecks(checks, { ...runner, onEvent: progress.track, ...(pageRuns ? { pageRuns } : {}) }, collection)

@@ -40,3 +40,25 @@ describe('the sample and robots.txt', () => {
     expect(pagePaths()).toEqual(onePage)
   })
 })
+
+describe('a re-check over a stored sample', () => {
+  test("the stored pages are fetched again under today's robots.txt: a page it now disallows is dropped, never fetched", async () => {
+    const first = await sampleOf(`User-agent: AgentReadiness\nDisallow: /blog/\n\n${MULTIPAGE_ROBOTS}`, 40)
+    const stored = { pages: first.pages!, summary: first.pageSample! }
+    // MULTIPAGE_ROBOTS keeps the scanner out of /private/ and /drafts/, which the first robots.txt let it sample.
+    const nowDisallowed = (url: string) => /\/(private|drafts)\//.test(url)
+    const privatePages = stored.pages.filter((page) => nowDisallowed(page.url))
+    expect(privatePages.length).toBeGreaterThan(0)
+    await site!.stop()
+    site = startMultipageSite('robots-sample.test', MULTIPAGE_ROBOTS)
+    const engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: site.resolveRule }), { browser: null })
+    const report = await scan(site.host, engine, { phase: 'all', checkIds: ['structured-data-jsonld'], storedSample: async () => stored })
+    expect(site.requests.filter(nowDisallowed)).toEqual([])
+    const samePages = stored.pages.filter((page) => !nowDisallowed(page.url)).map((page) => page.url)
+    expect(report.pages!.map((page) => page.url)).toEqual(samePages)
+    expect(report.pageSample!.robotsSkipped).toBe(stored.summary.robotsSkipped + privatePages.length)
+    for (const url of samePages.slice(1)) expect(site.requests).toContain(new URL(url).pathname)
+    const [jsonld] = report.layers.flatMap((layer) => layer.checks)
+    expect(jsonld!.pages!.checked).toBe(samePages.length)
+  })
+})

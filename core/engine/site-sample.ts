@@ -195,14 +195,8 @@ export async function samplePages(collection: Collection, http: ScanSession, tar
   const crawlDelay = robots?.crawlDelay(SCANNER_ROBOTS_TOKEN) ?? 0
   const { count, note } = affordableCount(requested, crawlDelay)
   const picked = spreadSample(allowed, count - 1)
-  const budget: ByteBudget = { remaining: PAGES_MAX_BYTES }
-  const fetched = await pooled(picked, PAGE_FETCH_CONCURRENCY, crawlDelay * 1000, async (url): Promise<SampledPage> => {
-    const started = performance.now()
-    const page = await fetchPage(http, url, { budget }).catch(() => null)
-    return { url, source: sources.get(url)!, httpStatus: page?.status ?? null, durationMs: Math.round(performance.now() - started) }
-  })
   const home: SampledPage = { url: homeUrl, source: 'home', httpStatus: homepage?.status ?? null, durationMs: 0 }
-  const pages = [home, ...fetched]
+  const pages = [home, ...(await fetchPages(http, picked.map((url) => ({ url, source: sources.get(url)! })), crawlDelay))]
   const short = pages.length < requested && !note ? `The site offered ${allowed.length} allowed pages besides the homepage` : undefined
   return {
     pages,
@@ -214,6 +208,43 @@ export async function samplePages(collection: Collection, http: ScanSession, tar
       ...((note ?? short) ? { note: note ?? short } : {}),
     },
   }
+}
+
+/**
+ * A stored sample's pages fetched again (a selective re-check of a multi-page scan), under today's robots.txt and
+ * Crawl-delay: a page robots.txt now disallows is dropped, never fetched, and a longer Crawl-delay shrinks the
+ * sample as it would a new one. The homepage is the run's own fetch, memoised.
+ */
+export async function refetchSample(collection: Collection, http: ScanSession, target: ScanTarget, stored: PageSample): Promise<PageSample> {
+  const [homepage, robots] = await Promise.all([collection.get('homepage').catch(() => null), collection.get('robots').catch(() => null)])
+  const others = stored.pages.slice(1).filter((page) => {
+    const { pathname, search } = new URL(page.url)
+    return robots?.isAllowed(SCANNER_ROBOTS_TOKEN, `${pathname}${search}`) ?? true
+  })
+  const crawlDelay = robots?.crawlDelay(SCANNER_ROBOTS_TOKEN) ?? 0
+  const { count, note } = affordableCount(stored.summary.requested, crawlDelay)
+  const home: SampledPage = { url: `${target.origin}/`, source: 'home', httpStatus: homepage?.status ?? null, durationMs: 0 }
+  const pages = [home, ...(await fetchPages(http, others.slice(0, count - 1), crawlDelay))]
+  const skipped = stored.pages.length - 1 - others.length
+  return {
+    pages,
+    summary: {
+      ...stored.summary,
+      robotsSkipped: stored.summary.robotsSkipped + skipped,
+      renderedPages: pages.slice(0, MAX_RENDERED_PAGES).map((page) => page.url),
+      ...(note ? { note } : {}),
+    },
+  }
+}
+
+/** Fetches sampled pages within the pages' byte budget, at most PAGE_FETCH_CONCURRENCY at once, Crawl-delay apart. */
+async function fetchPages(http: ScanSession, picked: readonly Pick<SampledPage, 'url' | 'source'>[], crawlDelay: number): Promise<SampledPage[]> {
+  const budget: ByteBudget = { remaining: PAGES_MAX_BYTES }
+  return pooled(picked, PAGE_FETCH_CONCURRENCY, crawlDelay * 1000, async ({ url, source }): Promise<SampledPage> => {
+    const started = performance.now()
+    const page = await fetchPage(http, url, { budget }).catch(() => null)
+    return { url, source, httpStatus: page?.status ?? null, durationMs: Math.round(performance.now() - started) }
+  })
 }
 
 /** How many pages a Crawl-delay leaves room for, and why the sample shrank when it did. */

@@ -174,6 +174,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
             ...(result.naReason ? { naReason: result.naReason } : {}),
             ...(result.mcpKind ? { mcpKind: result.mcpKind as 'product' | 'docs' | 'other' | 'app' } : {}),
             ...(result.mcpUrl ? { mcpUrl: result.mcpUrl } : {}),
+            ...(result.pages ? { pages: result.pages } : {}),
           })),
         }
       },

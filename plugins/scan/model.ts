@@ -349,6 +349,7 @@ export const runChecksResultEntry = z.object({
   naReason: z.string().optional(),
   mcpKind: z.enum(['product', 'docs', 'other', 'app']).optional(),
   mcpUrl: z.string().optional(),
+  pages: pageVerdict.optional().describe("A page-level check re-run on the stored multi-page scan's sampled pages (fetched again)"),
 })
 
 export const runChecksResponse = z.object({

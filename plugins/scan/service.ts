@@ -1,5 +1,7 @@
 import type { Kernel } from '../../core/kernel.ts'
+import type { ScanTarget } from '../../core/engine/check.ts'
 import { patchReport, scan, type ScanEvent, type ScanReport } from '../../core/engine/scan.ts'
+import type { PageSample } from '../../core/engine/site-sample.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, renderError } from '../../core/errors.ts'
@@ -307,6 +309,7 @@ export class ScanService {
       mcpUrl: request.mcpUrl?.trim() || undefined,
       phase: 'all',
       beforeRun: () => this.spendBudget(caller, false),
+      storedSample: (target) => this.storedSample(target),
     })
     if (!options.patch) return { report, storedScanUpdated: false }
     // The run's own target first; else the domain's newest scan, so the note can say which target that one measured.
@@ -317,6 +320,12 @@ export class ScanService {
     await this.repository.update(stored!.id, patchReport(stored!.result!, results, this.deps.registry))
     await this.deps.readCache.invalidate(report.domain)
     return { report, storedScanUpdated: true }
+  }
+
+  /** The pages the target's stored multi-page scan judged, which a selective re-check judges again; null otherwise. */
+  private async storedSample(target: ScanTarget): Promise<PageSample | null> {
+    const stored = (await this.repository.latestOf(targetKey({ urlKind: target.kind, url: target.url, mcpUrl: target.mcpUrl })))?.result
+    return stored?.pages && stored.pageSample ? { pages: stored.pages, summary: stored.pageSample } : null
   }
 }
 
