@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * The only reader of the environment. Every variable of operations.md is parsed here once; an invalid value
+ * The only reader of the environment. Every variable of docs/operations.md is parsed here once; an invalid value
  * stops start-up with a message naming the variable and the form it expects.
  */
 

@@ -24,7 +24,7 @@ export interface EngineDependencies {
 export function createEngineDeps(config: Readonly<Config>, overrides: { browser?: BrowserProvider | null } = {}): EngineDependencies {
   const registry = new CheckRegistry(REGISTERED_CHECKS)
   const signing = loadSigningKeys(config)
-  // Outbound requests are signed only when a key exists (checks.md §17.2: no key, no signature).
+  // Outbound requests are signed only when a key exists (docs/checks.md §17.2: no key, no signature).
   const signer = signing.current ? createRequestSigner(signing.current, config.publicBaseUrl) : null
   return {
     config,

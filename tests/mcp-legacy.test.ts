@@ -12,7 +12,7 @@ import { type McpFixture, resolveRules, startMcpFixtures } from './fixtures/mcp/
 import { testConfig } from './helpers.ts'
 
 /**
- * The checks whose criterion is the transport (checks.md §6), each with why the legacy server differs:
+ * The checks whose criterion is the transport (docs/checks.md §6), each with why the legacy server differs:
  * - mcp-initialize: its criterion warns when the server "uses only the deprecated HTTP+SSE transport";
  * - mcp-streamable-http: it judges Streamable HTTP conformance, and warns when only HTTP+SSE answers;
  * - mcp-session-handling: Mcp-Session-Id is a Streamable HTTP header; an HTTP+SSE session lives in the message

@@ -1,5 +1,5 @@
 // (bonus) The legacy ChatGPT plugin manifest /.well-known/ai-plugin.json is complete and points to an OpenAPI description.
-// Spec: https://github.com/openai/plugins-quickstart (manifest fields; checks.md §14.5)
+// Spec: https://github.com/openai/plugins-quickstart (manifest fields; docs/checks.md §14.5)
 import { defineCheck } from '../../core/engine/check.ts'
 import { valueAt } from '../lib/fields.ts'
 import { judgeManifest } from '../lib/manifest.ts'

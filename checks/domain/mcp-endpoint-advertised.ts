@@ -1,5 +1,5 @@
 // The domain tells agents where its MCP server is (server card, AI catalog, API catalog, Link header, llms.txt, homepage) and that URL answers initialize.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports (discovery: checks.md §7)
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports (discovery: docs/checks.md §7)
 import type { McpEndpointProbe, McpEndpointSource } from '../../core/engine/collectors/mcp-endpoints.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { type McpEndpointsEvidence, mcpEndpointsEvidence } from '../../core/engine/evidence.ts'

@@ -110,7 +110,7 @@ function sameEndpoint(a: string, b: string): boolean {
 }
 
 /**
- * Where the card disagrees with the server it describes (checks.md §7): serverInfo name and version, the
+ * Where the card disagrees with the server it describes (docs/checks.md §7): serverInfo name and version, the
  * scanned endpoint among its remotes, and the negotiated protocol version among that remote's supported ones.
  */
 function runtimeMismatches(

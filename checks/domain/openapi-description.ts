@@ -6,7 +6,7 @@ import { isRecord } from '../../core/engine/snapshot.ts'
 
 const ADVERTISE = 'Link: </openapi.json>; rel="service-desc"; type="application/json"'
 
-/** checks.md §14.3 "valid": a version, info.title, info.version, and paths (or webhooks/components in 3.1). */
+/** docs/checks.md §14.3 "valid": a version, info.title, info.version, and paths (or webhooks/components in 3.1). */
 function structuralProblems(document: Record<string, unknown>): { version: string | null; problems: string[] } {
   const problems: string[] = []
   const openapi = typeof document.openapi === 'string' ? document.openapi : null

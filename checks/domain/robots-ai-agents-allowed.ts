@@ -1,5 +1,5 @@
 // AI agents that fetch for a person or for AI search are not blocked by robots.txt on / and the key paths (RFC 9309).
-// Spec: https://www.rfc-editor.org/rfc/rfc9309 (tokens: checks.md §2)
+// Spec: https://www.rfc-editor.org/rfc/rfc9309 (tokens: docs/checks.md §2)
 import type { RobotsArtifact } from '../../core/engine/collectors/robots.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { BLOCKED_FACTOR, BLOCKED_NOTE } from '../../core/engine/scoring.ts'
@@ -7,7 +7,7 @@ import { type AiAgent, agentsFor } from '../../core/engine/lib/ai-agents.ts'
 import { percent, STOPS_AGENTS_SHARE, weighRefusal } from '../../core/engine/lib/agent-traffic.ts'
 import { isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
-/** A Crawl-delay this long throttles live agent use to a crawl (checks.md §2). */
+/** A Crawl-delay this long throttles live agent use to a crawl (docs/checks.md §2). */
 const SLOW_CRAWL_DELAY_S = 30
 
 /** The group that governs a token: the one naming it, else `*`; described for recommendations. */

@@ -1,5 +1,5 @@
 // robots.txt states an explicit AI policy: a group naming an AI agent token, or a Content-Signal / Content-Usage line.
-// Spec: https://www.rfc-editor.org/rfc/rfc9309 (tokens: checks.md §2; signals: https://contentsignals.org/)
+// Spec: https://www.rfc-editor.org/rfc/rfc9309 (tokens: docs/checks.md §2; signals: https://contentsignals.org/)
 import { defineCheck, fail, pass } from '../../core/engine/check.ts'
 import { findAiAgent } from '../../core/engine/lib/ai-agents.ts'
 

@@ -11,7 +11,7 @@ import check from './x402-payment-required.ts'
 
 const commerce = (isCommerce: boolean): CommerceSignals => ({ isCommerce, reasons: isCommerce ? ['Product JSON-LD'] : [], productUrls: [], pricingUrl: null })
 
-// The decoded example of the x402 v2 HTTP transport document (checks.md §13.1).
+// The decoded example of the x402 v2 HTTP transport document (docs/checks.md §13.1).
 const V2 = {
   x402Version: 2,
   error: 'PAYMENT-SIGNATURE header is required',

@@ -1,6 +1,6 @@
 /**
  * A UI resource's declared content security policy (`_meta.ui`, and OpenAI's `openai/widgetCSP`) and the external
- * origins its HTML reaches, so the checks can compare the two (MCP Apps, checks.md §9).
+ * origins its HTML reaches, so the checks can compare the two (MCP Apps, docs/checks.md §9).
  */
 import { loadBoundedHtml } from '../../core/parse/html.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'

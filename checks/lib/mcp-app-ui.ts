@@ -1,5 +1,5 @@
 /**
- * Checks' helpers for MCP Apps (`io.modelcontextprotocol/ui`, checks.md §9): links grouped by resource, tool
+ * Checks' helpers for MCP Apps (`io.modelcontextprotocol/ui`, docs/checks.md §9): links grouped by resource, tool
  * visibility, the shape of a UI resource's HTML, what the scanner advertised, and fix sentences.
  */
 import type { McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'

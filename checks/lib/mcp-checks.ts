@@ -1,5 +1,5 @@
 /**
- * Pure helpers shared by the MCP checks (checks/mcp/*, checks.md §6): reading the collector's raw exchanges,
+ * Pure helpers shared by the MCP checks (checks/mcp/*, docs/checks.md §6): reading the collector's raw exchanges,
  * gating on the tool list, and the known protocol revisions. Compiling tool JSON Schemas is checks/lib/json-schema.ts.
  */
 import type { JsonRpcError, McpExchange, McpList, McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
@@ -12,7 +12,7 @@ export const MCP_SPEC = 'https://modelcontextprotocol.io/specification/2025-11-2
 export const MCP_MODERN_SPEC = 'https://modelcontextprotocol.io/specification/2026-07-28'
 const MODERN_VERSION = '2026-07-28'
 
-/** Revisions an agent can rely on today (checks.md §6.1); a later one is added here when it ships. */
+/** Revisions an agent can rely on today (docs/checks.md §6.1); a later one is added here when it ships. */
 export const CURRENT_VERSIONS: readonly string[] = ['2025-06-18', '2025-11-25', '2026-07-28']
 /** Older revisions still spoken by SDKs: HTTP+SSE, no structured output, no mandatory version header. */
 export const DEPRECATED_VERSIONS: readonly string[] = ['2024-10-07', '2024-11-05', '2025-03-26']
@@ -118,7 +118,7 @@ export function discoverResult(mcp: Pick<McpServerArtifact, 'discover'>): Record
   return resultOf(mcp.discover)
 }
 
-/** What a `server/discover` result lacks of `supportedVersions[]` and `capabilities` (checks.md §6.2). */
+/** What a `server/discover` result lacks of `supportedVersions[]` and `capabilities` (docs/checks.md §6.2). */
 export function discoverProblems(result: Record<string, unknown>): string[] {
   const problems: string[] = []
   const versions = result.supportedVersions

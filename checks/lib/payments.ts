@@ -9,7 +9,7 @@ import type { PaymentProbesArtifact } from '../../core/engine/collectors/payment
 import { fail, na, type Outcome } from '../../core/engine/check.ts'
 import { isRecord, parseJson, type HttpSnapshot } from '../../core/engine/snapshot.ts'
 
-/** The payments-layer gate (checks.md §19): `na` on a target with no commerce signal, null otherwise. */
+/** The payments-layer gate (docs/checks.md §19): `na` on a target with no commerce signal, null otherwise. */
 export function commerceGate(commerce: CommerceSignals): Outcome | null {
   if (commerce.isCommerce) return null
   return na(

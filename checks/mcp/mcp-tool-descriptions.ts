@@ -40,7 +40,7 @@ export default defineCheck({
 
     const toolShare = (tools.length - weak.length) / tools.length
     const propertyShare = properties.length === 0 ? 1 : (properties.length - undescribed.length) / properties.length
-    // The score follows both shares; the status follows the thresholds of checks.md §6.
+    // The score follows both shares; the status follows the thresholds of docs/checks.md §6.
     const fraction = properties.length === 0 ? toolShare : (toolShare + propertyShare) / 2
     const options = { fraction, occurrences: tools.length }
     const propertyPart = properties.length === 0 ? 'no tool takes arguments' : `${properties.length - undescribed.length}/${properties.length} input properties are described`

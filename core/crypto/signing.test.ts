@@ -3,7 +3,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, verify } from '
 import { loadConfig } from '../config.ts'
 import { ed25519Thumbprint, generateSigningKeyJwk, loadSigningKeys } from './signing.ts'
 
-/** RFC 9421 Appendix B.1.4 test key (checks.md §12.5). */
+/** RFC 9421 Appendix B.1.4 test key (docs/checks.md §12.5). */
 const RFC9421_JWK = {
   kty: 'OKP',
   crv: 'Ed25519',
@@ -11,7 +11,7 @@ const RFC9421_JWK = {
   x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs',
 }
 const RFC9421_KID = 'poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U'
-/** RFC 8037 Appendix A.1 key (checks.md §17.1). */
+/** RFC 8037 Appendix A.1 key (docs/checks.md §17.1). */
 const RFC8037_JWK = {
   kty: 'OKP',
   crv: 'Ed25519',

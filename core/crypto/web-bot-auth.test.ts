@@ -7,7 +7,7 @@ import { createRequestSigner, signDirectoryResponse } from './web-bot-auth.ts'
 
 /**
  * Our signatures are checked with an independent verifier: the RFC 9421 signature base is written out by
- * hand here, and node:crypto verifies. The published vectors of checks.md §12.4/§12.5 are reproduced
+ * hand here, and node:crypto verifies. The published vectors of docs/checks.md §12.4/§12.5 are reproduced
  * byte for byte (Ed25519 is deterministic).
  */
 
@@ -39,7 +39,7 @@ function inputOf(field: string, label: string): string {
   return field.slice(label.length + 1)
 }
 
-describe('published vectors (checks.md §12.4, §12.5)', () => {
+describe('published vectors (docs/checks.md §12.4, §12.5)', () => {
   test('§12.4 example request: exact signature', () => {
     const params =
       '("@authority" "@method" "@path" "signature-agent";key="sig1");created=1735689600;expires=1735693200;keyid="poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U";alg="ed25519";tag="web-bot-auth"'

@@ -4,7 +4,7 @@ import { contentDigest, signMessage, signatureFields, type CoveredComponent } fr
 import type { SigningKey } from './signing.ts'
 
 /**
- * Web Bot Auth (draft-meunier-webbotauth-httpsig-protocol; checks.md §12): the signatures the scanner puts
+ * Web Bot Auth (draft-meunier-webbotauth-httpsig-protocol; docs/checks.md §12): the signatures the scanner puts
  * on its own requests, and the proof-of-possession signatures on the service's key directory.
  */
 
@@ -39,7 +39,7 @@ const NONCE_BYTES = 64
 const DIRECTORY_SIGNATURE_LIFETIME_S = 86_400
 
 /**
- * Signs as checks.md §12.4: covers `@authority`, `@method`, `@path` and our `Signature-Agent` member, with
+ * Signs as docs/checks.md §12.4: covers `@authority`, `@method`, `@path` and our `Signature-Agent` member, with
  * created, expires, keyid (the JWK thumbprint), alg, nonce and tag="web-bot-auth". `directoryUrl` is any URL
  * on the service; its origin is what `Signature-Agent` names, where verifiers find
  * /.well-known/http-message-signatures-directory.
@@ -102,7 +102,7 @@ export interface DirectorySignatureOptions {
 }
 
 /**
- * Headers for a signed directory response (checks.md §12.3): `Content-Digest` of the body and, per key, a
+ * Headers for a signed directory response (docs/checks.md §12.3): `Content-Digest` of the body and, per key, a
  * signature labelled binding0, binding1… covering `("@authority";req "content-digest")` with
  * tag="http-message-signatures-directory". The parameters follow the published vector (no `alg`: the key
  * type fixes it). The caller chooses which keys prove possession.

@@ -12,7 +12,7 @@ import type { BrowserProvider } from './browser.ts'
 export const SCAN_KINDS = ['domain', 'mcp', 'mcp-app'] as const
 export type ScanKind = (typeof SCAN_KINDS)[number]
 
-/** Scoring order; weights sum to 100 (checks.md §20.1). Renaming or removing a layer id is a major version. */
+/** Scoring order; weights sum to 100 (docs/checks.md §20.1). Renaming or removing a layer id is a major version. */
 export const LAYERS = [
   {
     id: 'discovery',

@@ -58,7 +58,7 @@ const ANSWER_HINTS: Record<McpAnswer, string> = {
   sse: 'answered over the deprecated HTTP+SSE transport only',
 }
 
-/** checks.md §0 steps 2 and 3: is the URL an MCP endpoint (reachEndpoint), and if so, mcp or mcp-app. */
+/** docs/checks.md §0 steps 2 and 3: is the URL an MCP endpoint (reachEndpoint), and if so, mcp or mcp-app. */
 async function probeEndpoint(http: ScanSession, url: string, limits: Limits): Promise<EndpointProbe> {
   const reach = await reachEndpoint(http, url, limits)
   if (reach.state === 'mcp-error') return { state: 'mcp', kind: 'mcp', hint: 'answered initialize with a JSON-RPC error' }
@@ -116,7 +116,7 @@ async function detectListing(http: ScanSession, pageUrl: string, reason: string,
 }
 
 /**
- * Decides the scan kind (checks.md §0 "Kind detection"). A bare host is a domain. A URL with a path, or a
+ * Decides the scan kind (docs/checks.md §0 "Kind detection"). A bare host is a domain. A URL with a path, or a
  * pinned mcpUrl, is probed as an MCP endpoint (legacy initialize, then 2026-07-28 `server/discover`) and, when it
  * is one, classified as mcp or mcp-app. A path that is not an endpoint may be a listing page folded into the MCP
  * server it embeds; otherwise the origin is scanned as a domain.

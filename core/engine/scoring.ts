@@ -205,7 +205,7 @@ const blocks = (entry: ScoredEntry): boolean =>
 const tenths = (value: number) => Math.round(value * 10) / 10
 
 /**
- * Scores a scan per the spec and checks.md §20.2: layer fractions weighted and re-normalised over the layers
+ * Scores a scan per the spec and docs/checks.md §20.2: layer fractions weighted and re-normalised over the layers
  * that have a denominator, multiplied by BLOCKED_FACTOR per failing check that stops agents, estimated gains
  * computed by re-scoring with each fixable check made whole, and the top fixes ranked non-bonus first, then by gain.
  */

@@ -13,7 +13,7 @@ import type { AuthRefusal, JsonRpcError, Limits, McpExchange } from './types.ts'
 const STORED_BODY_CHARS = 16 * 1024
 /**
  * Bodies read for parsing (characters): lists and UI documents are larger than what is stored. An MCP App's UI
- * document may be 2 MiB (the catalog design's cap, checks.md), and it arrives JSON-escaped (every quote and newline
+ * document may be 2 MiB (the catalog design's cap, docs/checks.md), and it arrives JSON-escaped (every quote and newline
  * doubled) inside a resources/read answer: 3 MiB leaves room for that. The outbound client's per-request cap and the
  * scan's byte budget bound the bytes underneath.
  */

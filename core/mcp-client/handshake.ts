@@ -1,5 +1,5 @@
 /**
- * The era handshake (checks.md §6.2): a legacy initialize through the SDK, else a 2026-07-28 `server/discover`, else
+ * The era handshake (docs/checks.md §6.2): a legacy initialize through the SDK, else a 2026-07-28 `server/discover`, else
  * the deprecated HTTP+SSE transport, recording the raw exchanges whichever way the endpoint answers.
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -22,7 +22,7 @@ function handshakeOf(result: unknown): Handshake | null {
   }
 }
 
-/** A `server/discover` result in the initialize result's shape (checks.md §6.2). */
+/** A `server/discover` result in the initialize result's shape (docs/checks.md §6.2). */
 export function handshakeOfDiscover(result: unknown): Handshake | null {
   if (!isRecord(result)) return null
   const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : []
@@ -58,7 +58,7 @@ const notSent = (method: string): McpExchange =>
   failedExchange({ method: 'POST', headers: {} }, `the SDK sent no ${method} request`, performance.now())
 
 /**
- * The handshake (checks.md §6.2): the SDK's streamable HTTP client first; a modern error on initialize, or a failed
+ * The handshake (docs/checks.md §6.2): the SDK's streamable HTTP client first; a modern error on initialize, or a failed
  * initialize that `server/discover` answers, makes the endpoint modern; 400/404/405 leads to the HTTP+SSE
  * transport; a JSON-RPC answer the SDK refused is used raw.
  */
@@ -138,7 +138,7 @@ function modern(wire: McpWire, discover: McpExchange, failed: Connection): Conne
   return { ...rest, era: 'modern', initialized: null, handshake, ...(handshake ? {} : { handshakeError }) }
 }
 
-/** An endpoint answering initialize this way may still speak the deprecated HTTP+SSE transport (checks.md §6.3). */
+/** An endpoint answering initialize this way may still speak the deprecated HTTP+SSE transport (docs/checks.md §6.3). */
 export function maySpeakSse(initialize: McpExchange): boolean {
   return initialize.status !== null && SSE_FALLBACK_STATUSES.has(initialize.status) && !isModernError(initialize)
 }

@@ -4,7 +4,7 @@ import { MCP_INITIALIZE_BODY } from '../engine/lib/mcp-wire.ts'
 
 /** What the SDK (and so the legacy handshake) asks for: 2025-11-25. */
 export const MCP_LEGACY_VERSION: string = LATEST_PROTOCOL_VERSION
-/** The stateless revision (checks.md §6.2): no initialize, no session, `server/discover`, `_meta` per request. */
+/** The stateless revision (docs/checks.md §6.2): no initialize, no session, `server/discover`, `_meta` per request. */
 export const MCP_MODERN_VERSION = '2026-07-28'
 
 /**
@@ -24,7 +24,7 @@ export const MODERN_META = {
 }
 /** UnsupportedProtocolVersion, HeaderMismatch, MissingRequiredClientCapability: only a 2026-07-28 server sends these. */
 export const MODERN_ERROR_CODES = new Set([-32022, -32020, -32021])
-/** Statuses after which a client may try the deprecated HTTP+SSE transport (checks.md §6.3, back-compat). */
+/** Statuses after which a client may try the deprecated HTTP+SSE transport (docs/checks.md §6.3, back-compat). */
 export const SSE_FALLBACK_STATUSES = new Set([400, 404, 405])
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Whether a URL is an MCP endpoint, and of which era, for the price of a few raw requests (checks.md §0 step 2):
+ * Whether a URL is an MCP endpoint, and of which era, for the price of a few raw requests (docs/checks.md §0 step 2):
  * what kind detection asks before a scan, where `connect` is the full, recorded handshake a collection makes.
  */
 import { isRecord } from '../engine/snapshot.ts'

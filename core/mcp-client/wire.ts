@@ -33,7 +33,7 @@ export interface RequestOptions {
 /**
  * Raw JSON-RPC over one MCP endpoint, with the headers a client of the endpoint's era sends: legacy requests carry
  * the session id and negotiated `MCP-Protocol-Version`; modern ones `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method`,
- * `Mcp-Name` and the client's `_meta` (checks.md §6.2).
+ * `Mcp-Name` and the client's `_meta` (docs/checks.md §6.2).
  */
 export class McpWire {
   era: McpEra = 'legacy'

@@ -368,7 +368,7 @@ class Outbound implements OutboundClient {
 
   /**
    * Where a URL's bytes go, checked against the address policy. A host mapped by SCANNER_RESOLVE is served by a
-   * local fixture or an intranet copy over plain http (operations.md).
+   * local fixture or an intranet copy over plain http (docs/operations.md).
    */
   private async route(url: URL, signal: AbortSignal): Promise<CheckedDestination & { tls: boolean }> {
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80

@@ -119,7 +119,7 @@ export function registryDescriptor(config: ArdConfig): RegistryDescriptor {
   }
 }
 
-/** Our own AI catalog (checks.md §17.3): the MCP server card, this registry and the OpenAPI document. */
+/** Our own AI catalog (docs/checks.md §17.3): the MCP server card, this registry and the OpenAPI document. */
 export function serviceCatalog(config: ArdConfig): AiCatalog {
   const host = publisherHost(config)
   const base = config.publicBaseUrl

@@ -31,7 +31,7 @@ import { buildTools, type ToolPieces } from './tools.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
 import { describeLimit } from '../../core/limits.ts'
 
-/** Discovery documents change only with a deployment, so caches may keep them for an hour (checks.md §7). */
+/** Discovery documents change only with a deployment, so caches may keep them for an hour (docs/checks.md §7). */
 const DOCUMENT_CACHE = 'public, max-age=3600'
 
 /** SEP-2127 asks every card host for exactly these, so that browser-based clients can read and revalidate it. */

@@ -173,7 +173,7 @@ export const getFeedbackOutput = agentFeedbackList.extend({ stats: feedbackStats
 
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json'
 
-/** SEP-2127 (checks.md §7); cards do not list tools. */
+/** SEP-2127 (docs/checks.md §7); cards do not list tools. */
 export const serverCard = z
   .object({
     $schema: z.literal(SERVER_CARD_SCHEMA),

@@ -103,7 +103,7 @@ describe('canonicalJson (RFC 8785)', () => {
   })
 })
 
-/** RFC 8037 Appendix A.1 key (checks.md §17.1). */
+/** RFC 8037 Appendix A.1 key (docs/checks.md §17.1). */
 const RFC8037_JWK = {
   kty: 'OKP',
   crv: 'Ed25519',
@@ -115,7 +115,7 @@ const rfc8037Key = loadSigningKeys({ signingKey: JSON.stringify(RFC8037_JWK), si
 describe('signJws', () => {
   const payload = new TextEncoder().encode('Example of Ed25519 signing')
 
-  test('reproduces the RFC 8037 A.4 vector, attached and detached (checks.md §17.1)', () => {
+  test('reproduces the RFC 8037 A.4 vector, attached and detached (docs/checks.md §17.1)', () => {
     const jws = signJws(payload, { alg: 'EdDSA' }, rfc8037Key.sign)
     expect(`${jws.protectedHeader}.${jws.payload}.${jws.signature}`).toBe(
       'eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg',

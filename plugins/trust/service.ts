@@ -9,7 +9,7 @@ import type { ScanRepository } from '../scan/repository.ts'
 import { ATTESTATION_TYPE, type AttestationPayload, type AttestationResponse, JOSE_MEDIA_TYPE } from './model.ts'
 
 /**
- * The service's signed scorecard attestations (checks.md §17.1) and its JSON Web Key Set. An attestation is a
+ * The service's signed scorecard attestations (docs/checks.md §17.1) and its JSON Web Key Set. An attestation is a
  * detached compact JWS (RFC 7515 Appendix F) over the RFC 8785 canonical bytes of a small payload that binds a
  * domain's score to a digest of the stored scan result, so that re-serialising the JSON can never break it.
  */

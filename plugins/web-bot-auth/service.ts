@@ -6,7 +6,7 @@ import { type Serialized, serialize } from '../../core/etag.ts'
 import type { Directory } from './model.ts'
 
 /**
- * The service's Web Bot Auth key directory (checks.md §12.3, §17.2): where a site that received one of our signed
+ * The service's Web Bot Auth key directory (docs/checks.md §12.3, §17.2): where a site that received one of our signed
  * scanner requests resolves its `keyid`. The `Signature-Agent` our scanner sends names PUBLIC_BASE_URL's origin,
  * and verifiers fetch /.well-known/http-message-signatures-directory there.
  */

@@ -3,7 +3,7 @@ import { MCP_APP_MIME_TYPE, UI_EXTENSION_ID } from '../../core/engine/lib/mcp-ap
 import { MCP_URL, mcpList, mcpServer, noResponse, rpcError, rpcResult, tool } from './mcp-artifacts.ts'
 
 /**
- * Builders for literal MCP App artifacts (checks.md §9), on top of the core MCP builders: `mcpAppServer()` is a
+ * Builders for literal MCP App artifacts (docs/checks.md §9), on top of the core MCP builders: `mcpAppServer()` is a
  * well-made MCP App (the UI extension negotiated, one model-visible UI tool whose ui:// template reads back as a
  * complete HTML document with a matching CSP); a test states only what differs.
  */

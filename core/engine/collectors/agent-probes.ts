@@ -6,7 +6,7 @@ import { BROWSER_HEADERS, fetchSnapshot, type HttpSnapshot } from '../snapshot.t
 import { SSE_ACCEPT, streamHead } from '../../mcp-client/sse.ts'
 import type { McpExchange, McpServerArtifact } from './mcp.ts'
 
-/** Why an agent fetches: policy checks never penalise blocking training crawlers (checks.md §2). */
+/** Why an agent fetches: policy checks never penalise blocking training crawlers (docs/checks.md §2). */
 export type AgentPurpose = 'browser' | 'user' | 'search' | 'training' | 'scanner-signed' | 'scanner-unsigned'
 
 export interface AgentProbe {
@@ -22,7 +22,7 @@ export interface AgentProbe {
 
 export interface AgentProbes {
   probes: AgentProbe[]
-  /** Probes whose request did not complete (timeout, reset), kept apart: an error is not a block (checks.md §0). */
+  /** Probes whose request did not complete (timeout, reset), kept apart: an error is not a block (docs/checks.md §0). */
   errors?: { agent: string; purpose: AgentPurpose; userAgent: string; error: string }[]
   /**
    * mcp kinds: what the scanner's own MCP client met on the same endpoint (the `mcp` artifact's exchanges and
@@ -112,7 +112,7 @@ async function probe(ctx: CollectorContext, spec: ProbeSpec, sse: boolean): Prom
 /**
  * Fetches the homepage (or, on an MCP endpoint, sends the request its transport defines: an initialize POST, or the
  * GET that opens an HTTP+SSE stream) as a browser, as AI agents of each purpose and as the scanner signed and
- * unsigned, so that challenge checks can compare what each was served (checks.md §16).
+ * unsigned, so that challenge checks can compare what each was served (docs/checks.md §16).
  */
 export const agentProbesCollector = defineCollector({
   key: 'agentProbes',

@@ -2,7 +2,7 @@ import { defineCollector } from '../check.ts'
 import { isSameSite } from '../lib/links.ts'
 import { isOk, isRecord, parseJson } from '../snapshot.ts'
 
-/** Whether the target sells something: the gate for the payments layer (checks.md §19). */
+/** Whether the target sells something: the gate for the payments layer (docs/checks.md §19). */
 export interface CommerceSignals {
   isCommerce: boolean
   reasons: string[]

@@ -31,7 +31,7 @@ export interface CorsArtifact {
 }
 
 export const AGENT_ORIGIN = 'https://agent.example'
-/** The request headers a browser-based MCP client sends (checks.md §16). */
+/** The request headers a browser-based MCP client sends (docs/checks.md §16). */
 export const MCP_REQUEST_HEADERS = ['content-type', 'mcp-protocol-version', 'mcp-session-id'] as const
 /** Over HTTP+SSE the session is named in the message endpoint's URL: no Mcp-Session-Id header is sent. */
 const SSE_MESSAGE_HEADERS = ['content-type', 'mcp-protocol-version'] as const
@@ -93,7 +93,7 @@ async function publicDocuments(ctx: CollectorContext): Promise<{ resource: strin
 }
 
 /**
- * CORS as a browser-based agent meets it (checks.md §16): the existing public documents fetched with an
+ * CORS as a browser-based agent meets it (docs/checks.md §16): the existing public documents fetched with an
  * Origin, and for MCP kinds a preflight of the endpoint plus an initialize POST to see what it exposes (over HTTP+SSE,
  * a preflight of the message endpoint plus the GET that opens the stream).
  */

@@ -15,7 +15,7 @@ export interface GraphqlArtifact {
 }
 
 const GRAPHQL_PATHS = ['/graphql', '/api/graphql']
-/** The smallest introspection query (checks.md §14.4): enough to tell whether introspection is on. */
+/** The smallest introspection query (docs/checks.md §14.4): enough to tell whether introspection is on. */
 const INTROSPECTION_QUERY = '{__schema{queryType{name}}}'
 
 /** A GraphQL response (spec §7.1): a JSON object with `data` or `errors`. */

@@ -15,7 +15,7 @@ export interface MarkdownVariantsArtifact {
   docsNegotiation?: { url: string; response: HttpSnapshot | null; error?: string } | null
 }
 
-/** What an agent that prefers markdown sends (checks.md §11). */
+/** What an agent that prefers markdown sends (docs/checks.md §11). */
 export const MARKDOWN_ACCEPT = 'text/markdown, text/html;q=0.5'
 /** For URLs that should be markdown: say so, but take whatever comes so the check can see what it was. */
 const VARIANT_ACCEPT = 'text/markdown, text/plain;q=0.9, */*;q=0.1'

@@ -52,7 +52,7 @@ interface Candidate {
 const mentionsMcp = (value: string | undefined): boolean => value !== undefined && /mcp/i.test(value)
 
 /**
- * Every advertised MCP URL in checks.md §7 source order, from the artifacts other collectors produced (any of
+ * Every advertised MCP URL in docs/checks.md §7 source order, from the artifacts other collectors produced (any of
  * them may be missing). Explicit declarations (cards, catalogs, typed links) may point anywhere; URLs merely
  * written on pages must be same-site and look like an endpoint (path ending in /mcp or /sse).
  */

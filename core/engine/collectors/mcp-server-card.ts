@@ -7,7 +7,7 @@ import { fetchSnapshot, type HttpSnapshot, isRecord } from '../snapshot.ts'
 
 type Via = 'mcp-url' | 'ai-catalog' | 'well-known' | 'well-known-legacy'
 
-/** Probe order of checks.md §7: <mcp-url>/server-card, ai-catalog card entries, /.well-known/mcp/server-card.json, /.well-known/mcp.json. */
+/** Probe order of docs/checks.md §7: <mcp-url>/server-card, ai-catalog card entries, /.well-known/mcp/server-card.json, /.well-known/mcp.json. */
 export interface McpServerCardArtifact {
   probes: { url: string; via: Via; response: HttpSnapshot | null; error?: string }[]
   /**
@@ -24,7 +24,7 @@ export interface McpServerCardArtifact {
 
 const MAX_CATALOG_CARDS = 2
 
-/** The MCP server's own identity (checks.md §7: the card should match runtime), for mcp kinds only. */
+/** The MCP server's own identity (docs/checks.md §7: the card should match runtime), for mcp kinds only. */
 async function runtimeIdentity(ctx: CollectorContext): Promise<McpServerCardArtifact['runtime']> {
   if (ctx.target.kind === 'domain' || !ctx.target.mcpUrl) return null
   const mcp = await ctx.get('mcp').catch(nullOnCollectorError)

@@ -1,6 +1,6 @@
 /**
  * What one MCP server looked like to the scanner: the handshake and lists through the MCP client
- * (core/mcp-client), plus raw exchanges for transport conformance (checks.md §6). Read-only: the collector never
+ * (core/mcp-client), plus raw exchanges for transport conformance (docs/checks.md §6). Read-only: the collector never
  * calls a tool that is not annotated readOnlyHint: true.
  */
 import { connect, type Connection } from '../../mcp-client/handshake.ts'
@@ -95,7 +95,7 @@ const MAX_TOOL_CALLS = 3
 const UNKNOWN_TOOL = 'agent-readiness-probe-no-such-tool'
 
 // ---------------------------------------------------------------------------------------------------------
-// MCP Apps (checks.md §9)
+// MCP Apps (docs/checks.md §9)
 
 /** Every UI resource URI a tool names: the one hosts render and any other a different key names. */
 function uiResourceUris(tool: McpTool): string[] {
@@ -163,7 +163,7 @@ async function callTools(wire: McpWire, tools: readonly McpTool[]): Promise<McpS
 // ---------------------------------------------------------------------------------------------------------
 // The collector
 
-/** Conformance probes (checks.md §6.3, §6.4); the session ones only when the server issued a session id. */
+/** Conformance probes (docs/checks.md §6.3, §6.4); the session ones only when the server issued a session id. */
 async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<McpServerArtifact['probes'], 'deleteSession'>> {
   const modern = wire.era === 'modern'
   // Legacy servers must answer ping; modern ones have dropped it for server/discover.

@@ -108,7 +108,7 @@ describe('oauth URL derivation', () => {
     expect(protectedResourceMetadataUrls('https://ex.com/')).toEqual([{ url: 'https://ex.com/.well-known/oauth-protected-resource', via: 'root' }])
   })
 
-  test('authorization server metadata order (checks.md §8)', () => {
+  test('authorization server metadata order (docs/checks.md §8)', () => {
     expect(authorizationServerMetadataUrls('https://auth.ex.com/tenant1').map((entry) => entry.url)).toEqual([
       'https://auth.ex.com/.well-known/oauth-authorization-server/tenant1',
       'https://auth.ex.com/.well-known/openid-configuration/tenant1',

@@ -42,7 +42,7 @@ export function protectedResourceMetadataUrls(resource: string): { url: string; 
   return suffix ? [{ url: `${root}${suffix}`, via: 'path-aware' }, { url: root, via: 'root' }] : [{ url: root, via: 'root' }]
 }
 
-/** Authorization server metadata URLs in the order MCP clients try them (checks.md §8). */
+/** Authorization server metadata URLs in the order MCP clients try them (docs/checks.md §8). */
 export function authorizationServerMetadataUrls(
   issuer: string,
 ): { url: string; kind: 'oauth-authorization-server' | 'openid-configuration' }[] {
@@ -88,7 +88,7 @@ export function describeProbes(probes: readonly OauthProbe[]): string {
 }
 
 /**
- * Why the OAuth checks do not apply, or null when they do (checks.md §8, §19): a domain without an API, an
+ * Why the OAuth checks do not apply, or null when they do (docs/checks.md §8, §19): a domain without an API, an
  * API with no auth signal at all, or a public MCP server that neither challenges nor publishes metadata.
  */
 export function oauthNotApplicable(oauth: OauthArtifact, kind: ScanKind): string | null {
@@ -219,7 +219,7 @@ async function probeInOrder<C extends { url: string }>(ctx: CollectorContext, ca
 }
 
 /**
- * OAuth discovery as an MCP client does it (checks.md §8): protected resource metadata from a challenge's
+ * OAuth discovery as an MCP client does it (docs/checks.md §8): protected resource metadata from a challenge's
  * resource_metadata, then the path-aware and root well-known URLs; then the authorization server metadata of
  * authorization_servers[0] (or, for a domain, of its own origin) in RFC 8414 / OIDC order.
  */
@@ -239,7 +239,7 @@ export const oauthCollector = defineCollector({
       }
       challenges = await domainChallenges(ctx, resource)
     } else {
-      // An MCP server that challenges initialize ends the scan before checks run (checks.md §0); a public one may still
+      // An MCP server that challenges initialize ends the scan before checks run (docs/checks.md §0); a public one may still
       // challenge later requests (a protected tool or resource): partial protection, recorded by the MCP collector.
       resource = target.mcpUrl ?? target.url
       challenges = await mcpChallenges(ctx, resource)

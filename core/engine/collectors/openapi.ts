@@ -19,7 +19,7 @@ export interface OpenapiArtifact {
   tried: string[]
 }
 
-/** checks.md §14.3 discovery order after advertised service-desc links. */
+/** docs/checks.md §14.3 discovery order after advertised service-desc links. */
 export const OPENAPI_GUESSES = [
   '/openapi.json',
   '/openapi.yaml',

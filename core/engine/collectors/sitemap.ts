@@ -10,7 +10,7 @@ export interface SitemapArtifact {
   source: 'robots' | 'guess' | null
   url: string | null
   response: HttpSnapshot | null
-  /** Candidates tried in order (checks.md §5 discovery order). */
+  /** Candidates tried in order (docs/checks.md §5 discovery order). */
   tried: string[]
   parsed: {
     wellFormed: boolean

@@ -1,5 +1,5 @@
 /**
- * AI crawler and agent product tokens, grouped by why they fetch (checks.md §2). The one place to update when
+ * AI crawler and agent product tokens, grouped by why they fetch (docs/checks.md §2). The one place to update when
  * vendors add or rename bots: the robots policy checks and the agent probes both read it. Sources: the OpenAI
  * bots page, Anthropic's crawler article, the Perplexity docs, Google's common crawlers list, ai.robots.txt.
  */
@@ -95,7 +95,7 @@ export const AI_AGENTS: readonly AiAgent[] = [
   { token: 'omgili', purpose: 'training', vendor: 'Webz.io' },
 ]
 
-/** The agents the homepage is fetched as (checks.md §16): user agents, search bots and training crawlers. */
+/** The agents the homepage is fetched as (docs/checks.md §16): user agents, search bots and training crawlers. */
 export const PROBED_AGENT_TOKENS = [
   'ChatGPT-User',
   'Claude-User',

@@ -2,7 +2,7 @@ import { loadBoundedHtml } from '../../parse/html.ts'
 import { type HttpSnapshot, isOk } from '../snapshot.ts'
 
 /**
- * Bot-challenge detection (checks.md §16). A response is challenged when the edge says so
+ * Bot-challenge detection (docs/checks.md §16). A response is challenged when the edge says so
  * (`cf-mitigated: challenge`, Cloudflare's documented marker) or the body is a known interstitial; it is
  * blocked when it answers 403/429/503 while a browser got a 2xx from the same URL.
  */

@@ -72,7 +72,7 @@ export function isSameSite(url: string, domain: string): boolean {
 // ---------------------------------------------------------------------------------------------------------
 // Link relations (RFC 8288)
 
-/** Relations that tell an agent where machine-readable resources are (checks.md §14.1). */
+/** Relations that tell an agent where machine-readable resources are (docs/checks.md §14.1). */
 const DISCOVERY_RELATIONS = [
   'api-catalog',
   'service-desc',

@@ -1,5 +1,5 @@
 /**
- * The MCP Apps extension (`io.modelcontextprotocol/ui`, stable 2026-01-26; checks.md §9) as the engine recognises
+ * The MCP Apps extension (`io.modelcontextprotocol/ui`, stable 2026-01-26; docs/checks.md §9) as the engine recognises
  * it: which tools link a UI resource and under which key, the UI MIME type, the declared extension, and the one
  * rule that makes a server an mcp-app. The checks' own MCP Apps helpers are in checks/lib/mcp-app-*.ts.
  */
@@ -87,7 +87,7 @@ export interface McpServerEvidence {
 }
 
 /**
- * mcp or mcp-app (checks.md §0 step 3), the one rule for a server scanned directly (detection) and one found through
+ * mcp or mcp-app (docs/checks.md §0 step 3), the one rule for a server scanned directly (detection) and one found through
  * a domain (fan-out): the UI extension declared (under `extensions`, or `experimental` as servers did before
  * extensions existed), a tool linking a UI resource (by any key hosts read), or a resource typed as an MCP App page
  * (MIME types compare case-insensitively, RFC 9110 §8.3.1). Lenient on purpose: the kind picks the checks, and

@@ -31,7 +31,7 @@ export function jsonMessages(snapshot: HttpSnapshot): unknown[] {
 }
 
 /**
- * The MCP initialize request (legacy era, checks.md §6.3) every probe of an MCP endpoint sends: kind detection,
+ * The MCP initialize request (legacy era, docs/checks.md §6.3) every probe of an MCP endpoint sends: kind detection,
  * endpoint discovery and the agent probes, so that they all meet the endpoint the same way. It advertises the MCP
  * Apps extension (§9) as a UI-capable host does, because servers may register UI tools only for such clients.
  */
@@ -62,7 +62,7 @@ export function isBearerChallenge(header: string | undefined): boolean {
   return header !== undefined && /(^|,)\s*bearer(\s|,|$)/i.test(header)
 }
 
-/** A URL whose path ends in /mcp or /sse: how sites link their MCP endpoints (checks.md §0, kind detection). */
+/** A URL whose path ends in /mcp or /sse: how sites link their MCP endpoints (docs/checks.md §0, kind detection). */
 export function isMcpLikeUrl(url: string): boolean {
   try {
     return /\/(mcp|sse)\/?$/i.test(new URL(url).pathname)

@@ -1,4 +1,4 @@
-/** Agent Skills discovery indexes (checks.md §15.2), v0.2.0 and v0.1. */
+/** Agent Skills discovery indexes (docs/checks.md §15.2), v0.2.0 and v0.1. */
 import { type HttpSnapshot, isRecord } from '../snapshot.ts'
 import { readJsonObject } from './json-document.ts'
 
