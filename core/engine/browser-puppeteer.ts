@@ -83,12 +83,12 @@ const WEBMCP_RECORDER = `(() => {
  * When a render has settled. Puppeteer's `networkidle0` waits for 500 ms without a connection after the last one
  * (about a second in all, most of a one-page scan's render). The page is observed instead: it has settled once its
  * load event fired, no request of its frames is in flight (counted at the interception every request goes through)
- * and, after a quiet window, no short timer is pending either: a script that will fetch soon does so from a promise
- * callback (seen as a request before the window ends: a callback runs within milliseconds of its response) or from a
- * timer (seen pending). The window is measured after a round trip through the page's main thread, so a script still
- * executing (a bundle about to request its next chunk) holds the settle back until it yields. A page that keeps
- * short timers running for ever (an animation, a poll without network) settles by today's rule: 500 ms without a
- * request.
+ * and, for a quiet window after the last request and the last pending short timer, nothing happened: a script that
+ * will fetch soon does so from a promise callback (seen as a request within milliseconds of its response) or from a
+ * timer (seen pending, and its request awaited for a window after it fired). The timers are read through the
+ * page's main thread, so a script still executing (a bundle about to request its next chunk) holds the settle back
+ * until it yields. A page that keeps short timers running for ever (an animation, a poll without network) settles
+ * by networkidle0's rule: 500 ms after load without a request.
  */
 const QUIET_MS = 100
 const IDLE_MS = 500
@@ -237,7 +237,14 @@ export function createBrowserProvider(
       spare = null
       if (!current) return
       if (wsEndpoint) await current.browser.disconnect().catch(() => {})
-      else await current.browser.close().catch(() => {})
+      else {
+        // Our Chromium keeps nothing worth a graceful shutdown (its profile is temporary, and puppeteer deletes it once
+        // the process has exited), and that shutdown was 0.3-0.5 s of a one-page CLI scan: its process group (the
+        // browser and its renderers; puppeteer starts it as a group leader) is ended at once instead.
+        const pid = current.browser.process()?.pid
+        if (pid) killGroup(pid)
+        await current.browser.close().catch(() => {})
+      }
       await current.proxy?.close()
     },
   }
@@ -295,18 +302,24 @@ function trackTraffic(page: Page): Traffic {
 
 /** Waits until the loaded page has settled (see QUIET_MS); past the deadline the render fails, as a navigation would. */
 async function settle(page: Page, traffic: Traffic, deadline: number, timeoutMs: number): Promise<void> {
+  // Both windows count from the load event at the earliest: a timer that the load event set is seen pending.
+  const loadedAt = performance.now()
+  let timerSeenAt = loadedAt
   for (;;) {
     if (performance.now() > deadline) throw new Error(`the page did not settle within ${timeoutMs} ms`)
-    const quietSince = traffic.lastChange
-    const quietMs = performance.now() - quietSince
-    if (traffic.inFlight.size === 0 && quietMs >= IDLE_MS) return
-    if (traffic.inFlight.size === 0 && quietMs >= QUIET_MS) {
-      // Answered only once the main thread is free: a script still running is waited for.
-      // A page navigating meanwhile has no answer to give: it is not settled yet.
+    const requestsSeenAt = Math.max(traffic.lastChange, loadedAt)
+    const idle = traffic.inFlight.size === 0
+    if (idle && performance.now() - requestsSeenAt >= IDLE_MS) return
+    // A pending timer counts as activity: the request it may start is awaited for a quiet window after it fired.
+    if (idle && performance.now() - Math.max(requestsSeenAt, timerSeenAt) >= QUIET_MS) {
+      const changeBefore = traffic.lastChange
+      // Answered only once the main thread is free: a script still running is waited for. A page navigating meanwhile
+      // has no answer to give: it is not settled yet.
       const timers = await page
         .evaluate(() => (window as unknown as { __agentReadinessPendingTimers?: () => number }).__agentReadinessPendingTimers?.() ?? 0)
         .catch(() => 1)
-      if (timers === 0 && traffic.inFlight.size === 0 && traffic.lastChange === quietSince) return
+      if (timers > 0) timerSeenAt = performance.now()
+      else if (traffic.inFlight.size === 0 && traffic.lastChange === changeBefore) return
     }
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))
   }
@@ -331,6 +344,17 @@ async function openGuardedPage(context: BrowserContext): Promise<Page> {
   })
   own = context.newPage()
   return own
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // Not a group leader after all (or gone already): the browser alone; its renderers exit with it.
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {}
+  }
 }
 
 function isLoopbackEndpoint(endpoint: string): boolean {
