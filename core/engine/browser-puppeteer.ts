@@ -79,6 +79,37 @@ const WEBMCP_RECORDER = `(() => {
   try { Object.defineProperty(document, 'modelContext', { value: navigator.modelContext, configurable: true }); } catch {}
 })();`
 
+/**
+ * When a render has settled. Puppeteer's `networkidle0` waits for 500 ms without a connection after the last one
+ * (about a second in all, most of a one-page scan's render). The page is observed instead: it has settled once its
+ * load event fired, no request of its frames is in flight (counted at the interception every request goes through)
+ * and, for a quiet window after the last request and the last pending short timer, nothing happened: a script that
+ * will fetch soon does so from a promise callback (seen as a request within milliseconds of its response) or from a
+ * timer (seen pending, and its request awaited for a window after it fired). The timers are read through the
+ * page's main thread, so a script still executing (a bundle about to request its next chunk) holds the settle back
+ * until it yields. A page that keeps short timers running for ever (an animation, a poll without network) settles
+ * by networkidle0's rule: 500 ms after load without a request.
+ */
+const QUIET_MS = 100
+const IDLE_MS = 500
+/** A timer due within this horizon may still start a request that the render should see. */
+const SHORT_TIMER_MS = 1_000
+const SETTLE_POLL_MS = 25
+
+/** Counts the page's pending short timers (see QUIET_MS), so the settle can tell a quiet page from one about to act. */
+const TIMER_TRACKER = `(() => {
+  const pending = new Set();
+  const schedule = window.setTimeout, cancel = window.clearTimeout;
+  Object.defineProperty(window, '__agentReadinessPendingTimers', { value: () => pending.size });
+  window.setTimeout = function (handler, delay, ...args) {
+    if (typeof handler !== 'function' || !(Number(delay || 0) <= ${SHORT_TIMER_MS})) return schedule.call(this, handler, delay, ...args);
+    const id = schedule.call(this, function () { pending.delete(id); return handler.apply(this, args); }, delay);
+    pending.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { pending.delete(id); return cancel.call(this, id); };
+})();`
+
 function findChromium(): string | null {
   for (const name of CHROMIUM_NAMES) {
     const path = Bun.which(name)
@@ -149,25 +180,40 @@ export function createBrowserProvider(
     return pending
   }
 
+  /**
+   * A context and page opened ahead of the first render by warm() (opening them is a few hundred ms of a one-page
+   * scan); used by one render only, so every render still has a context of its own.
+   */
+  let spare: Promise<PreparedPage> | null = null
+
   return {
     warm() {
-      getBrowser().catch(() => {})
+      const pending = getBrowser().then(({ browser, contextProxy }) => openPreparedPage(browser, contextProxy))
+      pending.catch(() => {
+        if (spare === pending) spare = null
+      })
+      spare = pending
     },
     async render(url, { timeoutMs, userAgent, fetch }): Promise<RenderResult> {
       const { browser, contextProxy } = await getBrowser()
-      const context = await browser.createBrowserContext(
-        contextProxy ? { proxyServer: contextProxy, proxyBypassList: ['<-loopback>'] } : {},
-      )
+      const deadline = performance.now() + timeoutMs
+      // Taken before any await: two renders never share one.
+      const warmed = spare
+      spare = null
+      const { context, page } = (await warmed?.catch(() => null)) ?? (await openPreparedPage(browser, contextProxy))
       try {
-        const page = await openGuardedPage(context)
         await page.setUserAgent(userAgent)
-        await page.setBypassServiceWorker(true)
-        await page.evaluateOnNewDocument(NETWORK_HARDENING)
-        await page.evaluateOnNewDocument(WEBMCP_RECORDER)
-        await page.setRequestInterception(true)
+        const traffic = trackTraffic(page)
         let subrequests = 0
-        page.on('request', (request) => void answer(request, fetch, ++subrequests))
-        await page.goto(url, { waitUntil: 'networkidle0', timeout: timeoutMs })
+        page.on('request', (request) => {
+          traffic.start(request)
+          // Once answered it no longer holds the settle back: a dedicated worker's request has no finished event.
+          void answer(request, fetch, ++subrequests)
+            .catch(() => {})
+            .finally(() => traffic.end(request))
+        })
+        await page.goto(url, { waitUntil: 'load', timeout: timeoutMs })
+        await settle(page, traffic, deadline, timeoutMs)
         // Only what the HTML bound parses crosses the DevTools pipe (core/parse/html.ts cuts there anyway): an endless page
         // would otherwise come back whole, twice over (the message and its string).
         const rendered = await page.evaluate(
@@ -188,11 +234,94 @@ export function createBrowserProvider(
       if (!running) return
       const current = await running.catch(() => null)
       running = null
+      spare = null
       if (!current) return
       if (wsEndpoint) await current.browser.disconnect().catch(() => {})
-      else await current.browser.close().catch(() => {})
+      else {
+        // Our Chromium keeps nothing worth a graceful shutdown (its profile is temporary, and puppeteer deletes it once
+        // the process has exited), and that shutdown was 0.3-0.5 s of a one-page CLI scan: its process group (the
+        // browser and its renderers; puppeteer starts it as a group leader) is ended at once instead.
+        const pid = current.browser.process()?.pid
+        if (pid) killGroup(pid)
+        await current.browser.close().catch(() => {})
+      }
       await current.proxy?.close()
     },
+  }
+}
+
+interface PreparedPage {
+  context: BrowserContext
+  page: Page
+}
+
+/** A fresh context with its guarded page, hardened and intercepting, ready for one render. */
+async function openPreparedPage(browser: Browser, contextProxy: string | null): Promise<PreparedPage> {
+  const context = await browser.createBrowserContext(contextProxy ? { proxyServer: contextProxy, proxyBypassList: ['<-loopback>'] } : {})
+  try {
+    const page = await openGuardedPage(context)
+    await page.setBypassServiceWorker(true)
+    await page.evaluateOnNewDocument(NETWORK_HARDENING)
+    await page.evaluateOnNewDocument(WEBMCP_RECORDER)
+    await page.evaluateOnNewDocument(TIMER_TRACKER)
+    // Until the render's own handler is attached, a request would wait unanswered; the blank page makes none.
+    await page.setRequestInterception(true)
+    return { context, page }
+  } catch (error) {
+    await context.close().catch(() => {})
+    throw error
+  }
+}
+
+interface Traffic {
+  inFlight: Set<HTTPRequest>
+  /** performance.now() of the last request that started or ended. */
+  lastChange: number
+  start(request: HTTPRequest): void
+  end(request: HTTPRequest): void
+}
+
+/** The page's requests from their start until they are answered or done, whichever comes first. */
+function trackTraffic(page: Page): Traffic {
+  const traffic: Traffic = {
+    inFlight: new Set(),
+    lastChange: performance.now(),
+    start(request) {
+      traffic.inFlight.add(request)
+      traffic.lastChange = performance.now()
+    },
+    end(request) {
+      traffic.inFlight.delete(request)
+      traffic.lastChange = performance.now()
+    },
+  }
+  page.on('requestfinished', traffic.end)
+  page.on('requestfailed', traffic.end)
+  return traffic
+}
+
+/** Waits until the loaded page has settled (see QUIET_MS); past the deadline the render fails, as a navigation would. */
+async function settle(page: Page, traffic: Traffic, deadline: number, timeoutMs: number): Promise<void> {
+  // Both windows count from the load event at the earliest: a timer that the load event set is seen pending.
+  const loadedAt = performance.now()
+  let timerSeenAt = loadedAt
+  for (;;) {
+    if (performance.now() > deadline) throw new Error(`the page did not settle within ${timeoutMs} ms`)
+    const requestsSeenAt = Math.max(traffic.lastChange, loadedAt)
+    const idle = traffic.inFlight.size === 0
+    if (idle && performance.now() - requestsSeenAt >= IDLE_MS) return
+    // A pending timer counts as activity: the request it may start is awaited for a quiet window after it fired.
+    if (idle && performance.now() - Math.max(requestsSeenAt, timerSeenAt) >= QUIET_MS) {
+      const changeBefore = traffic.lastChange
+      // Answered only once the main thread is free: a script still running is waited for. A page navigating meanwhile
+      // has no answer to give: it is not settled yet.
+      const timers = await page
+        .evaluate(() => (window as unknown as { __agentReadinessPendingTimers?: () => number }).__agentReadinessPendingTimers?.() ?? 0)
+        .catch(() => 1)
+      if (timers > 0) timerSeenAt = performance.now()
+      else if (traffic.inFlight.size === 0 && traffic.lastChange === changeBefore) return
+    }
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))
   }
 }
 
@@ -215,6 +344,17 @@ async function openGuardedPage(context: BrowserContext): Promise<Page> {
   })
   own = context.newPage()
   return own
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // Not a group leader after all (or gone already): the browser alone; its renderers exit with it.
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {}
+  }
 }
 
 function isLoopbackEndpoint(endpoint: string): boolean {
