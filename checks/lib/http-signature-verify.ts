@@ -189,6 +189,11 @@ function stringParam(params: Map<string, BareItem>, name: string): string | unde
   return typeof value === 'string' ? value : undefined
 }
 
+/** A signature whose parameters cannot be read: it covers nothing known. */
+function unreadable(label: string, problem: string): SignatureCheck {
+  return { label, components: [], verified: false, problem }
+}
+
 /**
  * Verifies every signature in a message's `Signature-Input` / `Signature` pair. An empty list means the
  * message is unsigned; a field that does not parse gives one failed entry labelled `*`.
@@ -204,15 +209,12 @@ export function verifyMessageSignatures(message: HttpMessage, resolveKey: KeyRes
     signatures = parseDictionary(signatureField ?? '')
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
-    return [{ label: '*', components: [], verified: false, problem: `Signature-Input or Signature does not parse: ${reason}` }]
+    return [unreadable('*', `Signature-Input or Signature does not parse: ${reason}`)]
   }
   const checks: SignatureCheck[] = []
-  for (const [label, member] of inputs) {
-    const check = verifyOne(label, member, signatures.get(label), message, resolveKey)
-    checks.push(check)
-  }
+  for (const [label, member] of inputs) checks.push(verifyOne(label, member, signatures.get(label), message, resolveKey))
   for (const label of signatures.keys()) {
-    if (!inputs.has(label)) checks.push({ label, components: [], verified: false, problem: `Signature "${label}" has no Signature-Input` })
+    if (!inputs.has(label)) checks.push(unreadable(label, `Signature "${label}" has no Signature-Input`))
   }
   return checks
 }
@@ -224,7 +226,7 @@ function verifyOne(
   message: HttpMessage,
   resolveKey: KeyResolver,
 ): SignatureCheck {
-  if (!Array.isArray(member[0])) return { label, components: [], verified: false, problem: 'the Signature-Input member is not an inner list' }
+  if (!Array.isArray(member[0])) return unreadable(label, 'the Signature-Input member is not an inner list')
   const [items, params] = member as InnerList
   const check: SignatureCheck = {
     label,

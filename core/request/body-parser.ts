@@ -52,7 +52,7 @@ export async function parseBody(request: Request, contentType: string | undefine
  * value.
  */
 function acceptsHtmlForm(request: Request, contentType: string | undefined): boolean {
-  if (contentType?.split(';')[0]!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') return false
+  if (contentType?.split(';')[0]?.trim().toLowerCase() !== 'application/x-www-form-urlencoded') return false
   const { pathname } = new URL(request.url)
   return pathname !== '/api' && !pathname.startsWith('/api/')
 }

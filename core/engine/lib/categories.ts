@@ -13,6 +13,7 @@ export interface CategoryDefinition {
   jsonLdTypes: Readonly<Record<string, number>>
 }
 
+// biome-ignore format: weight tables, packed a band of weights per line so that each category reads at a glance
 export const CATEGORIES = [
   {
     slug: 'ecommerce-retail',
