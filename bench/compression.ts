@@ -11,7 +11,11 @@ const ROUNDS = 300
 const catalog = buildCatalog(new CheckRegistry(REGISTERED_CHECKS), { essentials: false })
 const documents = [
   { name: '/api/checks (JSON)', type: 'application/json', body: JSON.stringify(catalog) },
-  { name: '/checks (HTML)', type: 'text/html; charset=utf-8', body: await ChecksPage({ catalog, query: {}, baseUrl: 'https://example.org', nonce: 'bench' }) },
+  {
+    name: '/checks (HTML)',
+    type: 'text/html; charset=utf-8',
+    body: await ChecksPage({ catalog, query: {}, baseUrl: 'https://example.org', nonce: 'bench' }),
+  },
 ]
 
 for (const document of documents) {
@@ -20,7 +24,10 @@ for (const document of documents) {
     let bytes = 0
     for (let round = 0; round < ROUNDS; round++) {
       const started = performance.now()
-      const response = await compress(new Request('https://example.org/', { headers: { 'accept-encoding': coding } }), new Response(document.body, { headers: { 'content-type': document.type } }))
+      const response = await compress(
+        new Request('https://example.org/', { headers: { 'accept-encoding': coding } }),
+        new Response(document.body, { headers: { 'content-type': document.type } }),
+      )
       bytes = (await response.arrayBuffer()).byteLength
       times.push(performance.now() - started)
     }

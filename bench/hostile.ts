@@ -47,11 +47,19 @@ function peakRssMb(): number {
   return 0
 }
 
-async function child(profile: HostileProfile, concurrency: number, resolve: string, phase: 'static' | 'all'): Promise<ChildResult> {
+async function child(
+  profile: HostileProfile,
+  concurrency: number,
+  resolve: string,
+  phase: 'static' | 'all',
+): Promise<ChildResult> {
   const { loadConfig } = await import('../core/config.ts')
   const { createEngineDeps } = await import('../core/engine-deps.ts')
   const { scan } = await import('../core/engine/scan.ts')
-  const engine = createEngineDeps(loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolve }), phase === 'all' ? {} : { browser: null })
+  const engine = createEngineDeps(
+    loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolve }),
+    phase === 'all' ? {} : { browser: null },
+  )
   Bun.gc(true)
   const baselineMb = process.memoryUsage().rss / 1024 / 1024
   let sampled = 0
@@ -67,7 +75,8 @@ async function child(profile: HostileProfile, concurrency: number, resolve: stri
     Array.from({ length: concurrency }, async () => {
       try {
         const report = await scan(mcpUrl ?? `${profile}.hostile.test`, engine, { phase, ...(mcpUrl ? { mcpUrl } : {}) })
-        for (const check of report.layers.flatMap((layer) => layer.checks)) statuses[check.status] = (statuses[check.status] ?? 0) + 1
+        for (const check of report.layers.flatMap((layer) => layer.checks))
+          statuses[check.status] = (statuses[check.status] ?? 0) + 1
       } catch (error) {
         crashed = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 120) : String(error)
       }
@@ -106,19 +115,44 @@ const levels = values.concurrency.split(',').map(Number)
 const server = await startHostileServer()
 const rows: string[][] = []
 let failures = 0
-const header = ['profile', 'scans', 'peak MB', 'base MB', 'limit MB', 'seconds', 'served MB', 'check statuses', 'verdict']
+const header = [
+  'profile',
+  'scans',
+  'peak MB',
+  'base MB',
+  'limit MB',
+  'seconds',
+  'served MB',
+  'check statuses',
+  'verdict',
+]
 const WIDTHS = [15, 5, 7, 7, 8, 7, 9, 44, 7]
 const format = (row: string[]) => row.map((cell, column) => cell.padEnd(WIDTHS[column]!)).join('  ')
-console.log(`hostile scans (${phase} phase), peak RSS of the scanning process; targets: 1 scan < ${ONE_SCAN_LIMIT_MB} MB, 6 scans < ${SIX_SCANS_LIMIT_MB} MB`)
+console.log(
+  `hostile scans (${phase} phase), peak RSS of the scanning process; targets: 1 scan < ${ONE_SCAN_LIMIT_MB} MB, 6 scans < ${SIX_SCANS_LIMIT_MB} MB`,
+)
 console.log(format(header))
 console.log(WIDTHS.map((width) => '-'.repeat(width)).join('  '))
 for (const profile of profiles) {
   for (const concurrency of levels) {
     const sentBefore = server.stats.bytesSent
-    const proc = Bun.spawn([process.execPath, import.meta.path, '--child', '--profiles', `${profile}:${concurrency}`, '--resolve', server.resolveRules, '--phase', phase], {
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        import.meta.path,
+        '--child',
+        '--profiles',
+        `${profile}:${concurrency}`,
+        '--resolve',
+        server.resolveRules,
+        '--phase',
+        phase,
+      ],
+      {
+        stdout: 'pipe',
+        stderr: 'pipe',
+      },
+    )
     // A child that never finishes is a failure too; 5 minutes is far beyond any scan's own budget. One that passes
     // --kill-mb is stopped before it takes the machine down (the parse that blows up never yields to its own timers).
     let killed = ''
@@ -133,7 +167,11 @@ for (const profile of profiles) {
         proc.kill(9)
       }
     }, 20)
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ])
     clearTimeout(killer)
     clearInterval(watchdog)
     const line = out.trim().split('\n').at(-1) ?? ''
@@ -143,7 +181,8 @@ for (const profile of profiles) {
     } catch {
       // the child died: reported below
     }
-    const limit = concurrency === 1 ? ONE_SCAN_LIMIT_MB : concurrency >= 6 ? SIX_SCANS_LIMIT_MB : ONE_SCAN_LIMIT_MB * concurrency
+    const limit =
+      concurrency === 1 ? ONE_SCAN_LIMIT_MB : concurrency >= 6 ? SIX_SCANS_LIMIT_MB : ONE_SCAN_LIMIT_MB * concurrency
     const ok = result !== null && result.crashed === null && result.peakMb < limit
     if (!ok) failures += 1
     const sentMb = (server.stats.bytesSent - sentBefore) / 1024 / 1024
@@ -155,7 +194,11 @@ for (const profile of profiles) {
       String(limit),
       result ? result.seconds.toFixed(1) : '-',
       sentMb.toFixed(1),
-      result ? Object.entries(result.statuses).map(([status, count]) => `${status} ${count}`).join(', ') : killed || `exit ${code}: ${err.trim().split('\n').at(-1)?.slice(0, 60) ?? ''}`,
+      result
+        ? Object.entries(result.statuses)
+            .map(([status, count]) => `${status} ${count}`)
+            .join(', ')
+        : killed || `exit ${code}: ${err.trim().split('\n').at(-1)?.slice(0, 60) ?? ''}`,
       result?.crashed ? `CRASH ${result.crashed}` : ok ? 'PASS' : 'FAIL',
     ])
     console.log(format(rows.at(-1)!))
@@ -163,4 +206,8 @@ for (const profile of profiles) {
 }
 await server.stop()
 
-console.log(failures === 0 ? 'PASS: every hostile scan stayed within its memory target' : `FAIL: ${failures} run(s) over target or crashed`)
+console.log(
+  failures === 0
+    ? 'PASS: every hostile scan stayed within its memory target'
+    : `FAIL: ${failures} run(s) over target or crashed`,
+)

@@ -23,7 +23,11 @@ import { resolveRules, SITE_NAMES, startFixtureSites, type FixtureSite } from '.
 import { median, percentile } from './stats.ts'
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '20' }, 'latency-only': { type: 'boolean', default: false } },
+  options: {
+    rounds: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '20' },
+    'latency-only': { type: 'boolean', default: false },
+  },
 })
 const ROUNDS = Number(values.rounds)
 const CONCURRENCY = Number(values.concurrency)
@@ -50,7 +54,12 @@ async function startLatencies(): Promise<number[]> {
   const handle = await createApp(config, { browser: null })
   await handle.start()
   const call = (path: string, init: RequestInit = {}, ip = '198.51.100.7') =>
-    handle.app.handle(new Request(`http://localhost:3000${path}`, { ...init, headers: { 'x-forwarded-for': ip, 'content-type': 'application/json', ...init.headers } }))
+    handle.app.handle(
+      new Request(`http://localhost:3000${path}`, {
+        ...init,
+        headers: { 'x-forwarded-for': ip, 'content-type': 'application/json', ...init.headers },
+      }),
+    )
   const latencies: number[] = []
   try {
     for (let run = 0; run < START_RUNS; run++) {
@@ -61,7 +70,10 @@ async function startLatencies(): Promise<number[]> {
       if (created.status !== 201) throw new Error(`POST /api/journey/runs answered ${created.status}`)
       const { id } = (await created.json()) as { id: string }
       const stream = await call(`/api/journey/runs/${id}/stream`)
-      const reader = stream.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader()
+      const reader = stream
+        .body!.pipeThrough(new TextDecoderStream())
+        .pipeThrough(new EventSourceParserStream())
+        .getReader()
       let first: number | null = null
       // Read to the end: the next run starts on an idle service.
       for (let next = await reader.read(); !next.done; next = await reader.read()) {
@@ -138,9 +150,15 @@ const concurrentMs = performance.now() - concurrentStarted
 peak = Math.max(peak, process.memoryUsage().rss)
 clearInterval(sampler)
 
-console.log(`deterministic agent, ${sites.length} fixture sites x ${INTENTS.length} intents, ${runs} runs, ${toolSteps} tool steps`)
-console.log(`  own overhead per tool step: ${perStep.toFixed(2)} ms (p95 of runs ${p95.toFixed(2)} ms)   target < ${OVERHEAD_TARGET_MS} ms: ${verdict(perStep < OVERHEAD_TARGET_MS)}`)
-console.log(`  ${pairs.length * 3} runs, ${CONCURRENCY} in flight, in ${concurrentMs.toFixed(0)} ms: peak RSS ${mb(peak)} MB (${mb(baseline)} MB before, +${mb(peak - baseline)} MB)   target < ${RSS_TARGET_MB} MB: ${verdict(peak / 2 ** 20 < RSS_TARGET_MB)}`)
+console.log(
+  `deterministic agent, ${sites.length} fixture sites x ${INTENTS.length} intents, ${runs} runs, ${toolSteps} tool steps`,
+)
+console.log(
+  `  own overhead per tool step: ${perStep.toFixed(2)} ms (p95 of runs ${p95.toFixed(2)} ms)   target < ${OVERHEAD_TARGET_MS} ms: ${verdict(perStep < OVERHEAD_TARGET_MS)}`,
+)
+console.log(
+  `  ${pairs.length * 3} runs, ${CONCURRENCY} in flight, in ${concurrentMs.toFixed(0)} ms: peak RSS ${mb(peak)} MB (${mb(baseline)} MB before, +${mb(peak - baseline)} MB)   target < ${RSS_TARGET_MB} MB: ${verdict(peak / 2 ** 20 < RSS_TARGET_MB)}`,
+)
 
 console.log(await startLine())
 

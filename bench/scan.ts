@@ -12,7 +12,9 @@ import { scan } from '../core/engine/scan.ts'
 import { startFixtureSite } from '../tests/fixtures/sites/server.ts'
 import { percentile } from './stats.ts'
 
-const { values } = parseArgs({ options: { scans: { type: 'string', default: '50' }, concurrency: { type: 'string', default: '10' } } })
+const { values } = parseArgs({
+  options: { scans: { type: 'string', default: '50' }, concurrency: { type: 'string', default: '10' } },
+})
 const SCANS = Number(values.scans)
 const CONCURRENCY = Number(values.concurrency)
 
@@ -25,7 +27,14 @@ const proxy = Bun.serve({
     const url = new URL(request.url)
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
     // POSTs (MCP JSON-RPC calls) differ by body: two calls to one endpoint are not a repeat.
-    const key = [request.method, url.pathname + url.search, request.headers.get('accept'), request.headers.get('user-agent'), request.headers.get('origin'), body ? Bun.hash(body) : ''].join(' | ')
+    const key = [
+      request.method,
+      url.pathname + url.search,
+      request.headers.get('accept'),
+      request.headers.get('user-agent'),
+      request.headers.get('origin'),
+      body ? Bun.hash(body) : '',
+    ].join(' | ')
     seen.set(key, (seen.get(key) ?? 0) + 1)
     const upstream = new URL(url.pathname + url.search, site.origin)
     return fetch(upstream, { method: request.method, headers: request.headers, body, redirect: 'manual' })
@@ -33,7 +42,11 @@ const proxy = Bun.serve({
 })
 
 const engine = createEngineDeps(
-  loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: `${site.host}:443:127.0.0.1:${proxy.port}` }),
+  loadConfig({
+    SCANNER_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'silent',
+    SCANNER_RESOLVE: `${site.host}:443:127.0.0.1:${proxy.port}`,
+  }),
   { browser: null },
 )
 const once = () => scan(site.host, engine, { phase: 'static' })
@@ -69,9 +82,13 @@ const elapsed = (performance.now() - started) / 1000
 clearInterval(sampler)
 
 console.log(`static-phase scan of ${site.host} (${engine.registry.size} checks), ${SCANS} scans`)
-console.log(`  median ${percentile(durations, 50).toFixed(1)} ms   p95 ${percentile(durations, 95).toFixed(1)} ms   min ${durations[0]!.toFixed(1)} ms   (target: median <= 150 ms)`)
+console.log(
+  `  median ${percentile(durations, 50).toFixed(1)} ms   p95 ${percentile(durations, 95).toFixed(1)} ms   min ${durations[0]!.toFixed(1)} ms   (target: median <= 150 ms)`,
+)
 console.log(`  requests per scan: ${requests}; identical requests sent more than once: ${duplicates}`)
-console.log(`  throughput at ${CONCURRENCY} concurrent scans: ${(SCANS / elapsed).toFixed(1)} scans/s; peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB`)
+console.log(
+  `  throughput at ${CONCURRENCY} concurrent scans: ${(SCANS / elapsed).toFixed(1)} scans/s; peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB`,
+)
 
 proxy.stop(true)
 await site.stop()

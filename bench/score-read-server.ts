@@ -20,7 +20,14 @@ if (mode === 'bare') {
   console.log(`READY ${app.server!.port}`)
 } else {
   const site = await startFixtureSite('excellent')
-  const config = loadConfig({ DATABASE_URL: 'memory://', LOG_LEVEL: 'silent', TRUST_PROXY: 'true', WORKER_CONCURRENCY: '0', SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: site.resolveRule })
+  const config = loadConfig({
+    DATABASE_URL: 'memory://',
+    LOG_LEVEL: 'silent',
+    TRUST_PROXY: 'true',
+    WORKER_CONCURRENCY: '0',
+    SCANNER_ALLOW_PRIVATE: 'true',
+    SCANNER_RESOLVE: site.resolveRule,
+  })
   const report = await scan(site.host, createEngineDeps(config, { browser: null }))
   await site.stop()
   const { app, deps, start } = await createApp(config, { browser: null })

@@ -17,7 +17,11 @@ import { parseArgs } from 'node:util'
 import { median } from './stats.ts'
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '64' } },
+  options: {
+    seconds: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '64' },
+  },
 })
 if (!Bun.which('wrk')) {
   console.error('bench/score-read.ts needs wrk on PATH (Debian: apt-get install wrk)')
@@ -56,7 +60,10 @@ interface Figures {
 }
 
 async function start(args: string[]): Promise<{ url: (path: string) => string; stop: () => void }> {
-  const server = Bun.spawn([process.execPath, join(import.meta.dir, 'score-read-server.ts'), ...args], { stdout: 'pipe', stderr: 'inherit' })
+  const server = Bun.spawn([process.execPath, join(import.meta.dir, 'score-read-server.ts'), ...args], {
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
   const reader = server.stdout.getReader()
   let port = ''
   let text = ''
@@ -78,7 +85,18 @@ function milliseconds(value: string | undefined): number {
 
 function measure(url: string): Figures {
   const run = (seconds: string) =>
-    Bun.spawnSync(['wrk', '-t2', `-c${values.connections}`, `-d${seconds}s`, '--latency', '-s', script, url, '--', String(runs++)]).stdout.toString()
+    Bun.spawnSync([
+      'wrk',
+      '-t2',
+      `-c${values.connections}`,
+      `-d${seconds}s`,
+      '--latency',
+      '-s',
+      script,
+      url,
+      '--',
+      String(runs++),
+    ]).stdout.toString()
   run('1') // warm up
   const output = run(values.seconds!)
   const latency = (label: string) => milliseconds(new RegExp(`^\\s*${label}%\\s+(\\S+)`, 'm').exec(output)?.[1])
@@ -125,4 +143,6 @@ console.log('medians:')
 row('bare Elysia route', summary(bare))
 row('GET /api/score/{domain}', summary(score))
 const ratio = summary(score).rps / summary(bare).rps
-console.log(`  score reads at ${(ratio * 100).toFixed(0)}% of the bare route, p99 ${summary(score).p99Ms.toFixed(2)} ms (target >= 70%, p99 < 10 ms)`)
+console.log(
+  `  score reads at ${(ratio * 100).toFixed(0)}% of the bare route, p99 ${summary(score).p99Ms.toFixed(2)} ms (target >= 70%, p99 < 10 ms)`,
+)

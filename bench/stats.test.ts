@@ -52,6 +52,10 @@ describe('bench statistics', () => {
   })
 
   test('no defined resample gives an undefined interval', () => {
-    expect(bootstrapInterval([1, 2, 3], [4, 4, 4], spearman, { resamples: 20 })).toEqual({ low: Number.NaN, high: Number.NaN, used: 0 })
+    expect(bootstrapInterval([1, 2, 3], [4, 4, 4], spearman, { resamples: 20 })).toEqual({
+      low: Number.NaN,
+      high: Number.NaN,
+      used: 0,
+    })
   })
 })

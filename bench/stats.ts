@@ -1,8 +1,13 @@
 /** The value at percentile `p` (0-100) of numbers sorted ascending: the nearest rank at or below, as every bench reports it. */
-export const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
 /** The median of unsorted numbers (the upper of the two middle values when their count is even). */
-export const median = (values: readonly number[]): number => percentile(values.toSorted((a, b) => a - b), 50)
+export const median = (values: readonly number[]): number =>
+  percentile(
+    values.toSorted((a, b) => a - b),
+    50,
+  )
 
 /** The arithmetic mean; NaN for no values. */
 export const mean = (values: readonly number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length
@@ -83,5 +88,9 @@ export function bootstrapInterval(
   }
   values.sort((a, b) => a - b)
   if (values.length === 0) return { low: Number.NaN, high: Number.NaN, used: 0 }
-  return { low: percentile(values, ((1 - level) / 2) * 100), high: percentile(values, ((1 + level) / 2) * 100), used: values.length }
+  return {
+    low: percentile(values, ((1 - level) / 2) * 100),
+    high: percentile(values, ((1 + level) / 2) * 100),
+    used: values.length,
+  }
 }

@@ -26,11 +26,26 @@ import { INTENTS } from '../journeys/intents/index.ts'
 import { runJourney } from '../journeys/runner.ts'
 import { type AgentDefinition, intentPrompt } from '../journeys/types.ts'
 import { startLabelledSites } from '../tests/fixtures/sites/labelled/server.ts'
-import { type FixtureSite, resolveRules, SITE_NAMES, type SiteHandler, startFixtureSite } from '../tests/fixtures/sites/server.ts'
-import { startVariantSite, VARIANT_BASE, variantHost, VARIANT_NAMES, VARIANTS, type VariantName } from '../tests/fixtures/sites/variants.ts'
+import {
+  type FixtureSite,
+  resolveRules,
+  SITE_NAMES,
+  type SiteHandler,
+  startFixtureSite,
+} from '../tests/fixtures/sites/server.ts'
+import {
+  startVariantSite,
+  VARIANT_BASE,
+  variantHost,
+  VARIANT_NAMES,
+  VARIANTS,
+  type VariantName,
+} from '../tests/fixtures/sites/variants.ts'
 import { bootstrapInterval, mean, spearman } from './stats.ts'
 
-const { values } = parseArgs({ options: { seed: { type: 'string', default: '27' }, resamples: { type: 'string', default: '2000' } } })
+const { values } = parseArgs({
+  options: { seed: { type: 'string', default: '27' }, resamples: { type: 'string', default: '2000' } },
+})
 const SEED = Number(values.seed)
 const RESAMPLES = Number(values.resamples)
 
@@ -56,15 +71,17 @@ interface Measured {
 /** Counts the body bytes a site serves, so a run's cost is read off between its start and its end. */
 class ByteCounter {
   bytes = 0
-  readonly wrap = (handler: SiteHandler): SiteHandler => async (request) => {
-    const response = await handler(request)
-    if (response.body === null) return response
-    const body = await response.arrayBuffer()
-    this.bytes += body.byteLength
-    const headers = new Headers(response.headers)
-    headers.delete('content-length')
-    return new Response(body, { status: response.status, statusText: response.statusText, headers })
-  }
+  readonly wrap =
+    (handler: SiteHandler): SiteHandler =>
+    async (request) => {
+      const response = await handler(request)
+      if (response.body === null) return response
+      const body = await response.arrayBuffer()
+      this.bytes += body.byteLength
+      const headers = new Headers(response.headers)
+      headers.delete('content-length')
+      return new Response(body, { status: response.status, statusText: response.statusText, headers })
+    }
 }
 
 /** A site of the world as the bench reaches it. */
@@ -84,7 +101,8 @@ const fixtures: FixtureSite[] = []
 for (const name of SITE_NAMES) fixtures.push(await startFixtureSite(name, { wrap: countedAt(`${name}.test`) }))
 const labelled = startLabelledSites({ wrap: (host, handler) => countedAt(host)(handler) })
 const variantSites = new Map<VariantName, FixtureSite>()
-for (const variant of VARIANT_NAMES) variantSites.set(variant, await startVariantSite(variant, { wrap: countedAt(variantHost(variant)) }))
+for (const variant of VARIANT_NAMES)
+  variantSites.set(variant, await startVariantSite(variant, { wrap: countedAt(variantHost(variant)) }))
 const worldSites: WorldSite[] = [...fixtures, ...Object.values(labelled.sites)]
 
 const resolve = [resolveRules([...fixtures, ...variantSites.values()]), ...labelled.resolveRules].join(',')
@@ -92,8 +110,15 @@ const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', 
 const deps = createEngineDeps(config, { browser: null })
 const assistantIds = ASSISTANT_IDENTITIES.map((identity) => identity.id.toLowerCase())
 /** The identities under study: our own agent and each AI assistant. */
-const agents: AgentDefinition[] = availableAgents(config).filter((agent) => agent.meta.id === 'deterministic' || assistantIds.includes(agent.meta.id))
-const agentLabel = (id: string) => (id === 'deterministic' ? 'built-in' : id === BROWSER_AGENT.meta.id ? 'browser' : ASSISTANT_IDENTITIES.find((identity) => identity.id.toLowerCase() === id)!.id)
+const agents: AgentDefinition[] = availableAgents(config).filter(
+  (agent) => agent.meta.id === 'deterministic' || assistantIds.includes(agent.meta.id),
+)
+const agentLabel = (id: string) =>
+  id === 'deterministic'
+    ? 'built-in'
+    : id === BROWSER_AGENT.meta.id
+      ? 'browser'
+      : ASSISTANT_IDENTITIES.find((identity) => identity.id.toLowerCase() === id)!.id
 /** Plus a browser's walk: what the site offers anyone, the baseline the assistants' share is read against. */
 const walkers = [...agents, BROWSER_AGENT]
 
@@ -106,7 +131,13 @@ async function measure(site: WorldSite, label: string): Promise<Measured> {
     const list: Run[] = []
     for (const intent of INTENTS) {
       const before = counter.bytes
-      const outcome = await runJourney({ agent, intent, prompt: intentPrompt(intent.meta, site.host), domain: site.host, deps })
+      const outcome = await runJourney({
+        agent,
+        intent,
+        prompt: intentPrompt(intent.meta, site.host),
+        domain: site.host,
+        deps,
+      })
       list.push({
         intent: intent.meta.id,
         success: outcome.verdict.outcome === 'success',
@@ -138,15 +169,26 @@ const elapsed = (performance.now() - began) / 1000
 const rate = (site: Measured, agentId: string) => mean(site.runs.get(agentId)!.map((run) => (run.success ? 1 : 0)))
 /** The AI assistants' mean success rate: what a person asking any of them gets. */
 const assistantRate = (site: Measured) => mean(assistantIds.map((id) => rate(site, id)))
-const successes = (site: Measured) => agents.flatMap((agent) => site.runs.get(agent.meta.id)!).filter((run) => run.success)
+const successes = (site: Measured) =>
+  agents.flatMap((agent) => site.runs.get(agent.meta.id)!).filter((run) => run.success)
 /** Of the intents a browser completes on the site, the share the AI assistants complete (null when a browser completes none). */
 const offeredShare = (site: Measured): number | null => {
-  const offered = new Set(site.runs.get(BROWSER_AGENT.meta.id)!.filter((run) => run.success).map((run) => run.intent))
+  const offered = new Set(
+    site.runs
+      .get(BROWSER_AGENT.meta.id)!
+      .filter((run) => run.success)
+      .map((run) => run.intent),
+  )
   if (offered.size === 0) return null
-  return mean(assistantIds.map((id) => site.runs.get(id)!.filter((run) => run.success && offered.has(run.intent)).length / offered.size))
+  return mean(
+    assistantIds.map(
+      (id) => site.runs.get(id)!.filter((run) => run.success && offered.has(run.intent)).length / offered.size,
+    ),
+  )
 }
 const fixed = (value: number, digits = 2) => (Number.isNaN(value) ? 'n/a' : value.toFixed(digits))
-const signed = (value: number, digits = 0) => (Number.isNaN(value) ? 'n/a' : `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(digits)}`)
+const signed = (value: number, digits = 0) =>
+  Number.isNaN(value) ? 'n/a' : `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(digits)}`
 const kb = (bytes: number) => bytes / 1024
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`
 const header = (cells: string[]) => `${row(cells)}\n${row(cells.map(() => '---'))}`
@@ -154,12 +196,34 @@ const header = (cells: string[]) => `${row(cells)}\n${row(cells.map(() => '---')
 const lines: string[] = []
 const print = (text = '') => lines.push(text)
 
-print(`### The world: ${world.length} sites (${fixtures.length} fixture sites, ${world.length - fixtures.length} hand-labelled journey sites) × ${INTENTS.length} intents × ${walkers.length} identities`)
+print(
+  `### The world: ${world.length} sites (${fixtures.length} fixture sites, ${world.length - fixtures.length} hand-labelled journey sites) × ${INTENTS.length} intents × ${walkers.length} identities`,
+)
 print()
-print(header(['site', 'score', 'grade', ...walkers.map((agent) => agentLabel(agent.meta.id)), 'steps to success', 'KB to success']))
+print(
+  header([
+    'site',
+    'score',
+    'grade',
+    ...walkers.map((agent) => agentLabel(agent.meta.id)),
+    'steps to success',
+    'KB to success',
+  ]),
+)
 for (const site of world.toSorted((a, b) => b.score - a.score)) {
   const won = successes(site)
-  print(row([site.site, site.score, site.grade, ...walkers.map((agent) => `${site.runs.get(agent.meta.id)!.filter((run) => run.success).length}/${INTENTS.length}`), fixed(mean(won.map((run) => run.steps)), 1), fixed(kb(mean(won.map((run) => run.bytes))), 1)]))
+  print(
+    row([
+      site.site,
+      site.score,
+      site.grade,
+      ...walkers.map(
+        (agent) => `${site.runs.get(agent.meta.id)!.filter((run) => run.success).length}/${INTENTS.length}`,
+      ),
+      fixed(mean(won.map((run) => run.steps)), 1),
+      fixed(kb(mean(won.map((run) => run.bytes))), 1),
+    ]),
+  )
 }
 print()
 if (unscanned.length) print(`Not scannable, left out: ${unscanned.join('; ')}.\n`)
@@ -167,17 +231,40 @@ if (unscanned.length) print(`Not scannable, left out: ${unscanned.join('; ')}.\n
 const correlation = (label: string, sites: readonly Measured[], rates: number[]) => {
   const scores = sites.map((site) => site.score)
   const interval = bootstrapInterval(scores, rates, spearman, { resamples: RESAMPLES, seed: SEED })
-  return row([label, sites.length, fixed(spearman(scores, rates)), `${fixed(interval.low)} to ${fixed(interval.high)}`, `${interval.used}/${RESAMPLES}`])
+  return row([
+    label,
+    sites.length,
+    fixed(spearman(scores, rates)),
+    `${fixed(interval.low)} to ${fixed(interval.high)}`,
+    `${interval.used}/${RESAMPLES}`,
+  ])
 }
-print(`### Spearman's ρ between score and success rate (percentile bootstrap over sites, ${RESAMPLES} resamples, seed ${SEED})`)
+print(
+  `### Spearman's ρ between score and success rate (percentile bootstrap over sites, ${RESAMPLES} resamples, seed ${SEED})`,
+)
 print()
 print(header(['identity', 'sites', 'ρ', '95% interval', 'defined resamples']))
-for (const agent of agents) print(correlation(agentLabel(agent.meta.id), world, world.map((site) => rate(site, agent.meta.id))))
+for (const agent of agents)
+  print(
+    correlation(
+      agentLabel(agent.meta.id),
+      world,
+      world.map((site) => rate(site, agent.meta.id)),
+    ),
+  )
 print(correlation('AI assistants (mean)', world, world.map(assistantRate)))
 const offering = world.filter((site) => offeredShare(site) !== null)
-print(correlation('AI assistants, share of what a browser completes', offering, offering.map((site) => offeredShare(site)!)))
+print(
+  correlation(
+    'AI assistants, share of what a browser completes',
+    offering,
+    offering.map((site) => offeredShare(site)!),
+  ),
+)
 print()
-print('The last row divides out what a site offers at all (a documentation site sells nothing, so no agent finds its prices): it asks whether the score tracks what stops assistants, not how many tasks a site supports. Sites where a browser completes nothing drop out of it.')
+print(
+  'The last row divides out what a site offers at all (a documentation site sells nothing, so no agent finds its prices): it asks whether the score tracks what stops assistants, not how many tasks a site supports. Sites where a browser completes nothing drop out of it.',
+)
 print()
 
 print('### Per check: AI-assistant success rate of sites that pass it minus that of sites that do not')
@@ -196,37 +283,84 @@ const perCheck = checkIds.flatMap((id) => {
   return [{ id, passing: passing.length, failing: failing.length, pass, fail, difference: pass - fail }]
 })
 for (const check of perCheck.toSorted((a, b) => b.difference - a.difference || a.id.localeCompare(b.id))) {
-  print(row([check.id, check.passing, check.failing, fixed(check.pass), fixed(check.fail), signed(check.difference * 100)]))
+  print(
+    row([check.id, check.passing, check.failing, fixed(check.pass), fixed(check.fail), signed(check.difference * 100)]),
+  )
 }
 print()
 
-print("### Per intent: do the checks the service ties to it predict its outcome?")
+print('### Per intent: do the checks the service ties to it predict its outcome?')
 print()
-print('Per site, the share of the intent\'s related checks that pass (of those judged) beside the share of identities that complete it. "Predicts" when ρ is positive and its interval excludes 0.')
+print(
+  'Per site, the share of the intent\'s related checks that pass (of those judged) beside the share of identities that complete it. "Predicts" when ρ is positive and its interval excludes 0.',
+)
 print()
-print(header(['intent', 'related checks', 'sites completing', 'ρ (share passing, success)', '95% interval', 'success if all pass', 'success otherwise', 'predicts']))
+print(
+  header([
+    'intent',
+    'related checks',
+    'sites completing',
+    'ρ (share passing, success)',
+    '95% interval',
+    'success if all pass',
+    'success otherwise',
+    'predicts',
+  ]),
+)
 for (const intent of INTENTS) {
   const related = intent.meta.relatedChecks
   const shares = world.map((site) => {
     const judged = related.filter((id) => JUDGED.has(site.checks.get(id)?.status ?? 'na'))
-    return judged.length === 0 ? 0 : judged.filter((id) => site.checks.get(id)!.status === 'pass').length / judged.length
+    return judged.length === 0
+      ? 0
+      : judged.filter((id) => site.checks.get(id)!.status === 'pass').length / judged.length
   })
-  const completion = world.map((site) => mean(agents.map((agent) => (site.runs.get(agent.meta.id)!.find((run) => run.intent === intent.meta.id)!.success ? 1 : 0))))
+  const completion = world.map((site) =>
+    mean(
+      agents.map((agent) =>
+        site.runs.get(agent.meta.id)!.find((run) => run.intent === intent.meta.id)!.success ? 1 : 0,
+      ),
+    ),
+  )
   const rho = spearman(shares, completion)
   const interval = bootstrapInterval(shares, completion, spearman, { resamples: RESAMPLES, seed: SEED })
   const allPass = completion.filter((_, index) => shares[index] === 1)
   const others = completion.filter((_, index) => shares[index] !== 1)
   const predicts = Number.isNaN(rho) ? 'n/a' : rho > 0 && interval.low > 0 ? 'yes' : rho > 0 ? 'weakly' : 'no'
-  print(row([intent.meta.id, related.join(', '), `${completion.filter((value) => value > 0).length}/${world.length}`, fixed(rho), `${fixed(interval.low)} to ${fixed(interval.high)}`, fixed(mean(allPass)), fixed(mean(others)), predicts]))
+  print(
+    row([
+      intent.meta.id,
+      related.join(', '),
+      `${completion.filter((value) => value > 0).length}/${world.length}`,
+      fixed(rho),
+      `${fixed(interval.low)} to ${fixed(interval.high)}`,
+      fixed(mean(allPass)),
+      fixed(mean(others)),
+      predicts,
+    ]),
+  )
 }
 print()
 
 const base = world.find((site) => site.site === VARIANT_BASE)!
 print(`### Variants of ${VARIANT_BASE} that differ in one property`)
 print()
-print(`The base scores ${base.score} (${base.grade}); built-in agent ${rate(base, 'deterministic') * INTENTS.length}/${INTENTS.length}, AI assistants ${fixed(assistantRate(base) * INTENTS.length, 1)}/${INTENTS.length} on average. Steps and KB compare the runs that succeed on both the base and the variant (same identity and intent).`)
+print(
+  `The base scores ${base.score} (${base.grade}); built-in agent ${rate(base, 'deterministic') * INTENTS.length}/${INTENTS.length}, AI assistants ${fixed(assistantRate(base) * INTENTS.length, 1)}/${INTENTS.length} on average. Steps and KB compare the runs that succeed on both the base and the variant (same identity and intent).`,
+)
 print()
-print(header(['property', 'score', 'Δ score', 'grade', 'Δ built-in success', 'Δ assistants success', 'Δ steps per success', 'Δ KB per success']))
+print(
+  header([
+    'property',
+    'score',
+    'Δ score',
+    'grade',
+    'Δ built-in success',
+    'Δ assistants success',
+    'Δ steps per success',
+    'Δ KB per success',
+  ]),
+)
 for (const [variant, measured] of variants) {
   const paired = agents.flatMap((agent) =>
     measured.runs.get(agent.meta.id)!.flatMap((run, index) => {
@@ -249,7 +383,9 @@ for (const [variant, measured] of variants) {
 }
 print()
 const total = (world.length + variants.size) * walkers.length * INTENTS.length
-print(`_${world.length + variants.size} static scans and ${total} journeys in ${elapsed.toFixed(0)} s (\`bun bench/validity.ts --seed ${SEED} --resamples ${RESAMPLES}\`)._`)
+print(
+  `_${world.length + variants.size} static scans and ${total} journeys in ${elapsed.toFixed(0)} s (\`bun bench/validity.ts --seed ${SEED} --resamples ${RESAMPLES}\`)._`,
+)
 
 console.log(lines.join('\n'))
 await Promise.all([...fixtures, ...variantSites.values()].map((site) => site.stop()))

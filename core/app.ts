@@ -3,7 +3,14 @@ import { compressionPlugin } from './compression.ts'
 import type { Config } from './config.ts'
 import { type AnyFeature, backgroundRunner, checkFeatures, composeFeatures, FeatureError } from './feature.ts'
 import { type AppPieces, FEATURES, type FeatureName } from './features.ts'
-import { closeKernel, KERNEL_PIECES, kernelBackground, kernelPieces, type KernelOverrides, openKernel } from './kernel.ts'
+import {
+  closeKernel,
+  KERNEL_PIECES,
+  kernelBackground,
+  kernelPieces,
+  type KernelOverrides,
+  openKernel,
+} from './kernel.ts'
 
 export interface AppOptions extends KernelOverrides {
   /**

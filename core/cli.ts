@@ -87,14 +87,18 @@ async function keysCommand(args: string[]): Promise<void> {
 async function workerCommand(args: string[]): Promise<void> {
   const { values } = parseCommandLine(args, { concurrency: { type: 'string', default: '2' } })
   const concurrency = Number(values.concurrency)
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError('--concurrency is 1 to 32')
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
+    throw new UsageError('--concurrency is 1 to 32')
   const [{ loadConfig }, { createApp }, { WORKER_FEATURES }] = await Promise.all([
     import('./config.ts'),
     import('./app.ts'),
     import('./features.ts'),
   ])
   // The composition root names the features whose background work runs the queued jobs; nothing listens.
-  const { deps, start, close } = await createApp({ ...loadConfig(), workerConcurrency: concurrency }, { features: WORKER_FEATURES })
+  const { deps, start, close } = await createApp(
+    { ...loadConfig(), workerConcurrency: concurrency },
+    { features: WORKER_FEATURES },
+  )
   await start()
   deps.log.info({ concurrency, store: deps.store.kind }, 'worker started')
   const stop = async () => {
@@ -161,7 +165,8 @@ function parseArgsProblem(error: unknown): string | null {
   const option = (error.message.match(/'(-[^']*)'/) ?? [])[1]
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `${option} is not an option of this command`
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return `${option.split(' ')[0]} needs a value`
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `this command takes no argument${option ? ` such as ${option}` : ''}`
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `this command takes no argument${option ? ` such as ${option}` : ''}`
   return 'the options could not be read'
 }
 

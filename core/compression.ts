@@ -9,7 +9,8 @@ const gzipAsync = promisify(gzip)
 const MIN_BYTES = 1024
 
 /** Text worth compressing; event streams are excluded because they must reach the client frame by frame. */
-const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|[a-z.+-]+\+json|javascript|xml|[a-z.+-]+\+xml)|image\/svg\+xml)/i
+const COMPRESSIBLE =
+  /^(text\/(?!event-stream)|application\/(json|[a-z.+-]+\+json|javascript|xml|[a-z.+-]+\+xml)|image\/svg\+xml)/i
 
 type Coding = 'br' | 'gzip'
 
@@ -28,17 +29,27 @@ export function preferredCoding(acceptEncoding: string | null): Coding | null {
 
 /** A response compressed for the request, or the same response when compression does not apply. */
 export async function compress(request: Request, response: Response): Promise<Response> {
-  if (request.method === 'HEAD' || !response.body || response.status === 204 || response.status === 206 || response.status === 304) return response
-  if (response.headers.has('content-encoding') || !COMPRESSIBLE.test(response.headers.get('content-type') ?? '')) return response
+  if (
+    request.method === 'HEAD' ||
+    !response.body ||
+    response.status === 204 ||
+    response.status === 206 ||
+    response.status === 304
+  )
+    return response
+  if (response.headers.has('content-encoding') || !COMPRESSIBLE.test(response.headers.get('content-type') ?? ''))
+    return response
   // The answer depends on Accept-Encoding whether or not this client takes a coding, so caches must know.
   const headers = new Headers(response.headers)
   headers.append('vary', 'Accept-Encoding')
   const coding = preferredCoding(request.headers.get('accept-encoding'))
   if (!coding) return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
   const body = new Uint8Array(await response.arrayBuffer())
-  if (body.byteLength < MIN_BYTES) return new Response(body, { status: response.status, statusText: response.statusText, headers })
+  if (body.byteLength < MIN_BYTES)
+    return new Response(body, { status: response.status, statusText: response.statusText, headers })
   // Quality 5 keeps brotli at gzip's speed with a smaller result; pages are rendered per request.
-  const compressed = coding === 'br' ? await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : await gzipAsync(body)
+  const compressed =
+    coding === 'br' ? await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : await gzipAsync(body)
   headers.set('content-encoding', coding)
   headers.delete('content-length')
   // The encoded bytes differ from the identity ones, so a strong validator becomes weak (RFC 9110 §8.8.3).

@@ -21,7 +21,10 @@ export interface ResolveRule {
 
 const resolveRules = z.string().transform((raw, ctx): ResolveRule[] => {
   const rules: ResolveRule[] = []
-  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     // An IPv6 address is written in brackets: shop.test:443:[::1]:8081
     const match = /^([^:\s]+):(\d{1,5}):(\[[0-9a-fA-F:.]+\]|[^:\s]+)(?::(\d{1,5}))?$/.exec(entry)
     if (!match) {
@@ -45,7 +48,10 @@ const resolveRules = z.string().transform((raw, ctx): ResolveRule[] => {
  */
 const hostnameList = z.string().transform((raw, ctx): string[] => {
   const names: string[] = []
-  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const hostname = URL.canParse(`http://${entry}`) ? new URL(`http://${entry}`).hostname : null
     if (hostname === null || hostname !== entry.toLowerCase()) {
       ctx.addIssue({ code: 'custom', message: `"${entry}" is not a host name (no scheme, no port; IPv6 in brackets)` })
@@ -66,7 +72,10 @@ const envSchema = z.object({
     .regex(/^(postgres(ql)?:\/\/|memory:\/\/$|file:)/, 'expected postgres://…, memory:// or file:<dir>')
     .optional(),
   PGLITE_DIR: z.string().min(1).default('./data/pglite'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected redis://… or rediss://…').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'expected redis://… or rediss://…')
+    .optional(),
   SIGNING_KEY: z.string().min(1).optional(),
   SIGNING_KEYS_PREVIOUS: z.string().min(1).optional(),
   SERVICE_SECRET: z.string().min(32, 'at least 32 characters').optional(),
@@ -76,14 +85,20 @@ const envSchema = z.object({
   SCANNER_MAX_BYTES: positiveInt.default(5_242_880),
   SCANNER_HOST_CONCURRENCY: positiveInt.max(64).default(4),
   CHROMIUM_PATH: z.string().min(1).optional(),
-  BROWSER_WS_ENDPOINT: z.string().regex(/^wss?:\/\//, 'expected ws://… or wss://…').optional(),
+  BROWSER_WS_ENDPOINT: z
+    .string()
+    .regex(/^wss?:\/\//, 'expected ws://… or wss://…')
+    .optional(),
   LLM_PROVIDER: z.enum(['openai', 'anthropic']).optional(),
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
   LLM_PRICE_INPUT_PER_MTOK: z.coerce.number().positive().optional(),
   LLM_PRICE_OUTPUT_PER_MTOK: z.coerce.number().positive().optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected smtp://… or smtps://…').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'expected smtp://… or smtps://…')
+    .optional(),
   MAIL_FROM: z.string().min(3).optional(),
   CONTACT_TO: z.string().min(3).optional(),
   V2_SCAN_ENABLED: booleanFlag.default(false),

@@ -15,9 +15,13 @@ let app: ReturnType<typeof probeApp>
 function probeApp(deps: AppHandle['deps']) {
   return new Elysia()
     .use(contextPlugin(deps))
-    .post('/echo', ({ body }) => body, { body: z.object({ url: z.string().min(3), count: z.number().int().optional() }) })
+    .post('/echo', ({ body }) => body, {
+      body: z.object({ url: z.string().min(3), count: z.number().int().optional() }),
+    })
     .get('/whoami', ({ caller }) => caller)
-    .get('/echo-query', ({ query }) => query, { query: z.object({ text: z.string(), tags: z.array(z.string()).optional() }) })
+    .get('/echo-query', ({ query }) => query, {
+      query: z.object({ text: z.string(), tags: z.array(z.string()).optional() }),
+    })
     .get('/limited', async ({ enforceLimit }) => {
       await enforceLimit('scanDaily')
       return { ok: true }

@@ -2,7 +2,12 @@ import { expect, test } from 'bun:test'
 import { DEPRECATIONS, deprecationHeaders, invalidDeprecations } from './deprecations.ts'
 
 const registry = [
-  { route: 'POST /api/scan', deprecatedAt: new Date('2026-01-01T00:00:00Z'), sunsetAt: new Date('2026-06-01T00:00:00Z'), link: 'https://example.test/migrate' },
+  {
+    route: 'POST /api/scan',
+    deprecatedAt: new Date('2026-01-01T00:00:00Z'),
+    sunsetAt: new Date('2026-06-01T00:00:00Z'),
+    link: 'https://example.test/migrate',
+  },
 ]
 
 test('a deprecated route gets Deprecation, Sunset and a link; others get nothing', () => {

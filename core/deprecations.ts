@@ -17,7 +17,11 @@ export const MIN_SUNSET_NOTICE_DAYS = 90
 export const DEPRECATIONS: readonly Deprecation[] = []
 
 /** Headers for a successful response of `route` under the given registry (the declared one by default). */
-export function deprecationHeaders(route: string, registry: readonly Deprecation[] = DEPRECATIONS, now = new Date()): Record<string, string> {
+export function deprecationHeaders(
+  route: string,
+  registry: readonly Deprecation[] = DEPRECATIONS,
+  now = new Date(),
+): Record<string, string> {
   const entry = registry.find((candidate) => candidate.route === route)
   if (!entry || now < entry.deprecatedAt) return {}
   const headers: Record<string, string> = {
@@ -32,6 +36,9 @@ export function deprecationHeaders(route: string, registry: readonly Deprecation
 /** Registry invariant: a committed sunset is at least 90 days after the deprecation takes effect. */
 export function invalidDeprecations(registry: readonly Deprecation[]): string[] {
   return registry
-    .filter((entry) => entry.sunsetAt && entry.sunsetAt.getTime() - entry.deprecatedAt.getTime() < MIN_SUNSET_NOTICE_DAYS * 86_400_000)
+    .filter(
+      (entry) =>
+        entry.sunsetAt && entry.sunsetAt.getTime() - entry.deprecatedAt.getTime() < MIN_SUNSET_NOTICE_DAYS * 86_400_000,
+    )
     .map((entry) => `${entry.route}: Sunset must be at least ${MIN_SUNSET_NOTICE_DAYS} days after Deprecation`)
 }

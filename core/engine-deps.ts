@@ -21,7 +21,10 @@ export interface EngineDependencies {
 }
 
 /** `browser: null` runs without one (rendered checks report an error); omitted, the configured one is used. */
-export function createEngineDeps(config: Readonly<Config>, overrides: { browser?: BrowserProvider | null } = {}): EngineDependencies {
+export function createEngineDeps(
+  config: Readonly<Config>,
+  overrides: { browser?: BrowserProvider | null } = {},
+): EngineDependencies {
   const registry = new CheckRegistry(REGISTERED_CHECKS)
   const signing = loadSigningKeys(config)
   // Outbound requests are signed only when a key exists (docs/checks.md §17.2: no key, no signature).

@@ -48,7 +48,13 @@ export const errorResponse = z.object({
 })
 
 /** ARD routes answer with `errorCode` from this closed set, derived from the status. */
-export const ARD_ERROR_CODES = ['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'] as const
+export const ARD_ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'UNAUTHENTICATED',
+  'NOT_FOUND',
+  'RATE_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
+] as const
 export type ArdErrorCode = (typeof ARD_ERROR_CODES)[number]
 
 /** The spec's ArdErrorResponse (ARD routes and the catalog). */
@@ -113,11 +119,16 @@ export function ardErrorCode(status: number): ArdErrorCode {
  * answers to an HTTP request ask: the scan stream and the MCP tools name theirs (`error`) when they render.
  */
 export function envelopeFor(pathname: string): ErrorEnvelope {
-  return ARD_ENVELOPE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`)) ? 'ard' : 'error'
+  return ARD_ENVELOPE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+    ? 'ard'
+    : 'error'
 }
 
 /** Builds the response body and headers for an AppError in the given envelope. */
-export function renderError(error: AppError, envelope: ErrorEnvelope): { body: Record<string, unknown>; headers: Record<string, string> } {
+export function renderError(
+  error: AppError,
+  envelope: ErrorEnvelope,
+): { body: Record<string, unknown>; headers: Record<string, string> } {
   const headers: Record<string, string> = { ...error.headers }
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds)
   if (envelope === 'ard') {

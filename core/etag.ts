@@ -28,8 +28,14 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
  * A GET of exact bytes: 304 with the same headers when If-None-Match matches (RFC 9110 §15.4.5), the body
  * otherwise. `headers` carry the validators and caching; the content type goes on the 200 only.
  */
-export function documentResponse(request: Request, document: Serialized, contentType: string, headers: Record<string, string>): Response {
+export function documentResponse(
+  request: Request,
+  document: Serialized,
+  contentType: string,
+  headers: Record<string, string>,
+): Response {
   const all = { ...headers, etag: document.etag }
-  if (matchesEtag(request.headers.get('if-none-match'), document.etag)) return new Response(null, { status: 304, headers: all })
+  if (matchesEtag(request.headers.get('if-none-match'), document.etag))
+    return new Response(null, { status: 304, headers: all })
   return new Response(document.body, { headers: { ...all, 'content-type': contentType } })
 }

@@ -32,12 +32,16 @@ test('features are built in order over the kernel, each from the pieces it decla
 
 test('a need nobody earlier provides fails at boot, naming the feature and the piece', () => {
   expect(() => composeFeatures({ base: 1 }, [reader, counter])).toThrow(
-    new FeatureError('Feature "reader" needs "doubled", which neither the kernel nor a feature listed before it provides'),
+    new FeatureError(
+      'Feature "reader" needs "doubled", which neither the kernel nor a feature listed before it provides',
+    ),
   )
 })
 
 test('a piece provided twice, or provided other than declared, fails at boot', () => {
-  expect(() => composeFeatures({ base: 1, doubled: 0 }, [counter])).toThrow('Feature "counter" provides "doubled", which the kernel already provides')
+  expect(() => composeFeatures({ base: 1, doubled: 0 }, [counter])).toThrow(
+    'Feature "counter" provides "doubled", which the kernel already provides',
+  )
   const liar = defineFeature<{ base: number }, { doubled: number }>()({
     name: 'liar',
     needs: ['base'],
@@ -61,7 +65,10 @@ test('background work starts in feature order, once, and stops in reverse', asyn
 
 test('a start that fails half-way stops only what it started', async () => {
   const log: string[] = []
-  const broken: BackgroundWork = { start: () => Promise.reject(new Error('no queue')), stop: () => void log.push('stop broken') }
+  const broken: BackgroundWork = {
+    start: () => Promise.reject(new Error('no queue')),
+    stop: () => void log.push('stop broken'),
+  }
   const runner = backgroundRunner([recorded(log, 'feed'), broken, recorded(log, 'worker')])
   await expect(runner.start()).rejects.toThrow('no queue')
   await runner.stop()
@@ -78,7 +85,9 @@ const apps: { close(): Promise<void> }[] = []
 afterAll(() => Promise.all(apps.map((app) => app.close())))
 
 test('createApp composes only the features asked for and refuses a selection whose needs are not met', async () => {
-  await expect(createApp(testConfig(), { browser: null, features: ['mcp'] })).rejects.toThrow('Feature "mcp" needs "scanService", "feedbackService"')
+  await expect(createApp(testConfig(), { browser: null, features: ['mcp'] })).rejects.toThrow(
+    'Feature "mcp" needs "scanService", "feedbackService"',
+  )
   const handle = await createApp(testConfig(), { browser: null, features: ['ops'] })
   apps.push(handle)
   expect((await handle.app.handle(new Request('http://localhost/healthz'))).status).toBe(200)

@@ -100,7 +100,8 @@ export function checkFeatures(kernelPieces: readonly string[], features: readonl
     }
     for (const name of feature.provides) {
       const earlier = origin.get(name)
-      if (earlier) throw new FeatureError(`Feature "${feature.name}" provides "${name}", which ${earlier} already provides`)
+      if (earlier)
+        throw new FeatureError(`Feature "${feature.name}" provides "${name}", which ${earlier} already provides`)
       origin.set(name, `feature "${feature.name}"`)
     }
   }
@@ -118,7 +119,9 @@ export function composeFeatures(kernel: object, features: readonly AnyFeature[])
     const extra = Object.keys(provided).filter((name) => !feature.provides.includes(name))
     const absent = feature.provides.filter((name) => provided[name] === undefined)
     if (extra.length > 0 || absent.length > 0) {
-      throw new FeatureError(`Feature "${feature.name}" declares provides [${feature.provides.join(', ')}] but built [${Object.keys(provided).join(', ')}]`)
+      throw new FeatureError(
+        `Feature "${feature.name}" declares provides [${feature.provides.join(', ')}] but built [${Object.keys(provided).join(', ')}]`,
+      )
     }
     Object.assign(pieces, provided)
     const own = { ...needed, ...provided }

@@ -50,13 +50,11 @@ describe('the limits table', () => {
 
   test('the daily budgets, and only they, are durable', () => {
     for (const spec of Object.values(LIMITS)) expect(spec.durable).toBe(spec.windowMs === 86_400_000)
-    expect(Object.entries(LIMITS).filter(([, spec]) => spec.durable).map(([name]) => name)).toEqual([
-      'scanDaily',
-      'scanForced',
-      'journeyTargetDaily',
-      'journeyIpDaily',
-      'journeyKeyDaily',
-    ])
+    expect(
+      Object.entries(LIMITS)
+        .filter(([, spec]) => spec.durable)
+        .map(([name]) => name),
+    ).toEqual(['scanDaily', 'scanForced', 'journeyTargetDaily', 'journeyIpDaily', 'journeyKeyDaily'])
   })
 
   test('a limit that counts keys never counts anonymous callers', () => {
@@ -113,7 +111,8 @@ describe('response helpers', () => {
 })
 
 describe('clientIp', () => {
-  const withForwarded = (value: string) => new Request('http://service.test/', { headers: { 'x-forwarded-for': value } })
+  const withForwarded = (value: string) =>
+    new Request('http://service.test/', { headers: { 'x-forwarded-for': value } })
 
   test('without TRUST_PROXY the socket address counts and X-Forwarded-For is ignored', () => {
     expect(clientIp(withForwarded('203.0.113.7'), () => '192.0.2.10', false)).toBe('192.0.2.10')
@@ -172,15 +171,26 @@ for (const backend of backends) {
       const decisions = await spend('scanBurst', anonymous('203.0.113.50'), 50)
       const admitted = decisions.filter((decision) => decision.allowed)
       expect(admitted).toHaveLength(10)
-      expect(admitted.map((decision) => decision.remaining).toSorted((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
-      expect(decisions.filter((decision) => !decision.allowed).every((decision) => decision.retryAfterMs > 0)).toBe(true)
+      expect(admitted.map((decision) => decision.remaining).toSorted((a, b) => a - b)).toEqual([
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+      ])
+      expect(decisions.filter((decision) => !decision.allowed).every((decision) => decision.retryAfterMs > 0)).toBe(
+        true,
+      )
     })
 
     test('a denial reports the window, nothing remaining and when to retry', async () => {
       const caller = anonymous('203.0.113.51')
       await spend('contact', caller, 3)
       const denied = await consume(store, 'contact', caller)
-      expect(denied).toMatchObject({ name: 'contact', allowed: false, exempt: false, limit: 3, remaining: 0, durable: false })
+      expect(denied).toMatchObject({
+        name: 'contact',
+        allowed: false,
+        exempt: false,
+        limit: 3,
+        remaining: 0,
+        durable: false,
+      })
       expect(denied.retryAfterMs).toBeGreaterThan(9 * 60_000)
       expect(denied.retryAfterMs).toBeLessThanOrEqual(10 * 60_000)
       expect(denied.resetMs).toBeGreaterThanOrEqual(denied.retryAfterMs)
@@ -236,7 +246,8 @@ for (const backend of backends) {
 
     test('peek spends nothing, so a selective run can refuse early and spend after probing', async () => {
       const caller = anonymous('203.0.113.59')
-      for (let i = 0; i < 5; i++) expect(await peek(store, 'scanDaily', caller)).toMatchObject({ allowed: true, remaining: 30 })
+      for (let i = 0; i < 5; i++)
+        expect(await peek(store, 'scanDaily', caller)).toMatchObject({ allowed: true, remaining: 30 })
       const spent = await spend('scanDaily', caller, 30)
       expect(spent.every((decision) => decision.allowed)).toBe(true)
       expect(await peek(store, 'scanDaily', caller)).toMatchObject({ allowed: false, remaining: 0 })
@@ -249,7 +260,11 @@ describe('with the store unreachable', () => {
     const refused = () => Promise.reject(new Error('connection refused'))
     const down = { slidingWindowHit: refused, slidingWindowPeek: refused } as unknown as Store
     for (const name of ['scanBurst', 'scanDaily'] as const) {
-      expect(await consume(down, name, anonymous('198.51.100.9'))).toMatchObject({ allowed: true, exempt: false, remaining: LIMITS[name].limit })
+      expect(await consume(down, name, anonymous('198.51.100.9'))).toMatchObject({
+        allowed: true,
+        exempt: false,
+        remaining: LIMITS[name].limit,
+      })
       expect((await peek(down, name, anonymous('198.51.100.9'))).allowed).toBe(true)
     }
   })

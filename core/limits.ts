@@ -127,7 +127,12 @@ export function peek(store: Store, name: LimitName, caller: Caller, subject?: st
 }
 
 /** One rolling per-target window per (domain, intent, harness, model); JSON keeps the parts unambiguous. */
-export function journeyTargetSubject(target: { domain: string; intent: string; harness: string; model: string }): string {
+export function journeyTargetSubject(target: {
+  domain: string
+  intent: string
+  harness: string
+  model: string
+}): string {
   return `target:${JSON.stringify([target.domain, target.intent, target.harness, target.model])}`
 }
 
@@ -217,7 +222,9 @@ function defaultSubject(name: LimitName, spec: LimitSpec, caller: Caller): strin
 
 /** One IPv6 host usually holds a whole /64, so counting single addresses would let it rotate past any limit. */
 function ipSubject(ip: string): string {
-  return ip.includes(':') && ipaddr.IPv6.isValid(ip) ? `${ipaddr.IPv6.networkAddressFromCIDR(`${ip}/64`).toString()}/64` : ip
+  return ip.includes(':') && ipaddr.IPv6.isValid(ip)
+    ? `${ipaddr.IPv6.networkAddressFromCIDR(`${ip}/64`).toString()}/64`
+    : ip
 }
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'

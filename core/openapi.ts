@@ -27,24 +27,46 @@ const text = { type: 'string' } as const
 /** Every response header the API sends (hop-by-hop and representation headers aside), under components.headers. */
 export const RESPONSE_HEADERS = {
   'X-Request-Id': {
-    description: 'The request id: the caller\'s own `X-Request-Id` when it is 8-128 characters of `[A-Za-z0-9._-]`, a new UUID otherwise. On every response.',
+    description:
+      "The request id: the caller's own `X-Request-Id` when it is 8-128 characters of `[A-Za-z0-9._-]`, a new UUID otherwise. On every response.",
     schema: text,
   },
   'Cache-Control': { description: 'Caching policy; `no-store` on every error answer.', schema: text },
-  'Retry-After': { description: 'Seconds until one more request would be admitted (rate-limit denials).', schema: integer },
-  'X-RateLimit-Limit': { description: 'Size of the one rate window this response describes (journeys: per target for anonymous callers, per key for keyed ones).', schema: integer },
+  'Retry-After': {
+    description: 'Seconds until one more request would be admitted (rate-limit denials).',
+    schema: integer,
+  },
+  'X-RateLimit-Limit': {
+    description:
+      'Size of the one rate window this response describes (journeys: per target for anonymous callers, per key for keyed ones).',
+    schema: integer,
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in that window.', schema: integer },
-  'X-RateLimit-Reset': { description: 'Seconds until the window is empty again (a delta, not a timestamp).', schema: integer },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the window is empty again (a delta, not a timestamp).',
+    schema: integer,
+  },
   Location: { description: 'The URL to poll for the complete result.', schema: { type: 'string', format: 'uri' } },
   Age: { description: 'Age in seconds of a stored result served without scanning (a freshness hit).', schema: integer },
-  ETag: { description: 'Strong entity tag of the exact bytes; send it back in `If-None-Match` for a 304.', schema: text },
-  Vary: { description: 'Request headers the representation depends on.', schema: text },
-  Deprecation: {
-    description: 'RFC 9745: present from the day a removal decision for this route takes effect (`@<unix seconds>`). Nothing is deprecated in this contract version.',
+  ETag: {
+    description: 'Strong entity tag of the exact bytes; send it back in `If-None-Match` for a 304.',
     schema: text,
   },
-  Sunset: { description: 'RFC 8594: the committed removal date (HTTP-date), at least 90 days after `Deprecation`.', schema: text },
-  Link: { description: 'With `Deprecation`: the migration guide, `rel="deprecation"`. On Markdown alternates: the canonical page.', schema: text },
+  Vary: { description: 'Request headers the representation depends on.', schema: text },
+  Deprecation: {
+    description:
+      'RFC 9745: present from the day a removal decision for this route takes effect (`@<unix seconds>`). Nothing is deprecated in this contract version.',
+    schema: text,
+  },
+  Sunset: {
+    description: 'RFC 8594: the committed removal date (HTTP-date), at least 90 days after `Deprecation`.',
+    schema: text,
+  },
+  Link: {
+    description:
+      'With `Deprecation`: the migration guide, `rel="deprecation"`. On Markdown alternates: the canonical page.',
+    schema: text,
+  },
   Allow: { description: 'The methods the resource supports.', schema: text },
   'Access-Control-Allow-Origin': { description: 'CORS: `*`, the resource is public.', schema: text },
   'Access-Control-Allow-Methods': { description: 'CORS: methods allowed cross-origin.', schema: text },
@@ -63,7 +85,11 @@ export type ResponseHeader = keyof typeof RESPONSE_HEADERS
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const satisfies readonly ResponseHeader[]
 /** What core/etag.ts documentResponse sends, on the 200 and on the 304. */
 export const DOCUMENT_HEADERS = ['ETag', 'Cache-Control'] as const satisfies readonly ResponseHeader[]
-export const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const satisfies readonly ResponseHeader[]
+export const RATE_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+] as const satisfies readonly ResponseHeader[]
 /** core/sse.ts sseResponse. */
 export const STREAM_HEADERS = ['Cache-Control', 'X-Accel-Buffering'] as const satisfies readonly ResponseHeader[]
 /**
@@ -71,11 +97,15 @@ export const STREAM_HEADERS = ['Cache-Control', 'X-Accel-Buffering'] as const sa
  * route: completeDocument adds each route's own headers to it.
  */
 export function eventStreamResponses() {
-  return { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: openApiSchema(z.string()) } } } }
+  return {
+    200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: openApiSchema(z.string()) } } },
+  }
 }
 
 /** One status a route answers beyond its `response` schemas, or headers on one it already documents. */
-export type WireAnswer = readonly ResponseHeader[] | { description: string; headers?: readonly ResponseHeader[]; content?: Record<string, unknown> }
+export type WireAnswer =
+  | readonly ResponseHeader[]
+  | { description: string; headers?: readonly ResponseHeader[]; content?: Record<string, unknown> }
 
 export interface WireSpec {
   /** Headers per status (the status is added when the route does not document it yet). */
@@ -107,7 +137,10 @@ interface Operation {
   'x-rate-limit'?: LimitName | LimitName[]
   [key: string]: unknown
 }
-type Document = { paths?: Record<string, Record<string, Operation>>; components?: Record<string, Record<string, unknown>> }
+type Document = {
+  paths?: Record<string, Record<string, Operation>>
+  components?: Record<string, Record<string, unknown>>
+}
 
 const ENVELOPE_REF = { $ref: '#/components/schemas/ErrorResponse' }
 const ARD_ENVELOPE_REF = { $ref: '#/components/schemas/ArdErrorResponse' }
@@ -168,9 +201,17 @@ function completeOperation(path: string, method: string, operation: Operation): 
   const responses = (operation.responses ??= {})
   const envelope = { 'application/json': { schema: envelopeFor(path) === 'ard' ? ARD_ENVELOPE_REF : ENVELOPE_REF } }
   /** Adds the status when missing; `description` also replaces Elysia's placeholder ("Response for status 400"). */
-  const ensure = (status: number, description: string | null, content: Record<string, unknown> | undefined = envelope) => {
-    const response = (responses[String(status)] ??= { description: description ?? `Status ${status}`, ...(content ? { content } : {}) })
-    if (description !== null && response.description.startsWith('Response for status')) response.description = description
+  const ensure = (
+    status: number,
+    description: string | null,
+    content: Record<string, unknown> | undefined = envelope,
+  ) => {
+    const response = (responses[String(status)] ??= {
+      description: description ?? `Status ${status}`,
+      ...(content ? { content } : {}),
+    })
+    if (description !== null && response.description.startsWith('Response for status'))
+      response.description = description
     return response
   }
   const declare = (status: number, headers: readonly ResponseHeader[]) => {

@@ -11,7 +11,10 @@ const PACKAGE_NAME = 'agent-readiness'
 function findPackageRoot(start: string): string {
   for (let directory = start; ; directory = dirname(directory)) {
     const manifest = join(directory, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME
+    ) {
       return directory
     }
     if (dirname(directory) === directory) throw new Error(`no ${PACKAGE_NAME} package.json above ${start}`)

@@ -3,7 +3,10 @@ import { ReadCache } from './read-cache.ts'
 import { testBackends } from './store/testing.ts'
 
 const read = (path: string) => new Request(`http://service.test${path}`)
-const stored = (body: string) => ({ body, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=3600' } })
+const stored = (body: string) => ({
+  body,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=3600' },
+})
 
 describe('ReadCache', () => {
   const backends = testBackends()
@@ -11,22 +14,27 @@ describe('ReadCache', () => {
 
   for (const backend of backends) {
     describe(backend.name, () => {
-      test.skipIf(backend.skip)('answers the same request target with the stored bytes, a fresh Response each time', async () => {
-        const store = await backend.open()
-        const cache = new ReadCache(store)
-        expect(cache.respond(read('/api/score/a.test'), {})).toBeNull()
-        cache.put(read('/api/score/a.test'), 'a.test', cache.epoch(), stored('{"domain":"a.test","note":"—"}'))
-        const first = cache.respond(read('/api/score/a.test'), { 'x-request-id': 'one' })!
-        const second = cache.respond(new Request('http://other-host.test/api/score/a.test'), { 'x-request-id': 'two' })!
-        expect(await first.text()).toBe('{"domain":"a.test","note":"—"}')
-        expect(await second.text()).toBe('{"domain":"a.test","note":"—"}')
-        expect(first.headers.get('x-request-id')).toBe('one')
-        expect(second.headers.get('x-request-id')).toBe('two')
-        expect(first.headers.get('cache-control')).toBe('public, max-age=3600')
-        // The query is part of the target: another spelling is another entry.
-        expect(cache.respond(read('/api/score/a.test?format=audit'), {})).toBeNull()
-        await store.close()
-      })
+      test.skipIf(backend.skip)(
+        'answers the same request target with the stored bytes, a fresh Response each time',
+        async () => {
+          const store = await backend.open()
+          const cache = new ReadCache(store)
+          expect(cache.respond(read('/api/score/a.test'), {})).toBeNull()
+          cache.put(read('/api/score/a.test'), 'a.test', cache.epoch(), stored('{"domain":"a.test","note":"—"}'))
+          const first = cache.respond(read('/api/score/a.test'), { 'x-request-id': 'one' })!
+          const second = cache.respond(new Request('http://other-host.test/api/score/a.test'), {
+            'x-request-id': 'two',
+          })!
+          expect(await first.text()).toBe('{"domain":"a.test","note":"—"}')
+          expect(await second.text()).toBe('{"domain":"a.test","note":"—"}')
+          expect(first.headers.get('x-request-id')).toBe('one')
+          expect(second.headers.get('x-request-id')).toBe('two')
+          expect(first.headers.get('cache-control')).toBe('public, max-age=3600')
+          // The query is part of the target: another spelling is another entry.
+          expect(cache.respond(read('/api/score/a.test?format=audit'), {})).toBeNull()
+          await store.close()
+        },
+      )
 
       test.skipIf(backend.skip)("a write drops its tag's entries on this instance and on every other one", async () => {
         const [storeA, storeB] = await backend.openPeers()

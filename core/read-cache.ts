@@ -67,7 +67,12 @@ export class ReadCache {
     const key = requestTarget(request)
     this.entries.delete(key)
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
-    this.entries.set(key, { body: new Blob([read.body]), headers: read.headers, tag, expiresAt: Date.now() + this.ttlMs })
+    this.entries.set(key, {
+      body: new Blob([read.body]),
+      headers: read.headers,
+      tag,
+      expiresAt: Date.now() + this.ttlMs,
+    })
   }
 
   /** What `tag` covers changed: drop it here now and on every other instance through the store. */

@@ -9,27 +9,54 @@ const failures: [ScanFailure, number, Record<string, unknown>][] = [
   [
     { reason: 'invalid-target', input: 'localhost', problem: '"localhost" is not a fully qualified domain name' },
     400,
-    { error: 'Invalid domain', code: 'INVALID_DOMAIN', message: 'm', details: { input: 'localhost', reason: '"localhost" is not a fully qualified domain name' } },
+    {
+      error: 'Invalid domain',
+      code: 'INVALID_DOMAIN',
+      message: 'm',
+      details: { input: 'localhost', reason: '"localhost" is not a fully qualified domain name' },
+    },
   ],
   [
     { reason: 'unreachable', origin: 'https://down.test', cause: 'DNS_FAILURE' },
     400,
-    { error: 'Domain unreachable', code: 'DOMAIN_UNREACHABLE', message: 'm', details: { origin: 'https://down.test', reason: 'DNS_FAILURE' } },
+    {
+      error: 'Domain unreachable',
+      code: 'DOMAIN_UNREACHABLE',
+      message: 'm',
+      details: { origin: 'https://down.test', reason: 'DNS_FAILURE' },
+    },
   ],
   [
     { reason: 'private-address', origin: 'https://10.0.0.1', cause: 'BLOCKED_ADDRESS' },
     400,
-    { error: 'Domain unreachable', code: 'DOMAIN_UNREACHABLE', message: 'm', details: { origin: 'https://10.0.0.1', reason: 'BLOCKED_ADDRESS' } },
+    {
+      error: 'Domain unreachable',
+      code: 'DOMAIN_UNREACHABLE',
+      message: 'm',
+      details: { origin: 'https://10.0.0.1', reason: 'BLOCKED_ADDRESS' },
+    },
   ],
   [
     { reason: 'mcp-unreachable', mcpUrl: 'https://x.test/mcp', cause: 'TIMEOUT' },
     400,
-    { error: 'Domain unreachable', code: 'DOMAIN_UNREACHABLE', message: 'm', details: { mcpUrl: 'https://x.test/mcp', reason: 'TIMEOUT' } },
+    {
+      error: 'Domain unreachable',
+      code: 'DOMAIN_UNREACHABLE',
+      message: 'm',
+      details: { mcpUrl: 'https://x.test/mcp', reason: 'TIMEOUT' },
+    },
   ],
   [
     { reason: 'mcp-auth-required', mcpUrl: 'https://x.test/mcp', urlKind: 'mcp-app' },
     422,
-    { error: 'MCP server requires authentication', code: 'MCP_AUTH_REQUIRED', message: 'm', mcpAuthRequired: true, mcpUrl: 'https://x.test/mcp', urlKind: 'mcp-app' },
+    {
+      error: 'MCP server requires authentication',
+      code: 'MCP_AUTH_REQUIRED',
+      message: 'm',
+      mcpAuthRequired: true,
+      mcpUrl: 'https://x.test/mcp',
+      urlKind: 'mcp-app',
+    },
   ],
 ]
 
@@ -43,9 +70,16 @@ describe('the one table from ScanError reasons to what the edges answer', () => 
   })
 
   test('the v2 entry answers 422 TARGET_UNREACHABLE naming the plain code, except for an invalid target', () => {
-    const [invalid, unreachable, , , auth] = failures.map(([failure]) => scanErrorToV2AppError(new ScanError(failure, 'm')))
+    const [invalid, unreachable, , , auth] = failures.map(([failure]) =>
+      scanErrorToV2AppError(new ScanError(failure, 'm')),
+    )
     expect(invalid).toMatchObject({ code: 'INVALID_DOMAIN', status: 400 })
-    expect(renderError(unreachable!, 'error').body).toEqual({ error: 'Target unreachable or unclassifiable', code: 'TARGET_UNREACHABLE', message: 'm', details: { reason: 'DOMAIN_UNREACHABLE' } })
+    expect(renderError(unreachable!, 'error').body).toEqual({
+      error: 'Target unreachable or unclassifiable',
+      code: 'TARGET_UNREACHABLE',
+      message: 'm',
+      details: { reason: 'DOMAIN_UNREACHABLE' },
+    })
     expect(auth).toMatchObject({ code: 'TARGET_UNREACHABLE', status: 422, details: { reason: 'MCP_AUTH_REQUIRED' } })
   })
 
@@ -57,7 +91,10 @@ describe('the one table from ScanError reasons to what the edges answer', () => 
         return error
       }
     })()
-    expect(asAppError(thrown)).toMatchObject({ code: 'INVALID_DOMAIN', message: '"ftp://example.com" is not a scannable target: scheme "ftp:" is not http or https' })
+    expect(asAppError(thrown)).toMatchObject({
+      code: 'INVALID_DOMAIN',
+      message: '"ftp://example.com" is not a scannable target: scheme "ftp:" is not http or https',
+    })
     const own = new AppError('NOT_FOUND')
     expect(asAppError(own)).toBe(own)
     expect(asAppError(new Error('boom'))).toBeNull()

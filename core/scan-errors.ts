@@ -42,7 +42,11 @@ function envelopeFields(failure: ScanFailure): Pick<AppErrorOptions, 'details' |
 
 /** The AppError an HTTP route or MCP tool answers for a ScanError. */
 export function scanErrorToAppError(error: ScanError): AppError {
-  return new AppError(SCAN_ERRORS[error.reason].code, { message: error.message, ...envelopeFields(error.failure), cause: error })
+  return new AppError(SCAN_ERRORS[error.reason].code, {
+    message: error.message,
+    ...envelopeFields(error.failure),
+    cause: error,
+  })
 }
 
 /** The v2 entry's answer: its own code where the table gives one, the plain reason's code in `details.reason`. */

@@ -37,7 +37,10 @@ export function sseResponse(
       const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS)
       const channel: SseChannel = {
         send(data, event) {
-          const lines = JSON.stringify(data).split('\n').map((line) => `data: ${line}`).join('\n')
+          const lines = JSON.stringify(data)
+            .split('\n')
+            .map((line) => `data: ${line}`)
+            .join('\n')
           write(`id: ${++nextId}\n${event ? `event: ${event}\n` : ''}${lines}\n\n`)
         },
         close() {

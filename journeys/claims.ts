@@ -31,7 +31,8 @@ function knownUrls(evidence: JourneyEvidence): Set<string> {
     known.add(canonical(page.finalUrl))
     for (const link of page.links) known.add(canonical(link.url))
     for (const form of page.forms) known.add(canonical(form.action))
-    for (const match of `${page.text} ${page.description} ${JSON.stringify(page.json ?? null)}`.matchAll(URL_IN_TEXT)) known.add(canonical(match[0]))
+    for (const match of `${page.text} ${page.description} ${JSON.stringify(page.json ?? null)}`.matchAll(URL_IN_TEXT))
+      known.add(canonical(match[0]))
   }
   return known
 }
@@ -41,19 +42,40 @@ function amountKey(amount: string, currency: string): string {
   return `${Number(amount)} ${currency}`
 }
 
-export function unsupportedClaim(response: string | null, judgement: Judgement, evidence: JourneyEvidence): string | null {
+export function unsupportedClaim(
+  response: string | null,
+  judgement: Judgement,
+  evidence: JourneyEvidence,
+): string | null {
   if (!response) return 'The agent gave no answer.'
-  const accepted = new Set(evidence.pages.filter((page) => judgement.evidence.includes(page.stepId)).flatMap((page: FetchedPage) => [canonical(page.url), canonical(page.finalUrl)]))
+  const accepted = new Set(
+    evidence.pages
+      .filter((page) => judgement.evidence.includes(page.stepId))
+      .flatMap((page: FetchedPage) => [canonical(page.url), canonical(page.finalUrl)]),
+  )
   const cited = [...response.matchAll(URL_IN_TEXT)].map((match) => canonical(match[0]))
   if (!cited.some((url) => accepted.has(url))) return 'The answer does not cite a page that shows it.'
   const known = knownUrls(evidence)
   const unknownUrl = cited.find((url) => !known.has(url))
   if (unknownUrl) return `The answer cites ${unknownUrl}, which nothing the agent fetched contains.`
   const read = completedPages(evidence)
-  const amounts = new Set(read.flatMap((page) => [...page.prices, ...pricesIn(`${page.text}\n${page.description}`, 'text')].map((fact) => amountKey(fact.amount, fact.currency))))
+  const amounts = new Set(
+    read.flatMap((page) =>
+      [...page.prices, ...pricesIn(`${page.text}\n${page.description}`, 'text')].map((fact) =>
+        amountKey(fact.amount, fact.currency),
+      ),
+    ),
+  )
   const unknownAmount = pricesIn(response, 'text').find((fact) => !amounts.has(amountKey(fact.amount, fact.currency)))
-  if (unknownAmount) return `The answer states ${unknownAmount.amount} ${unknownAmount.currency}, which no page the agent read states.`
-  const emails = new Set(read.flatMap((page) => [...page.emails, ...(`${page.text} ${page.description}`.match(EMAIL_IN_TEXT) ?? [])].map((email) => email.toLowerCase())))
+  if (unknownAmount)
+    return `The answer states ${unknownAmount.amount} ${unknownAmount.currency}, which no page the agent read states.`
+  const emails = new Set(
+    read.flatMap((page) =>
+      [...page.emails, ...(`${page.text} ${page.description}`.match(EMAIL_IN_TEXT) ?? [])].map((email) =>
+        email.toLowerCase(),
+      ),
+    ),
+  )
   const unknownEmail = (response.match(EMAIL_IN_TEXT) ?? []).find((email) => !emails.has(email.toLowerCase()))
   if (unknownEmail) return `The answer gives ${unknownEmail}, which no page the agent read gives.`
   return null

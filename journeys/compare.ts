@@ -31,7 +31,10 @@ export function compareRuns(agent: ComparedRun, browser: ComparedRun): Compariso
       ? ['reachable', `Done as ${who}${browser.outcome === 'success' ? ' and as a browser' : ''}.`]
       : agent.outcome === 'blocked'
         ? browser.outcome === 'blocked'
-          ? ['blocked_for_all', `Blocked for agents and for browsers alike: the edge stops everyone (${who} and a browser).`]
+          ? [
+              'blocked_for_all',
+              `Blocked for agents and for browsers alike: the edge stops everyone (${who} and a browser).`,
+            ]
           : [
               'blocked_for_agents',
               `Blocked for agents, reachable for browsers: the site stops ${who} where a browser ${browser.outcome === 'success' ? 'gets it done' : 'gets through (though the task was not done there either)'}.`,

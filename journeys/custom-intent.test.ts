@@ -4,7 +4,12 @@ import type { FetchedPage, JourneyEvidence } from './types.ts'
 import { customIntent, topicWords } from './custom-intent.ts'
 
 const page = (url: string, title: string, headings: string[] = []) => fetchedPage(url, { title, headings, text: title })
-const evidence = (...pages: FetchedPage[]): JourneyEvidence => ({ domain: 'acme.test', origin: 'https://acme.test', pages, disallowed: [] })
+const evidence = (...pages: FetchedPage[]): JourneyEvidence => ({
+  domain: 'acme.test',
+  origin: 'https://acme.test',
+  pages,
+  disallowed: [],
+})
 
 describe('custom intents (free text)', () => {
   test('topic words: lower case, no stop words or short words, no repeats', () => {
@@ -14,7 +19,9 @@ describe('custom intents (free text)', () => {
   test('done when a page names at least half of the topic words in its title, headings or path', () => {
     const intent = customIntent('Find the refund policy for annual plans')
     expect(intent.meta.keywords).toEqual(['refund', 'policy', 'annual', 'plans'])
-    expect(intent.judge([], evidence(page('https://acme.test/legal/refund-policy', 'Refunds', ['Refund policy']))).satisfied).toBe(true)
+    expect(
+      intent.judge([], evidence(page('https://acme.test/legal/refund-policy', 'Refunds', ['Refund policy']))).satisfied,
+    ).toBe(true)
     expect(intent.judge([], evidence(page('https://acme.test/blog', 'Our annual party'))).satisfied).toBe(false)
   })
 

@@ -3,7 +3,9 @@ import { completedPages, decodeSafely, pathOf, stepsOf } from './judging.ts'
 
 /** Words that carry no topic: they would make every page relevant. */
 const STOP_WORDS = new Set(
-  'a an and are as at be by can could do does for find from get has have how i in is it its me my of on or our that the their there this to was what when where which who why will with you your'.split(' '),
+  'a an and are as at be by can could do does for find from get has have how i in is it its me my of on or our that the their there this to was what when where which who why will with you your'.split(
+    ' ',
+  ),
 )
 
 /** The topic words of a free-text task, lower case, in order, without repeats. */
@@ -44,7 +46,10 @@ export function customIntent(text: string): IntentDefinition {
             satisfied: true,
             reason: `${first.finalUrl} is about the task.`,
             evidence: stepsOf(matching),
-            answer: { text: `${first.title || first.finalUrl}${first.description ? `: ${first.description}` : ''}`, source_url: first.finalUrl },
+            answer: {
+              text: `${first.title || first.finalUrl}${first.description ? `: ${first.description}` : ''}`,
+              source_url: first.finalUrl,
+            },
           }
         : { satisfied: false, reason: 'No page the agent read is about the task.', evidence: [], answer: null }
     },

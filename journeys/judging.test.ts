@@ -1,23 +1,41 @@
 import { describe, expect, test } from 'bun:test'
 import { fetchedPage } from '../tests/support/journey-evidence.ts'
 import type { FetchedPage, JourneyEvidence } from './types.ts'
-import { completedPages, hasUrl, isMarkdown, isOpenApi, jsonObject, judgement, readable, stepsOf, topicOf } from './judging.ts'
+import {
+  completedPages,
+  hasUrl,
+  isMarkdown,
+  isOpenApi,
+  jsonObject,
+  judgement,
+  readable,
+  stepsOf,
+  topicOf,
+} from './judging.ts'
 
-const page = (path: string, fields: Partial<FetchedPage> = {}) => fetchedPage(`https://acme.test${path}`, { text: 'x', ...fields })
+const page = (path: string, fields: Partial<FetchedPage> = {}) =>
+  fetchedPage(`https://acme.test${path}`, { text: 'x', ...fields })
 
 describe('judging helpers', () => {
   test('completedPages keeps 2xx answers that are not challenges', () => {
     const evidence: JourneyEvidence = {
       domain: 'acme.test',
       origin: 'https://acme.test',
-      pages: [page('/a', { stepId: 's1' }), page('/b', { stepId: 's2', status: 404 }), page('/c', { stepId: 's3', challenged: true }), page('/d', { stepId: 's4', status: 301 })],
+      pages: [
+        page('/a', { stepId: 's1' }),
+        page('/b', { stepId: 's2', status: 404 }),
+        page('/c', { stepId: 's3', challenged: true }),
+        page('/d', { stepId: 's4', status: 301 }),
+      ],
       disallowed: [],
     }
     expect(completedPages(evidence).map((p) => p.stepId)).toEqual(['s1'])
   })
 
   test('stepsOf keeps the first occurrence of each step', () => {
-    expect(stepsOf([page('/a', { stepId: 's2' }), page('/b', { stepId: 's1' }), page('/a', { stepId: 's2' })])).toEqual(['s2', 's1'])
+    expect(stepsOf([page('/a', { stepId: 's2' }), page('/b', { stepId: 's1' }), page('/a', { stepId: 's2' })])).toEqual(
+      ['s2', 's1'],
+    )
   })
 
   test('jsonObject reads objects only', () => {
@@ -36,7 +54,14 @@ describe('judging helpers', () => {
   })
 
   test('topicOf is where a page says what it is about: its final path, title and headings, not its body', () => {
-    const topic = topicOf(page('/x', { finalUrl: 'https://acme.test/pages/price-list', title: 'Prices', headings: ['Plans'], text: 'unrelated words' }))
+    const topic = topicOf(
+      page('/x', {
+        finalUrl: 'https://acme.test/pages/price-list',
+        title: 'Prices',
+        headings: ['Plans'],
+        text: 'unrelated words',
+      }),
+    )
     expect(topic).toContain('pages price list')
     expect(topic).toContain('Prices Plans')
     expect(topic).not.toContain('unrelated')
@@ -71,6 +96,11 @@ describe('judging helpers', () => {
       evidence: ['s3', 's5'],
       answer: { text: '2 pages', source_url: 'https://acme.test/a' },
     })
-    expect(judgement([], () => 'x', 'none', answer)).toEqual({ satisfied: false, reason: 'none', evidence: [], answer: null })
+    expect(judgement([], () => 'x', 'none', answer)).toEqual({
+      satisfied: false,
+      reason: 'none',
+      evidence: [],
+      answer: null,
+    })
   })
 })

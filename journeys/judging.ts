@@ -112,5 +112,8 @@ export function isLlmsTxt(page: FetchedPage): boolean {
 export function isGraphQlDescription(page: FetchedPage): boolean {
   const doc = jsonObject(page)
   if (doc && (isRecord(doc.__schema) || (isRecord(doc.data) && isRecord(doc.data.__schema)))) return true
-  return /graphql|\.graphqls?$/i.test(`${page.contentType} ${pathOf(page)}`) && /\b(type|schema)\s+Query\s*\{|\bschema\s*\{\s*query\s*:/.test(page.text)
+  return (
+    /graphql|\.graphqls?$/i.test(`${page.contentType} ${pathOf(page)}`) &&
+    /\b(type|schema)\s+Query\s*\{|\bschema\s*\{\s*query\s*:/.test(page.text)
+  )
 }

@@ -17,12 +17,25 @@ const MAX_FORMS = 20
 const JS_ONLY_TEXT_CHARS = 200
 
 /** Response headers the judges and insights read. */
-const KEPT_HEADERS = ['link', 'www-authenticate', 'payment-required', 'content-signal', 'x-robots-tag', 'retry-after', 'location']
+const KEPT_HEADERS = [
+  'link',
+  'www-authenticate',
+  'payment-required',
+  'content-signal',
+  'x-robots-tag',
+  'retry-after',
+  'location',
+]
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim()
 
 /** What one response tells an agent: bounded text, links, forms, headings, the JSON or YAML document it holds. */
-export function readPage(snapshot: HttpSnapshot, stepId: string, fetchMethod: FetchedPage['fetchMethod'], body: Uint8Array | string): FetchedPage {
+export function readPage(
+  snapshot: HttpSnapshot,
+  stepId: string,
+  fetchMethod: FetchedPage['fetchMethod'],
+  body: Uint8Array | string,
+): FetchedPage {
   const headers: Record<string, string> = {}
   for (const name of KEPT_HEADERS) if (snapshot.headers[name] !== undefined) headers[name] = snapshot.headers[name]!
   const links: PageLink[] = parseLinkHeader(snapshot.headers.link, snapshot.url).map((link) => ({
@@ -62,7 +75,8 @@ export function readPage(snapshot: HttpSnapshot, stepId: string, fetchMethod: Fe
   } else {
     page.text = snapshot.body.slice(0, MAX_TEXT_CHARS)
     // llms.txt is Markdown served as text/plain more often than not.
-    if (/markdown/.test(snapshot.contentType) || /(\.md|llms(-full)?\.txt)$/i.test(new URL(snapshot.url).pathname)) readMarkdown(page, snapshot)
+    if (/markdown/.test(snapshot.contentType) || /(\.md|llms(-full)?\.txt)$/i.test(new URL(snapshot.url).pathname))
+      readMarkdown(page, snapshot)
     page.prices = distinctPrices(pricesIn(page.text, 'text'))
   }
   page.links = dedupe(page.links).slice(0, MAX_LINKS)
@@ -70,7 +84,11 @@ export function readPage(snapshot: HttpSnapshot, stepId: string, fetchMethod: Fe
 }
 
 function isHtml(snapshot: HttpSnapshot): boolean {
-  return snapshot.contentType === 'text/html' || snapshot.contentType === 'application/xhtml+xml' || (!snapshot.contentType && /^\s*<(!doctype html|html)/i.test(snapshot.body))
+  return (
+    snapshot.contentType === 'text/html' ||
+    snapshot.contentType === 'application/xhtml+xml' ||
+    (!snapshot.contentType && /^\s*<(!doctype html|html)/i.test(snapshot.body))
+  )
 }
 
 function readHtml(page: FetchedPage, snapshot: HttpSnapshot): void {
@@ -83,7 +101,11 @@ function readHtml(page: FetchedPage, snapshot: HttpSnapshot): void {
     const absolute = resolve(href, snapshot.url)
     if (!absolute) return
     const rel = ($(element).attr('rel') ?? '').toLowerCase()
-    page.links.push({ url: absolute, text: collapse($(element).text() || $(element).attr('title') || $(element).attr('aria-label') || ''), rel })
+    page.links.push({
+      url: absolute,
+      text: collapse($(element).text() || $(element).attr('title') || $(element).attr('aria-label') || ''),
+      rel,
+    })
   })
   $('h1, h2, h3').each((_, element) => {
     if (page.headings.length < MAX_HEADINGS) page.headings.push(collapse($(element).text()))
@@ -93,11 +115,19 @@ function readHtml(page: FetchedPage, snapshot: HttpSnapshot): void {
     const form = $(element)
     const fields = form
       .find('input[name], select[name], textarea[name]')
-      .map((__, field) => `${$(field).attr('name')}${$(field).attr('type') ? `:${$(field).attr('type')}` : ''}`.toLowerCase())
+      .map((__, field) =>
+        `${$(field).attr('name')}${$(field).attr('type') ? `:${$(field).attr('type')}` : ''}`.toLowerCase(),
+      )
       .get()
-    page.forms.push({ action: resolve(form.attr('action') ?? '', snapshot.url) ?? snapshot.url, method: (form.attr('method') ?? 'get').toLowerCase(), fields })
+    page.forms.push({
+      action: resolve(form.attr('action') ?? '', snapshot.url) ?? snapshot.url,
+      method: (form.attr('method') ?? 'get').toLowerCase(),
+      fields,
+    })
   })
-  $('a[href^="mailto:" i]').each((_, element) => addEmail(page, $(element).attr('href')!.slice('mailto:'.length).split('?')[0]!))
+  $('a[href^="mailto:" i]').each((_, element) =>
+    addEmail(page, $(element).attr('href')!.slice('mailto:'.length).split('?')[0]!),
+  )
   const prices: PriceFact[] = []
   let jsonLdDescription = ''
   $('script[type="application/ld+json"]').each((_, element) => {
@@ -106,15 +136,19 @@ function readHtml(page: FetchedPage, snapshot: HttpSnapshot): void {
     offersIn(document, prices)
     jsonLdDescription ||= descriptionIn(document)
   })
-  const meta = $('meta[name="description" i]').attr('content') || $('meta[property="og:description" i]').attr('content') || jsonLdDescription
+  const meta =
+    $('meta[name="description" i]').attr('content') ||
+    $('meta[property="og:description" i]').attr('content') ||
+    jsonLdDescription
   page.description = collapse(meta ?? '').slice(0, MAX_DESCRIPTION_CHARS)
   $('script, style, noscript, template').remove()
   const paragraphs = $('main p, article p').length > 0 ? $('main p, article p') : $('p')
-  page.lead = paragraphs
-    .map((_, element) => collapse($(element).text()))
-    .get()
-    .find((text) => text.length >= MIN_LEAD_CHARS)
-    ?.slice(0, MAX_DESCRIPTION_CHARS) ?? ''
+  page.lead =
+    paragraphs
+      .map((_, element) => collapse($(element).text()))
+      .get()
+      .find((text) => text.length >= MIN_LEAD_CHARS)
+      ?.slice(0, MAX_DESCRIPTION_CHARS) ?? ''
   // Table rows are read before the text: a row's first cell names what its price is for, the header the period.
   $('table').each((_, table) => {
     const period = statedPeriod(`${$(table).find('caption').text()} ${$(table).find('th').text()}`)
@@ -144,7 +178,10 @@ function readMarkdown(page: FetchedPage, snapshot: HttpSnapshot): void {
     if (heading && page.headings.length < MAX_HEADINGS) page.headings.push(heading[1]!.trim())
   }
   page.title = page.headings[0] ?? ''
-  const prose = snapshot.body.split(/\n\s*\n/).map((block) => collapse(block.replace(/^>\s*/gm, ''))).filter((block) => !/^([#\-*|`]|\d+\.)/.test(block))
+  const prose = snapshot.body
+    .split(/\n\s*\n/)
+    .map((block) => collapse(block.replace(/^>\s*/gm, '')))
+    .filter((block) => !/^([#\-*|`]|\d+\.)/.test(block))
   page.lead = prose.find((block) => block.length >= MIN_LEAD_CHARS)?.slice(0, MAX_DESCRIPTION_CHARS) ?? ''
   for (const match of snapshot.body.matchAll(/\[([^\]]{0,200})\]\(([^)\s]{1,2000})\)/g)) {
     const absolute = resolve(match[2]!, snapshot.url)
@@ -152,7 +189,8 @@ function readMarkdown(page: FetchedPage, snapshot: HttpSnapshot): void {
   }
 }
 
-const BLOCKS = 'address, article, aside, blockquote, br, dd, div, dl, dt, footer, form, h1, h2, h3, h4, h5, h6, header, hr, li, main, nav, ol, p, pre, section, table, td, th, tr, ul'
+const BLOCKS =
+  'address, article, aside, blockquote, br, dd, div, dl, dt, footer, form, h1, h2, h3, h4, h5, h6, header, hr, li, main, nav, ol, p, pre, section, table, td, th, tr, ul'
 const MAX_EMAILS = 20
 const MAX_DESCRIPTION_CHARS = 1_000
 /** A paragraph shorter than this is a caption or a label, not prose that says what something is. */

@@ -32,8 +32,16 @@ describe('prices as pages state them', () => {
     const itemList = {
       '@type': 'ItemList',
       itemListElement: [
-        { '@type': 'Product', name: 'Trail Runner', offers: { '@type': 'Offer', price: '189.00', priceCurrency: 'USD' } },
-        { '@type': 'Product', name: 'Road Racer', offers: { '@type': 'AggregateOffer', lowPrice: 229, priceCurrency: 'usd' } },
+        {
+          '@type': 'Product',
+          name: 'Trail Runner',
+          offers: { '@type': 'Offer', price: '189.00', priceCurrency: 'USD' },
+        },
+        {
+          '@type': 'Product',
+          name: 'Road Racer',
+          offers: { '@type': 'AggregateOffer', lowPrice: 229, priceCurrency: 'usd' },
+        },
         { '@type': 'Product', name: 'No price', offers: { '@type': 'Offer', price: '10' } },
       ],
     }

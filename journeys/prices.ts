@@ -15,11 +15,25 @@ const NUMBER = String.raw`\d{1,3}(?:,\d{3}){1,4}(?:\.\d{1,2})?|\d{1,12}(?:[.,]\d
  * Currency first (`$9`, `USD 9`), or the amount first (`9 €`, `9.00 USD`; not `RL-28 $89`, where `$` opens the next
  * amount). An amount-first match starts where a number starts, never inside one.
  */
-const AMOUNT = new RegExp(String.raw`(?:([$€£¥₹])|\b(${CODES})\s?)(${NUMBER})(?:\s?(${CODES})\b)?|(?<![\d.,])(${NUMBER})\s?(?:([€£$])(?!\s?\d)|(${CODES})\b)`, 'g')
+const AMOUNT = new RegExp(
+  String.raw`(?:([$€£¥₹])|\b(${CODES})\s?)(${NUMBER})(?:\s?(${CODES})\b)?|(?<![\d.,])(${NUMBER})\s?(?:([€£$])(?!\s?\d)|(${CODES})\b)`,
+  'g',
+)
 const UNIT = String.raw`(month|mo|year|yr|annum|week|day|hour|seat|user|member|license|licence)`
 /** The period right after an amount: `/mo`, `per month`, `a year`, `per user per month`, `monthly`. */
-const PERIOD = new RegExp(String.raw`^\s*(?:(?:\/|per|a|an|each|every)\s*${UNIT}\b\s*){1,2}|^\s*(monthly|yearly|annually)\b`, 'i')
-const UNITS: Record<string, string> = { mo: 'month', yr: 'year', annum: 'year', monthly: 'month', yearly: 'year', annually: 'year', licence: 'license' }
+const PERIOD = new RegExp(
+  String.raw`^\s*(?:(?:\/|per|a|an|each|every)\s*${UNIT}\b\s*){1,2}|^\s*(monthly|yearly|annually)\b`,
+  'i',
+)
+const UNITS: Record<string, string> = {
+  mo: 'month',
+  yr: 'year',
+  annum: 'year',
+  monthly: 'month',
+  yearly: 'year',
+  annually: 'year',
+  licence: 'license',
+}
 const MAX_FACTS = 20
 const MAX_LABEL_WORDS = 6
 
@@ -32,19 +46,30 @@ function unit(word: string): string {
 function periodAfter(rest: string): string | null {
   const match = PERIOD.exec(rest)
   if (!match) return null
-  const words = [...match[0].matchAll(new RegExp(String.raw`${UNIT}|monthly|yearly|annually`, 'gi'))].map((found) => unit(found[0]))
+  const words = [...match[0].matchAll(new RegExp(String.raw`${UNIT}|monthly|yearly|annually`, 'gi'))].map((found) =>
+    unit(found[0]),
+  )
   return words.length > 0 ? words.join(' per ') : null
 }
 
 /** The words before an amount in its clause: `Pro plan: $20` gives `Pro plan`. */
 function labelBefore(text: string): string {
   const clause = text.split(/[.;!?|]\s|\n/).at(-1) ?? ''
-  const words = clause.replace(/[:\-–—(\s]+$/, '').replace(/^[\s,]*(or|and|from|only)\b/i, '').trim().split(/\s+/).filter(Boolean)
+  const words = clause
+    .replace(/[:\-–—(\s]+$/, '')
+    .replace(/^[\s,]*(or|and|from|only)\b/i, '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
   return words.slice(-MAX_LABEL_WORDS).join(' ')
 }
 
 /** Every amount with a currency in a piece of text, with its period and the words before it. */
-export function pricesIn(text: string, from: PriceFact['from'], defaults: { label?: string; period?: string | null } = {}): PriceFact[] {
+export function pricesIn(
+  text: string,
+  from: PriceFact['from'],
+  defaults: { label?: string; period?: string | null } = {},
+): PriceFact[] {
   const facts: PriceFact[] = []
   // A label is read back to the previous amount at most: `$9 or $90 a year` labels the second price `or`.
   let previousEnd = 0
@@ -90,12 +115,17 @@ export function offersIn(node: unknown, found: PriceFact[] = [], owner = ''): Pr
   const name = typeof node.name === 'string' ? node.name : owner
   const price = node.price ?? node.lowPrice
   const currency = node.priceCurrency
-  if ((typeof price === 'string' || typeof price === 'number') && typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency)) {
+  if (
+    (typeof price === 'string' || typeof price === 'number') &&
+    typeof currency === 'string' &&
+    /^[A-Za-z]{3}$/.test(currency)
+  ) {
     const spec = isRecord(node.priceSpecification) ? node.priceSpecification : null
     const period = spec && typeof spec.unitText === 'string' ? unit(spec.unitText.replace(/^per\s+/i, '')) : null
     found.push({ label: name, amount: String(price), currency: currency.toUpperCase(), period, from: 'jsonld' })
   }
-  for (const [key, value] of Object.entries(node)) if (key !== 'name' && typeof value === 'object') offersIn(value, found, name)
+  for (const [key, value] of Object.entries(node))
+    if (key !== 'name' && typeof value === 'object') offersIn(value, found, name)
   return found
 }
 

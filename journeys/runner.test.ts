@@ -20,13 +20,18 @@ const CHANGING_HOST = 'changing.test'
 
 function deps(env: Record<string, string> = {}) {
   const rules = [excellent.resolveRule, `${CHANGING_HOST}:443:127.0.0.1:${new URL(changing.origin).port}`].join(',')
-  return createEngineDeps(loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: rules, ...env }), { browser: null })
+  return createEngineDeps(loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: rules, ...env }), {
+    browser: null,
+  })
 }
 
 const run = (domain: string, env: Record<string, string> = {}) =>
   runJourney({ agent: deterministic, intent: findPricing, prompt: findPricing.meta.prompt, domain, deps: deps(env) })
 
-const html = (body: string) => () => new Response(`<!doctype html><html><head><title>Acme</title></head><body>${body}</body></html>`, { headers: { 'content-type': 'text/html' } })
+const html = (body: string) => () =>
+  new Response(`<!doctype html><html><head><title>Acme</title></head><body>${body}</body></html>`, {
+    headers: { 'content-type': 'text/html' },
+  })
 
 describe('reproducibility', () => {
   test('five deterministic runs on an unchanged site give identical trajectories, verdicts and digests', async () => {
@@ -59,7 +64,8 @@ describe('reproducibility', () => {
 
 describe('the tools an agent goes through', () => {
   test('robots.txt rules for our agent are honoured: a disallowed page is a blocked step, never fetched', async () => {
-    changing.routes['/robots.txt'] = () => new Response('User-agent: AgentReadiness\nDisallow: /pricing\n', { headers: { 'content-type': 'text/plain' } })
+    changing.routes['/robots.txt'] = () =>
+      new Response('User-agent: AgentReadiness\nDisallow: /pricing\n', { headers: { 'content-type': 'text/plain' } })
     changing.routes['/'] = html('<a href="/pricing">Pricing</a>')
     changing.routes['/pricing'] = html('<h1>Pricing</h1><p>$20 per month</p>')
     const outcome = await run(CHANGING_HOST)
@@ -98,7 +104,11 @@ describe('the tools an agent goes through', () => {
       completed: true,
       http_status: 200,
     })
-    expect(outcome.verdict).toEqual({ outcome: 'success', reason: `Prices are stated at https://${CHANGING_HOST}/plans.`, evidence_step_ids: [plans.id] })
+    expect(outcome.verdict).toEqual({
+      outcome: 'success',
+      reason: `Prices are stated at https://${CHANGING_HOST}/plans.`,
+      evidence_step_ids: [plans.id],
+    })
     expect(outcome.run_signals).toMatchObject({ on_site_ratio: 1 })
   })
 })
@@ -106,7 +116,9 @@ describe('the tools an agent goes through', () => {
 /** An app shell: the content exists only once /app.js ran. */
 const shell = (content: string) => {
   changing.routes['/app.js'] = () =>
-    new Response(`document.getElementById('app').innerHTML = ${JSON.stringify(content)}`, { headers: { 'content-type': 'text/javascript' } })
+    new Response(`document.getElementById('app').innerHTML = ${JSON.stringify(content)}`, {
+      headers: { 'content-type': 'text/javascript' },
+    })
   return html('<div id="app"></div><script src="/app.js"></script>')
 }
 
@@ -122,16 +134,27 @@ describe('pages whose content needs JavaScript', () => {
 
   const browser = createBrowserProvider(loadConfig({}))
   afterAll(() => browser?.close())
-  test.skipIf(browser === null)('with Chromium the agent renders the shell and reads what the script wrote', async () => {
-    // The pricing page, not the home page: a home page is never the page an answer about prices should cite.
-    changing.routes['/'] = html('<a href="/pricing">Pricing</a>')
-    changing.routes['/pricing'] = shell('<h1>Pricing</h1><p>Pro plan: $20 per month</p>')
-    const outcome = await runJourney({ agent: deterministic, intent: findPricing, prompt: findPricing.meta.prompt, domain: CHANGING_HOST, deps: { ...deps(), browser } })
-    const rendered = outcome.steps.find((step) => step.tool === 'render_page')!
-    expect(rendered).toMatchObject({ action: 'render', fetch_method: 'browser', url_path: '/pricing', status: 'ok' })
-    expect(outcome.verdict).toMatchObject({ outcome: 'success', evidence_step_ids: [rendered.id] })
-    expect(outcome.agent_response).toBe(`Prices at https://${CHANGING_HOST}/pricing: Pro plan: 20 USD per month.\nSource: https://${CHANGING_HOST}/pricing`)
-  })
+  test.skipIf(browser === null)(
+    'with Chromium the agent renders the shell and reads what the script wrote',
+    async () => {
+      // The pricing page, not the home page: a home page is never the page an answer about prices should cite.
+      changing.routes['/'] = html('<a href="/pricing">Pricing</a>')
+      changing.routes['/pricing'] = shell('<h1>Pricing</h1><p>Pro plan: $20 per month</p>')
+      const outcome = await runJourney({
+        agent: deterministic,
+        intent: findPricing,
+        prompt: findPricing.meta.prompt,
+        domain: CHANGING_HOST,
+        deps: { ...deps(), browser },
+      })
+      const rendered = outcome.steps.find((step) => step.tool === 'render_page')!
+      expect(rendered).toMatchObject({ action: 'render', fetch_method: 'browser', url_path: '/pricing', status: 'ok' })
+      expect(outcome.verdict).toMatchObject({ outcome: 'success', evidence_step_ids: [rendered.id] })
+      expect(outcome.agent_response).toBe(
+        `Prices at https://${CHANGING_HOST}/pricing: Pro plan: 20 USD per month.\nSource: https://${CHANGING_HOST}/pricing`,
+      )
+    },
+  )
 })
 
 describe('a task that wants Markdown', () => {
@@ -145,18 +168,28 @@ describe('a task that wants Markdown', () => {
   test('asks for text/markdown, so a site that only negotiates it serves the docs as Markdown', async () => {
     changing.routes['/'] = negotiating('# Acme\n\n[Documentation](/docs)\n', '<a href="/docs">Documentation</a>')
     changing.routes['/docs'] = negotiating(DOCS_MARKDOWN, '<h1>Getting started</h1><p>Install the CLI.</p>')
-    const outcome = await runJourney({ agent: deterministic, intent: readDocsMarkdown, prompt: readDocsMarkdown.meta.prompt, domain: CHANGING_HOST, deps: deps() })
+    const outcome = await runJourney({
+      agent: deterministic,
+      intent: readDocsMarkdown,
+      prompt: readDocsMarkdown.meta.prompt,
+      domain: CHANGING_HOST,
+      deps: deps(),
+    })
     const docs = outcome.steps.find((step) => step.url_path === '/docs')!
     expect(docs).toMatchObject({ status: 'ok', content_type: 'text/markdown' })
     expect(outcome.verdict).toMatchObject({ outcome: 'success', evidence_step_ids: [docs.id] })
-    expect(changing.requests.find((request) => request.path === '/docs')?.headers.get('accept')).toStartWith('text/markdown')
+    expect(changing.requests.find((request) => request.path === '/docs')?.headers.get('accept')).toStartWith(
+      'text/markdown',
+    )
   })
 
   test('other tasks ask for HTML, as a browser does', async () => {
     changing.routes['/'] = html('<a href="/pricing">Pricing</a>')
     changing.routes['/pricing'] = html('<h1>Pricing</h1><p>Pro plan: $20 per month</p>')
     await run(CHANGING_HOST)
-    const accepts = changing.requests.filter((request) => request.path === '/' || request.path === '/pricing').map((request) => request.headers.get('accept') ?? '')
+    const accepts = changing.requests
+      .filter((request) => request.path === '/' || request.path === '/pricing')
+      .map((request) => request.headers.get('accept') ?? '')
     expect(accepts.length).toBeGreaterThan(0)
     for (const accept of accepts) expect(accept).not.toContain('text/markdown')
   })

@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto'
 import type { Kernel } from '../core/kernel.ts'
 import { ScanSession } from '../core/outbound/session.ts'
 import { unsupportedClaim } from './claims.ts'
-import type { AgentDefinition, AgentIdentity, IntentDefinition, JourneyEvidence, Judgement, RunUsage, TrajectoryStep, Verdict } from './types.ts'
+import type {
+  AgentDefinition,
+  AgentIdentity,
+  IntentDefinition,
+  JourneyEvidence,
+  Judgement,
+  RunUsage,
+  TrajectoryStep,
+  Verdict,
+} from './types.ts'
 import { identityName } from './identities.ts'
 import { buildInsight, type Insight, type RunSignals, runSignals } from './insights.ts'
 import { DEFAULT_BUDGET, type JourneyBudget, JourneySession } from './session.ts'
@@ -92,7 +101,10 @@ export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
   })
   const judged = judge()
   // The built-in agent's answer is the judge's own, drawn from the evidence; a model's is its word, checked against it.
-  const unsupported = judged.satisfied && input.agent.meta.harness !== 'builtin' ? unsupportedClaim(result.response, judged, session.evidence) : null
+  const unsupported =
+    judged.satisfied && input.agent.meta.harness !== 'builtin'
+      ? unsupportedClaim(result.response, judged, session.evidence)
+      : null
   const verdict = decide(judged, unsupported, session, input.agent.meta.identity)
   return {
     steps: session.steps,
@@ -112,8 +124,14 @@ export async function runJourney(input: JourneyInput): Promise<JourneyOutcome> {
  * challenge, an edge refusal or a robots.txt refusal met under the run's identity makes it `blocked`, naming the
  * first step that was blocked; else it is a failure.
  */
-function decide(judgement: Judgement, unsupported: string | null, session: JourneySession, identity: AgentIdentity): Verdict {
-  if (judgement.satisfied && !unsupported) return { outcome: 'success', reason: judgement.reason, evidence_step_ids: judgement.evidence }
+function decide(
+  judgement: Judgement,
+  unsupported: string | null,
+  session: JourneySession,
+  identity: AgentIdentity,
+): Verdict {
+  if (judgement.satisfied && !unsupported)
+    return { outcome: 'success', reason: judgement.reason, evidence_step_ids: judgement.evidence }
   const stopped = session.steps.filter((step) => step.type === 'tool' && step.status === 'blocked')
   const first = stopped[0]
   if (first) {
@@ -127,8 +145,14 @@ function decide(judgement: Judgement, unsupported: string | null, session: Journ
           ? `The edge refused ${who} at ${challenged.url} (${refusal}; step ${challenged.id}).`
           : `A bot challenge answered ${who} instead of ${challenged.url} (step ${challenged.id}).`
         : `robots.txt disallows ${first.url} for ${identity.robotsToken} (step ${first.id}).`,
-      evidence_step_ids: challenged ? [challenged.id, ...stopped.filter((step) => step !== challenged).map((step) => step.id)] : stopped.map((step) => step.id),
+      evidence_step_ids: challenged
+        ? [challenged.id, ...stopped.filter((step) => step !== challenged).map((step) => step.id)]
+        : stopped.map((step) => step.id),
     }
   }
-  return { outcome: 'failure', reason: unsupported ?? judgement.reason, evidence_step_ids: unsupported ? [] : judgement.evidence }
+  return {
+    outcome: 'failure',
+    reason: unsupported ?? judgement.reason,
+    evidence_step_ids: unsupported ? [] : judgement.evidence,
+  }
 }

@@ -135,7 +135,8 @@ export class JourneySession {
   /** SHA-256 over what the run fetched, in order: equal digests mean the site answered the same. */
   contentDigest(): string {
     const hash = createHash('sha256')
-    for (const page of this.evidence.pages) hash.update(`${page.fetchMethod} ${page.url} ${page.status} ${page.bodyDigest}\n`)
+    for (const page of this.evidence.pages)
+      hash.update(`${page.fetchMethod} ${page.url} ${page.status} ${page.bodyDigest}\n`)
     for (const url of this.evidence.disallowed) hash.update(`disallowed ${url}\n`)
     return hash.digest('hex')
   }
@@ -153,7 +154,19 @@ export class JourneySession {
     if (rules && rules.isAllowed(target.href, token!) === false) {
       this.visited.set(key, null)
       this.evidence.disallowed.push(target.href)
-      this.record({ ...this.navigation(target, how, method), type: 'tool', action: 'fetch', tool: toolName(method), status: 'blocked', duration_ms: 0, label: `robots.txt disallows ${target.pathname} for ${token}`, completed: false }, how.parentId ?? null)
+      this.record(
+        {
+          ...this.navigation(target, how, method),
+          type: 'tool',
+          action: 'fetch',
+          tool: toolName(method),
+          status: 'blocked',
+          duration_ms: 0,
+          label: `robots.txt disallows ${target.pathname} for ${token}`,
+          completed: false,
+        },
+        how.parentId ?? null,
+      )
       return null
     }
     const page = await this.load(target, how, method)
@@ -163,7 +176,12 @@ export class JourneySession {
 
   private async load(target: URL, how: FetchIntent, method: 'http' | 'browser'): Promise<FetchedPage | null> {
     const started = performance.now()
-    const base = { ...this.navigation(target, how, method), type: 'tool' as const, action: method === 'browser' ? 'render' : 'fetch', tool: toolName(method) }
+    const base = {
+      ...this.navigation(target, how, method),
+      type: 'tool' as const,
+      action: method === 'browser' ? 'render' : 'fetch',
+      tool: toolName(method),
+    }
     try {
       const { snapshot, body } = method === 'browser' ? await this.rendered(target) : await this.fetched(target)
       const duration_ms = Math.round(performance.now() - started)
@@ -194,7 +212,13 @@ export class JourneySession {
       return page
     } catch (error) {
       this.record(
-        { ...base, status: 'error', duration_ms: Math.round(performance.now() - started), label: `${base.action} failed: ${failure(error)}`, completed: false },
+        {
+          ...base,
+          status: 'error',
+          duration_ms: Math.round(performance.now() - started),
+          label: `${base.action} failed: ${failure(error)}`,
+          completed: false,
+        },
         how.parentId ?? null,
       )
       return null
@@ -210,7 +234,13 @@ export class JourneySession {
     if (this.identity.id === BROWSER.id || !needsBrowserCopy(snapshot)) return null
     let browser: HttpSnapshot
     try {
-      browser = toSnapshot(await this.options.http.request(target.href, { signal: this.options.signal, headers: { ...BROWSER_HEADERS }, sign: false }))
+      browser = toSnapshot(
+        await this.options.http.request(target.href, {
+          signal: this.options.signal,
+          headers: { ...BROWSER_HEADERS },
+          sign: false,
+        }),
+      )
     } catch {
       return null
     }
@@ -220,13 +250,22 @@ export class JourneySession {
   /** The identity's request headers: its User-Agent (a browser's full set), Markdown first when the task wants it. */
   private headers(): Record<string, string> {
     const identity = this.identity
-    const headers: Record<string, string> = identity.id === 'browser' ? { ...BROWSER_HEADERS } : identity.userAgent ? { 'user-agent': identity.userAgent } : {}
+    const headers: Record<string, string> =
+      identity.id === 'browser'
+        ? { ...BROWSER_HEADERS }
+        : identity.userAgent
+          ? { 'user-agent': identity.userAgent }
+          : {}
     if (this.options.format === 'markdown') headers.accept = MARKDOWN_FIRST
     return headers
   }
 
   private async fetched(target: URL): Promise<{ snapshot: HttpSnapshot; body: Uint8Array }> {
-    const result = await this.options.http.request(target.href, { signal: this.options.signal, headers: this.headers(), sign: this.identity.sign })
+    const result = await this.options.http.request(target.href, {
+      signal: this.options.signal,
+      headers: this.headers(),
+      sign: this.identity.sign,
+    })
     return { snapshot: toSnapshot(result), body: result.body }
   }
 
@@ -237,7 +276,13 @@ export class JourneySession {
       timeoutMs: RENDER_TIMEOUT_MS,
       userAgent: this.identity.userAgent ?? this.options.config.scanner.userAgent,
       fetch: async (url, init) => {
-        const response = await this.options.http.request(url, { method: init.method, headers: init.headers, body: init.body, budget, sign: this.identity.sign })
+        const response = await this.options.http.request(url, {
+          method: init.method,
+          headers: init.headers,
+          body: init.body,
+          budget,
+          sign: this.identity.sign,
+        })
         // The first answer for the page's own URL is the document's status and headers.
         if (!document && normalize(url) === normalize(target.href)) document = toSnapshot(response)
         const headers: Record<string, string> = {}
@@ -293,7 +338,12 @@ export class JourneySession {
   }
 
   private record(step: Omit<TrajectoryStep, 'id' | 'turn' | 'parent_id'>, parentId: string | null): TrajectoryStep {
-    const complete: TrajectoryStep = { id: `s${this.steps.length + 1}`, turn: Math.max(this.turn, 1), parent_id: parentId, ...step }
+    const complete: TrajectoryStep = {
+      id: `s${this.steps.length + 1}`,
+      turn: Math.max(this.turn, 1),
+      parent_id: parentId,
+      ...step,
+    }
     this.steps.push(complete)
     this.options.onStep(complete)
     return complete

@@ -1,4 +1,3 @@
-
 /**
  * The journey contract: what an intent, an agent and a trajectory step are. A journey answers what a scan cannot:
  * can an agent actually get this done here? An intent names a task anchored to a domain and judges, from what the

@@ -16,9 +16,15 @@ import { request, testConfig } from './helpers.ts'
 import { startWorld } from './support/world.ts'
 
 const HTML = { 'content-type': 'text/html; charset=utf-8' }
-const page = (title: string, body: string, head = '') => `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body>${body}</body></html>`
-const jsonLd = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Lumen Tools"}</script>'
-const HOME = page('Lumen Tools', `<main><h1>Lumen Tools</h1><p>${'Lumen Tools makes torque drivers and calibrated gauges for repair shops. '.repeat(20)}</p><a href="/docs/">Docs</a></main>`, `<meta name="description" content="Torque drivers for repair shops.">${jsonLd}`)
+const page = (title: string, body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body>${body}</body></html>`
+const jsonLd =
+  '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Lumen Tools"}</script>'
+const HOME = page(
+  'Lumen Tools',
+  `<main><h1>Lumen Tools</h1><p>${'Lumen Tools makes torque drivers and calibrated gauges for repair shops. '.repeat(20)}</p><a href="/docs/">Docs</a></main>`,
+  `<meta name="description" content="Torque drivers for repair shops.">${jsonLd}`,
+)
 
 const ASSISTANTS = ['ChatGPT-User', 'Claude-User', 'Perplexity-User']
 const ROBOTS = {
@@ -31,7 +37,11 @@ const TRAINING_ONLY = `${['GPTBot', 'ClaudeBot', 'CCBot', 'Google-Extended', 'Ap
 
 const SHELLS = {
   react: page('App', '<div id="root"></div><script src="/static/js/main.js"></script>', jsonLd),
-  next: page('App', '<div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{"props":{}}</script><script src="/_next/static/app.js"></script>', jsonLd),
+  next: page(
+    'App',
+    '<div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{"props":{}}</script><script src="/_next/static/app.js"></script>',
+    jsonLd,
+  ),
   vue: page('App', '<div id="app"></div><script type="module" src="/assets/index.js"></script>', jsonLd),
   plain: page('App', '<script src="/bundle.js"></script>', jsonLd),
 } as const
@@ -53,10 +63,27 @@ const SITES: Record<string, Site> = {
   'training-only': { robots: TRAINING_ONLY },
   ...Object.fromEntries(Object.entries(ROBOTS).map(([name, robots]) => [`robots-${name}`, { robots }])),
   'llms-template': { llms: TEMPLATE },
-  'llms-dead-links': { llms: (origin) => `# Lumen Tools\n\n> Torque drivers and calibrated gauges for repair shops.\n\n## Docs\n\n- [Setup guide](${origin}/guides/setup): setup\n- [Gauge API](${origin}/api/gauges): the API\n- [Docs](${origin}/docs/): docs\n` },
-  'llms-no-price': { llms: (origin) => `# Lumen Tools\n\n> Torque drivers and calibrated gauges for repair shops.\n\n## Docs\n\n- [Docs](${origin}/docs/): how to use our tools\n- [Pricing](${origin}/docs/): see our pricing\n` },
+  'llms-dead-links': {
+    llms: (origin) =>
+      `# Lumen Tools\n\n> Torque drivers and calibrated gauges for repair shops.\n\n## Docs\n\n- [Setup guide](${origin}/guides/setup): setup\n- [Gauge API](${origin}/api/gauges): the API\n- [Docs](${origin}/docs/): docs\n`,
+  },
+  'llms-no-price': {
+    llms: (origin) =>
+      `# Lumen Tools\n\n> Torque drivers and calibrated gauges for repair shops.\n\n## Docs\n\n- [Docs](${origin}/docs/): how to use our tools\n- [Pricing](${origin}/docs/): see our pricing\n`,
+  },
   ...Object.fromEntries(Object.entries(SHELLS).map(([name, home]) => [`shell-${name}`, { home }])),
-  ...Object.fromEntries(Object.entries(SHELLS).map(([name, home]) => [`rich-shell-${name}`, { home, sitemap: true, robots: 'User-agent: *\nAllow: /\n', llms: (origin: string) => `# Lumen Tools\n\n> Torque drivers and calibrated gauges for repair shops.\n\n- [Home](${origin}/): the app\n` }])),
+  ...Object.fromEntries(
+    Object.entries(SHELLS).map(([name, home]) => [
+      `rich-shell-${name}`,
+      {
+        home,
+        sitemap: true,
+        robots: 'User-agent: *\nAllow: /\n',
+        llms: (origin: string) =>
+          `# Lumen Tools\n\n> Torque drivers and calibrated gauges for repair shops.\n\n- [Home](${origin}/): the app\n`,
+      },
+    ]),
+  ),
   'edge-403': { edge: { status: 403 } },
   'edge-429': { edge: { status: 429 } },
   'edge-503': { edge: { status: 503 } },
@@ -70,17 +97,31 @@ function serve(site: Site) {
     fetch(request) {
       const url = new URL(request.url)
       const origin = `https://${request.headers.get('host')}`
-      if (site.edge && /ChatGPT-User/.test(request.headers.get('user-agent') ?? '') && (!site.edge.paths || site.edge.paths.includes(url.pathname))) {
+      if (
+        site.edge &&
+        /ChatGPT-User/.test(request.headers.get('user-agent') ?? '') &&
+        (!site.edge.paths || site.edge.paths.includes(url.pathname))
+      ) {
         return new Response('Forbidden', { status: site.edge.status })
       }
       if (url.pathname === '/robots.txt' && site.robots) return new Response(site.robots)
-      if (url.pathname === '/llms.txt' && site.llms) return new Response(site.llms(origin), { headers: { 'content-type': 'text/markdown' } })
+      if (url.pathname === '/llms.txt' && site.llms)
+        return new Response(site.llms(origin), { headers: { 'content-type': 'text/markdown' } })
       if (url.pathname === '/sitemap.xml' && site.sitemap) {
-        return new Response(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url></urlset>`, { headers: { 'content-type': 'application/xml' } })
+        return new Response(
+          `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url></urlset>`,
+          { headers: { 'content-type': 'application/xml' } },
+        )
       }
       if (url.pathname === '/') return new Response(site.home ?? HOME, { headers: HTML })
-      if (url.pathname === '/docs/') return new Response(page('Docs', `<h1>Docs</h1><p>${'Set the torque, then zero the gauge. '.repeat(12)}</p>`), { headers: HTML })
-      if (url.pathname === '/pricing') return new Response(page('Pricing', '<h1>Pricing</h1><p>Starter: $12 per month. Shop: $49 per month.</p>'), { headers: HTML })
+      if (url.pathname === '/docs/')
+        return new Response(page('Docs', `<h1>Docs</h1><p>${'Set the torque, then zero the gauge. '.repeat(12)}</p>`), {
+          headers: HTML,
+        })
+      if (url.pathname === '/pricing')
+        return new Response(page('Pricing', '<h1>Pricing</h1><p>Starter: $12 per month. Shop: $49 per month.</p>'), {
+          headers: HTML,
+        })
       return new Response('not found', { status: 404 })
     },
   })
@@ -101,8 +142,14 @@ beforeAll(async () => {
     rules.push(`${hosts[name]}:443:127.0.0.1:${server.port}`)
   }
   everything = await startServerEverything('everything.acceptance27.test')
-  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: [...rules, mcpResolveRules([everything])].join(',') }), { browser: null })
-  await Promise.all(Object.keys(SITES).filter((name) => !name.startsWith('edge-')).map(async (name) => reports.set(name, await scan(hosts[name]!, engine, { phase: 'static' }))))
+  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: [...rules, mcpResolveRules([everything])].join(',') }), {
+    browser: null,
+  })
+  await Promise.all(
+    Object.keys(SITES)
+      .filter((name) => !name.startsWith('edge-'))
+      .map(async (name) => reports.set(name, await scan(hosts[name]!, engine, { phase: 'static' }))),
+  )
   reports.set('everything', await scan(everything.url, engine, { phase: 'static' }))
 }, 60_000)
 afterAll(async () => {
@@ -111,7 +158,10 @@ afterAll(async () => {
 })
 
 const report = (name: string) => reports.get(name)!
-const status = (name: string, id: string) => report(name).layers.flatMap((layer) => layer.checks).find((check) => check.id === id)?.status
+const status = (name: string, id: string) =>
+  report(name)
+    .layers.flatMap((layer) => layer.checks)
+    .find((check) => check.id === id)?.status
 const firstFix = (name: string) => report(name).topFixes[0]?.id
 const BELOW_B = ['C', 'D', 'E', 'F']
 
@@ -130,7 +180,8 @@ describe('robots.txt refusing the main AI assistants', () => {
 })
 
 describe('llms.txt judged on what it says', () => {
-  test('the service template pasted unedited does not pass', () => expect(status('llms-template', 'llms-txt')).not.toBe('pass'))
+  test('the service template pasted unedited does not pass', () =>
+    expect(status('llms-template', 'llms-txt')).not.toBe('pass'))
   test('dead same-origin links do not pass', () => expect(status('llms-dead-links', 'llms-txt')).not.toBe('pass'))
   test('an llms.txt without a price does not make pricing pass', () => {
     expect(status('llms-no-price', 'llms-txt')).toBe('pass')
@@ -139,11 +190,14 @@ describe('llms.txt judged on what it says', () => {
 })
 
 describe('an empty client-rendered shell', () => {
-  test.each(Object.keys(SHELLS).flatMap((framework) => [`shell-${framework}`, `rich-shell-${framework}`]))('%s: content-without-js is fix #1, below B', (name) => {
-    expect(status(name, 'content-without-js')).toBe('fail')
-    expect(firstFix(name)).toBe('content-without-js')
-    expect(BELOW_B).toContain(report(name).grade)
-  })
+  test.each(Object.keys(SHELLS).flatMap((framework) => [`shell-${framework}`, `rich-shell-${framework}`]))(
+    '%s: content-without-js is fix #1, below B',
+    (name) => {
+      expect(status(name, 'content-without-js')).toBe('fail')
+      expect(firstFix(name)).toBe('content-without-js')
+      expect(BELOW_B).toContain(report(name).grade)
+    },
+  )
 })
 
 describe('the reference MCP server with warning-only gaps', () => {
@@ -161,7 +215,13 @@ describe('the reference MCP server with warning-only gaps', () => {
     const world = await startWorld([], { browser: null, extraResolve: [mcpResolveRules([everything])], start: true })
     try {
       const form = new URLSearchParams({ url: everything.url }).toString()
-      const scanned = await world.handle.app.handle(request('/scan', { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
+      const scanned = await world.handle.app.handle(
+        request('/scan', {
+          method: 'POST',
+          body: form,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+      )
       expect(scanned.status).toBe(303)
       const path = scanned.headers.get('location')!
       const html = await (await world.handle.app.handle(request(path))).text()
@@ -179,9 +239,18 @@ describe('the reference MCP server with warning-only gaps', () => {
 
 describe('an edge refusing ChatGPT-User with a bare status', () => {
   const chatgpt = () => availableAgents(testConfig()).find((agent) => agent.meta.id === 'chatgpt-user')!
-  test.each(['edge-403', 'edge-429', 'edge-503', 'edge-403-pricing-only'])('%s: the find-pricing journey ends blocked', async (name) => {
-    const intent = intentById('find-pricing')!
-    const outcome = await runJourney({ agent: chatgpt(), intent, prompt: intentPrompt(intent.meta, hosts[name]!), domain: hosts[name]!, deps: engine })
-    expect(outcome.verdict.outcome).toBe('blocked')
-  })
+  test.each(['edge-403', 'edge-429', 'edge-503', 'edge-403-pricing-only'])(
+    '%s: the find-pricing journey ends blocked',
+    async (name) => {
+      const intent = intentById('find-pricing')!
+      const outcome = await runJourney({
+        agent: chatgpt(),
+        intent,
+        prompt: intentPrompt(intent.meta, hosts[name]!),
+        domain: hosts[name]!,
+        deps: engine,
+      })
+      expect(outcome.verdict.outcome).toBe('blocked')
+    },
+  )
 })

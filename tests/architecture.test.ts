@@ -95,7 +95,9 @@ test('the kernel names no feature: only the composition root under core/ imports
   const graph = importGraph()
   const offenders = [...graph]
     .filter(([file]) => file.startsWith('core/') && file !== COMPOSITION_ROOT)
-    .flatMap(([file, targets]) => targets.filter((target) => target.startsWith('plugins/')).map((target) => `${file} -> ${target}`))
+    .flatMap(([file, targets]) =>
+      targets.filter((target) => target.startsWith('plugins/')).map((target) => `${file} -> ${target}`),
+    )
   expect(offenders).toEqual([])
   expect(graph.get(COMPOSITION_ROOT)!.some((target) => target.startsWith('plugins/'))).toBe(true)
 })
@@ -112,5 +114,13 @@ test('the import scanner sees what it must: a known cross-folder import and a dy
   // A circle the scanner cannot see is no circle: prove it reads type imports, `export … from` and import('…').
   expect(graph.get('journeys/runner.ts')).toContain('core/kernel.ts')
   expect(graph.get('core/cli.ts')).toContain('core/features.ts')
-  expect(circles(new Map([['a/x.ts', ['b/y.ts']], ['b/y.ts', ['a/x.ts']], ['a/z.ts', []]]))).toEqual([['a/x.ts', 'b/y.ts']])
+  expect(
+    circles(
+      new Map([
+        ['a/x.ts', ['b/y.ts']],
+        ['b/y.ts', ['a/x.ts']],
+        ['a/z.ts', []],
+      ]),
+    ),
+  ).toEqual([['a/x.ts', 'b/y.ts']])
 })

@@ -51,7 +51,11 @@ function readBadge(svg: string) {
     valueColor: rects[1]!['@fill'],
     labelWidth: Number(rects[0]!['@width']),
     valueWidth: Number(rects[1]!['@width']),
-    texts: texts.map((text) => ({ content: String(text['#text']), x: Number(text['@x']), length: Number(text['@textLength']) })),
+    texts: texts.map((text) => ({
+      content: String(text['#text']),
+      x: Number(text['@x']),
+      length: Number(text['@textLength']),
+    })),
   }
 }
 
@@ -95,7 +99,9 @@ describe('GET /api/badge/{domain}', () => {
 
   test('a partial scan shows its score, not cached', async () => {
     const domain = fresh('partial')
-    await repository.insert(report(domain, 64, { analysisStatus: 'partial', pendingChecks: ['rendered-content'] }), { ephemeral: false })
+    await repository.insert(report(domain, 64, { analysisStatus: 'partial', pendingChecks: ['rendered-content'] }), {
+      ephemeral: false,
+    })
     const { headers, badge } = await servedBadge(domain)
     expect(headers.get('cache-control')).toBe('no-store')
     expect(badge.texts[1]!.content).toBe('64 C')
@@ -111,7 +117,13 @@ describe('GET /api/badge/{domain}', () => {
 
   test('404 NOT_FOUND when there is no score, including an auth-required marker only', async () => {
     const locked = fresh('locked')
-    await repository.insertAuthMarker({ domain: locked, url: `https://${locked}/mcp`, mcpUrl: `https://${locked}/mcp`, urlKind: 'mcp', ephemeral: false })
+    await repository.insertAuthMarker({
+      domain: locked,
+      url: `https://${locked}/mcp`,
+      mcpUrl: `https://${locked}/mcp`,
+      urlKind: 'mcp',
+      ephemeral: false,
+    })
     for (const domain of [fresh('never'), locked]) {
       const response = await app.handle(request(`/api/badge/${domain}`))
       expect(response.status).toBe(404)
@@ -120,16 +132,20 @@ describe('GET /api/badge/{domain}', () => {
     }
   })
 
-  test.each(['localhost', 'not_a_domain.test', 'ftp%3A%2F%2Facme.test', 'a..b', `${'a'.repeat(64)}.test`])('400 INVALID_DOMAIN for %s', async (path) => {
-    const response = await app.handle(request(`/api/badge/${path}`))
-    expect(response.status).toBe(400)
-    expect(await response.json()).toMatchObject({ error: expect.any(String), code: 'INVALID_DOMAIN' })
-  })
+  test.each(['localhost', 'not_a_domain.test', 'ftp%3A%2F%2Facme.test', 'a..b', `${'a'.repeat(64)}.test`])(
+    '400 INVALID_DOMAIN for %s',
+    async (path) => {
+      const response = await app.handle(request(`/api/badge/${path}`))
+      expect(response.status).toBe(400)
+      expect(await response.json()).toMatchObject({ error: expect.any(String), code: 'INVALID_DOMAIN' })
+    },
+  )
 
   test('the badge limit: 121st request in a minute is a 429 with Retry-After', async () => {
     const headers = { 'x-forwarded-for': '192.0.2.120' }
     const domain = fresh('busy')
-    for (let i = 0; i < 120; i++) expect((await app.handle(request(`/api/badge/${domain}`, { headers }))).status).toBe(404)
+    for (let i = 0; i < 120; i++)
+      expect((await app.handle(request(`/api/badge/${domain}`, { headers }))).status).toBe(404)
     const denied = await app.handle(request(`/api/badge/${domain}`, { headers }))
     expect(denied.status).toBe(429)
     expect(Number(denied.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -138,19 +154,22 @@ describe('GET /api/badge/{domain}', () => {
 })
 
 describe('renderBadge', () => {
-  test.each(Object.keys(GRADE_COLORS) as (keyof typeof GRADE_COLORS)[])('grade %s: its colour, texts sized to fit their halves', (grade) => {
-    const score = { 'A+': 100, A: 90, B: 75, C: 50, D: 30, F: 0 }[grade]
-    const badge = readBadge(renderBadge({ domain: 'acme.test', score, grade }))
-    expect(badge.valueColor).toBe(GRADE_COLORS[grade])
-    expect(badge.width).toBe(badge.labelWidth + badge.valueWidth)
-    const [label, value] = badge.texts as [(typeof badge.texts)[number], (typeof badge.texts)[number]]
-    expect(value.content).toBe(`${score} ${grade}`)
-    // Each text is centred in its half and bounded by textLength, with padding left on both sides.
-    expect(label.x).toBe(badge.labelWidth / 2)
-    expect(label.length).toBeLessThan(badge.labelWidth)
-    expect(value.x).toBe(badge.labelWidth + badge.valueWidth / 2)
-    expect(value.length).toBeLessThan(badge.valueWidth)
-  })
+  test.each(Object.keys(GRADE_COLORS) as (keyof typeof GRADE_COLORS)[])(
+    'grade %s: its colour, texts sized to fit their halves',
+    (grade) => {
+      const score = { 'A+': 100, A: 90, B: 75, C: 50, D: 30, F: 0 }[grade]
+      const badge = readBadge(renderBadge({ domain: 'acme.test', score, grade }))
+      expect(badge.valueColor).toBe(GRADE_COLORS[grade])
+      expect(badge.width).toBe(badge.labelWidth + badge.valueWidth)
+      const [label, value] = badge.texts as [(typeof badge.texts)[number], (typeof badge.texts)[number]]
+      expect(value.content).toBe(`${score} ${grade}`)
+      // Each text is centred in its half and bounded by textLength, with padding left on both sides.
+      expect(label.x).toBe(badge.labelWidth / 2)
+      expect(label.length).toBeLessThan(badge.labelWidth)
+      expect(value.x).toBe(badge.labelWidth + badge.valueWidth / 2)
+      expect(value.length).toBeLessThan(badge.valueWidth)
+    },
+  )
 
   test('text width grows with the text and never underestimates unknown characters', () => {
     expect(textWidth('100 A+')).toBeGreaterThan(textWidth('9 F'))

@@ -74,7 +74,12 @@ const ARCHETYPES: Record<string, Archetype> = Object.assign({}, ...TIERS)
  * One workshop site under four robots.txt files (tests/fixtures/sites/robots-variants): what robots.txt alone does
  * to the score. Kept out of the tiers, which order different sites.
  */
-const ROBOTS_VARIANTS = ['robots-allow-all', 'robots-training-blocked', 'robots-assistants-blocked', 'robots-absent'] as const satisfies SiteName[]
+const ROBOTS_VARIANTS = [
+  'robots-allow-all',
+  'robots-training-blocked',
+  'robots-assistants-blocked',
+  'robots-absent',
+] as const satisfies SiteName[]
 /** The MCP team's reference server: its gaps are warnings, which must not read as required failures. */
 const REFERENCE_MCP = 'mcp-reference-server'
 /** "Clearly below": the placeholder trails real documentation by at least this many points. */
@@ -87,17 +92,23 @@ let engine: ReturnType<typeof createEngineDeps>
 const reports = new Map<string, ScanReport>()
 
 beforeAll(async () => {
-  const siteNames = [...Object.values(ARCHETYPES).flatMap((archetype) => (archetype.site ? [archetype.site] : [])), ...ROBOTS_VARIANTS]
+  const siteNames = [
+    ...Object.values(ARCHETYPES).flatMap((archetype) => (archetype.site ? [archetype.site] : [])),
+    ...ROBOTS_VARIANTS,
+  ]
   sites = await startFixtureSites(siteNames)
   mcp = await startMcpFixtures(['well-made'])
   everything = await startServerEverything()
-  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: `${resolveRules(sites)},${mcpResolveRules([...mcp, everything])}` }))
+  engine = createEngineDeps(
+    testConfig({ SCANNER_RESOLVE: `${resolveRules(sites)},${mcpResolveRules([...mcp, everything])}` }),
+  )
   const phase = engine.browser ? 'all' : 'static'
   for (const [name, archetype] of Object.entries(ARCHETYPES)) {
     const target = archetype.site ? sites.find((site) => site.name === archetype.site)!.host : mcp[0]!.url
     reports.set(name, await scan(target, engine, { phase }))
   }
-  for (const name of ROBOTS_VARIANTS) reports.set(name, await scan(sites.find((site) => site.name === name)!.host, engine, { phase }))
+  for (const name of ROBOTS_VARIANTS)
+    reports.set(name, await scan(sites.find((site) => site.name === name)!.host, engine, { phase }))
   reports.set(REFERENCE_MCP, await scan(everything.url, engine, { phase }))
 }, 360_000)
 afterAll(async () => {
@@ -154,20 +165,28 @@ describe('harm first', () => {
     expect(score('robots-assistants-blocked')).toBeLessThan(score('robots-allow-all'))
     // Naming the training crawlers can earn the explicit-rules check something; it never costs.
     expect(score('robots-training-blocked')).toBeGreaterThanOrEqual(score('robots-allow-all'))
-    expect(rows('robots-training-blocked').find((check) => check.id === 'robots-ai-agents-allowed')).toMatchObject({ status: 'pass', score: 10 })
+    expect(rows('robots-training-blocked').find((check) => check.id === 'robots-ai-agents-allowed')).toMatchObject({
+      status: 'pass',
+      score: 10,
+    })
     expect(report('robots-training-blocked').blockedBy).toEqual([])
   })
 
   test('no archetype that lets agents in is held down by the block factor', () => {
     for (const [name, scanned] of reports) {
       if (name in BLOCKED) continue
-      expect({ name, blockedBy: scanned.blockedBy, blockFactor: scanned.blockFactor }).toEqual({ name, blockedBy: [], blockFactor: 1 })
+      expect({ name, blockedBy: scanned.blockedBy, blockFactor: scanned.blockFactor }).toEqual({
+        name,
+        blockedBy: [],
+        blockFactor: 1,
+      })
     }
   })
 
   test('no top fix of any archetype has an estimated gain of 0', () => {
     for (const [name, scanned] of reports) {
-      for (const fix of scanned.topFixes) expect({ name, id: fix.id, positive: fix.estScoreGain > 0 }).toEqual({ name, id: fix.id, positive: true })
+      for (const fix of scanned.topFixes)
+        expect({ name, id: fix.id, positive: fix.estScoreGain > 0 }).toEqual({ name, id: fix.id, positive: true })
       const bonus = scanned.topFixes.findIndex((fix) => fix.bonus)
       if (bonus >= 0) expect(scanned.topFixes.slice(bonus).every((fix) => fix.bonus)).toBe(true)
     }
@@ -177,7 +196,10 @@ describe('harm first', () => {
     for (const name of ['documentation', 'blog', 'store', 'api-company', 'placeholder']) {
       const results = rows(name)
       expect(results.find((check) => check.id === 'mcp-endpoint-advertised')!.status).toBe('fail')
-      const without = scoreResults(engine.registry, results.filter((check) => check.id !== 'mcp-endpoint-advertised'))
+      const without = scoreResults(
+        engine.registry,
+        results.filter((check) => check.id !== 'mcp-endpoint-advertised'),
+      )
       expect({ name, score: report(name).score }).toEqual({ name, score: without.score })
       expect(report(name).topFixes.find((fix) => fix.id === 'mcp-endpoint-advertised')?.bonus ?? true).toBe(true)
     }
@@ -190,10 +212,15 @@ describe('one set of numbers', () => {
       const results = rows(name)
       for (const fix of scanned.topFixes) {
         const fixed = results.map((check) =>
-          check.id === fix.id && check.mcpUrl === fix.mcpUrl ? { ...check, status: 'pass' as const, score: check.maxScore, fraction: 1 } : check,
+          check.id === fix.id && check.mcpUrl === fix.mcpUrl
+            ? { ...check, status: 'pass' as const, score: check.maxScore, fraction: 1 }
+            : check,
         )
         const added = scoreResults(engine.registry, fixed).score - scanned.score
-        expect({ name, id: fix.id, off: Math.abs(added - fix.estScoreGain) <= 1 }, `re-check adds ${added}, estimated ${fix.estScoreGain}`).toEqual({ name, id: fix.id, off: true })
+        expect(
+          { name, id: fix.id, off: Math.abs(added - fix.estScoreGain) <= 1 },
+          `re-check adds ${added}, estimated ${fix.estScoreGain}`,
+        ).toEqual({ name, id: fix.id, off: true })
       }
     }
   })
@@ -222,18 +249,25 @@ describe('one set of numbers', () => {
     for (const [name, scanned] of reports) {
       const model = buildReportModel(scanned)
       const requiredFail = rows(name).some((check) => check.tier === 'required' && check.status === 'fail')
-      expect({ name, heldBack: model.verdict.includes('held back') }).toEqual({ name, heldBack: requiredFail && model.blocking.length === 0 })
+      expect({ name, heldBack: model.verdict.includes('held back') }).toEqual({
+        name,
+        heldBack: requiredFail && model.blocking.length === 0,
+      })
     }
     // The reference MCP server's gaps are warnings of required checks (no additionalProperties: false on tools that take no arguments).
     const reference = rows(REFERENCE_MCP)
     expect(reference.some((check) => check.tier === 'required' && check.status === 'warning')).toBe(true)
-    expect(reference.filter((check) => check.tier === 'required' && check.status === 'fail').map((check) => check.id)).toEqual([])
+    expect(
+      reference.filter((check) => check.tier === 'required' && check.status === 'fail').map((check) => check.id),
+    ).toEqual([])
     expect(buildReportModel(report(REFERENCE_MCP)).verdict).toContain('no required check fails')
   })
 
   test('no check shows its full points with a warning or a fail', () => {
     for (const [name, scanned] of reports) {
-      const full = scanned.layers.flatMap((layer) => layer.checks).filter((check) => check.status !== 'pass' && check.score > 0 && check.score >= check.maxScore)
+      const full = scanned.layers
+        .flatMap((layer) => layer.checks)
+        .filter((check) => check.status !== 'pass' && check.score > 0 && check.score >= check.maxScore)
       expect({ name, full: full.map((check) => check.id) }).toEqual({ name, full: [] })
     }
   })

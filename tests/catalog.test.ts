@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { AppHandle } from '../core/app.ts'
 import { CONTRACT_VERSION } from '../core/version.ts'
 import { readFileSync } from 'node:fs'
-import { CHANGELOG_PATH, currentCatalog, type CatalogLock, LOCK_PATH, lockFor, lockRefusal, readLock, serializeLock } from '../core/engine/catalog-lock.ts'
+import {
+  CHANGELOG_PATH,
+  currentCatalog,
+  type CatalogLock,
+  LOCK_PATH,
+  lockFor,
+  lockRefusal,
+  readLock,
+  serializeLock,
+} from '../core/engine/catalog-lock.ts'
 import type { CheckCatalog } from '../core/engine/catalog.ts'
 import { LAYERS } from '../core/engine/check.ts'
 import { request, testApp } from './helpers.ts'
@@ -25,7 +34,20 @@ describe('GET /api/checks', () => {
     expect(catalog.layers.reduce((sum: number, layer: { weight: number }) => sum + layer.weight, 0)).toBe(100)
     expect(catalog.checks).toHaveLength(handle.deps.registry.size)
     for (const check of catalog.checks) {
-      for (const field of ['id', 'name', 'description', 'layer', 'maxScore', 'bonus', 'applicability', 'appliesTo', 'tier', 'maturity', 'draft', 'beta']) {
+      for (const field of [
+        'id',
+        'name',
+        'description',
+        'layer',
+        'maxScore',
+        'bonus',
+        'applicability',
+        'appliesTo',
+        'tier',
+        'maturity',
+        'draft',
+        'beta',
+      ]) {
         expect(check).toHaveProperty(field)
       }
       expect(check.protocol !== undefined).toBe(check.applicability === 'api')
@@ -61,7 +83,8 @@ describe('GET /api/checks', () => {
     const headers = { 'x-forwarded-for': '192.0.2.77' }
     const limited = await testApp({ TRUST_PROXY: 'true' })
     try {
-      for (let i = 0; i < 60; i++) expect((await limited.app.handle(request('/api/checks', { headers }))).status).toBe(200)
+      for (let i = 0; i < 60; i++)
+        expect((await limited.app.handle(request('/api/checks', { headers }))).status).toBe(200)
       const denied = await limited.app.handle(request('/api/checks', { headers }))
       expect(denied.status).toBe(429)
       expect(Number(denied.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -89,7 +112,9 @@ describe('catalog.lock.json: the contract version cannot drift', () => {
     const heavier = readLock()
     heavier.checks[0] = { ...heavier.checks[0]!, maxScore: heavier.checks[0]!.maxScore + 1 }
     const before = onDisk.split('\n')
-    const changed = serializeLock(heavier).split('\n').filter((line, index) => line !== before[index])
+    const changed = serializeLock(heavier)
+      .split('\n')
+      .filter((line, index) => line !== before[index])
     expect(changed).toEqual([`    ${JSON.stringify(heavier.checks[0])},`])
   })
 
@@ -98,7 +123,8 @@ describe('catalog.lock.json: the contract version cannot drift', () => {
   const locked = lockFor(catalog)
   const variant = (version: string, edit: (checks: CheckCatalog['checks']) => CheckCatalog['checks']): CatalogLock =>
     lockFor({ ...catalog, contractVersion: version, checks: edit(catalog.checks.map((check) => ({ ...check }))) })
-  const renamed = (checks: CheckCatalog['checks']) => checks.map((check, index) => (index === 0 ? { ...check, id: `${check.id}-renamed` } : check))
+  const renamed = (checks: CheckCatalog['checks']) =>
+    checks.map((check, index) => (index === 0 ? { ...check, id: `${check.id}-renamed` } : check))
   const reworded = (checks: CheckCatalog['checks']) =>
     checks.map((check, index) => (index === 0 ? { ...check, description: `${check.description} Reworded.` } : check))
   const [major, minor, patch] = locked.contractVersion.split('.').map(Number)
@@ -107,7 +133,9 @@ describe('catalog.lock.json: the contract version cannot drift', () => {
   const withEntry = (version: string) => `${changelog}\n## ${version}\n\nA simulated catalog change.\n`
 
   test('a renamed check under the same version is refused', () => {
-    expect(lockRefusal(locked, variant(locked.contractVersion, renamed), changelog)).toContain('bump it in core/version.ts')
+    expect(lockRefusal(locked, variant(locked.contractVersion, renamed), changelog)).toContain(
+      'bump it in core/version.ts',
+    )
   })
 
   test('a rename ships on a minor with a changelog entry, not on a patch', () => {
@@ -118,7 +146,19 @@ describe('catalog.lock.json: the contract version cannot drift', () => {
 
   test('a reworded description may ship on a patch with its entry; a version never goes backwards', () => {
     expect(lockRefusal(locked, variant(nextPatch, reworded), withEntry(nextPatch))).toBeNull()
-    expect(lockRefusal(locked, variant(nextMinor, (checks) => checks), changelog)).toBeNull()
-    expect(lockRefusal(variant(nextMinor, (checks) => checks), locked, changelog)).toContain('older than')
+    expect(
+      lockRefusal(
+        locked,
+        variant(nextMinor, (checks) => checks),
+        changelog,
+      ),
+    ).toBeNull()
+    expect(
+      lockRefusal(
+        variant(nextMinor, (checks) => checks),
+        locked,
+        changelog,
+      ),
+    ).toContain('older than')
   })
 })

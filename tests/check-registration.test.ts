@@ -32,7 +32,10 @@ describe('check registration', () => {
 
   test('a check id equals its file name, and it lives in the folder of the first kind it applies to', () => {
     // Checks that run on every kind start with `domain` and sit with the domain checks.
-    const placed = REGISTERED_CHECKS.map(({ file, definition }) => ({ file, at: `${definition.meta.appliesTo[0]}/${definition.meta.id}` }))
+    const placed = REGISTERED_CHECKS.map(({ file, definition }) => ({
+      file,
+      at: `${definition.meta.appliesTo[0]}/${definition.meta.id}`,
+    }))
     expect(placed.filter(({ file, at }) => file !== at)).toEqual([])
   })
 })

@@ -71,11 +71,18 @@ describe('action.yml', () => {
     expect(action.runs.using).toBe('composite')
     const step = action.runs.steps[0]!
     expect(step.run).toBe('bash "$GITHUB_ACTION_PATH/.github/action/run.sh"')
-    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['target', 'min-score', 'checks', 'baseline', 'format']))
+    expect(Object.keys(action.inputs)).toEqual(
+      expect.arrayContaining(['target', 'min-score', 'checks', 'baseline', 'format']),
+    )
     expect(action.inputs.target!.required).toBe(true)
     const script = await Bun.file(SCRIPT).text()
     for (const [variable, expression] of Object.entries(step.env)) {
-      expect(variable).toBe(`INPUT_${expression.match(/inputs\.([\w-]+)/)![1]!.toUpperCase().replaceAll('-', '_')}`)
+      expect(variable).toBe(
+        `INPUT_${expression
+          .match(/inputs\.([\w-]+)/)![1]!
+          .toUpperCase()
+          .replaceAll('-', '_')}`,
+      )
       expect(script).toContain(variable)
     }
     expect(Object.keys(step.env)).toHaveLength(Object.keys(action.inputs).length)
@@ -89,15 +96,23 @@ describe('action.yml', () => {
   test("the README's Actions example is a whole workflow that uses it from the repository root with its own inputs and outputs, and the package ships it", async () => {
     const readme = await Bun.file(join(PACKAGE_ROOT, 'README.md')).text()
     const example = readme.match(/```yaml\n(name:[\s\S]*?)```/)![1]!
-    const workflow = parse(example) as { on: unknown; jobs: Record<string, { steps: { id?: string; uses?: string; run?: string; with?: Record<string, unknown> }[] }> }
+    const workflow = parse(example) as {
+      on: unknown
+      jobs: Record<string, { steps: { id?: string; uses?: string; run?: string; with?: Record<string, unknown> }[] }>
+    }
     expect(workflow.on).toBeDefined()
     const steps = workflow.jobs['agent-readiness']!.steps
     const step = steps.find((entry) => entry.uses === '<owner>/<repo>@<ref>')!
     for (const input of Object.keys(step.with!)) expect(Object.keys(action.inputs)).toContain(input)
-    for (const input of Object.entries(action.inputs).filter(([, spec]) => spec.required).map(([name]) => name)) expect(Object.keys(step.with!)).toContain(input)
-    for (const used of example.matchAll(new RegExp(`steps\\.${step.id}\\.outputs\\.([\\w-]+)`, 'g'))) expect(Object.keys(action.outputs)).toContain(used[1]!)
+    for (const input of Object.entries(action.inputs)
+      .filter(([, spec]) => spec.required)
+      .map(([name]) => name))
+      expect(Object.keys(step.with!)).toContain(input)
+    for (const used of example.matchAll(new RegExp(`steps\\.${step.id}\\.outputs\\.([\\w-]+)`, 'g')))
+      expect(Object.keys(action.outputs)).toContain(used[1]!)
     // Every input and output is named in the README.
-    for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) expect(readme).toContain(`\`${name}\``)
+    for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)])
+      expect(readme).toContain(`\`${name}\``)
     const { files } = (await Bun.file(join(PACKAGE_ROOT, 'package.json')).json()) as { files: string[] }
     expect(files).toEqual(expect.arrayContaining(['action.yml', '.github/action']))
   })
@@ -109,13 +124,22 @@ describe('.github/action/run.sh', () => {
     await Bun.write(summary, '# Earlier step\n\n')
     const outputs = join(work, 'outputs.txt')
     const passing = await runAction(
-      { target: site.host, 'min-score': '0', format: 'junit', output: 'report.xml', args: '--static', 'save-baseline': 'baseline.json' },
+      {
+        target: site.host,
+        'min-score': '0',
+        format: 'junit',
+        output: 'report.xml',
+        args: '--static',
+        'save-baseline': 'baseline.json',
+      },
       { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: outputs },
     )
     expect(passing.stderr).toContain('Gate passed: score')
     expect(passing.code).toBe(0)
     const saved = (await Bun.file(join(work, 'baseline.json')).json()) as { score: number; grade: string }
-    expect(await Bun.file(outputs).text()).toBe(`exit-code=0\npassed=true\nreport=baseline.json\nscore=${saved.score}\ngrade=${saved.grade}\n`)
+    expect(await Bun.file(outputs).text()).toBe(
+      `exit-code=0\npassed=true\nreport=baseline.json\nscore=${saved.score}\ngrade=${saved.grade}\n`,
+    )
     expect(XMLValidator.validate(await Bun.file(join(work, 'report.xml')).text())).toBe(true)
     const written = await Bun.file(summary).text()
     expect(written).toStartWith('# Earlier step\n\n## Agent readiness: poor.test scores ')
@@ -130,7 +154,9 @@ describe('.github/action/run.sh', () => {
     )
     expect(failing.code).toBe(1)
     // Without save-baseline the report the outputs are read from goes to the runner's temp directory.
-    expect(await Bun.file(failingOutputs).text()).toBe(`exit-code=1\npassed=false\nreport=${join(work, 'agent-readiness-report.json')}\nscore=${saved.score}\ngrade=${saved.grade}\n`)
+    expect(await Bun.file(failingOutputs).text()).toBe(
+      `exit-code=1\npassed=false\nreport=${join(work, 'agent-readiness-report.json')}\nscore=${saved.score}\ngrade=${saved.grade}\n`,
+    )
     expect(failing.stdout).toMatch(/^  No regression: /m)
     expect(failing.stdout).toMatch(/^Gate failed: score \d+ is below --min-score 100/m)
     const appended = await Bun.file(summary).text()
@@ -139,7 +165,12 @@ describe('.github/action/run.sh', () => {
   }, 60_000)
 
   test('a first run without its baseline file scans anyway, with a warning', async () => {
-    const run = await runAction({ target: site.host, baseline: 'missing.json', checks: 'bot-challenge-free', args: '--static --quiet' })
+    const run = await runAction({
+      target: site.host,
+      baseline: 'missing.json',
+      checks: 'bot-challenge-free',
+      args: '--static --quiet',
+    })
     expect(run.stdout).toContain('::warning::agent-readiness: no baseline at missing.json')
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^Gate passed: bot-challenge-free passes\.$/m)
@@ -149,7 +180,10 @@ describe('.github/action/run.sh', () => {
     const noTarget = await runAction({})
     expect(noTarget.code).toBe(2)
     expect(noTarget.stderr).toContain('::error::agent-readiness: the target input is required')
-    const notInstalled = await runProcess(['bash', SCRIPT], { env: { ...baseEnv, PATH: '/usr/bin:/bin', ...inputsEnv({ target: site.host }) }, cwd: work })
+    const notInstalled = await runProcess(['bash', SCRIPT], {
+      env: { ...baseEnv, PATH: '/usr/bin:/bin', ...inputsEnv({ target: site.host }) },
+      cwd: work,
+    })
     expect(notInstalled.code).toBe(2)
     expect(notInstalled.stderr).toContain('::error::agent-readiness is not installed')
   })
@@ -163,7 +197,12 @@ describe('.github/action/run.sh', () => {
     const nodeOnly = join(work, 'node-only')
     mkdirSync(nodeOnly)
     symlinkSync(Bun.which('node')!, join(nodeOnly, 'node'))
-    const env = { ...baseEnv, PATH: `${nodeOnly}:/bin`, GITHUB_ACTION_PATH: checkout, ...inputsEnv({ target: site.host, 'min-score': '0', args: '--static --quiet' }) }
+    const env = {
+      ...baseEnv,
+      PATH: `${nodeOnly}:/bin`,
+      GITHUB_ACTION_PATH: checkout,
+      ...inputsEnv({ target: site.host, 'min-score': '0', args: '--static --quiet' }),
+    }
     expect(Bun.which('bun', { PATH: env.PATH })).toBeNull()
     const run = await runProcess(['bash', SCRIPT], { env, cwd: work })
     expect(run.stderr).toBe('')

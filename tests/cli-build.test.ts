@@ -39,7 +39,11 @@ afterAll(async () => {
 
 async function run(entry: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = Bun.spawn([process.execPath, entry, ...args], { cwd: workdir, env, stdout: 'pipe', stderr: 'pipe' })
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ])
   return { code, stdout, stderr }
 }
 
@@ -71,8 +75,17 @@ test('installed where PATH has Node and no Bun, the command runs on the Bun the 
   const nodeOnly = { ...env, PATH: `${bin}:/bin` }
   expect(Bun.which('bun', { PATH: nodeOnly.PATH })).toBeNull()
   const spawn = async (args: string[]) => {
-    const child = Bun.spawn(['agent-readiness', ...args], { cwd: workdir, env: nodeOnly, stdout: 'pipe', stderr: 'pipe' })
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+    const child = Bun.spawn(['agent-readiness', ...args], {
+      cwd: workdir,
+      env: nodeOnly,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ])
     return { code, stdout, stderr }
   }
   const help = await spawn(['--help'])
@@ -128,7 +141,10 @@ test('the built CLI migrates and serves: migrations and page assets are found fr
     // Migrating the embedded database takes seconds, and many more on a loaded machine.
     let ready = false
     for (const deadline = Date.now() + 90_000; Date.now() < deadline && !ready; ) {
-      ready = await fetch(`${origin}/readyz`).then((response) => response.ok, () => false)
+      ready = await fetch(`${origin}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      )
       if (!ready) await Bun.sleep(100)
     }
     expect(ready).toBe(true)

@@ -26,9 +26,25 @@ const report: CliReport = {
       score: 5,
       maxScore: 10,
       checks: [
-        { id: 'llms-txt', name: 'llms.txt', status: 'fail', score: 0, maxScore: 5, details: HOSTILE, recommendation: HOSTILE },
+        {
+          id: 'llms-txt',
+          name: 'llms.txt',
+          status: 'fail',
+          score: 0,
+          maxScore: 5,
+          details: HOSTILE,
+          recommendation: HOSTILE,
+        },
         { id: 'robots-txt', name: 'robots.txt', status: 'pass', score: 5, maxScore: 5, details: HOSTILE },
-        { id: 'mcp-initialize', name: 'initialize', status: 'na', score: 0, maxScore: 5, naReason: HOSTILE, mcpUrl: 'https://hostile.test/mcp?x="1"' },
+        {
+          id: 'mcp-initialize',
+          name: 'initialize',
+          status: 'na',
+          score: 0,
+          maxScore: 5,
+          naReason: HOSTILE,
+          mcpUrl: 'https://hostile.test/mcp?x="1"',
+        },
       ],
     },
   ],
@@ -40,7 +56,11 @@ describe('formats escape what a scanned site wrote', () => {
   test('junit stays valid XML and carries the text back unchanged (minus what XML cannot hold)', () => {
     const xml = renderJunit(report, { gate: evaluateGate(report, {}, ''), color: false })
     expect(XMLValidator.validate(xml)).toBe(true)
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' }).parse(xml)
+    const parsed = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (name) => name === 'testcase',
+    }).parse(xml)
     const cases = parsed.testsuites.testsuite.testcase
     expect(cases).toHaveLength(3)
     expect(cases[0].failure['#text']).toContain('<script>alert("x")</script>')

@@ -47,7 +47,11 @@ describe('evaluateGate', () => {
   })
 
   test('each --checks id is one assertion; a fan-out check passes only when every server passed', () => {
-    const rows = [check('a', 'pass'), check('m', 'pass', { mcpUrl: 'https://one.test/mcp' }), check('m', 'warning', { mcpUrl: 'https://two.test/mcp', details: 'slow' })]
+    const rows = [
+      check('a', 'pass'),
+      check('m', 'pass', { mcpUrl: 'https://one.test/mcp' }),
+      check('m', 'warning', { mcpUrl: 'https://two.test/mcp', details: 'slow' }),
+    ]
     const gate = evaluateGate(report(80, rows), { checks: ['a', 'm'], minScore: 80 }, '')
     expect(gate.assertions.map((entry) => [entry.name, entry.passed])).toEqual([
       ['min-score 80', true],
@@ -62,7 +66,13 @@ describe('evaluateGate', () => {
   test('baseline: keyed on id and MCP server; regressions, fixes, and a contract change listed apart', () => {
     const before = report(
       90,
-      [check('kept', 'pass'), check('broke', 'pass', { recommendation: 'Fix it' }), check('m', 'pass', { mcpUrl: 'https://a.test/mcp' }), check('retired', 'pass'), check('better', 'fail')],
+      [
+        check('kept', 'pass'),
+        check('broke', 'pass', { recommendation: 'Fix it' }),
+        check('m', 'pass', { mcpUrl: 'https://a.test/mcp' }),
+        check('retired', 'pass'),
+        check('better', 'fail'),
+      ],
       '1.0.0',
     )
     const after = report(85, [
@@ -75,12 +85,25 @@ describe('evaluateGate', () => {
     const gate = evaluateGate(after, { baseline: { report: asBaseline(before), file: 'b.json', tolerance: 5 } }, '')
     const comparison = gate.baseline!
     expect(comparison.regressions).toEqual([
-      { id: 'broke', name: 'Check broke', before: 'pass', after: 'error', details: 'timed out', recommendation: 'Fix it' },
+      {
+        id: 'broke',
+        name: 'Check broke',
+        before: 'pass',
+        after: 'error',
+        details: 'timed out',
+        recommendation: 'Fix it',
+      },
       // That MCP server is gone from this run while the check still runs on another: it did not pass there.
       { id: 'm', mcpUrl: 'https://a.test/mcp', name: 'Check m', before: 'pass', after: 'not run' },
     ])
     expect(comparison.fixed).toEqual(['better'])
-    expect(comparison.contract).toEqual({ before: '1.0.0', after: '2.0.0', changed: true, added: ['new-one'], removed: ['retired'] })
+    expect(comparison.contract).toEqual({
+      before: '1.0.0',
+      after: '2.0.0',
+      changed: true,
+      added: ['new-one'],
+      removed: ['retired'],
+    })
     // Within the tolerance the score holds; the regressions still fail the gate, each a case of its own.
     expect(gate.assertions.map((entry) => [entry.name, entry.passed])).toEqual([
       ['baseline score', true],
@@ -92,12 +115,22 @@ describe('evaluateGate', () => {
 
   test('baseline: a drop beyond the tolerance fails; an unchanged run says "no regression"', () => {
     const before = report(90, [check('a', 'pass')])
-    const dropped = evaluateGate(report(89, [check('a', 'pass')]), { baseline: { report: asBaseline(before), file: 'b.json', tolerance: 0 } }, '')
+    const dropped = evaluateGate(
+      report(89, [check('a', 'pass')]),
+      { baseline: { report: asBaseline(before), file: 'b.json', tolerance: 0 } },
+      '',
+    )
     expect(dropped.passed).toBe(false)
     expect(dropped.summary).toBe('Gate failed: score fell 1 point since the baseline (90 → 89, --tolerance 0).')
-    const same = evaluateGate(report(90, [check('a', 'pass')]), { baseline: { report: asBaseline(before), file: 'b.json', tolerance: 0 } }, '')
+    const same = evaluateGate(
+      report(90, [check('a', 'pass')]),
+      { baseline: { report: asBaseline(before), file: 'b.json', tolerance: 0 } },
+      '',
+    )
     expect(same.baseline!.contract.changed).toBe(false)
-    expect(same.summary).toBe('Gate passed: score 90 as in the baseline; no regression: every check that passed in the baseline passes.')
+    expect(same.summary).toBe(
+      'Gate passed: score 90 as in the baseline; no regression: every check that passed in the baseline passes.',
+    )
   })
 })
 

@@ -20,7 +20,10 @@ const docsHandler = siteHandler('docs', 'docs.test')
 const docs = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
-  fetch: (request) => (llmsTxtRemoved && new URL(request.url).pathname === '/llms.txt' ? new Response('Not found', { status: 404 }) : docsHandler(request)),
+  fetch: (request) =>
+    llmsTxtRemoved && new URL(request.url).pathname === '/llms.txt'
+      ? new Response('Not found', { status: 404 })
+      : docsHandler(request),
 })
 
 const GRADE_B_CANDIDATES = ['store', 'api-company', 'blog'] as const
@@ -44,10 +47,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const runCli = (args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<CliRun> => runCliSource(args, { ...env, ...extraEnv })
-const scanJson = async (host: string) => JSON.parse((await runCli(['scan', host, '--static', '--format', 'json', '--quiet'])).stdout) as CliReport
+const runCli = (args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<CliRun> =>
+  runCliSource(args, { ...env, ...extraEnv })
+const scanJson = async (host: string) =>
+  JSON.parse((await runCli(['scan', host, '--static', '--format', 'json', '--quiet'])).stdout) as CliReport
 /** The text report's final gate line, joined back if it was wrapped to fit the width. */
-const gateVerdict = (text: string) => text.slice(text.lastIndexOf('\nGate ') + 1).trimEnd().replace(/\n {2}/g, ' ')
+const gateVerdict = (text: string) =>
+  text
+    .slice(text.lastIndexOf('\nGate ') + 1)
+    .trimEnd()
+    .replace(/\n {2}/g, ' ')
 
 interface JunitCase {
   classname: string
@@ -58,14 +67,22 @@ interface JunitCase {
 
 function junit(xml: string): { failures: number; cases: JunitCase[]; properties: Record<string, string> } {
   expect(XMLValidator.validate(xml)).toBe(true)
-  const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(xml)
-  const suites = parsed.testsuites.testsuite as { testcase: JunitCase[]; properties?: { property: { name: string; value: string }[] } }[]
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
+  }).parse(xml)
+  const suites = parsed.testsuites.testsuite as {
+    testcase: JunitCase[]
+    properties?: { property: { name: string; value: string }[] }
+  }[]
   const properties = Object.fromEntries(suites.at(-1)!.properties!.property.map((entry) => [entry.name, entry.value]))
   return { failures: Number(parsed.testsuites.failures), cases: suites.flatMap((suite) => suite.testcase), properties }
 }
 
 const failing = (cases: JunitCase[]) => cases.filter((entry) => entry.failure !== undefined)
-const rows = (report: CliReport) => report.layers.flatMap((layer) => layer.checks.map((check) => ({ layer: layer.id, ...check })))
+const rows = (report: CliReport) =>
+  report.layers.flatMap((layer) => layer.checks.map((check) => ({ layer: layer.id, ...check })))
 const lowersScore = (check: CliCheck) => !check.bonus && check.maturity === 'verified' && !check.beta
 
 describe('regression gate', () => {
@@ -125,7 +142,18 @@ describe('regression gate', () => {
       const after = await scanJson('docs.test')
       const drop = before.score! - after.score!
       expect(drop).toBeGreaterThan(0)
-      const xml = await runCli(['scan', 'docs.test', '--static', '--quiet', '--baseline', baseline, '--tolerance', String(drop), '--format', 'junit'])
+      const xml = await runCli([
+        'scan',
+        'docs.test',
+        '--static',
+        '--quiet',
+        '--baseline',
+        baseline,
+        '--tolerance',
+        String(drop),
+        '--format',
+        'junit',
+      ])
       expect(xml.code).toBe(1)
       const red = failing(junit(xml.stdout).cases).map((entry) => entry.name)
       expect(red).toContain('regression llms-txt')
@@ -139,7 +167,13 @@ describe('regression gate', () => {
     const old = JSON.parse(await Bun.file(baseline).text()) as CliReport
     const [first] = old.layers
     const dropped = first!.checks.find((check) => check.status !== 'pass')!
-    const retired: CliCheck = { id: 'retired-check', name: 'A check the catalog no longer has', status: 'pass', score: 5, maxScore: 5 }
+    const retired: CliCheck = {
+      id: 'retired-check',
+      name: 'A check the catalog no longer has',
+      status: 'pass',
+      score: 5,
+      maxScore: 5,
+    }
     first!.checks = [...first!.checks.filter((check) => check.id !== dropped.id), retired]
     const file = join(dir, 'old-contract.json')
     await Bun.write(file, JSON.stringify({ ...old, contractVersion: '0.9.0' }))
@@ -168,7 +202,16 @@ describe('JUnit goes red exactly when the gate fails', () => {
   })
 
   test('under a passing --min-score gate no case fails, and failing checks are skipped with their status and fix', async () => {
-    const run = await runCli(['scan', site, '--static', '--quiet', '--format', 'junit', '--min-score', String(report.score! - 1)])
+    const run = await runCli([
+      'scan',
+      site,
+      '--static',
+      '--quiet',
+      '--format',
+      'junit',
+      '--min-score',
+      String(report.score! - 1),
+    ])
     expect(run.code).toBe(0)
     const { failures, cases, properties } = junit(run.stdout)
     expect(failures).toBe(0)
@@ -181,13 +224,29 @@ describe('JUnit goes red exactly when the gate fails', () => {
       expect(skipped.message).toContain('fail')
       if (check.recommendation) expect(skipped.message).toContain(`Fix: ${check.recommendation}`)
     }
-    expect(properties).toMatchObject({ score: String(report.score), grade: 'B', contractVersion: CONTRACT_VERSION, url: report.url })
+    expect(properties).toMatchObject({
+      score: String(report.score),
+      grade: 'B',
+      contractVersion: CONTRACT_VERSION,
+      url: report.url,
+    })
   })
 
   test('under a failing gate exactly the failed assertions fail', async () => {
     const fail = rows(report).find((check) => check.status === 'fail' && lowersScore(check))!
     const pass = rows(report).find((check) => check.status === 'pass')!
-    const run = await runCli(['scan', site, '--static', '--quiet', '--format', 'junit', '--min-score', String(report.score! + 1), '--checks', `${pass.id},${fail.id}`])
+    const run = await runCli([
+      'scan',
+      site,
+      '--static',
+      '--quiet',
+      '--format',
+      'junit',
+      '--min-score',
+      String(report.score! + 1),
+      '--checks',
+      `${pass.id},${fail.id}`,
+    ])
     expect(run.code).toBe(1)
     const { failures, cases } = junit(run.stdout)
     expect(failing(cases).map((entry) => [entry.classname, entry.name])).toEqual([
@@ -197,7 +256,9 @@ describe('JUnit goes red exactly when the gate fails', () => {
     expect(failures).toBe(2)
     expect(cases.find((entry) => entry.name === `check ${pass.id}`)!.failure).toBeUndefined()
     // The asserted check's own case points at the gate's case rather than failing a second time.
-    expect(cases.find((entry) => entry.name === fail.id)!.skipped!.message).toStartWith(`asserted by the gate's case "check ${fail.id}"; fail`)
+    expect(cases.find((entry) => entry.name === fail.id)!.skipped!.message).toStartWith(
+      `asserted by the gate's case "check ${fail.id}"; fail`,
+    )
   })
 
   test('without a gate, checks that lower the score fail and no bonus or emerging check not met does', async () => {
@@ -212,8 +273,15 @@ describe('JUnit goes red exactly when the gate fails', () => {
       expect(entry.failure).toBeUndefined()
       expect(entry.skipped!.message).toMatch(/^(bonus|emerging|beta) check, never lowers the score; fail/)
     }
-    const red = failing(cases).map((entry) => entry.name).sort()
-    expect(red).toEqual(checks.filter((check) => check.status === 'fail' && lowersScore(check)).map((check) => check.id).sort())
+    const red = failing(cases)
+      .map((entry) => entry.name)
+      .sort()
+    expect(red).toEqual(
+      checks
+        .filter((check) => check.status === 'fail' && lowersScore(check))
+        .map((check) => check.id)
+        .sort(),
+    )
   })
 })
 
@@ -227,11 +295,15 @@ describe('text and markdown for people', () => {
       for (const line of lines) expect([...line].length).toBeLessThanOrEqual(100)
       expect(run.stdout).not.toMatch(ESCAPE)
       expect(run.stdout).not.toMatch(/\+0(\.0)?\s/)
-      const order = ['Top fixes', 'Also lowering the score', 'Layers'].map((heading) => lines.indexOf(heading)).filter((index) => index >= 0)
+      const order = ['Top fixes', 'Also lowering the score', 'Layers']
+        .map((heading) => lines.indexOf(heading))
+        .filter((index) => index >= 0)
       expect(order).toEqual([...order].sort((a, b) => a - b))
       expect(lines.at(-1)).toStartWith('No gate: ')
       // A layer with every point earned shows nothing to fix, whatever extras under it are not met.
-      for (const layer of report.layers.filter((entry) => (entry.maxScore ?? 0) > 0 && entry.score === entry.maxScore)) {
+      for (const layer of report.layers.filter(
+        (entry) => (entry.maxScore ?? 0) > 0 && entry.score === entry.maxScore,
+      )) {
         const line = lines.find((entry) => entry.startsWith(`  ${layer.name} `))!
         expect(line).not.toContain('to fix')
       }
@@ -249,13 +321,18 @@ describe('text and markdown for people', () => {
   })
 
   test('markdown for a poor site: under 60 lines, the top fixes first, the other failing checks folded', async () => {
-    const [run, report] = await Promise.all([runCli(['scan', 'poor.test', '--static', '--quiet', '--format', 'markdown']), scanJson('poor.test')])
+    const [run, report] = await Promise.all([
+      runCli(['scan', 'poor.test', '--static', '--quiet', '--format', 'markdown']),
+      scanJson('poor.test'),
+    ])
     const lines = run.stdout.split('\n')
     expect(lines.length).toBeLessThan(60)
     const headings = lines.filter((line) => line.startsWith('###') || line.startsWith('<details>'))
     expect(headings[0]).toBe('### Top fixes')
     expect(headings[1]).toStartWith('<details><summary>')
-    const gains = lines.filter((line) => /^\| \+[\d.]+ \|/.test(line)).map((line) => Number(line.split('|')[1]!.trim().slice(1)))
+    const gains = lines
+      .filter((line) => /^\| \+[\d.]+ \|/.test(line))
+      .map((line) => Number(line.split('|')[1]!.trim().slice(1)))
     expect(gains).toEqual(report.topFixes.filter((fix) => fix.estScoreGain > 0).map((fix) => fix.estScoreGain))
   })
 })

@@ -27,7 +27,10 @@ beforeAll(async () => {
   devServer = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
-    fetch: () => new Response('<!doctype html><html lang="en"><title>Dev</title><main><h1>Dev build</h1></main></html>', { headers: { 'content-type': 'text/html' } }),
+    fetch: () =>
+      new Response('<!doctype html><html lang="en"><title>Dev</title><main><h1>Dev build</h1></main></html>', {
+        headers: { 'content-type': 'text/html' },
+      }),
   })
   env = {
     PATH: process.env.PATH ?? '',
@@ -44,7 +47,8 @@ afterAll(async () => {
 
 type Run = CliRun
 
-const runCli = (args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> => runCliSource(args, { ...env, ...extraEnv })
+const runCli = (args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> =>
+  runCliSource(args, { ...env, ...extraEnv })
 
 const json = (run: Run) => JSON.parse(run.stdout) as CliReport
 
@@ -57,12 +61,26 @@ describe('at a terminal', () => {
     ['junit', '<?xml version="1.0" encoding="UTF-8"?>'],
     ['json', '{'],
   ])('the live progress is erased row for row, and the %s report is all that is left', async (format, start) => {
-    const run = await runInTerminal([process.execPath, CLI_SOURCE, 'scan', 'poor.test', '--static', '--format', format, '--save-baseline', join(tmpdir(), `ar-terminal-${process.pid}.json`)], env)
+    const run = await runInTerminal(
+      [
+        process.execPath,
+        CLI_SOURCE,
+        'scan',
+        'poor.test',
+        '--static',
+        '--format',
+        format,
+        '--save-baseline',
+        join(tmpdir(), `ar-terminal-${process.pid}.json`),
+      ],
+      env,
+    )
     expect(run.code).toBe(0)
     const parts = run.stdout.split(/\x1b\[(\d+)F\x1b\[J/)
     // frame, rows, frame, rows, …, report: each erase moves up exactly the rows the frame before it took.
     expect(parts.length).toBeGreaterThanOrEqual(3)
-    for (let index = 0; index + 1 < parts.length; index += 2) expect(parts[index]!.split('\r\n').length - 1).toBe(Number(parts[index + 1]))
+    for (let index = 0; index + 1 < parts.length; index += 2)
+      expect(parts[index]!.split('\r\n').length - 1).toBe(Number(parts[index + 1]))
     expect(parts.at(-1)!).toStartWith(start)
     expect(parts.at(-1)!).not.toContain('checks\r\n    Discovery')
   })
@@ -70,7 +88,11 @@ describe('at a terminal', () => {
 
 describe('usage errors: one line and a hint, exit 2', () => {
   test.each([
-    [['scan', 'poor.test', '--server-url', 'x'], /^--server-url is not an option of this command \(did you mean --server\?\)$/, 'scan'],
+    [
+      ['scan', 'poor.test', '--server-url', 'x'],
+      /^--server-url is not an option of this command \(did you mean --server\?\)$/,
+      'scan',
+    ],
     [['scan', 'poor.test', '--bogus'], /^--bogus is not an option of this command$/, 'scan'],
     [['scan', 'a.test', 'b.test'], /exactly one target/, 'scan'],
     [['scan', 'poor.test', '--format', 'xml'], /--format is one of text, json, markdown, junit/, 'scan'],
@@ -80,11 +102,23 @@ describe('usage errors: one line and a hint, exit 2', () => {
     [['scan', 'poor.test', '--min-score', '--quiet'], /^--min-score needs a value$/, 'scan'],
     [['scan', 'poor.test', '--quiet=yes'], /^--quiet takes no value$/, 'scan'],
     [['scan', 'poor.test', '--only', 'llms-txt', '--min-score', '50'], /--only gives a partial result/, 'scan'],
-    [['scan', 'poor.test', '--only', 'llms-txt', '--baseline', 'b.json'], /--only gives a partial result.*--baseline/, 'scan'],
+    [
+      ['scan', 'poor.test', '--only', 'llms-txt', '--baseline', 'b.json'],
+      /--only gives a partial result.*--baseline/,
+      'scan',
+    ],
     [['scan', 'poor.test', '--tolerance', '3'], /--tolerance applies to --baseline/, 'scan'],
-    [['scan', 'poor.test', '--baseline', '/nonexistent/baseline.json'], /^--baseline \/nonexistent\/baseline\.json: no such file$/, 'scan'],
+    [
+      ['scan', 'poor.test', '--baseline', '/nonexistent/baseline.json'],
+      /^--baseline \/nonexistent\/baseline\.json: no such file$/,
+      'scan',
+    ],
     [['scan', 'poor.test', '--server', 'ftp://example.com'], /--server takes the http\(s\) URL/, 'scan'],
-    [['scan', 'poor.test', '--server', 'http://127.0.0.1:1', '--static'], /--static applies to in-process scans/, 'scan'],
+    [
+      ['scan', 'poor.test', '--server', 'http://127.0.0.1:1', '--static'],
+      /--static applies to in-process scans/,
+      'scan',
+    ],
     [['scan', 'poor.test', '--checks', 'llms-txt,no-such-check'], /unknown check ids: no-such-check/, 'scan'],
     [['frobnicate'], /Unknown command "frobnicate"/, ''],
     [['worker', '--bogus'], /^--bogus is not an option of this command$/, ''],
@@ -92,7 +126,10 @@ describe('usage errors: one line and a hint, exit 2', () => {
     const run = await runCli(args)
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')
-    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(message), `see agent-readiness ${command ? `${command} ` : ''}--help`])
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(message),
+      `see agent-readiness ${command ? `${command} ` : ''}--help`,
+    ])
     noStackTrace(run.stderr)
   })
 
@@ -109,7 +146,10 @@ describe('usage errors: one line and a hint, exit 2', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ar-baseline-'))
     try {
       await Bun.write(join(dir, 'notes.json'), JSON.stringify({ hello: 'world' }))
-      await Bun.write(join(dir, 'partial.json'), JSON.stringify({ domain: 'a.test', score: null, grade: null, partial: true, layers: [] }))
+      await Bun.write(
+        join(dir, 'partial.json'),
+        JSON.stringify({ domain: 'a.test', score: null, grade: null, partial: true, layers: [] }),
+      )
       const [notReport, partial] = await Promise.all([
         runCli(['scan', `http://127.0.0.1:${freeLoopbackPort()}`, '--baseline', join(dir, 'notes.json')]),
         runCli(['scan', `http://127.0.0.1:${freeLoopbackPort()}`, '--baseline', join(dir, 'partial.json')]),
@@ -126,7 +166,9 @@ describe('usage errors: one line and a hint, exit 2', () => {
   test('--version names the package, the contract and Bun, and exits 0', async () => {
     const run = await runCli(['--version'])
     expect(run.code).toBe(0)
-    expect(run.stdout.trim()).toBe(`agent-readiness ${packageVersion} (contract ${CONTRACT_VERSION}, Bun ${Bun.version})`)
+    expect(run.stdout.trim()).toBe(
+      `agent-readiness ${packageVersion} (contract ${CONTRACT_VERSION}, Bun ${Bun.version})`,
+    )
   })
 
   test('--help prints the scan usage and exits 0', async () => {
@@ -135,7 +177,8 @@ describe('usage errors: one line and a hint, exit 2', () => {
     expect(run.stdout).toContain('--only a,b')
     expect(run.stdout).toContain('AGENT_READINESS_KEY')
     const general = await runCli(['--help'])
-    for (const line of [...run.stdout.split('\n'), ...general.stdout.split('\n')]) expect(line.length).toBeLessThanOrEqual(100)
+    for (const line of [...run.stdout.split('\n'), ...general.stdout.split('\n')])
+      expect(line.length).toBeLessThanOrEqual(100)
   })
 })
 
@@ -148,7 +191,9 @@ describe('target errors: one line, exit 2', () => {
   })
 
   test('localhost without private targets allowed says how to allow them', async () => {
-    const run = await runCli(['scan', `http://localhost:${devServer.port}`, '--static'], { SCANNER_ALLOW_PRIVATE: undefined })
+    const run = await runCli(['scan', `http://localhost:${devServer.port}`, '--static'], {
+      SCANNER_ALLOW_PRIVATE: undefined,
+    })
     expect(run.code).toBe(2)
     expect(run.stderr).toContain('a local target needs --allow-private')
   })
@@ -167,12 +212,18 @@ describe('gates', () => {
     expect((await runCli(['scan', poor.host, '--static', '--quiet', '--min-score', String(full.score)])).code).toBe(0)
     const below = await runCli(['scan', poor.host, '--static', '--min-score', String(full.score! + 1)])
     expect(below.code).toBe(1)
-    expect(below.stdout.trimEnd().split('\n').at(-1)).toBe(`Gate failed: score ${full.score} is below --min-score ${full.score! + 1}.`)
+    expect(below.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `Gate failed: score ${full.score} is below --min-score ${full.score! + 1}.`,
+    )
     // A passing gate says so too, as the report's last line (text) or on stderr (the other formats).
     const at = await runCli(['scan', poor.host, '--static', '--min-score', String(full.score)])
-    expect(at.stdout.trimEnd().split('\n').at(-1)).toBe(`Gate passed: score ${full.score} meets --min-score ${full.score}.`)
+    expect(at.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `Gate passed: score ${full.score} meets --min-score ${full.score}.`,
+    )
     const asJson = await runCli(['scan', poor.host, '--static', '--format', 'json', '--min-score', String(full.score)])
-    expect(asJson.stderr.trimEnd().split('\n').at(-1)).toBe(`Gate passed: score ${full.score} meets --min-score ${full.score}.`)
+    expect(asJson.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `Gate passed: score ${full.score} meets --min-score ${full.score}.`,
+    )
   })
 
   test('--checks gates on those checks and leaves the score the real score', async () => {
@@ -180,12 +231,24 @@ describe('gates', () => {
     const failing = [...statuses].find(([, status]) => status === 'fail')![0]
     const passing = [...statuses].find(([, status]) => status === 'pass')![0]
 
-    const gated = await runCli(['scan', poor.host, '--static', '--format', 'json', '--checks', `${passing},${failing}`, '--min-score', '0'])
+    const gated = await runCli([
+      'scan',
+      poor.host,
+      '--static',
+      '--format',
+      'json',
+      '--checks',
+      `${passing},${failing}`,
+      '--min-score',
+      '0',
+    ])
     expect(gated.code).toBe(1)
     expect(gated.stderr).toContain(`Gate failed: ${failing} did not pass (fail).`)
     expect(json(gated).score).toBe(full.score)
     expect(json(gated).partial).toBe(false)
-    expect(json(gated).layers.flatMap((layer) => layer.checks)).toHaveLength(full.layers.flatMap((layer) => layer.checks).length)
+    expect(json(gated).layers.flatMap((layer) => layer.checks)).toHaveLength(
+      full.layers.flatMap((layer) => layer.checks).length,
+    )
 
     const passed = await runCli(['scan', poor.host, '--static', '--format', 'json', '--checks', passing])
     expect(passed.code).toBe(0)
@@ -197,9 +260,14 @@ describe('gates', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('PARTIAL RESULT')
     expect(run.stdout).not.toMatch(/\d+\/100/)
-    const report = json(await runCli(['scan', excellent.host, '--static', '--only', 'llms-txt,robots-txt', '--format', 'json']))
+    const report = json(
+      await runCli(['scan', excellent.host, '--static', '--only', 'llms-txt,robots-txt', '--format', 'json']),
+    )
     expect(report).toMatchObject({ partial: true, score: null, grade: null })
-    expect(report.layers.flatMap((layer) => layer.checks.map((check) => check.id)).sort()).toEqual(['llms-txt', 'robots-txt'])
+    expect(report.layers.flatMap((layer) => layer.checks.map((check) => check.id)).sort()).toEqual([
+      'llms-txt',
+      'robots-txt',
+    ])
     // A listed check that fails fails the gate.
     const failing = await runCli(['scan', poor.host, '--static', '--only', 'llms-txt', '--quiet'])
     expect(failing.code).toBe(1)
@@ -216,18 +284,29 @@ describe('formats', () => {
     expect(xmlRun.code).toBe(0)
     expect(XMLValidator.validate(xmlRun.stdout)).toBe(true)
     const checks = json(jsonRun).layers.flatMap((layer) => layer.checks.map((check) => ({ layer: layer.id, ...check })))
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' || name === 'testsuite' }).parse(xmlRun.stdout)
+    const parsed = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (name) => name === 'testcase' || name === 'testsuite',
+    }).parse(xmlRun.stdout)
     // No gate, no gate suite: the checks are the only suite.
     expect(parsed.testsuites.testsuite).toHaveLength(1)
-    const cases = parsed.testsuites.testsuite[0].testcase as { classname: string; name: string; failure?: unknown; skipped?: { message: string } }[]
+    const cases = parsed.testsuites.testsuite[0].testcase as {
+      classname: string
+      name: string
+      failure?: unknown
+      skipped?: { message: string }
+    }[]
     expect(cases).toHaveLength(checks.length)
     for (const check of checks) {
       const testCase = cases.find((entry) => entry.name === check.id)!
       expect(testCase.classname).toBe(check.layer)
       const lowers = check.status === 'fail' && !check.bonus && check.maturity === 'verified' && !check.beta
       expect(testCase.failure !== undefined).toBe(lowers)
-      if (check.status === 'na' || check.status === 'pending' || check.status === 'error') expect(testCase.skipped).toBeDefined()
-      if (check.status === 'fail' && check.bonus) expect(testCase.skipped!.message).toStartWith('bonus check, never lowers the score; fail')
+      if (check.status === 'na' || check.status === 'pending' || check.status === 'error')
+        expect(testCase.skipped).toBeDefined()
+      if (check.status === 'fail' && check.bonus)
+        expect(testCase.skipped!.message).toStartWith('bonus check, never lowers the score; fail')
     }
   })
 
@@ -253,9 +332,12 @@ describe('formats', () => {
 
 describe('local targets', () => {
   test('scan http://localhost:PORT works with --allow-private', async () => {
-    const run = await runCli(['scan', `http://localhost:${devServer.port}`, '--allow-private', '--static', '--format', 'json', '--quiet'], {
-      SCANNER_ALLOW_PRIVATE: undefined,
-    })
+    const run = await runCli(
+      ['scan', `http://localhost:${devServer.port}`, '--allow-private', '--static', '--format', 'json', '--quiet'],
+      {
+        SCANNER_ALLOW_PRIVATE: undefined,
+      },
+    )
     expect(run.code).toBe(0)
     const report = json(run)
     expect(report.domain).toBe('localhost')
@@ -295,7 +377,11 @@ describe('--server', () => {
     score: report.score,
     grade: report.grade,
     analysisStatus: report.analysisStatus,
-    checks: report.layers.flatMap((layer) => layer.checks.map((check) => `${layer.id}/${check.id}${check.mcpUrl ?? ''}: ${check.status} ${check.score}`)).sort(),
+    checks: report.layers
+      .flatMap((layer) =>
+        layer.checks.map((check) => `${layer.id}/${check.id}${check.mcpUrl ?? ''}: ${check.status} ${check.score}`),
+      )
+      .sort(),
   })
 
   test('gives the same report as an in-process scan, through POST /api/scan and through the stream', async () => {
@@ -303,7 +389,9 @@ describe('--server', () => {
     // its background worker, the CLI waits for that, as the in-process scan does inline.
     const [local, posted, streamed] = await Promise.all([
       runCli(['scan', poor.host, '--format', 'json', '--quiet']),
-      runCli(['scan', poor.host, '--server', server, '--format', 'json', '--quiet'], { AGENT_READINESS_KEY: 'not-a-key' }),
+      runCli(['scan', poor.host, '--server', server, '--format', 'json', '--quiet'], {
+        AGENT_READINESS_KEY: 'not-a-key',
+      }),
       runCli(['scan', poor.host, '--server', server, '--format', 'json']),
     ])
     for (const run of [local, posted, streamed]) expect(run.code).toBe(0)
@@ -318,10 +406,24 @@ describe('--server', () => {
     const gated = await runCli(['scan', poor.host, '--server', server, '--checks', 'llms-txt', '--quiet'])
     expect(gated.stderr).toBe('')
     expect(gated.code).toBe(1)
-    const only = await runCli(['scan', excellent.host, '--server', server, '--only', 'llms-txt,robots-txt', '--format', 'json', '--quiet'])
+    const only = await runCli([
+      'scan',
+      excellent.host,
+      '--server',
+      server,
+      '--only',
+      'llms-txt,robots-txt',
+      '--format',
+      'json',
+      '--quiet',
+    ])
     expect(only.code).toBe(0)
     expect(json(only)).toMatchObject({ partial: true, score: null })
-    expect(json(only).layers.flatMap((layer) => layer.checks.map((check) => check.id)).sort()).toEqual(['llms-txt', 'robots-txt'])
+    expect(
+      json(only)
+        .layers.flatMap((layer) => layer.checks.map((check) => check.id))
+        .sort(),
+    ).toEqual(['llms-txt', 'robots-txt'])
     const invalid = await runCli(['scan', 'not a domain', '--server', server])
     expect(invalid.code).toBe(2)
     expect(invalid.stderr).toMatch(/answered 400 to POST \/api\/scan|answered 400 to GET \/api\/scan\/stream/)

@@ -66,13 +66,18 @@ async function closedPort(): Promise<number> {
 function parse(raw: string): { headers: Record<string, string>; body: string } {
   const split = raw.indexOf('\r\n\r\n')
   const headers: Record<string, string> = {}
-  for (const line of raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
+  for (const line of raw
+    .slice(0, split)
+    .replace(/\r\n[ \t]+/g, ' ')
+    .split('\r\n')) {
     const colon = line.indexOf(':')
     headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim()
   }
   let body = raw.slice(split + 4)
   if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
-    body = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    body = body
+      .replace(/=\r\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
   }
   return { headers, body: body.replace(/\r\n/g, '\n') }
 }
@@ -145,7 +150,11 @@ describe('POST /api/contact with a mail server', () => {
     const email = address('twice')
     expect((await submit(app, form(email))).status).toBe(200)
     expect((await submit(app, { ...form(email), message: 'And a second question, please.' })).status).toBe(200)
-    expect((await rowsFor(handle, email)).map((row) => row.kind)).toEqual(['contact-inquiry', 'contact-autoreply', 'contact-inquiry'])
+    expect((await rowsFor(handle, email)).map((row) => row.kind)).toEqual([
+      'contact-inquiry',
+      'contact-autoreply',
+      'contact-inquiry',
+    ])
     expect(smtp.messages.filter((message) => message.to.includes(email))).toHaveLength(1)
   })
 
@@ -154,7 +163,10 @@ describe('POST /api/contact with a mail server', () => {
     ['a CR/LF in the email (header injection)', { email: 'ada@example.test\r\nBcc: victim@example.test' }],
     ['a name over 120 characters', { name: 'a'.repeat(121) }],
     ['an invalid email', { email: 'ada@' }],
-    ['an email over 254 characters', { email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.test` }],
+    [
+      'an email over 254 characters',
+      { email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.test` },
+    ],
     ['a message under 10 characters', { message: 'too short' }],
     ['a message over 5000 characters', { message: 'x'.repeat(5001) }],
   ])('400 VALIDATION_FAILED for %s, and nothing is written or sent', async (_, override) => {
@@ -214,7 +226,9 @@ describe('POST /api/contact with the mail server down', () => {
       ['sent', 2, null],
       ['sent', 2, null],
     ])
-    expect(smtp.messages.filter((message) => message.to.includes(CONTACT_TO) && message.raw.includes(email))).toHaveLength(1)
+    expect(
+      smtp.messages.filter((message) => message.to.includes(CONTACT_TO) && message.raw.includes(email)),
+    ).toHaveLength(1)
     expect(smtp.messages.filter((message) => message.to.includes(email))).toHaveLength(1)
 
     // Sent rows are never sent again.

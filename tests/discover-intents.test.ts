@@ -25,7 +25,11 @@ beforeAll(async () => {
   for (const product of PRODUCTS) {
     const homepage = htmlPage(product.html, { url: `https://${product.domain}/` })
     const llmsTxt = product.llmsTxt
-      ? snapshot({ url: `https://${product.domain}/llms.txt`, headers: { 'content-type': 'text/plain' }, body: product.llmsTxt })
+      ? snapshot({
+          url: `https://${product.domain}/llms.txt`,
+          headers: { 'content-type': 'text/plain' },
+          body: product.llmsTxt,
+        })
       : null
     const identity = identifySite(homepage, product.domain)
     const profile = describeSite(homepage, llmsTxt)
@@ -44,7 +48,9 @@ afterAll(() => handle.close())
 async function discover(intent: string, limit = 10) {
   nextIp += 1
   const response = await app.handle(
-    request(`/api/discover?intent=${encodeURIComponent(intent)}&limit=${limit}`, { headers: { 'x-forwarded-for': `10.77.${nextIp >> 8}.${nextIp & 255}` } }),
+    request(`/api/discover?intent=${encodeURIComponent(intent)}&limit=${limit}`, {
+      headers: { 'x-forwarded-for': `10.77.${nextIp >> 8}.${nextIp & 255}` },
+    }),
   )
   expect(response.status).toBe(200)
   return (await response.json()) as { results: { domain: string; matchScore: number; score: number }[]; total: number }
@@ -56,10 +62,33 @@ function productWords(domain: string): Set<string> {
   const homepage = htmlPage(product.html)
   const llmsTxt = product.llmsTxt ? snapshot({ body: product.llmsTxt }) : null
   const text = `${identifySite(homepage, domain).name} ${profileText(describeSite(homepage, llmsTxt))} ${homepage.$('body').text()}`
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean))
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean),
+  )
 }
 
-const STOPWORDS = new Set(['a', 'an', 'the', 'for', 'to', 'of', 'my', 'on', 'in', 'from', 'i', 'need', 'some', 'by', 'me', 'want', 'and'])
+const STOPWORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'for',
+  'to',
+  'of',
+  'my',
+  'on',
+  'in',
+  'from',
+  'i',
+  'need',
+  'some',
+  'by',
+  'me',
+  'want',
+  'and',
+])
 
 /**
  * [intent, the product expected in the top 3, how it must be understood]. `words`: the intent shares words with
@@ -106,7 +135,9 @@ const INTENTS: [string, string, 'words' | 'synonyms' | 'typo'][] = [
 
 describe('discover understands intent', () => {
   test('the fixtures are indexed with their categories', async () => {
-    const categories = Object.fromEntries(PRODUCTS.map((product) => [product.domain, identifySite(htmlPage(product.html), product.domain).category]))
+    const categories = Object.fromEntries(
+      PRODUCTS.map((product) => [product.domain, identifySite(htmlPage(product.html), product.domain).category]),
+    )
     expect(categories).toMatchObject({
       'ridgeline.example': 'ecommerce-retail',
       'voltbay.example': 'ecommerce-retail',
@@ -138,10 +169,16 @@ describe('discover understands intent', () => {
   })
 
   test('the issue: the outdoor-clothing store is found for what it sells, and among the stores for "store"', async () => {
-    for (const intent of ['backpacks', 'socks', 'outdoor gear']) expect((await discover(intent)).results[0]!.domain).toBe('ridgeline.example')
+    for (const intent of ['backpacks', 'socks', 'outdoor gear'])
+      expect((await discover(intent)).results[0]!.domain).toBe('ridgeline.example')
     // The electronics shop says "shop" (a synonym); the outdoor one is a store by its category only.
     const stores = await discover('store')
-    expect(stores.results.map((result) => result.domain).slice(0, 2).sort()).toEqual(['ridgeline.example', 'voltbay.example'])
+    expect(
+      stores.results
+        .map((result) => result.domain)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['ridgeline.example', 'voltbay.example'])
   })
 
   test('relevance leads readiness: the product meeting the whole need first, a category-only match below', async () => {
@@ -165,7 +202,8 @@ describe('discover understands intent', () => {
         expect(result.matchScore).toBeLessThanOrEqual(1)
       }
       // Allow for matchScore's rounding to 4 decimals.
-      for (let index = 1; index < ranks.length; index++) expect(ranks[index]!).toBeLessThanOrEqual(ranks[index - 1]! + 1e-3)
+      for (let index = 1; index < ranks.length; index++)
+        expect(ranks[index]!).toBeLessThanOrEqual(ranks[index - 1]! + 1e-3)
     }
   })
 })

@@ -29,13 +29,25 @@ describe('describeSite', () => {
         ],
       })}
       </head><body><h1>Anvils</h1><h2>Hammers</h2><h3>Anvils</h3><h4>not a heading we read</h4><p>body text is not profile</p></body></html>`)
-    const profile = describeSite(page, snapshot({ body: '# Acme\n\n> Anvils and hammers for\n> blacksmiths.\n\n## Docs\n- [x](/x)\n' }))
+    const profile = describeSite(
+      page,
+      snapshot({ body: '# Acme\n\n> Anvils and hammers for\n> blacksmiths.\n\n## Docs\n- [x](/x)\n' }),
+    )
     expect(profile).toEqual({
       title: 'Acme | Anvils',
       description: 'Anvils for every forge.',
       openGraph: ['Drop-forged since 1901.'],
       headings: ['Anvils', 'Hammers'],
-      structuredData: ['Acme Inc.', 'Heavy things', 'Anvil 50', 'A fifty-pound anvil.', 'Blacksmith tools', 'Acme Forge', 'Anvil 50, black', 'Clearance'],
+      structuredData: [
+        'Acme Inc.',
+        'Heavy things',
+        'Anvil 50',
+        'A fifty-pound anvil.',
+        'Blacksmith tools',
+        'Acme Forge',
+        'Anvil 50, black',
+        'Clearance',
+      ],
       llmsSummary: 'Acme Anvils and hammers for blacksmiths.',
     })
     expect(profileText(profile)).toContain('Clearance')

@@ -31,7 +31,13 @@ type Entry = { id: string; status: CheckStatus; score: number; details: string; 
 
 function report(domain: string, entries: Entry[], overrides: Partial<ScanReport> = {}): ScanReport {
   const checks = entries.map(({ id, status, ...entry }) => checkResult(id, status, entry))
-  return scanReport({ domain, score: 40, scannedAt: new Date().toISOString(), layers: [discoveryLayer(checks)], ...overrides })
+  return scanReport({
+    domain,
+    score: 40,
+    scannedAt: new Date().toISOString(),
+    layers: [discoveryLayer(checks)],
+    ...overrides,
+  })
 }
 
 beforeAll(async () => {
@@ -40,10 +46,15 @@ beforeAll(async () => {
   const scans = handle.deps.scans
   // The older scan has robots-txt, the latest does not: feedback is about the latest scan only.
   await scans.insert(
-    report(scanned, [{ id: 'robots-txt', status: 'pass', score: 10, details: 'old' }], { scannedAt: '2025-01-01T00:00:00.000Z' }),
+    report(scanned, [{ id: 'robots-txt', status: 'pass', score: 10, details: 'old' }], {
+      scannedAt: '2025-01-01T00:00:00.000Z',
+    }),
     { ephemeral: false },
   )
-  latestScan = await scans.insert(report(scanned, [{ id: 'llms-txt', status: 'fail', score: 0, details: 'No /llms.txt' }]), { ephemeral: false })
+  latestScan = await scans.insert(
+    report(scanned, [{ id: 'llms-txt', status: 'fail', score: 0, details: 'No /llms.txt' }]),
+    { ephemeral: false },
+  )
   await scans.insert(
     report(bundle, [
       { id: 'llms-txt', status: 'pass', score: 10, details: 'first server', mcpUrl: `https://${bundle}/a/mcp` },
@@ -56,7 +67,9 @@ afterAll(() => handle.close())
 afterEach(() => setSystemTime())
 
 const post = async (json: unknown, ip = clientIp(), target = app) => {
-  const response = await target.handle(request('/api/feedback/check', { method: 'POST', json, headers: { 'x-forwarded-for': ip } }))
+  const response = await target.handle(
+    request('/api/feedback/check', { method: 'POST', json, headers: { 'x-forwarded-for': ip } }),
+  )
   return { response, body: (await response.json()) as Record<string, any> }
 }
 const get = async (path: string) => {
@@ -134,14 +147,18 @@ describe('AgentVerification', () => {
     expect([expired.code, expired.details?.reason]).toEqual(['AGENT_VERIFICATION_FAILED', 'expired'])
   })
 
-  test('an altered token or another token\'s answer is refused', async () => {
+  test("an altered token or another token's answer is refused", async () => {
     const verification = handle.deps.verification
     const first = await verification.issue()
     const second = await verification.issue()
     const [id, expiry, mac] = first.token.split('.')
     const extended = `${id}.${Number(expiry) + 60_000}.${mac}`
-    expect((await rejection(verification.verify(extended, solveChallenge(first.challenge.data)))).details?.reason).toBe('mismatch')
-    expect((await rejection(verification.verify(first.token, solveChallenge(second.challenge.data)))).details?.reason).toBe('mismatch')
+    expect((await rejection(verification.verify(extended, solveChallenge(first.challenge.data)))).details?.reason).toBe(
+      'mismatch',
+    )
+    expect(
+      (await rejection(verification.verify(first.token, solveChallenge(second.challenge.data)))).details?.reason,
+    ).toBe('mismatch')
     expect((await rejection(verification.verify('not-a-token', 'x'))).details?.reason).toBe('malformed')
   })
 
@@ -156,7 +173,9 @@ describe('AgentVerification', () => {
 
 describe('POST /api/feedback/check', () => {
   test('a human report is stored with the result snapshotted from the latest scan', async () => {
-    const { response, body } = await post(human({ reporterEmail: 'owner@fb.test', domain: `https://${scanned.toUpperCase()}/pricing` }))
+    const { response, body } = await post(
+      human({ reporterEmail: 'owner@fb.test', domain: `https://${scanned.toUpperCase()}/pricing` }),
+    )
     expect(response.status).toBe(200)
     expect(body.ok).toBe(true)
     const [row] = await handle.deps.database.db.select().from(checkFeedback).where(eq(checkFeedback.id, body.id))
@@ -175,7 +194,13 @@ describe('POST /api/feedback/check', () => {
     const { response, body } = await post(human({ domain: bundle, mcpUrl: `https://${bundle}/b/mcp` }))
     expect(response.status).toBe(200)
     const [row] = await handle.deps.database.db.select().from(checkFeedback).where(eq(checkFeedback.id, body.id))
-    expect(row?.snapshot).toEqual({ status: 'fail', score: 0, maxScore: 10, details: 'second server', mcpUrl: `https://${bundle}/b/mcp` })
+    expect(row?.snapshot).toEqual({
+      status: 'fail',
+      score: 0,
+      maxScore: 10,
+      details: 'second server',
+      mcpUrl: `https://${bundle}/b/mcp`,
+    })
   })
 
   test('a verified agent report is stored once; the same token again and a wrong answer are 401', async () => {
@@ -221,7 +246,10 @@ describe('POST /api/feedback/check', () => {
   test('400 for an agent without verification or with an email, before any token is spent', async () => {
     const missing = await post({ ...(await agent()), verificationToken: undefined, verificationAnswer: undefined })
     expect(missing.response.status).toBe(400)
-    expect(missing.body.details.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(['verificationAnswer', 'verificationToken'])
+    expect(missing.body.details.issues.map((issue: { path: string }) => issue.path).sort()).toEqual([
+      'verificationAnswer',
+      'verificationToken',
+    ])
 
     const payload = await agent({ reporterEmail: 'bot@fb.test' })
     const withEmail = await post(payload)
@@ -280,7 +308,9 @@ describe('agent feedback', () => {
   }
 
   beforeAll(async () => {
-    await service().submitAgentFeedback(await submission({ outcome: 'failure', recommendation: 'not_recommend', layer_scores: { discovery: 2 } }))
+    await service().submitAgentFeedback(
+      await submission({ outcome: 'failure', recommendation: 'not_recommend', layer_scores: { discovery: 2 } }),
+    )
     await service().submitAgentFeedback(await submission({ outcome: 'partial_failure', recommendation: 'neutral' }))
   })
 
@@ -304,7 +334,9 @@ describe('agent feedback', () => {
   })
 
   test('a legacy key next to its current name is a 400; an unverified report is a 401 and is not stored', async () => {
-    const conflict = await rejection(service().submitAgentFeedback(await submission({ layer_scores: { access: 3, integration: 4 } })))
+    const conflict = await rejection(
+      service().submitAgentFeedback(await submission({ layer_scores: { access: 3, integration: 4 } })),
+    )
     expect([conflict.code, conflict.status]).toEqual(['VALIDATION_FAILED', 400])
     const before = (await service().listAgentFeedback(domain, { limit: 1, offset: 0 })).total
     const unverified = await rejection(service().submitAgentFeedback(await submission({ verificationAnswer: 'wrong' })))
@@ -313,7 +345,17 @@ describe('agent feedback', () => {
   })
 
   test('the input model refuses unknown stages and scores outside 1-5', () => {
-    const base = { domain, agent_id: 'a', user_intent: 'u', task_description: 't', outcome: 'success', content: 'c', recommendation: 'neutral', verificationToken: 't', verificationAnswer: 'a' }
+    const base = {
+      domain,
+      agent_id: 'a',
+      user_intent: 'u',
+      task_description: 't',
+      outcome: 'success',
+      content: 'c',
+      recommendation: 'neutral',
+      verificationToken: 't',
+      verificationAnswer: 'a',
+    }
     expect(agentFeedbackInput.safeParse({ ...base, layer_scores: { checkout: 3 } }).success).toBe(false)
     expect(agentFeedbackInput.safeParse({ ...base, layer_scores: { access: 6 } }).success).toBe(false)
     expect(agentFeedbackInput.safeParse({ ...base, layer_scores: { access: 2.5 } }).success).toBe(false)
@@ -324,7 +366,11 @@ describe('agent feedback', () => {
     const all = await get(`/api/feedback/${domain}`)
     expect(all.response.status).toBe(200)
     expect(all.body).toMatchObject({ domain, total: 3, limit: 20, offset: 0 })
-    expect(all.body.items.map((item: { outcome: string }) => item.outcome)).toEqual(['success', 'partial_failure', 'failure'])
+    expect(all.body.items.map((item: { outcome: string }) => item.outcome)).toEqual([
+      'success',
+      'partial_failure',
+      'failure',
+    ])
     expect(all.body.items[0].layer_scores).toEqual({ discovery: 5, identity: 4, access: 3, payments: 2, experience: 1 })
 
     const second = await get(`/api/feedback/${encodeURIComponent(`https://${domain}/`)}?limit=1&offset=1`)
@@ -347,7 +393,12 @@ describe('agent feedback', () => {
       recommendations: { recommend: 1, neutral: 1, not_recommend: 1 },
     })
     const empty = await get(`/api/feedback/${unscanned}/stats`)
-    expect(empty.body).toMatchObject({ total: 0, success_rate: 0, recommend_rate: 0, outcomes: { success: 0, partial_failure: 0, failure: 0 } })
+    expect(empty.body).toMatchObject({
+      total: 0,
+      success_rate: 0,
+      recommend_rate: 0,
+      outcomes: { success: 0, partial_failure: 0, failure: 0 },
+    })
   })
 
   test.each([

@@ -15,7 +15,10 @@ afterAll(() => handle.close())
 async function readiness(app: AppHandle, status: number) {
   const response = await app.app.handle(request('/readyz'))
   expect(response.status).toBe(status)
-  return (await response.json()) as { status: string; checks: Record<'database' | 'store', { ok: boolean; kind: string }> }
+  return (await response.json()) as {
+    status: string
+    checks: Record<'database' | 'store', { ok: boolean; kind: string }>
+  }
 }
 
 describe('operations routes', () => {
@@ -65,7 +68,11 @@ describe('error envelope', () => {
   test('a body over 1 MiB is refused with 413, by its Content-Length or while it is read', async () => {
     const big = JSON.stringify({ url: 'x'.repeat(1024 * 1024 + 10) })
     const declared = await handle.app.handle(
-      request('/api/scan', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(big.length) }, body: big }),
+      request('/api/scan', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(big.length) },
+        body: big,
+      }),
     )
     expect(declared.status).toBe(413)
     expect((await declared.json()).code).toBe('PAYLOAD_TOO_LARGE')
@@ -77,7 +84,11 @@ describe('error envelope', () => {
       },
     })
     const streamed = await handle.app.handle(
-      new Request('http://localhost/api/scan', { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunked }),
+      new Request('http://localhost/api/scan', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: chunked,
+      }),
     )
     expect(streamed.status).toBe(413)
     expect((await streamed.json()).code).toBe('PAYLOAD_TOO_LARGE')
@@ -147,8 +158,9 @@ describe('API keys', () => {
 
 test('every route that takes a JSON body documents it in OpenAPI', async () => {
   const document = await (await handle.app.handle(request('/openapi.json'))).json()
-  const posts = Object.entries(document.paths as Record<string, { post?: { requestBody?: { content?: Record<string, unknown> } } }>)
-    .filter(([path, item]) => item.post && path !== '/api/mcp')
+  const posts = Object.entries(
+    document.paths as Record<string, { post?: { requestBody?: { content?: Record<string, unknown> } } }>,
+  ).filter(([path, item]) => item.post && path !== '/api/mcp')
   expect(posts.length).toBeGreaterThan(3)
   for (const [path, item] of posts) {
     expect(`${path}: ${Object.keys(item.post!.requestBody?.content ?? {}).join(',')}`).toBe(`${path}: application/json`)

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { AppHandle } from '../core/app.ts'
-import { createFuzzApp, describeFailure, type DocumentedRoute, documentedRoutes, runFuzz } from './support/route-fuzz.ts'
+import {
+  createFuzzApp,
+  describeFailure,
+  type DocumentedRoute,
+  documentedRoutes,
+  runFuzz,
+} from './support/route-fuzz.ts'
 
 /**
  * Every route of /openapi.json under generated hostile requests (see tests/support/route-fuzz.ts): no 5xx, a
@@ -21,7 +27,13 @@ afterAll(() => handle.close())
 
 test('the fuzz covers every documented route', () => {
   expect(routes.length).toBeGreaterThan(30)
-  for (const route of ['POST /api/scan', 'GET /api/score/{domain}', 'GET /api/v2/scan/{id}', 'POST /api/mcp', 'POST /api/ard/search']) {
+  for (const route of [
+    'POST /api/scan',
+    'GET /api/score/{domain}',
+    'GET /api/v2/scan/{id}',
+    'POST /api/mcp',
+    'POST /api/ard/search',
+  ]) {
     expect(routes.map((entry) => `${entry.method} ${entry.path}`)).toContain(route)
   }
 })

@@ -76,7 +76,10 @@ describe('body depth is bounded before parsing and validation', () => {
       if (ard) await expectArdError(response, 400, 'INVALID_ARGUMENT')
       else {
         const body = await expectError(response, 400, 'VALIDATION_FAILED')
-        expect(body.details).toEqual({ in: 'body', issues: [{ path: '', message: expect.stringContaining(String(MAX_JSON_DEPTH)) }] })
+        expect(body.details).toEqual({
+          in: 'body',
+          issues: [{ path: '', message: expect.stringContaining(String(MAX_JSON_DEPTH)) }],
+        })
       }
     })
   }
@@ -109,7 +112,10 @@ describe('only JSON bodies are accepted', () => {
     ['multipart', () => request('/api/scan', { method: 'POST', body: form })],
     ['text/plain', () => post('/api/scan', '{"url":"example.test"}', 'text/plain')],
     ['no content type', () => post('/api/scan', '{"url":"example.test"}')],
-    ['contact as a form', () => post('/api/contact', 'name=a&email=a%40b.test&message=hello+there', 'application/x-www-form-urlencoded')],
+    [
+      'contact as a form',
+      () => post('/api/contact', 'name=a&email=a%40b.test&message=hello+there', 'application/x-www-form-urlencoded'),
+    ],
     ['MCP as text', () => post('/api/mcp', '{"jsonrpc":"2.0","id":1,"method":"ping"}', 'text/plain')],
   ]
   for (const [name, build] of cases) {
@@ -119,7 +125,11 @@ describe('only JSON bodies are accepted', () => {
   }
 
   test('an ARD route answers 415 in its own envelope', async () => {
-    await expectArdError(await call(post('/api/ard/search', 'query=shoes', 'application/x-www-form-urlencoded')), 415, 'INVALID_ARGUMENT')
+    await expectArdError(
+      await call(post('/api/ard/search', 'query=shoes', 'application/x-www-form-urlencoded')),
+      415,
+      'INVALID_ARGUMENT',
+    )
   })
 
   test('a JSON content type with parameters or in capitals is JSON', async () => {
@@ -146,7 +156,13 @@ describe('text that PostgreSQL or a log line cannot take is a 400', () => {
   ]) {
     test(`${name} in a body string`, async () => {
       const body = await expectError(
-        await call(post('/api/contact', `{"name":"Ada","email":"ada@example.test","message":"hello ${escaped} world"}`, 'application/json')),
+        await call(
+          post(
+            '/api/contact',
+            `{"name":"Ada","email":"ada@example.test","message":"hello ${escaped} world"}`,
+            'application/json',
+          ),
+        ),
         400,
         'VALIDATION_FAILED',
       )
@@ -155,20 +171,38 @@ describe('text that PostgreSQL or a log line cannot take is a 400', () => {
   }
 
   test('NUL in a feedback message, in a nested ARD filter and in a member name', async () => {
-    const feedback = { reporterType: 'human', domain: 'example.test', checkId: 'robots-txt', reason: 'other', message: 'a\u0000b' }
-    const body = await expectError(await call(request('/api/feedback/check', { method: 'POST', json: feedback })), 400, 'VALIDATION_FAILED')
+    const feedback = {
+      reporterType: 'human',
+      domain: 'example.test',
+      checkId: 'robots-txt',
+      reason: 'other',
+      message: 'a\u0000b',
+    }
+    const body = await expectError(
+      await call(request('/api/feedback/check', { method: 'POST', json: feedback })),
+      400,
+      'VALIDATION_FAILED',
+    )
     expect(body.details.issues[0].path).toBe('message')
     const ard = await expectArdError(
-      await call(request('/api/ard/search', { method: 'POST', json: { query: { filter: { tags: ['ok', 'b\u0000d'] } } } })),
+      await call(
+        request('/api/ard/search', { method: 'POST', json: { query: { filter: { tags: ['ok', 'b\u0000d'] } } } }),
+      ),
       400,
       'INVALID_ARGUMENT',
     )
     expect(ard.details.issues[0].path).toBe('query.filter.tags.1')
-    await expectError(await call(request('/api/scan', { method: 'POST', json: { url: 'example.test', 'x\u0000': 1 } })), 400, 'VALIDATION_FAILED')
+    await expectError(
+      await call(request('/api/scan', { method: 'POST', json: { url: 'example.test', 'x\u0000': 1 } })),
+      400,
+      'VALIDATION_FAILED',
+    )
   })
 
   test('tab, line feed, carriage return and a surrogate pair are text', async () => {
-    const response = await call(post('/api/contact', contact('line one\r\nline two\tand a 😀 in it'), 'application/json'))
+    const response = await call(
+      post('/api/contact', contact('line one\r\nline two\tand a 😀 in it'), 'application/json'),
+    )
     expect(response.status).toBe(200)
   })
 
@@ -237,9 +271,17 @@ describe('oversized bodies get the envelope', () => {
     const server = handle.app.listen(options).server!
     try {
       const base = `http://127.0.0.1:${server.port}`
-      const declared = await fetch(`${base}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big() })
+      const declared = await fetch(`${base}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: big(),
+      })
       await expectError(declared, 413, 'PAYLOAD_TOO_LARGE')
-      const streamed = await fetch(`${base}/api/scan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunked() })
+      const streamed = await fetch(`${base}/api/scan`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: chunked(),
+      })
       await expectError(streamed, 413, 'PAYLOAD_TOO_LARGE')
     } finally {
       await handle.app.stop(true)
@@ -256,7 +298,11 @@ async function switchableDatabase() {
   const real = await openDatabase(testConfig({ DATABASE_URL: 'memory://' }))
   const refused: ReturnType<typeof postgres>[] = []
   const deadDb = () => {
-    const client = postgres('postgres://nobody:nothing@127.0.0.1:1/none', { max: 1, connect_timeout: 1, onnotice: () => {} })
+    const client = postgres('postgres://nobody:nothing@127.0.0.1:1/none', {
+      max: 1,
+      connect_timeout: 1,
+      onnotice: () => {},
+    })
     refused.push(client)
     return drizzle({ client }) as unknown as Db
   }
@@ -313,7 +359,15 @@ describe('with the database down', () => {
   test('routes that need the database answer 500 DATABASE_UNAVAILABLE, keyed or not', async () => {
     await expectError(await keyed('/api/score/example.test'), 500, 'DATABASE_UNAVAILABLE')
     await expectError(await send(app.app, request('/api/score/example.test')), 500, 'DATABASE_UNAVAILABLE')
-    await expectError(await keyed('/api/scan', { method: 'POST', body: '{"url":"example.test"}', headers: { 'content-type': 'application/json' } }), 500, 'DATABASE_UNAVAILABLE')
+    await expectError(
+      await keyed('/api/scan', {
+        method: 'POST',
+        body: '{"url":"example.test"}',
+        headers: { 'content-type': 'application/json' },
+      }),
+      500,
+      'DATABASE_UNAVAILABLE',
+    )
     await expectError(await send(app.app, request('/api/leaderboard')), 500, 'DATABASE_UNAVAILABLE')
     await expectArdError(await send(app.app, request('/api/ard/agents')), 500, 'INTERNAL_ERROR')
   })
@@ -359,7 +413,13 @@ describe('isDatabaseUnavailableError', () => {
   })
 
   test('a query the database refused is not an outage', () => {
-    for (const error of [withCode('22003', 'integer out of range'), withCode('23505'), new Error('boom'), 'ECONNREFUSED', null]) {
+    for (const error of [
+      withCode('22003', 'integer out of range'),
+      withCode('23505'),
+      new Error('boom'),
+      'ECONNREFUSED',
+      null,
+    ]) {
       expect(isDatabaseUnavailableError(error)).toBe(false)
     }
   })
@@ -367,7 +427,10 @@ describe('isDatabaseUnavailableError', () => {
 
 test('Outage logs the start and the end of an outage once each, and a new outage after a quiet minute', () => {
   const lines: { msg: string }[] = []
-  const outage = new Outage(pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }), 'database')
+  const outage = new Outage(
+    pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }),
+    'database',
+  )
   outage.succeeded(0)
   for (let t = 0; t < 10; t++) outage.failed(new Error('down'), 1000 + t)
   expect(outage.failedWithin(1000, 1500)).toBe(true)

@@ -35,7 +35,10 @@ export interface TestAppOptions {
   start?: boolean
 }
 
-export async function testApp(env: Record<string, string | undefined> = {}, options: TestAppOptions = {}): Promise<AppHandle> {
+export async function testApp(
+  env: Record<string, string | undefined> = {},
+  options: TestAppOptions = {},
+): Promise<AppHandle> {
   const config = testConfig(env)
   const namespace = randomUUID()
   const store = await openStore(config, { prefix: `test:${namespace}:` })
@@ -48,7 +51,9 @@ export async function testApp(env: Record<string, string | undefined> = {}, opti
  * A started test app listening on a free loopback port, for clients that reach it over the network (the CLI's
  * `--server`). `url` is its origin; close() stops listening, then closes the app.
  */
-export async function servedTestApp(env: Record<string, string | undefined> = {}): Promise<AppHandle & { url: string }> {
+export async function servedTestApp(
+  env: Record<string, string | undefined> = {},
+): Promise<AppHandle & { url: string }> {
   const handle = await testApp(env, { start: true })
   handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   return {
@@ -66,7 +71,10 @@ export async function servedTestApp(env: Record<string, string | undefined> = {}
  * a fresh PGlite by default, or with DATABASE_URL a throwaway database created for it. Its close() also drops
  * that database.
  */
-export async function isolatedTestApp(env: Record<string, string | undefined> = {}, options: TestAppOptions = {}): Promise<AppHandle> {
+export async function isolatedTestApp(
+  env: Record<string, string | undefined> = {},
+  options: TestAppOptions = {},
+): Promise<AppHandle> {
   const base = process.env.DATABASE_URL
   if (!base) return testApp(env, options)
   const name = `isolated_test_${randomUUID().replaceAll('-', '')}`

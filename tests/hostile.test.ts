@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngineDeps } from '../core/engine-deps.ts'
 import { scan, type ScanReport } from '../core/engine/scan.ts'
-import { HOSTILE_PROFILES, type HostileProfile, type HostileServer, startHostileServer } from './fixtures/hostile/server.ts'
+import {
+  HOSTILE_PROFILES,
+  type HostileProfile,
+  type HostileServer,
+  startHostileServer,
+} from './fixtures/hostile/server.ts'
 import { testConfig } from './helpers.ts'
 import { rssGrowth } from './support/rss.ts'
 
@@ -81,10 +86,13 @@ test('an XML bomb sitemap is not well-formed', () => {
   expect(check('xml-bomb', 'sitemap-xml').details).toContain('not well-formed')
 })
 
-test.each(['gzip-bomb', 'endless'] as const)('%s at every path: bodies are cut, the checks judge what was read', (profile) => {
-  expect(check(profile, 'llms-txt').status).toBe('fail')
-  expect(check(profile, 'sitemap-xml').details).toContain('not well-formed')
-})
+test.each(['gzip-bomb', 'endless'] as const)(
+  '%s at every path: bodies are cut, the checks judge what was read',
+  (profile) => {
+    expect(check(profile, 'llms-txt').status).toBe('fail')
+    expect(check(profile, 'sitemap-xml').details).toContain('not well-formed')
+  },
+)
 
 test.each(['deep-html', 'wide-html'] as const)('%s: the homepage is parsed up to its bounds and judged', (profile) => {
   expect(check(profile, 'content-without-js').status).toBe('fail')

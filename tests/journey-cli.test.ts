@@ -11,11 +11,18 @@ let sites: LabelledWorld
 let env: Record<string, string>
 beforeAll(() => {
   sites = startLabelledSites()
-  env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: sites.resolveRules.join(',') }
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LOG_LEVEL: 'silent',
+    SCANNER_ALLOW_PRIVATE: 'true',
+    SCANNER_RESOLVE: sites.resolveRules.join(','),
+  }
 })
 afterAll(() => sites.stop())
 
-const journey = (args: string[], extra: Record<string, string> = {}): Promise<CliRun> => runCliSource(['journey', ...args, '--static'], { ...env, ...extra })
+const journey = (args: string[], extra: Record<string, string> = {}): Promise<CliRun> =>
+  runCliSource(['journey', ...args, '--static'], { ...env, ...extra })
 
 describe('agent-readiness journey (in-process)', () => {
   test('success: exit 0, the verdict, the answer with its source and the trajectory', async () => {
@@ -29,21 +36,39 @@ describe('agent-readiness journey (in-process)', () => {
   })
 
   test('at a terminal the trajectory is printed once: live as it goes, then counted by the report', async () => {
-    const run = await runInTerminal([process.execPath, CLI_SOURCE, 'journey', 'seat-saas.test', '--intent', 'find-pricing', '--static'], env)
+    const run = await runInTerminal(
+      [process.execPath, CLI_SOURCE, 'journey', 'seat-saas.test', '--intent', 'find-pricing', '--static'],
+      env,
+    )
     expect(run.code).toBe(0)
     const screen = run.stdout.replaceAll('\r\n', '\n')
     const firstStep = screen.split('\n').find((line) => /^  s1 /.test(line))
     expect(firstStep).toBeDefined()
     expect(screen.split('\n').filter((line) => line === firstStep)).toHaveLength(1)
     expect(screen).toMatch(/\n\d+ steps \(\d+ tool calls\), above\n/)
-    expect(screen.indexOf(firstStep!)).toBeLessThan(screen.indexOf('find-pricing on seat-saas.test as deterministic (self): SUCCESS'))
+    expect(screen.indexOf(firstStep!)).toBeLessThan(
+      screen.indexOf('find-pricing on seat-saas.test as deterministic (self): SUCCESS'),
+    )
   })
 
   test('blocked as an AI assistant: exit 1, json names the blocked step and the checks that would help', async () => {
-    const run = await journey(['assistant-gated.test', '--intent', 'find-pricing', '--agent', 'claude-user', '--format', 'json'])
+    const run = await journey([
+      'assistant-gated.test',
+      '--intent',
+      'find-pricing',
+      '--agent',
+      'claude-user',
+      '--format',
+      'json',
+    ])
     expect(run.code).toBe(1)
     const report = JSON.parse(run.stdout) as JourneyReport
-    expect(report).toMatchObject({ domain: 'assistant-gated.test', identity: 'Claude-User', agent: { id: 'claude-user' }, verdict: { outcome: 'blocked' } })
+    expect(report).toMatchObject({
+      domain: 'assistant-gated.test',
+      identity: 'Claude-User',
+      agent: { id: 'claude-user' },
+      verdict: { outcome: 'blocked' },
+    })
     const blocked = report.steps.find((step) => step.id === report.verdict.evidence_step_ids[0])!
     expect(blocked).toMatchObject({ url: 'https://assistant-gated.test/', status: 'blocked' })
     expect(report.insight.related_checks).toContain('bot-challenge-free')
@@ -55,11 +80,21 @@ describe('agent-readiness journey (in-process)', () => {
       hostname: '127.0.0.1',
       fetch: (request) =>
         new URL(request.url).pathname === '/'
-          ? new Response(`<!doctype html><html><head><title>Kiln Works</title><meta name="description" content="Kiln Works fires stoneware for potters. We run three gas kilns and fire weekly."></head><body><h1>Kiln Works</h1><p>${'Kiln Works fires stoneware for potters who have no kiln of their own. We run three gas kilns and fire every week. '.repeat(4)}</p></body></html>`, { headers: { 'content-type': 'text/html' } })
+          ? new Response(
+              `<!doctype html><html><head><title>Kiln Works</title><meta name="description" content="Kiln Works fires stoneware for potters. We run three gas kilns and fire weekly."></head><body><h1>Kiln Works</h1><p>${'Kiln Works fires stoneware for potters who have no kiln of their own. We run three gas kilns and fire every week. '.repeat(4)}</p></body></html>`,
+              { headers: { 'content-type': 'text/html' } },
+            )
           : new Response('Not found', { status: 404 }),
     })
     try {
-      const run = await journey([`127.0.0.1:${local.port}`, '--intent', 'evaluate-product', '--allow-private', '--format', 'json'])
+      const run = await journey([
+        `127.0.0.1:${local.port}`,
+        '--intent',
+        'evaluate-product',
+        '--allow-private',
+        '--format',
+        'json',
+      ])
       const report = JSON.parse(run.stdout) as JourneyReport
       expect(report.steps.find((step) => step.url)?.url).toStartWith(`http://127.0.0.1:${local.port}/`)
       expect({ code: run.code, outcome: report.verdict.outcome }).toEqual({ code: 0, outcome: 'success' })
@@ -81,7 +116,10 @@ describe('agent-readiness journey (in-process)', () => {
   test.each([
     [['seat-saas.test'], /--intent ID is required/],
     [['seat-saas.test', '--intent', 'find-nothing'], /"find-nothing" is not a curated intent/],
-    [['seat-saas.test', '--intent', 'find-pricing', '--agent', 'browser'], /--agent is one of deterministic, chatgpt-user, claude-user, perplexity-user, mistralai-user/],
+    [
+      ['seat-saas.test', '--intent', 'find-pricing', '--agent', 'browser'],
+      /--agent is one of deterministic, chatgpt-user, claude-user, perplexity-user, mistralai-user/,
+    ],
     [['seat-saas.test', '--intent', 'find-pricing', '--format', 'xml'], /--format is one of text, json, junit/],
   ])('usage errors exit 2: %p', async (args, message) => {
     const run = await journey(args)
@@ -102,7 +140,10 @@ describe('agent-readiness journey --server', () => {
 
   test('runs on the service and prints what the in-process run prints', async () => {
     const [remote, local] = await Promise.all([
-      runCliSource(['journey', 'geo-api.test', '--intent', 'find-api-reference', '--format', 'json', '--server', server], env),
+      runCliSource(
+        ['journey', 'geo-api.test', '--intent', 'find-api-reference', '--format', 'json', '--server', server],
+        env,
+      ),
       journey(['geo-api.test', '--intent', 'find-api-reference', '--format', 'json']),
     ])
     expect(remote.code).toBe(0)

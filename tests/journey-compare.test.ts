@@ -14,7 +14,12 @@ let world: World
 let catalog: Set<string>
 beforeAll(async () => {
   sites = startLabelledSites()
-  world = await startWorld([], { browser: null, extraResolve: sites.resolveRules, env: { WORKER_CONCURRENCY: '4' }, start: true })
+  world = await startWorld([], {
+    browser: null,
+    extraResolve: sites.resolveRules,
+    env: { WORKER_CONCURRENCY: '4' },
+    start: true,
+  })
   const checks = (await (await getPath(world.handle, '/api/checks')).json()) as { checks: { id: string }[] }
   catalog = new Set(checks.checks.map((check) => check.id))
 })
@@ -45,10 +50,23 @@ async function compare(body: Record<string, unknown>): Promise<{ agent: Run; bro
 
 describe('compare runs', () => {
   test('an edge that challenges ChatGPT-User: blocked for agents, reachable for browsers, in the record, its insight and the page', async () => {
-    const { agent, browser } = await compare({ intent: { id: 'find-pricing' }, domain: 'assistant-gated.test', agent: 'chatgpt-user' })
+    const { agent, browser } = await compare({
+      intent: { id: 'find-pricing' },
+      domain: 'assistant-gated.test',
+      agent: 'chatgpt-user',
+    })
     expect(journeyRun.safeParse(agent).success).toBe(true)
-    expect(agent).toMatchObject({ identity: 'ChatGPT-User', agent: { id: 'chatgpt-user' }, verdict: { outcome: 'blocked' } })
-    expect(browser).toMatchObject({ identity: 'browser', agent: { id: 'browser' }, compare: { run_id: agent.id, role: 'browser' }, verdict: { outcome: 'success' } })
+    expect(agent).toMatchObject({
+      identity: 'ChatGPT-User',
+      agent: { id: 'chatgpt-user' },
+      verdict: { outcome: 'blocked' },
+    })
+    expect(browser).toMatchObject({
+      identity: 'browser',
+      agent: { id: 'browser' },
+      compare: { run_id: agent.id, role: 'browser' },
+      verdict: { outcome: 'success' },
+    })
     const blockedStep = agent.steps.find((step: Run) => step.url === 'https://assistant-gated.test/')
     expect(agent.verdict.reason).toContain(`(step ${blockedStep.id})`)
     expect(agent.insight.comparison).toEqual({
@@ -79,22 +97,40 @@ describe('compare runs', () => {
   test('our own agent on the same site: reachable both ways', async () => {
     const { agent } = await compare({ intent: { id: 'find-pricing' }, domain: 'assistant-gated.test' })
     expect(agent.identity).toBe('self')
-    expect(agent.insight.comparison).toMatchObject({ finding: 'reachable', agent_outcome: 'success', browser_outcome: 'success' })
+    expect(agent.insight.comparison).toMatchObject({
+      finding: 'reachable',
+      agent_outcome: 'success',
+      browser_outcome: 'success',
+    })
     expect(agent.agent_response).toContain('Source: https://assistant-gated.test/pricing')
   })
 
   test('a task the site does not offer is absent, not blocked, for the agent and the browser alike', async () => {
     const { agent } = await compare({ intent: { id: 'find-terms' }, domain: 'seat-saas.test', agent: 'claude-user' })
-    expect(agent.insight.comparison).toMatchObject({ finding: 'absent', agent_outcome: 'failure', browser_outcome: 'failure' })
-    expect(load(await (await getPath(world.handle, `/journeys/${agent.id}`)).text())('#journey-verdict').text()).toStartWith('Not found: ')
+    expect(agent.insight.comparison).toMatchObject({
+      finding: 'absent',
+      agent_outcome: 'failure',
+      browser_outcome: 'failure',
+    })
+    expect(
+      load(await (await getPath(world.handle, `/journeys/${agent.id}`)).text())('#journey-verdict').text(),
+    ).toStartWith('Not found: ')
     expect(agent.insight.related_checks.length).toBeGreaterThan(0)
     for (const id of agent.insight.related_checks) expect(catalog.has(id)).toBe(true)
   })
 
   test('robots.txt refusing Claude-User only: blocked for agents, reachable for browsers', async () => {
-    const { agent } = await compare({ intent: { id: 'find-pricing' }, domain: 'robots-gated.test', agent: 'claude-user' })
+    const { agent } = await compare({
+      intent: { id: 'find-pricing' },
+      domain: 'robots-gated.test',
+      agent: 'claude-user',
+    })
     expect(agent.verdict.reason).toStartWith('robots.txt disallows https://robots-gated.test/pricing for Claude-User')
-    expect(agent.insight.comparison).toMatchObject({ finding: 'blocked_for_agents', agent_outcome: 'blocked', browser_outcome: 'success' })
+    expect(agent.insight.comparison).toMatchObject({
+      finding: 'blocked_for_agents',
+      agent_outcome: 'blocked',
+      browser_outcome: 'success',
+    })
   })
 
   test('the MCP journey tools offer every agent and a compare run, whose verdict reads blocked', async () => {
@@ -103,7 +139,11 @@ describe('compare runs', () => {
         request('/api/mcp', {
           method: 'POST',
           json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
-          headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'x-forwarded-for': clientIp() },
+          headers: {
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-06-18',
+            'x-forwarded-for': clientIp(),
+          },
         }),
       )
       const { result } = (await response.json()) as { result: { isError?: boolean; structuredContent: Run } }
@@ -112,16 +152,35 @@ describe('compare runs', () => {
     }
     const { agents } = (await (await getPath(world.handle, '/api/journey/agents')).json()) as { agents: Run[] }
     expect((await tool('list_journey_intents', {})).agents).toEqual(agents)
-    const started = await tool('start_journey_run', { intent_id: 'find-pricing', domain: 'assistant-gated.test', agent: 'chatgpt-user', compare: true })
+    const started = await tool('start_journey_run', {
+      intent_id: 'find-pricing',
+      domain: 'assistant-gated.test',
+      agent: 'chatgpt-user',
+      compare: true,
+    })
     expect(started.compare).toEqual({ run_id: expect.stringMatching(/^jr_/), role: 'agent' })
     await untilEnded(world.handle, started.id)
     await untilEnded(world.handle, started.compare.run_id)
-    expect(await tool('get_journey_run', { id: started.id })).toMatchObject({ identity: 'ChatGPT-User', verdict: { outcome: 'blocked' } })
+    expect(await tool('get_journey_run', { id: started.id })).toMatchObject({
+      identity: 'ChatGPT-User',
+      verdict: { outcome: 'blocked' },
+    })
   })
 
   test('a run without compare has no linked run and no comparison', async () => {
-    const created = (await (await createRun(world.handle, { intent: { id: 'find-pricing' }, domain: 'seat-saas.test', agent: 'perplexity-user' })).json()) as Run
+    const created = (await (
+      await createRun(world.handle, {
+        intent: { id: 'find-pricing' },
+        domain: 'seat-saas.test',
+        agent: 'perplexity-user',
+      })
+    ).json()) as Run
     const run = await untilEnded(world.handle, created.id)
-    expect(run).toMatchObject({ identity: 'Perplexity-User', compare: null, insight: { comparison: null, related_checks: [] }, verdict: { outcome: 'success' } })
+    expect(run).toMatchObject({
+      identity: 'Perplexity-User',
+      compare: null,
+      insight: { comparison: null, related_checks: [] },
+      verdict: { outcome: 'success' },
+    })
   })
 })

@@ -53,7 +53,11 @@ describe.skipIf(!runnable)('a journey worker killed mid-run', () => {
     await admin!.unsafe(`create database ${name}`)
     const url = new URL(process.env.DATABASE_URL!)
     url.pathname = `/${name}`
-    const all = testEnv({ DATABASE_URL: url.href, SCANNER_RESOLVE: `held.test:443:127.0.0.1:${site.port}`, TRUST_PROXY: 'true' })
+    const all = testEnv({
+      DATABASE_URL: url.href,
+      SCANNER_RESOLVE: `held.test:443:127.0.0.1:${site.port}`,
+      TRUST_PROXY: 'true',
+    })
     env = Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined))
     api = await createApp(loadConfig({ ...env, WORKER_CONCURRENCY: '0' }), { browser: null })
     await api.start()
@@ -78,18 +82,28 @@ describe.skipIf(!runnable)('a journey worker killed mid-run', () => {
   }
 
   test('the run ends failed with RUN_INTERRUPTED once the next worker takes the job back', async () => {
-    const created = (await (await createRun(api, { intent: { id: 'find-pricing' }, domain: 'held.test' })).json()) as { id: string }
+    const created = (await (await createRun(api, { intent: { id: 'find-pricing' }, domain: 'held.test' })).json()) as {
+      id: string
+    }
     const first = spawnWorker()
     await until('the worker to reach the site', async () => (site.requests() > 0 ? true : undefined), 60_000)
-    const read = async () => (await (await getPath(api, `/api/journey/runs/${created.id}`)).json()) as { status: string; error: { code: string } | null }
+    const read = async () =>
+      (await (await getPath(api, `/api/journey/runs/${created.id}`)).json()) as {
+        status: string
+        error: { code: string } | null
+      }
     expect((await read()).status).toBe('running')
     first.kill('SIGKILL')
     await first.exited
     spawnWorker()
-    const run = await until('the run to end', async () => {
-      const current = await read()
-      return current.status === 'running' ? undefined : current
-    }, 150_000)
+    const run = await until(
+      'the run to end',
+      async () => {
+        const current = await read()
+        return current.status === 'running' ? undefined : current
+      },
+      150_000,
+    )
     expect(run.status).toBe('failed')
     expect(run.error?.code).toBe('RUN_INTERRUPTED')
   }, 240_000)

@@ -17,7 +17,8 @@ afterAll(() => world.close())
 
 async function fill(name: LimitName, subject: string, hits: number): Promise<void> {
   const { limit, windowMs } = LIMITS[name]
-  for (let index = 0; index < hits; index++) await world.handle.deps.store.slidingWindowHit(`rl:${name}:${subject}`, limit, windowMs)
+  for (let index = 0; index < hits; index++)
+    await world.handle.deps.store.slidingWindowHit(`rl:${name}:${subject}`, limit, windowMs)
 }
 
 const pricingOn = (domain: string) => ({ intent: { id: 'find-pricing' }, domain })
@@ -80,8 +81,15 @@ describe('keyed journey limits', () => {
     const ip = clientIp()
     await fill('journeyBurst', `ip:${ip}`, 20)
     const domain = uniqueDomain()
-    await fill('journeyTargetDaily', journeyTargetSubject({ domain, intent: 'find-pricing', harness: 'builtin', model: 'deterministic' }), 100)
-    const response = await createRun(world.handle, pricingOn(domain), { 'x-forwarded-for': ip, authorization: `Bearer ${key.key}` })
+    await fill(
+      'journeyTargetDaily',
+      journeyTargetSubject({ domain, intent: 'find-pricing', harness: 'builtin', model: 'deterministic' }),
+      100,
+    )
+    const response = await createRun(world.handle, pricingOn(domain), {
+      'x-forwarded-for': ip,
+      authorization: `Bearer ${key.key}`,
+    })
     expect(response.status).toBe(201)
     expect(response.headers.get('x-ratelimit-limit')).toBe('1000')
     expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeLessThan(1000)

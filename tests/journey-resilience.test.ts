@@ -54,7 +54,9 @@ describe('journey runs that cannot finish', () => {
     expect(run.status).toBe('failed')
     expect(run.error).toMatchObject({ code: 'RUN_INTERRUPTED' })
     expect(typeof run.finished_at).toBe('string')
-    expect(published.map((message) => JSON.parse(message) as { type: string }).map((event) => event.type)).toEqual(['error'])
+    expect(published.map((message) => JSON.parse(message) as { type: string }).map((event) => event.type)).toEqual([
+      'error',
+    ])
     const frames = await readFrames(await getPath(api, `/api/journey/runs/${created.id}/stream`))
     expect(frames.map((frame) => frame.event)).toEqual(['run_id', 'error'])
     expect(frames[1]!.data).toMatchObject({ run_id: created.id, code: 'RUN_INTERRUPTED' })
@@ -63,7 +65,18 @@ describe('journey runs that cannot finish', () => {
   test('an exception while running ends the run failed with an error event', async () => {
     const repository = api.deps.journeyRuns
     const [row] = await repository.insert(
-      [{ intentId: 'find-pricing', customIntent: null, domain: 'excellent.test', agentId: 'retired-agent', harness: 'builtin', model: 'x', identity: 'self', keyId: null }],
+      [
+        {
+          intentId: 'find-pricing',
+          customIntent: null,
+          domain: 'excellent.test',
+          agentId: 'retired-agent',
+          harness: 'builtin',
+          model: 'x',
+          identity: 'self',
+          keyId: null,
+        },
+      ],
       async () => {},
     )
     const published: string[] = []

@@ -18,13 +18,18 @@ const slow = Bun.serve({
     requests++
     await Bun.sleep(10_000)
     answered++
-    return new Response('<!doctype html><title>Slow</title><a href="/pricing">Pricing</a>', { headers: { 'content-type': 'text/html' } })
+    return new Response('<!doctype html><title>Slow</title><a href="/pricing">Pricing</a>', {
+      headers: { 'content-type': 'text/html' },
+    })
   },
 })
 let app: AppHandle
 beforeAll(async () => {
   // No queue worker: the runs here are worked by hand.
-  app = await testApp({ SCANNER_RESOLVE: `${SLOW_HOST}:443:127.0.0.1:${slow.port}`, WORKER_CONCURRENCY: '0' }, { start: true })
+  app = await testApp(
+    { SCANNER_RESOLVE: `${SLOW_HOST}:443:127.0.0.1:${slow.port}`, WORKER_CONCURRENCY: '0' },
+    { start: true },
+  )
 })
 afterAll(async () => {
   await app.close()
@@ -40,7 +45,9 @@ async function queuedRun(): Promise<string> {
 test('stopping ends a run in progress as interrupted, before the site even answers, with an error event', async () => {
   const id = await queuedRun()
   const published: { type: string }[] = []
-  const unsubscribe = await app.deps.store.subscribe(journeyChannel(id), (message) => published.push(JSON.parse(message)))
+  const unsubscribe = await app.deps.store.subscribe(journeyChannel(id), (message) =>
+    published.push(JSON.parse(message)),
+  )
   const worker = new JourneyWorker(app.deps)
   const working = worker.process(id)
   for (let waited = 0; requests === 0 && waited < 10_000; waited += 25) await Bun.sleep(25)

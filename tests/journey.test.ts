@@ -76,10 +76,25 @@ describe('POST /api/journey/runs', () => {
     const graphKey = (await world.handle.deps.keys.create('graph-stream', 'journey graph stream')).key
     const created = (await (await createRun(world.handle, pricing)).json()) as { id: string }
     const run = await untilEnded(world.handle, created.id)
-    const frames = await readFrames(await getPath(world.handle, `/api/journey/runs/${created.id}/stream`, { authorization: `Bearer ${graphKey}` }))
-    const steps = frames.filter((frame) => frame.event === 'trajectory').map((frame) => frame.data.step as Record<string, unknown>)
+    const frames = await readFrames(
+      await getPath(world.handle, `/api/journey/runs/${created.id}/stream`, { authorization: `Bearer ${graphKey}` }),
+    )
+    const steps = frames
+      .filter((frame) => frame.event === 'trajectory')
+      .map((frame) => frame.data.step as Record<string, unknown>)
     expect(steps.length).toBe(run.step_count as number)
-    for (const step of steps) expect(Object.keys(step).sort()).toEqual(['action', 'duration_ms', 'id', 'label', 'parent_id', 'status', 'tool', 'turn', 'type'])
+    for (const step of steps)
+      expect(Object.keys(step).sort()).toEqual([
+        'action',
+        'duration_ms',
+        'id',
+        'label',
+        'parent_id',
+        'status',
+        'tool',
+        'turn',
+        'type',
+      ])
     const result = frames.at(-1)!
     expect(result.event).toBe('result')
     expect(journeyRunGraph.strict().safeParse(result.data).success).toBe(true)
@@ -120,7 +135,11 @@ describe('POST /api/journey/runs', () => {
 
   test('free text: 401 without a key or with a key lacking the capability; 201 with the echo for a partner key', async () => {
     const custom = { intent: { custom: 'Find the developer documentation', domain: 'excellent.test' } }
-    for (const headers of [{}, { authorization: 'Bearer ark_unknown' }, { authorization: `Bearer ${scanKey}` }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer ark_unknown' },
+      { authorization: `Bearer ${scanKey}` },
+    ] as Record<string, string>[]) {
       const response = await createRun(world.handle, custom, headers)
       expect(response.status).toBe(401)
       expect(((await response.json()) as { code: string }).code).toBe('CUSTOM_INTENT_REQUIRES_KEY')
@@ -153,11 +172,17 @@ describe('journey reads', () => {
   })
 
   test('GET /api/journey/intents and /api/journey/agents list what a create accepts', async () => {
-    const intents = (await (await getPath(world.handle, '/api/journey/intents')).json()) as { contractVersion: string; intents: { id: string; layers: string[] }[] }
+    const intents = (await (await getPath(world.handle, '/api/journey/intents')).json()) as {
+      contractVersion: string
+      intents: { id: string; layers: string[] }[]
+    }
     expect(intents.contractVersion).toBe(CONTRACT_VERSION)
     expect(intents.intents.map((intent) => intent.id)).toContain('find-pricing')
-    for (const intent of intents.intents) expect(Object.keys(intent).sort()).toEqual(['id', 'layers', 'prompt', 'title'])
-    const agents = (await (await getPath(world.handle, '/api/journey/agents')).json()) as { agents: Record<string, string | null>[] }
+    for (const intent of intents.intents)
+      expect(Object.keys(intent).sort()).toEqual(['id', 'layers', 'prompt', 'title'])
+    const agents = (await (await getPath(world.handle, '/api/journey/agents')).json()) as {
+      agents: Record<string, string | null>[]
+    }
     expect(agents.agents).toContainEqual({
       id: 'deterministic',
       harness: 'builtin',
@@ -169,7 +194,12 @@ describe('journey reads', () => {
     })
     // One identity per AI assistant's user-triggered fetcher, with the exact User-Agent it sends and where it is published.
     const assistants = agents.agents.filter((agent) => agent.identity !== 'self')
-    expect(assistants.map((agent) => agent.identity)).toEqual(['ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User'])
+    expect(assistants.map((agent) => agent.identity)).toEqual([
+      'ChatGPT-User',
+      'Claude-User',
+      'Perplexity-User',
+      'MistralAI-User',
+    ])
     for (const agent of assistants) {
       expect(agent.user_agent).toContain(`${agent.identity}/1.0`)
       expect(agent.identity_source!).toStartWith('https://')
@@ -182,7 +212,11 @@ describe('journey reads', () => {
 describe('POST /api/journey/domains/{host}', () => {
   const domains = (view: string, headers: Record<string, string>, json?: unknown) =>
     world.handle.app.handle(
-      request(`/api/journey/domains/excellent.test${view ? `?view=${view}` : ''}`, { method: 'POST', json, headers: { 'x-forwarded-for': clientIp(), ...headers } }),
+      request(`/api/journey/domains/excellent.test${view ? `?view=${view}` : ''}`, {
+        method: 'POST',
+        json,
+        headers: { 'x-forwarded-for': clientIp(), ...headers },
+      }),
     )
 
   test('401 PARTNER_KEY_REQUIRED without a partner key, whatever the body', async () => {
@@ -206,8 +240,16 @@ describe('POST /api/journey/domains/{host}', () => {
     const finished = (await (await createRun(world.handle, pricing)).json()) as { id: string }
     await untilEnded(world.handle, finished.id)
     const auth = { authorization: `Bearer ${partnerKey}` }
-    const graph = (await (await domains('', auth, { limit: 100 })).json()) as { view: string; runs: Record<string, unknown>[]; aggregate: Record<string, unknown> }
-    const full = (await (await domains('full', auth, { limit: 100 })).json()) as { view: string; runs: Record<string, unknown>[]; aggregate: Record<string, unknown> }
+    const graph = (await (await domains('', auth, { limit: 100 })).json()) as {
+      view: string
+      runs: Record<string, unknown>[]
+      aggregate: Record<string, unknown>
+    }
+    const full = (await (await domains('full', auth, { limit: 100 })).json()) as {
+      view: string
+      runs: Record<string, unknown>[]
+      aggregate: Record<string, unknown>
+    }
     expect(graph.view).toBe('graph')
     expect(full.view).toBe('full')
     expect(graph.runs.map((run) => run.id)).toEqual(full.runs.map((run) => run.id))
@@ -219,7 +261,12 @@ describe('POST /api/journey/domains/{host}', () => {
       expect(Object.keys(run).length).toBeLessThan(Object.keys(full.runs[index]!).length)
     }
     expect(graph.aggregate).toEqual(full.aggregate)
-    const aggregate = full.aggregate as { runs: number; completed: number; median_steps: number; success_rates: { intent_id: string; success_rate: number }[] }
+    const aggregate = full.aggregate as {
+      runs: number
+      completed: number
+      median_steps: number
+      success_rates: { intent_id: string; success_rate: number }[]
+    }
     expect(aggregate.runs).toBe(full.runs.length)
     expect(aggregate.median_steps).toBeGreaterThan(0)
     expect(aggregate.success_rates.find((entry) => entry.intent_id === 'find-pricing')!.success_rate).toBe(1)
@@ -292,7 +339,9 @@ describe('the run stream with a real EventSource client', () => {
       })
       const run = await untilEnded(world.handle, created.id)
       expect(events[0]).toEqual({ type: 'run_id', data: { run_id: created.id } })
-      expect(events.filter((event) => event.type === 'trajectory').map((event) => event.data.step)).toEqual(run.steps as Record<string, unknown>[])
+      expect(events.filter((event) => event.type === 'trajectory').map((event) => event.data.step)).toEqual(
+        run.steps as Record<string, unknown>[],
+      )
       expect(events.at(-1)).toEqual({ type: 'result', data: run })
     } finally {
       await server.stop(true)

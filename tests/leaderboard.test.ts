@@ -31,22 +31,96 @@ beforeAll(async () => {
   app = new Elysia().use(leaderboardPlugin(isolated.deps))
   const repository = isolated.deps.scans
   const seeds: [Seed, { ephemeral: boolean }?][] = [
-    [{ domain: 'shop-a.test', score: 91, category: 'ecommerce-retail', checks: [['llms-txt', 'pass'], ['robots-txt', 'pass']] }],
-    [{ domain: 'shop-b.test', score: 72, category: 'ecommerce-retail', checks: [['llms-txt', 'fail'], ['robots-txt', 'pass']] }],
-    [{ domain: 'dev-a.test', score: 72, category: 'developer-tools', checks: [['llms-txt', 'warning'], ['robots-txt', 'na']] }],
-    [{ domain: 'mcp-a.test', score: 55, category: 'developer-tools', urlKind: 'mcp', checks: [['mcp-tools', 'pass'], ['mcp-tools', 'fail']] }],
+    [
+      {
+        domain: 'shop-a.test',
+        score: 91,
+        category: 'ecommerce-retail',
+        checks: [
+          ['llms-txt', 'pass'],
+          ['robots-txt', 'pass'],
+        ],
+      },
+    ],
+    [
+      {
+        domain: 'shop-b.test',
+        score: 72,
+        category: 'ecommerce-retail',
+        checks: [
+          ['llms-txt', 'fail'],
+          ['robots-txt', 'pass'],
+        ],
+      },
+    ],
+    [
+      {
+        domain: 'dev-a.test',
+        score: 72,
+        category: 'developer-tools',
+        checks: [
+          ['llms-txt', 'warning'],
+          ['robots-txt', 'na'],
+        ],
+      },
+    ],
+    [
+      {
+        domain: 'mcp-a.test',
+        score: 55,
+        category: 'developer-tools',
+        urlKind: 'mcp',
+        checks: [
+          ['mcp-tools', 'pass'],
+          ['mcp-tools', 'fail'],
+        ],
+      },
+    ],
     [{ domain: 'app-a.test', score: 30, category: null, urlKind: 'mcp-app', checks: [['mcp-tools', 'error']] }],
     [{ domain: 'plain.test', score: 10, category: null, checks: [['llms-txt', 'fail']] }],
     // Older and newer scans: only the latest complete one of a domain counts.
-    [{ domain: 'old.test', score: 99, category: 'ai-ml', scannedAt: '2025-01-01T00:00:00.000Z', checks: [['llms-txt', 'pass']] }],
-    [{ domain: 'old.test', score: 40, category: 'ai-ml', scannedAt: '2025-05-01T00:00:00.000Z', checks: [['llms-txt', 'fail']] }],
-    [{ domain: 'old.test', score: 100, category: 'ai-ml', scannedAt: '2025-05-02T00:00:00.000Z', analysisStatus: 'partial' }],
+    [
+      {
+        domain: 'old.test',
+        score: 99,
+        category: 'ai-ml',
+        scannedAt: '2025-01-01T00:00:00.000Z',
+        checks: [['llms-txt', 'pass']],
+      },
+    ],
+    [
+      {
+        domain: 'old.test',
+        score: 40,
+        category: 'ai-ml',
+        scannedAt: '2025-05-01T00:00:00.000Z',
+        checks: [['llms-txt', 'fail']],
+      },
+    ],
+    [
+      {
+        domain: 'old.test',
+        score: 100,
+        category: 'ai-ml',
+        scannedAt: '2025-05-02T00:00:00.000Z',
+        analysisStatus: 'partial',
+      },
+    ],
     // Never ranked or counted: ephemeral results and partial-only domains.
-    [{ domain: 'tunnel.test', score: 100, category: 'ecommerce-retail', checks: [['llms-txt', 'pass']] }, { ephemeral: true }],
+    [
+      { domain: 'tunnel.test', score: 100, category: 'ecommerce-retail', checks: [['llms-txt', 'pass']] },
+      { ephemeral: true },
+    ],
     [{ domain: 'partial.test', score: 98, category: 'ecommerce-retail', analysisStatus: 'partial' }],
   ]
   for (const [seed, options] of seeds) await repository.insert(report(seed), options ?? { ephemeral: false })
-  await repository.insertAuthMarker({ domain: 'locked.test', url: 'https://locked.test/mcp', mcpUrl: 'https://locked.test/mcp', urlKind: 'mcp', ephemeral: false })
+  await repository.insertAuthMarker({
+    domain: 'locked.test',
+    url: 'https://locked.test/mcp',
+    mcpUrl: 'https://locked.test/mcp',
+    urlKind: 'mcp',
+    ephemeral: false,
+  })
 })
 afterAll(() => isolated.close())
 
@@ -72,7 +146,10 @@ describe('GET /api/leaderboard', () => {
       target: 'shop-a.test',
       report: '/site/shop-a.test',
     })
-    expect(body.items.find((item: { domain: string }) => item.domain === 'old.test')).toMatchObject({ score: 40, grade: 'D' })
+    expect(body.items.find((item: { domain: string }) => item.domain === 'old.test')).toMatchObject({
+      score: 40,
+      grade: 'D',
+    })
   })
 
   test('pages keep global ranks', async () => {
@@ -81,7 +158,9 @@ describe('GET /api/leaderboard', () => {
     expect(first.nextPage).toBe(2)
     const third = (await get('/api/leaderboard?pageSize=3&page=3')).body
     expect(third).toMatchObject({ total: 7, page: 3, pageSize: 3, nextPage: null })
-    expect(third.items.map((item: { rank: number; domain: string }) => [item.rank, item.domain])).toEqual([[7, 'plain.test']])
+    expect(third.items.map((item: { rank: number; domain: string }) => [item.rank, item.domain])).toEqual([
+      [7, 'plain.test'],
+    ])
     const beyond = (await get('/api/leaderboard?pageSize=3&page=9')).body
     expect(beyond).toMatchObject({ items: [], total: 7, nextPage: null })
   })
@@ -104,7 +183,9 @@ describe('GET /api/leaderboard', () => {
 
   test('a category whose domain moved away in its latest scan no longer lists it', async () => {
     const body = (await get('/api/leaderboard?category=ai-ml')).body
-    expect(body.items.map((item: { domain: string; score: number }) => [item.domain, item.score])).toEqual([['old.test', 40]])
+    expect(body.items.map((item: { domain: string; score: number }) => [item.domain, item.score])).toEqual([
+      ['old.test', 40],
+    ])
   })
 
   test.each([

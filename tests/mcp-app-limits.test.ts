@@ -11,7 +11,11 @@ import { testConfig } from './helpers.ts'
  */
 let fixtures: McpFixture[]
 const reports = new Map<string, ScanReport>()
-const check = (name: string, id: string) => reports.get(name)!.layers.flatMap((layer) => layer.checks).find((entry) => entry.id === id)!
+const check = (name: string, id: string) =>
+  reports
+    .get(name)!
+    .layers.flatMap((layer) => layer.checks)
+    .find((entry) => entry.id === id)!
 
 beforeAll(async () => {
   fixtures = await startMcpFixtures(['mcp-app-large', 'mcp-app-read-fails'])

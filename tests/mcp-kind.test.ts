@@ -4,7 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { ListResourcesRequestSchema, ListToolsRequestSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js'
+import {
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js'
 import { createEngineDeps } from '../core/engine-deps.ts'
 import type { ScanKind } from '../core/engine/check.ts'
 import { type ScanReport, scan } from '../core/engine/scan.ts'
@@ -19,7 +23,11 @@ interface KindFixture {
 
 const FIXTURES: KindFixture[] = [
   // The UI extension declared where servers put it before capabilities had `extensions`.
-  { host: 'experimental-ui.kind.test', capabilities: { tools: {}, experimental: { 'io.modelcontextprotocol/ui': {} } }, resources: [] },
+  {
+    host: 'experimental-ui.kind.test',
+    capabilities: { tools: {}, experimental: { 'io.modelcontextprotocol/ui': {} } },
+    resources: [],
+  },
   // The MCP App type written with other case and spacing: the same media type (RFC 9110 §8.3.1).
   {
     host: 'mime-variant.kind.test',
@@ -27,15 +35,29 @@ const FIXTURES: KindFixture[] = [
     resources: [{ uri: 'ui://clock/face.html', name: 'Clock face', mimeType: 'Text/HTML; profile=mcp-app' }],
   },
   // Neither: a plain server stays mcp both ways.
-  { host: 'plain.kind.test', capabilities: { tools: {}, resources: {} }, resources: [{ uri: 'file:///notes.txt', name: 'Notes', mimeType: 'text/plain' }] },
+  {
+    host: 'plain.kind.test',
+    capabilities: { tools: {}, resources: {} },
+    resources: [{ uri: 'file:///notes.txt', name: 'Notes', mimeType: 'text/plain' }],
+  },
 ]
 
 function kindServer(fixture: KindFixture): Server {
-  const server = new Server({ name: `test.mcp/${fixture.host}`, version: '1.0.0' }, { capabilities: fixture.capabilities })
+  const server = new Server(
+    { name: `test.mcp/${fixture.host}`, version: '1.0.0' },
+    { capabilities: fixture.capabilities },
+  )
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [{ name: 'get_time', description: 'The current time in UTC, as an ISO 8601 string.', inputSchema: { type: 'object' as const } }],
+    tools: [
+      {
+        name: 'get_time',
+        description: 'The current time in UTC, as an ISO 8601 string.',
+        inputSchema: { type: 'object' as const },
+      },
+    ],
   }))
-  if (fixture.capabilities.resources) server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: fixture.resources }))
+  if (fixture.capabilities.resources)
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: fixture.resources }))
   return server
 }
 

@@ -27,7 +27,8 @@ function verdicts(report: ScanReport): Verdicts {
   return Object.fromEntries(rows.map((check) => [check.id, { status: check.status, score: check.score }]))
 }
 
-const without = (all: Verdicts, ids: readonly string[]): Verdicts => Object.fromEntries(Object.entries(all).filter(([id]) => !ids.includes(id)))
+const without = (all: Verdicts, ids: readonly string[]): Verdicts =>
+  Object.fromEntries(Object.entries(all).filter(([id]) => !ids.includes(id)))
 
 let fixtures: McpFixture[]
 const reports = new Map<string, ScanReport>()
@@ -74,7 +75,10 @@ describe('an HTTP+SSE-only server and the same server over Streamable HTTP', () 
   test('both are scanned as MCP servers, the legacy one over HTTP+SSE', () => {
     expect(reports.get('legacy-sse')!.urlKind).toBe('mcp')
     expect(reports.get('legacy-twin')!.urlKind).toBe('mcp')
-    const streamable = reports.get('legacy-sse')!.layers.flatMap((layer) => layer.checks).find((check) => check.id === 'mcp-streamable-http')
+    const streamable = reports
+      .get('legacy-sse')!
+      .layers.flatMap((layer) => layer.checks)
+      .find((check) => check.id === 'mcp-streamable-http')
     expect(streamable?.details).toContain('HTTP+SSE')
   })
 
@@ -96,7 +100,14 @@ describe('an HTTP+SSE-only server and the same server over Streamable HTTP', () 
 
   test('the checks that once needed Streamable HTTP measure the legacy server', () => {
     const legacy = verdicts(reports.get('legacy-sse')!)
-    for (const id of ['mcp-ping', 'mcp-error-handling', 'mcp-pagination', 'mcp-tool-output-schema', 'bot-challenge-free', 'cors-public-metadata']) {
+    for (const id of [
+      'mcp-ping',
+      'mcp-error-handling',
+      'mcp-pagination',
+      'mcp-tool-output-schema',
+      'bot-challenge-free',
+      'cors-public-metadata',
+    ]) {
       expect({ id, status: legacy[id]!.status }).toEqual({ id, status: 'pass' })
     }
   })

@@ -29,28 +29,40 @@ const get = (path: string) => world.handle.app.handle(request(path, { headers: {
 test.each([
   ['step-up.test', 401],
   ['step-up-scope.test', 403],
-])('%s answers initialize, then %d: POST /api/scan is 422 MCP_AUTH_REQUIRED and the measured scan stays', async (host) => {
-  const measured = await post('/api/scan', { url: host, force: true })
-  expect(measured.status).toBe(200)
-  // The domain scan found the endpoint, but does not fan out to it: its MCP checks would grade what it refused to show.
-  const domainScan = (await measured.json()) as { layers: { checks: { id: string; mcpUrl?: string }[] }[] }
-  expect(domainScan.layers.flatMap((layer) => layer.checks).filter((check) => check.mcpUrl !== undefined)).toEqual([])
-  const before = await (await get(`/api/score/${host}`)).json()
+])(
+  '%s answers initialize, then %d: POST /api/scan is 422 MCP_AUTH_REQUIRED and the measured scan stays',
+  async (host) => {
+    const measured = await post('/api/scan', { url: host, force: true })
+    expect(measured.status).toBe(200)
+    // The domain scan found the endpoint, but does not fan out to it: its MCP checks would grade what it refused to show.
+    const domainScan = (await measured.json()) as { layers: { checks: { id: string; mcpUrl?: string }[] }[] }
+    expect(domainScan.layers.flatMap((layer) => layer.checks).filter((check) => check.mcpUrl !== undefined)).toEqual([])
+    const before = await (await get(`/api/score/${host}`)).json()
 
-  const response = await post('/api/scan', { url: `https://${host}/mcp` })
-  expect(response.status).toBe(422)
-  expect(await response.json()).toMatchObject({ code: 'MCP_AUTH_REQUIRED', mcpAuthRequired: true, mcpUrl: `https://${host}/mcp`, urlKind: 'mcp' })
+    const response = await post('/api/scan', { url: `https://${host}/mcp` })
+    expect(response.status).toBe(422)
+    expect(await response.json()).toMatchObject({
+      code: 'MCP_AUTH_REQUIRED',
+      mcpAuthRequired: true,
+      mcpUrl: `https://${host}/mcp`,
+      urlKind: 'mcp',
+    })
 
-  const after = await get(`/api/score/${host}`)
-  expect(after.status).toBe(200)
-  const stored = await after.json()
-  expect(stored.scannedAt).toBe(before.scannedAt)
-  expect(stored.urlKind).toBe('domain')
-})
+    const after = await get(`/api/score/${host}`)
+    expect(after.status).toBe(200)
+    const stored = await after.json()
+    expect(stored.scannedAt).toBe(before.scannedAt)
+    expect(stored.urlKind).toBe('domain')
+  },
+)
 
 test('the HTTP API takes no credentials for a target: a token offered in the body changes nothing (422)', async () => {
   const token = `Bearer ${STEP_UP_TOKEN}`
-  const response = await post('/api/scan', { url: 'https://step-up.test/mcp', headers: { authorization: token }, mcpHeaders: { Authorization: token } })
+  const response = await post('/api/scan', {
+    url: 'https://step-up.test/mcp',
+    headers: { authorization: token },
+    mcpHeaders: { Authorization: token },
+  })
   expect(response.status).toBe(422)
   expect((await response.json()).code).toBe('MCP_AUTH_REQUIRED')
 })

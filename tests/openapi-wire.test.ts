@@ -40,7 +40,16 @@ const EXCLUDED_ROUTES = new Set([
  * carry (the media type is declared as the response's content instead), and the content coding the compression
  * layer adds to any compressible answer (`Content-Encoding`, `Vary: Accept-Encoding`; plugins/web/compression.ts).
  */
-const IGNORED_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'transfer-encoding', 'keep-alive', 'content-encoding', 'vary'])
+const IGNORED_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'transfer-encoding',
+  'keep-alive',
+  'content-encoding',
+  'vary',
+])
 
 /** Documented statuses no request here provokes, with the reason; `*` matches every operation. */
 const NOT_PROVOKED: Record<string, string> = {
@@ -92,12 +101,24 @@ afterAll(() => world?.close())
 
 const app = () => world.handle.app
 
-function send(method: string, path: string, init: { json?: unknown; headers?: Record<string, string>; body?: BodyInit; ip?: string } = {}): Promise<Response> {
+function send(
+  method: string,
+  path: string,
+  init: { json?: unknown; headers?: Record<string, string>; body?: BodyInit; ip?: string } = {},
+): Promise<Response> {
   const headers = { 'x-forwarded-for': init.ip ?? clientIp(), ...init.headers }
-  return app().handle(request(path, { method, headers, ...(init.json !== undefined ? { json: init.json } : {}), ...(init.body !== undefined ? { body: init.body } : {}) }))
+  return app().handle(
+    request(path, {
+      method,
+      headers,
+      ...(init.json !== undefined ? { json: init.json } : {}),
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    }),
+  )
 }
 const get = (path: string, headers: Record<string, string> = {}) => send('GET', path, { headers })
-const post = (path: string, json: unknown, headers: Record<string, string> = {}) => send('POST', path, { json, headers })
+const post = (path: string, json: unknown, headers: Record<string, string> = {}) =>
+  send('POST', path, { json, headers })
 
 /** A 200 then a 304 for the same document, revalidated with its ETag. */
 function revalidated(path: string): Probe[] {
@@ -118,7 +139,13 @@ function revalidated(path: string): Probe[] {
 const mcpHeaders = { accept: 'application/json, text/event-stream' }
 /** What a page on another site sends: our MCP server answers it 403 (plugins/mcp/index.ts hostGuard). */
 const FOREIGN_ORIGIN = { origin: 'https://evil.example' }
-const feedback = (domain: string) => ({ reporterType: 'human', domain, checkId: 'robots-txt', reason: 'false_fail', message: 'The robots.txt is there.' })
+const feedback = (domain: string) => ({
+  reporterType: 'human',
+  domain,
+  checkId: 'robots-txt',
+  reason: 'false_fail',
+  message: 'The robots.txt is there.',
+})
 const pricing = (domain: string) => ({ intent: { id: 'find-pricing' }, domain })
 
 /** Route-specific probes: valid requests and the errors particular to each operation. */
@@ -127,19 +154,35 @@ const PROBES: Record<string, Probe[]> = {
   'GET /readyz': [{ status: 200, note: 'GET', send: () => get('/readyz') }],
   'GET /api/checks': revalidated('/api/checks'),
   'POST /api/scan': [
-    { status: 200, note: 'forced live scan of a fixture site', send: () => post('/api/scan', { url: SCANNED, force: true }) },
+    {
+      status: 200,
+      note: 'forced live scan of a fixture site',
+      send: () => post('/api/scan', { url: SCANNED, force: true }),
+    },
     { status: 200, note: 'freshness hit (Age)', send: () => post('/api/scan', { url: SCANNED }) },
     { status: 400, note: 'schema failure', send: () => post('/api/scan', {}) },
     { status: 400, note: 'unreachable domain', send: () => post('/api/scan', { url: 'gone.test' }) },
-    { status: 422, note: 'MCP server needing auth', send: () => post('/api/scan', { url: 'https://auth-mcp.test/mcp' }) },
+    {
+      status: 422,
+      note: 'MCP server needing auth',
+      send: () => post('/api/scan', { url: 'https://auth-mcp.test/mcp' }),
+    },
   ],
   'GET /api/scan/stream': [
     { status: 200, note: 'freshness hit', send: () => get(`/api/scan/stream?domain=${SCANNED}`) },
     { status: 400, note: 'without domain', send: () => get('/api/scan/stream') },
   ],
   'POST /api/scan/checks': [
-    { status: 200, note: 'one check, live', send: () => post('/api/scan/checks', { url: SCANNED, checkIds: ['robots-txt'] }) },
-    { status: 400, note: 'unknown check id', send: () => post('/api/scan/checks', { url: SCANNED, checkIds: ['no-such-check'] }) },
+    {
+      status: 200,
+      note: 'one check, live',
+      send: () => post('/api/scan/checks', { url: SCANNED, checkIds: ['robots-txt'] }),
+    },
+    {
+      status: 400,
+      note: 'unknown check id',
+      send: () => post('/api/scan/checks', { url: SCANNED, checkIds: ['no-such-check'] }),
+    },
   ],
   'GET /api/score/{domain}': [
     { status: 200, note: 'stored score', send: () => get(`/api/score/${SCANNED}`) },
@@ -189,8 +232,16 @@ const PROBES: Record<string, Probe[]> = {
     { status: 400, note: 'empty query', send: () => post('/api/ard/search', { query: {} }) },
   ],
   'POST /api/ard/explore': [
-    { status: 200, note: 'one facet', send: () => post('/api/ard/explore', { resultType: { facets: [{ field: 'category' }] } }) },
-    { status: 400, note: 'unknown facet', send: () => post('/api/ard/explore', { resultType: { facets: [{ field: 'nope' }] } }) },
+    {
+      status: 200,
+      note: 'one facet',
+      send: () => post('/api/ard/explore', { resultType: { facets: [{ field: 'category' }] } }),
+    },
+    {
+      status: 400,
+      note: 'unknown facet',
+      send: () => post('/api/ard/explore', { resultType: { facets: [{ field: 'nope' }] } }),
+    },
   ],
   'GET /api/ard/agents': [
     { status: 200, note: 'first page', send: () => get('/api/ard/agents') },
@@ -212,7 +263,13 @@ const PROBES: Record<string, Probe[]> = {
       status: 401,
       note: 'an agent report with a forged token',
       send: () =>
-        post('/api/feedback/check', { ...feedback(SCANNED), reporterType: 'agent', agentId: 'wire-test', verificationToken: 'forged', verificationAnswer: '1:2:3:4' }),
+        post('/api/feedback/check', {
+          ...feedback(SCANNED),
+          reporterType: 'agent',
+          agentId: 'wire-test',
+          verificationToken: 'forged',
+          verificationAnswer: '1:2:3:4',
+        }),
     },
     { status: 404, note: 'never scanned', send: () => post('/api/feedback/check', feedback(UNSCANNED)) },
   ],
@@ -225,7 +282,16 @@ const PROBES: Record<string, Probe[]> = {
     { status: 400, note: 'not a domain', send: () => get('/api/feedback/not%20a%20domain/stats') },
   ],
   'POST /api/contact': [
-    { status: 200, note: 'an inquiry', send: () => post('/api/contact', { name: 'Ada Lovelace', email: 'ada@example.test', message: 'Please scan our MCP server too.' }) },
+    {
+      status: 200,
+      note: 'an inquiry',
+      send: () =>
+        post('/api/contact', {
+          name: 'Ada Lovelace',
+          email: 'ada@example.test',
+          message: 'Please scan our MCP server too.',
+        }),
+    },
     { status: 400, note: 'schema failure', send: () => post('/api/contact', {}) },
   ],
   'POST /api/journey/runs': [
@@ -242,13 +308,22 @@ const PROBES: Record<string, Probe[]> = {
       status: 200,
       note: 'per-target cap reached: the newest stored run',
       send: async () => {
-        const subject = journeyTargetSubject({ domain: 'excellent.test', intent: 'find-pricing', harness: 'builtin', model: 'deterministic' })
+        const subject = journeyTargetSubject({
+          domain: 'excellent.test',
+          intent: 'find-pricing',
+          harness: 'builtin',
+          model: 'deterministic',
+        })
         await fill('journeyTargetDaily', clientIp(), subject)
         return post('/api/journey/runs', pricing('excellent.test'))
       },
     },
     { status: 400, note: 'schema failure', send: () => post('/api/journey/runs', {}) },
-    { status: 401, note: 'free text without a key', send: () => post('/api/journey/runs', { intent: { custom: 'find the pricing page', domain: 'excellent.test' } }) },
+    {
+      status: 401,
+      note: 'free text without a key',
+      send: () => post('/api/journey/runs', { intent: { custom: 'find the pricing page', domain: 'excellent.test' } }),
+    },
     {
       status: 429,
       note: 'per-IP daily cap (X-RateLimit-*)',
@@ -270,20 +345,49 @@ const PROBES: Record<string, Probe[]> = {
   'GET /api/journey/intents': [{ status: 200, note: 'GET', send: () => get('/api/journey/intents') }],
   'GET /api/journey/agents': [{ status: 200, note: 'GET', send: () => get('/api/journey/agents') }],
   'POST /api/journey/domains/{host}': [
-    { status: 200, note: 'partner key', send: () => post('/api/journey/domains/excellent.test', {}, { authorization: `Bearer ${partnerKey}` }) },
-    { status: 400, note: 'partner key, limit 0', send: () => post('/api/journey/domains/excellent.test', { limit: 0 }, { authorization: `Bearer ${partnerKey}` }) },
+    {
+      status: 200,
+      note: 'partner key',
+      send: () => post('/api/journey/domains/excellent.test', {}, { authorization: `Bearer ${partnerKey}` }),
+    },
+    {
+      status: 400,
+      note: 'partner key, limit 0',
+      send: () => post('/api/journey/domains/excellent.test', { limit: 0 }, { authorization: `Bearer ${partnerKey}` }),
+    },
     { status: 401, note: 'no key', send: () => post('/api/journey/domains/excellent.test', {}) },
   ],
   'POST /api/mcp': [
-    { status: 200, note: 'tools/list', send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, mcpHeaders) },
-    { status: 202, note: 'a notification', send: () => post('/api/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, mcpHeaders) },
+    {
+      status: 200,
+      note: 'tools/list',
+      send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, mcpHeaders),
+    },
+    {
+      status: 202,
+      note: 'a notification',
+      send: () => post('/api/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, mcpHeaders),
+    },
     { status: 400, note: 'not a JSON-RPC message', send: () => post('/api/mcp', { hello: 'world' }, mcpHeaders) },
-    { status: 406, note: 'Accept without JSON or SSE', send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'text/plain' }) },
-    { status: 403, note: 'a foreign Origin (DNS-rebinding protection)', send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...mcpHeaders, ...FOREIGN_ORIGIN }) },
+    {
+      status: 406,
+      note: 'Accept without JSON or SSE',
+      send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'text/plain' }),
+    },
+    {
+      status: 403,
+      note: 'a foreign Origin (DNS-rebinding protection)',
+      send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...mcpHeaders, ...FOREIGN_ORIGIN }),
+    },
     {
       status: 404,
       note: 'a 2026-07-28 request for an unknown method',
-      send: () => post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'foo/bar', params: { _meta: MODERN_META } }, { ...mcpHeaders, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'foo/bar' }),
+      send: () =>
+        post(
+          '/api/mcp',
+          { jsonrpc: '2.0', id: 1, method: 'foo/bar', params: { _meta: MODERN_META } },
+          { ...mcpHeaders, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'foo/bar' },
+        ),
     },
   ],
   'GET /api/mcp': [
@@ -340,27 +444,50 @@ function outageProbe(key: string): Probe | null {
 
 /** Spends a whole window of `name` (core/limits.ts consume), as earlier requests of this caller would have. */
 async function fill(name: LimitName, ip: string, subject?: string): Promise<void> {
-  for (let hit = 0; hit < LIMITS[name].limit; hit++) await consume(world.handle.deps.store, name, { kind: 'anonymous', ip }, subject)
+  for (let hit = 0; hit < LIMITS[name].limit; hit++)
+    await consume(world.handle.deps.store, name, { kind: 'anonymous', ip }, subject)
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** Headers the generic probes need to get as far as the limit: this route checks its partner key first. */
 const GENERIC_HEADERS: Record<string, Record<string, string>> = {
-  'POST /api/journey/domains/{host}': { get authorization() { return `Bearer ${partnerKey}` } },
+  'POST /api/journey/domains/{host}': {
+    get authorization() {
+      return `Bearer ${partnerKey}`
+    },
+  },
 }
 const SAMPLE_PARAMS: Record<string, string> = { domain: SCANNED, host: 'excellent.test', id: '1' }
 
 /** The context plugin's answers (core/context.ts) and the limit macro's, for any operation. */
 function genericProbes(method: string, template: string, operation: Operation): Probe[] {
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PARAMS[name] ?? 'x')
-  const probes: Probe[] = [{ status: 400, note: 'a control character in the query', send: () => send(method, `${path}?probe=%01`) }]
+  const probes: Probe[] = [
+    { status: 400, note: 'a control character in the query', send: () => send(method, `${path}?probe=%01`) },
+  ]
   if (BODY_METHODS.has(method)) {
     probes.push(
-      { status: 413, note: 'a body over 1 MiB', send: () => send(method, path, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }) }) },
-      { status: 415, note: 'a text/plain body', send: () => send(method, path, { headers: { 'content-type': 'text/plain' }, body: 'hello' }) },
+      {
+        status: 413,
+        note: 'a body over 1 MiB',
+        send: () =>
+          send(method, path, {
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }),
+          }),
+      },
+      {
+        status: 415,
+        note: 'a text/plain body',
+        send: () => send(method, path, { headers: { 'content-type': 'text/plain' }, body: 'hello' }),
+      },
     )
   } else {
-    probes.push({ status: 413, note: 'a Content-Length over 1 MiB', send: () => send(method, path, { headers: { 'content-length': String(2 * 1024 * 1024) } }) })
+    probes.push({
+      status: 413,
+      note: 'a Content-Length over 1 MiB',
+      send: () => send(method, path, { headers: { 'content-length': String(2 * 1024 * 1024) } }),
+    })
   }
   const limit = operation['x-rate-limit']
   if (limit) {
@@ -371,7 +498,11 @@ function genericProbes(method: string, template: string, operation: Operation): 
         const ip = clientIp()
         await fill(limit, ip)
         const headers = GENERIC_HEADERS[`${method} ${template}`] ?? {}
-        return send(method, path, BODY_METHODS.has(method) ? { json: {}, ip, headers: { ...headers } } : { ip, headers: { ...headers } })
+        return send(
+          method,
+          path,
+          BODY_METHODS.has(method) ? { json: {}, ip, headers: { ...headers } } : { ip, headers: { ...headers } },
+        )
       },
     })
   }
@@ -387,14 +518,23 @@ function problemsOf(key: string, operation: Operation, probe: Probe, response: R
   if (!documented) return [...problems, `${where}: status ${response.status} is not documented`]
   const declared = new Set(Object.keys(documented.headers ?? {}).map((name) => name.toLowerCase()))
   for (const [name] of response.headers) {
-    if (!IGNORED_HEADERS.has(name) && !declared.has(name)) problems.push(`${where}: header ${name} is not declared for ${response.status}`)
+    if (!IGNORED_HEADERS.has(name) && !declared.has(name))
+      problems.push(`${where}: header ${name} is not declared for ${response.status}`)
   }
   return problems
 }
 
 function operations(): [string, string, string, Operation][] {
   return Object.entries(paths).flatMap(([path, byMethod]) =>
-    Object.entries(byMethod).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, method.toUpperCase(), path, operation] as [string, string, string, Operation]),
+    Object.entries(byMethod).map(
+      ([method, operation]) =>
+        [`${method.toUpperCase()} ${path}`, method.toUpperCase(), path, operation] as [
+          string,
+          string,
+          string,
+          Operation,
+        ],
+    ),
   )
 }
 
@@ -417,7 +557,9 @@ describe('the OpenAPI document and the routes', () => {
     const unprobed: string[] = []
     const listed = new Set<string>()
     for (const [key, method, path, operation] of operations()) {
-      const probes = [...PROBES[key]!, ...genericProbes(method, path, operation), outageProbe(key)].filter((probe) => probe !== null)
+      const probes = [...PROBES[key]!, ...genericProbes(method, path, operation), outageProbe(key)].filter(
+        (probe) => probe !== null,
+      )
       const probed = new Set(probes.map((probe) => probe.status))
       for (const status of Object.keys(operation.responses)) {
         if (probed.has(Number(status))) continue
@@ -436,9 +578,14 @@ describe('the OpenAPI document and the routes', () => {
     const problems: string[] = []
     let sent = 0
     const rounds = [
-      operations().map(([key, method, path, operation]) => [key, operation, [...(PROBES[key] ?? []), ...genericProbes(method, path, operation)]] as const),
+      operations().map(
+        ([key, method, path, operation]) =>
+          [key, operation, [...(PROBES[key] ?? []), ...genericProbes(method, path, operation)]] as const,
+      ),
       // Last: see OUTAGE_PROBES.
-      operations().map(([key, , , operation]) => [key, operation, [outageProbe(key)].filter((probe) => probe !== null)] as const),
+      operations().map(
+        ([key, , , operation]) => [key, operation, [outageProbe(key)].filter((probe) => probe !== null)] as const,
+      ),
     ]
     for (const [key, operation, probes] of rounds.flat()) {
       for (const probe of probes) {
@@ -468,7 +615,12 @@ describe('the OpenAPI document and the routes', () => {
       if (!entry) continue
       const sent = Object.keys(
         deprecationHeaders(entry.route, [
-          { route: entry.route, deprecatedAt: new Date('2026-01-01'), sunsetAt: new Date('2026-06-01'), link: 'https://example.test/migrate' },
+          {
+            route: entry.route,
+            deprecatedAt: new Date('2026-01-01'),
+            sunsetAt: new Date('2026-06-01'),
+            link: 'https://example.test/migrate',
+          },
         ]),
       )
       expect(sent.sort()).toEqual(['deprecation', 'link', 'sunset'])

@@ -85,7 +85,10 @@ describe.skipIf(!runnable)('resilience', () => {
     postgres = await startDisposablePostgres()
   })
   afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve().then(cleanup).catch(() => {})
+    for (const cleanup of cleanups.splice(0).reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch(() => {})
   })
   afterAll(async () => {
     await Promise.all(sites.map((site) => site.stop()))
@@ -175,7 +178,10 @@ describe.skipIf(!runnable)('resilience', () => {
     expect([200, 202]).toContain(duringRedisOutage.status)
     const stream = await get(handle, '/api/scan/stream?domain=spa.test&force=1', { 'x-forwarded-for': '198.18.8.3' })
     expect(stream.status).toBe(200)
-    const frames = (await stream.text()).split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)))
+    const frames = (await stream.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)))
     expect(frames.some((frame) => frame.type === 'scan_complete')).toBe(true)
     expect((await get(handle, '/healthz')).status).toBe(200)
     const storeDown = await get(handle, '/readyz')

@@ -19,7 +19,12 @@ beforeAll(async () => {
     env: { V2_SCAN_ENABLED: 'true' },
     // An MCP endpoint that demands a bearer token, on a site whose homepage is public; the same fixture also
     // answers as a tunnel host, a fresh ephemeral domain and the v2 domains.
-    mcp: [{ name: 'auth-required', hosts: ['auth-mcp.test', 'demo.trycloudflare.com', 'disposable.test', v2Host, v2OnlyHost] }],
+    mcp: [
+      {
+        name: 'auth-required',
+        hosts: ['auth-mcp.test', 'demo.trycloudflare.com', 'disposable.test', v2Host, v2OnlyHost],
+      },
+    ],
     extraResolve: [`gone.test:443:127.0.0.1:${freeLoopbackPort()}`],
   })
 })
@@ -52,10 +57,21 @@ describe('POST /api/scan', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-store')
     const result = await response.json()
-    expect(result).toMatchObject({ domain: 'blog.test', urlKind: 'domain', analysisStatus: 'complete', pendingChecks: [], maxScore: 100 })
+    expect(result).toMatchObject({
+      domain: 'blog.test',
+      urlKind: 'domain',
+      analysisStatus: 'complete',
+      pendingChecks: [],
+      maxScore: 100,
+    })
     expect(result.score).toBeGreaterThanOrEqual(0)
     expect(['A+', 'A', 'B', 'C', 'D', 'F']).toContain(result.grade)
-    expect(result.layers.map((layer: { id: string }) => layer.id)).toEqual(['discovery', 'accessibility', 'usability', 'payments'])
+    expect(result.layers.map((layer: { id: string }) => layer.id)).toEqual([
+      'discovery',
+      'accessibility',
+      'usability',
+      'payments',
+    ])
     expect(result.servedFromCache).toBeUndefined()
     expect(result.topFixes.length).toBeLessThanOrEqual(6)
     for (const check of result.layers.flatMap((layer: { checks: unknown[] }) => layer.checks)) {
@@ -73,7 +89,11 @@ describe('POST /api/scan', () => {
   test('a fresh stored result is served from cache with Age and spends no budget; force scans again', async () => {
     const ip = clientIp()
     await post('/api/scan', { url: 'excellent.test', force: true }, { 'x-forwarded-for': ip })
-    const cached = await post('/api/scan', { url: 'https://excellent.test/', maxAgeSeconds: 5 }, { 'x-forwarded-for': ip })
+    const cached = await post(
+      '/api/scan',
+      { url: 'https://excellent.test/', maxAgeSeconds: 5 },
+      { 'x-forwarded-for': ip },
+    )
     expect(cached.status).toBe(200)
     const body = await cached.json()
     expect(body.servedFromCache).toBe(true)
@@ -178,7 +198,22 @@ describe('GET /api/score/{domain}', () => {
 
   test('format=audit carries every required AuditScoreResult field', async () => {
     const audit = await (await get('/api/score/blog.test?format=audit')).json()
-    for (const field of ['domain', 'name', 'score', 'scoreMax', 'grade', 'gradeColor', 'scannedAt', 'durationMs', 'layers', 'topFixes', 'url', 'generatedAt', 'source', 'contractVersion']) {
+    for (const field of [
+      'domain',
+      'name',
+      'score',
+      'scoreMax',
+      'grade',
+      'gradeColor',
+      'scannedAt',
+      'durationMs',
+      'layers',
+      'topFixes',
+      'url',
+      'generatedAt',
+      'source',
+      'contractVersion',
+    ]) {
       expect(audit).toHaveProperty(field)
     }
     expect(audit.ctaMessage).toBeUndefined()
@@ -187,7 +222,8 @@ describe('GET /api/score/{domain}', () => {
     expect(audit.url).toBe('http://localhost:3000/site/blog.test')
     expect(audit.source).toBe('localhost:3000')
     expect(audit.gradeColor).toMatch(/^#[0-9a-f]{6}$/)
-    for (const layer of audit.layers) for (const field of ['id', 'name', 'score', 'maxScore', 'checks']) expect(layer).toHaveProperty(field)
+    for (const layer of audit.layers)
+      for (const field of ['id', 'name', 'score', 'maxScore', 'checks']) expect(layer).toHaveProperty(field)
   })
 
   test('include=essentials and include=siteType add their readings; without include the body is unchanged', async () => {
@@ -198,7 +234,9 @@ describe('GET /api/score/{domain}', () => {
     expect(both.essentials.score === null || typeof both.essentials.score === 'number').toBe(true)
     expect(both.essentials.checks['robots-ai-agents-allowed']).toBeUndefined()
     expect(both.siteType).toHaveProperty('type')
-    expect(['declared', 'self-declared', 'classified', 'default', 'blocked', 'unavailable']).toContain(both.siteType.source)
+    expect(['declared', 'self-declared', 'classified', 'default', 'blocked', 'unavailable']).toContain(
+      both.siteType.source,
+    )
     const declared = await (await get('/api/score/blog.test?include=siteType&siteType=store')).json()
     expect(declared.siteType).toMatchObject({ type: 'store', source: 'declared' })
     const ignored = await (await get('/api/score/blog.test?include=siteType&siteType=casino')).json()
@@ -213,7 +251,10 @@ describe('GET /api/score/{domain}', () => {
     const classified = await (await get('/api/score/excellent.test?competitors=1&format=audit')).json()
     expect(classified.category).toBe('developer-tools')
     expect(classified.competitors.category).toBe('developer-tools')
-    expect(classified.competitors.neighbors.find((row: { isSelf: boolean }) => row.isSelf)).toMatchObject({ domain: 'excellent.test', rank: expect.any(Number) })
+    expect(classified.competitors.neighbors.find((row: { isSelf: boolean }) => row.isSelf)).toMatchObject({
+      domain: 'excellent.test',
+      rank: expect.any(Number),
+    })
     expect(classified.competitors.leaders.length).toBeLessThanOrEqual(5)
   })
 
@@ -258,14 +299,21 @@ describe('GET /api/score/{domain}', () => {
     const body = await response.json()
     expect(body.analysisStatus).toBe('stuck')
     // The pointer names the stored target itself (scanned again, it is the same scan).
-    expect(body.next_action).toMatchObject({ method: 'POST', endpoint: '/api/scan', body: { url: 'https://stuck.example/' } })
+    expect(body.next_action).toMatchObject({
+      method: 'POST',
+      endpoint: '/api/scan',
+      body: { url: 'https://stuck.example/' },
+    })
   })
 
   test('a stored scan answers with the contract version that produced it; a live scan records the current one', async () => {
     const repository = world.handle.deps.scans
     const stored = (await repository.latest('blog.test'))!.result!
     expect(stored.contractVersion).toBe(CONTRACT_VERSION)
-    await repository.insert({ ...stored, domain: 'older-contract.example', contractVersion: '1.26.0' }, { ephemeral: false })
+    await repository.insert(
+      { ...stored, domain: 'older-contract.example', contractVersion: '1.26.0' },
+      { ephemeral: false },
+    )
     expect((await (await get('/api/score/older-contract.example?format=audit')).json()).contractVersion).toBe('1.26.0')
   })
 
@@ -273,12 +321,16 @@ describe('GET /api/score/{domain}', () => {
     const repository = world.handle.deps.scans
     const stored = (await repository.latest('blog.test'))!.result!
     const evidence = { mcpEndpoints: [{ url: 'https://evidence.example/mcp', source: 'server-card' }] }
-    const layers = stored.layers.map((layer) => ({ ...layer, checks: layer.checks.map((check) => ({ ...check, evidence })) }))
+    const layers = stored.layers.map((layer) => ({
+      ...layer,
+      checks: layer.checks.map((check) => ({ ...check, evidence })),
+    }))
     await repository.insert({ ...stored, domain: 'evidence.example', layers }, { ephemeral: false })
     expect((await repository.latest('evidence.example'))!.result!.layers[0]!.checks[0]!.evidence).toEqual(evidence)
     for (const path of ['/api/score/evidence.example', '/api/score/evidence.example?format=audit']) {
       const body = await (await get(path)).json()
-      for (const check of body.layers.flatMap((layer: { checks: unknown[] }) => layer.checks)) expect(check).not.toHaveProperty('evidence')
+      for (const check of body.layers.flatMap((layer: { checks: unknown[] }) => layer.checks))
+        expect(check).not.toHaveProperty('evidence')
       expect(JSON.stringify(body)).not.toContain('evidence.example/mcp')
     }
   })
@@ -287,7 +339,11 @@ describe('GET /api/score/{domain}', () => {
 describe('POST /api/scan/checks', () => {
   test('unknown ids are a 400 UNKNOWN_CHECK_IDS listing them; nothing is spent', async () => {
     const ip = clientIp()
-    const response = await post('/api/scan/checks', { url: 'blog.test', checkIds: ['robots-txt', 'no-such-check'] }, { 'x-forwarded-for': ip })
+    const response = await post(
+      '/api/scan/checks',
+      { url: 'blog.test', checkIds: ['robots-txt', 'no-such-check'] },
+      { 'x-forwarded-for': ip },
+    )
     expect(response.status).toBe(400)
     const body = await response.json()
     expect(body.code).toBe('UNKNOWN_CHECK_IDS')
@@ -304,8 +360,17 @@ describe('POST /api/scan/checks', () => {
     )
     expect(response.status).toBe(200)
     const body = await response.json()
-    expect(body).toMatchObject({ contractVersion: CONTRACT_VERSION, domain: 'blog.test', urlKind: 'domain', storedScanUpdated: false })
-    expect(body.results.map((entry: { id: string }) => entry.id).sort()).toEqual(['robots-txt', 'sitemap-xml', 'webmcp-tools'])
+    expect(body).toMatchObject({
+      contractVersion: CONTRACT_VERSION,
+      domain: 'blog.test',
+      urlKind: 'domain',
+      storedScanUpdated: false,
+    })
+    expect(body.results.map((entry: { id: string }) => entry.id).sort()).toEqual([
+      'robots-txt',
+      'sitemap-xml',
+      'webmcp-tools',
+    ])
     expect(body.results.every((entry: { status: string }) => entry.status !== 'pending')).toBe(true)
     expect(body.score).toBeUndefined()
     expect((await consume(world.handle.deps.store, 'scanDaily', { kind: 'anonymous', ip })).remaining).toBe(28)
@@ -313,7 +378,11 @@ describe('POST /api/scan/checks', () => {
 
   test('a scan key patches the stored scan and re-scores it', async () => {
     const key = await world.handle.deps.keys.create('scan', 'selective test')
-    const response = await post('/api/scan/checks', { url: 'blog.test', checkIds: ['robots-txt'] }, { authorization: `Bearer ${key.key}` })
+    const response = await post(
+      '/api/scan/checks',
+      { url: 'blog.test', checkIds: ['robots-txt'] },
+      { authorization: `Bearer ${key.key}` },
+    )
     expect(response.status).toBe(200)
     expect((await response.json()).storedScanUpdated).toBe(true)
   })
@@ -345,7 +414,9 @@ describe('POST /api/v2/scan', () => {
 test('POST /api/v2/scan is 503 when the deployment has not enabled it', async () => {
   const disabled = await testApp()
   try {
-    const response = await disabled.app.handle(request('/api/v2/scan', { method: 'POST', json: { url: 'example.com' } }))
+    const response = await disabled.app.handle(
+      request('/api/v2/scan', { method: 'POST', json: { url: 'example.com' } }),
+    )
     expect(response.status).toBe(503)
     expect((await response.json()).code).toBe('V2_SCAN_DISABLED')
   } finally {

@@ -12,7 +12,11 @@ const browser = createBrowserProvider(testConfig())
 let world: World
 let base: string
 beforeAll(async () => {
-  world = await startWorld(['blog', 'spa'], { browser, mcp: [{ name: 'auth-required', hosts: ['locked.test'] }], start: true })
+  world = await startWorld(['blog', 'spa'], {
+    browser,
+    mcp: [{ name: 'auth-required', hosts: ['locked.test'] }],
+    start: true,
+  })
   world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${world.handle.app.server!.port}`
 })
@@ -36,7 +40,9 @@ function collect(query: string, timeoutMs = 90_000): Promise<Frame[]> {
     })
     const timer = setTimeout(() => {
       source.close()
-      reject(new Error(`stream did not close within ${timeoutMs} ms; got ${frames.map((frame) => frame.type).join(', ')}`))
+      reject(
+        new Error(`stream did not close within ${timeoutMs} ms; got ${frames.map((frame) => frame.type).join(', ')}`),
+      )
     }, timeoutMs)
     source.onmessage = (message) => frames.push(JSON.parse(message.data) as Frame)
     // EventSource reports the server closing the stream as an error and would reconnect: that is the end.
@@ -68,7 +74,11 @@ describe('GET /api/scan/stream', () => {
     }
     for (const layer of frames.filter((frame) => frame.type === 'layer_complete')) {
       const layerAt = frames.indexOf(layer)
-      const lastCheckOfLayer = Math.max(...frames.map((frame, index) => (frame.type === 'check_complete' && frame.layerId === layer.layerId ? index : -1)))
+      const lastCheckOfLayer = Math.max(
+        ...frames.map((frame, index) =>
+          frame.type === 'check_complete' && frame.layerId === layer.layerId ? index : -1,
+        ),
+      )
       expect(layerAt).toBeGreaterThan(lastCheckOfLayer)
     }
     expect(frames.filter((frame) => frame.type === 'layer_complete')).toHaveLength(4)
@@ -111,7 +121,13 @@ describe('GET /api/scan/stream', () => {
   test('an MCP server requiring auth ends the stream with a terminal error event', async () => {
     const frames = await collect(`domain=${encodeURIComponent('https://locked.test/mcp')}`)
     const last = frames.at(-1)!
-    expect(last).toMatchObject({ type: 'error', code: 'MCP_AUTH_REQUIRED', mcpAuthRequired: true, mcpUrl: 'https://locked.test/mcp', urlKind: 'mcp' })
+    expect(last).toMatchObject({
+      type: 'error',
+      code: 'MCP_AUTH_REQUIRED',
+      mcpAuthRequired: true,
+      mcpUrl: 'https://locked.test/mcp',
+      urlKind: 'mcp',
+    })
     expect(frames.some((frame) => frame.type === 'scan_complete')).toBe(false)
   })
 })
@@ -137,10 +153,17 @@ describe.skipIf(browser === null)('rendered checks in the background', () => {
     expect(partial.pendingChecks).toContain('webmcp-tools')
 
     const deadline = Date.now() + 60_000
-    let body: { analysisStatus: string; pendingChecks: string[]; layers: { checks: { id: string; status: string }[] }[]; agenticSummary?: string }
+    let body: {
+      analysisStatus: string
+      pendingChecks: string[]
+      layers: { checks: { id: string; status: string }[] }[]
+      agenticSummary?: string
+    }
     do {
       await Bun.sleep(500)
-      const poll = await world.handle.app.handle(new Request(`http://localhost${new URL(location).pathname}`, { headers: { 'x-forwarded-for': clientIp() } }))
+      const poll = await world.handle.app.handle(
+        new Request(`http://localhost${new URL(location).pathname}`, { headers: { 'x-forwarded-for': clientIp() } }),
+      )
       body = await poll.json()
     } while (body.analysisStatus !== 'complete' && Date.now() < deadline)
     expect(body.analysisStatus).toBe('complete')

@@ -29,7 +29,11 @@ afterAll(async () => {
 
 test('the service scanning its own deployment gets grade A', async () => {
   const port = server.server!.port
-  const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: `self.test:443:127.0.0.1:${port}`, LOG_LEVEL: 'silent' })
+  const config = loadConfig({
+    SCANNER_ALLOW_PRIVATE: 'true',
+    SCANNER_RESOLVE: `self.test:443:127.0.0.1:${port}`,
+    LOG_LEVEL: 'silent',
+  })
   const report = await scan('self.test', createEngineDeps(config), { phase: 'static' })
   const open = report.layers
     .flatMap((layer) => layer.checks)

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { shareStatus } from '../core/engine/page-verdict.ts'
-import { MULTIPAGE_PAGES, type MultipagePage, type MultipageSite, startMultipageSite } from './fixtures/sites/multipage/site.ts'
+import {
+  MULTIPAGE_PAGES,
+  type MultipagePage,
+  type MultipageSite,
+  startMultipageSite,
+} from './fixtures/sites/multipage/site.ts'
 import { request } from './helpers.ts'
 import { runCliSource } from './support/cli.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
@@ -28,7 +33,9 @@ afterAll(async () => {
 })
 
 const post = (json: unknown, headers: Record<string, string> = {}) =>
-  world.handle.app.handle(request('/api/scan', { method: 'POST', json, headers: { 'x-forwarded-for': clientIp(), ...headers } }))
+  world.handle.app.handle(
+    request('/api/scan', { method: 'POST', json, headers: { 'x-forwarded-for': clientIp(), ...headers } }),
+  )
 
 interface WireCheck {
   id: string
@@ -86,7 +93,11 @@ describe('POST /api/scan with pages', () => {
       const check = checks.get(id)!
       const verdicts = sampled.map(truth).filter((verdict) => verdict !== null)
       const passed = verdicts.filter(Boolean).length
-      expect({ id, checked: check.pages?.checked, passed: check.pages?.passed }).toEqual({ id, checked: verdicts.length, passed })
+      expect({ id, checked: check.pages?.checked, passed: check.pages?.passed }).toEqual({
+        id,
+        checked: verdicts.length,
+        passed,
+      })
       expect(check.pages!.failing.length).toBe(Math.min(10, verdicts.length - passed))
       if (verdicts.length === 0) continue
       expect({ id, status: check.status }).toEqual({ id, status: shareStatus(passed, verdicts.length) })
@@ -94,11 +105,17 @@ describe('POST /api/scan with pages', () => {
       expect(check.score).toBe(check.status === 'pass' ? points : Math.min(points, check.maxScore - 1))
     }
     const jsonld = checks.get('structured-data-jsonld')!
-    expect(jsonld.pages!.failing.every((page) => page.status === 'fail' && !byPath.get(new URL(page.url).pathname)!.jsonLd)).toBe(true)
+    expect(
+      jsonld.pages!.failing.every((page) => page.status === 'fail' && !byPath.get(new URL(page.url).pathname)!.jsonLd),
+    ).toBe(true)
   })
 
   test("a failing page's own details and fix name that page, not the homepage", () => {
-    const failing = checksOf(result as never).find((check) => check.id === 'link-headers')!.pages!.failing as { url: string; details: string; recommendation?: string }[]
+    const failing = checksOf(result as never).find((check) => check.id === 'link-headers')!.pages!.failing as {
+      url: string
+      details: string
+      recommendation?: string
+    }[]
     const others = failing.filter((page) => new URL(page.url).pathname !== '/')
     expect(others.length).toBeGreaterThan(0)
     for (const page of others) {
@@ -111,14 +128,25 @@ describe('POST /api/scan with pages', () => {
   test('site-level checks run once, with no page reading; every page-level one reads the pages', () => {
     const scopes = new Map(REGISTERED_CHECKS.map(({ definition }) => [definition.meta.id, definition.meta.scope]))
     const checks = checksOf(result as never)
-    expect(checks.filter((check) => scopes.get(check.id) === 'page' && check.status !== 'pending').map((check) => check.id).sort()).toEqual(
-      checks.filter((check) => check.pages !== undefined).map((check) => check.id).sort(),
+    expect(
+      checks
+        .filter((check) => scopes.get(check.id) === 'page' && check.status !== 'pending')
+        .map((check) => check.id)
+        .sort(),
+    ).toEqual(
+      checks
+        .filter((check) => check.pages !== undefined)
+        .map((check) => check.id)
+        .sort(),
     )
-    expect(checks.filter((check) => scopes.get(check.id) === 'site' && check.pages === undefined).length).toBeGreaterThan(20)
+    expect(
+      checks.filter((check) => scopes.get(check.id) === 'site' && check.pages === undefined).length,
+    ).toBeGreaterThan(20)
   })
 
   test('the report page and its Markdown alternate show "of 25 pages", the failing pages and the sample', async () => {
-    const read = async (path: string) => (await world.handle.app.handle(request(path, { headers: { 'x-forwarded-for': clientIp() } }))).text()
+    const read = async (path: string) =>
+      (await world.handle.app.handle(request(path, { headers: { 'x-forwarded-for': clientIp() } }))).text()
     const jsonld = checksOf(result as never).find((check) => check.id === 'structured-data-jsonld')!
     const share = `${jsonld.pages!.passed} of 25 pages`
     const html = await read(`/site/${site.host}`)
@@ -132,7 +160,9 @@ describe('POST /api/scan with pages', () => {
   })
 
   test('the score route returns the sample; a cached result answers only the same pages', async () => {
-    const score = await (await world.handle.app.handle(request(`/api/score/${site.host}`, { headers: { 'x-forwarded-for': clientIp() } }))).json()
+    const score = await (
+      await world.handle.app.handle(request(`/api/score/${site.host}`, { headers: { 'x-forwarded-for': clientIp() } }))
+    ).json()
     expect(score.pages).toEqual(result.pages)
     const again = await (await post({ url: site.host, pages: 25 })).json()
     expect(again.servedFromCache).toBe(true)
@@ -165,11 +195,19 @@ describe('GET /api/scan/stream with pages', () => {
 
 describe('selective re-checks of a stored multi-page scan', () => {
   const recheck = async (checkIds: string[], key: string) =>
-    (await world.handle.app.handle(
-      request('/api/scan/checks', { method: 'POST', json: { url: site.host, checkIds }, headers: { 'x-forwarded-for': clientIp(), authorization: `Bearer ${key}` } }),
-    )).json()
+    (
+      await world.handle.app.handle(
+        request('/api/scan/checks', {
+          method: 'POST',
+          json: { url: site.host, checkIds },
+          headers: { 'x-forwarded-for': clientIp(), authorization: `Bearer ${key}` },
+        }),
+      )
+    ).json()
   const stored = async () =>
-    (await world.handle.app.handle(request(`/api/score/${site.host}`, { headers: { 'x-forwarded-for': clientIp() } }))).json()
+    (
+      await world.handle.app.handle(request(`/api/score/${site.host}`, { headers: { 'x-forwarded-for': clientIp() } }))
+    ).json()
   let key: string
   beforeAll(async () => {
     key = (await world.handle.deps.keys.create('scan', 'site-scan re-check')).key
@@ -210,12 +248,18 @@ describe('selective re-checks of a stored multi-page scan', () => {
 
   test('on a one-page stored scan the re-check judges the homepage alone, as before', async () => {
     const scanned = await (await post({ url: site.host, force: true })).json()
-    const before = checksOf(scanned).find((check) => check.id === 'structured-data-jsonld')! as WireCheck & { details: string }
+    const before = checksOf(scanned).find((check) => check.id === 'structured-data-jsonld')! as WireCheck & {
+      details: string
+    }
     const requestsBefore = site.requests.length
     const body = await recheck(['structured-data-jsonld'], key)
     const [rechecked] = body.results
     expect(Object.keys(rechecked).sort()).not.toContain('pages')
-    expect({ status: rechecked.status, score: rechecked.score, details: rechecked.details }).toEqual({ status: before.status, score: before.score, details: before.details })
+    expect({ status: rechecked.status, score: rechecked.score, details: rechecked.details }).toEqual({
+      status: before.status,
+      score: before.score,
+      details: before.details,
+    })
     expect(site.requests.slice(requestsBefore).filter((path) => path !== '/' && byPath.has(path))).toEqual([])
     expect(checksOf(await stored()).find((check) => check.id === 'structured-data-jsonld')!.pages).toBeUndefined()
   }, 60_000)
@@ -230,7 +274,9 @@ describe('pages limits', () => {
       expect(body.code).toBe('VALIDATION_FAILED')
       expect(typeof body.error).toBe('string')
     }
-    const stream = await world.handle.app.handle(request(`/api/scan/stream?domain=${site.host}&pages=many`, { headers: { 'x-forwarded-for': clientIp() } }))
+    const stream = await world.handle.app.handle(
+      request(`/api/scan/stream?domain=${site.host}&pages=many`, { headers: { 'x-forwarded-for': clientIp() } }),
+    )
     expect(stream.status).toBe(400)
   })
 
@@ -255,19 +301,34 @@ describe('pages limits', () => {
 })
 
 describe('CLI --pages', () => {
-  const env = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: site.resolveRule })
+  const env = () => ({
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LOG_LEVEL: 'silent',
+    SCANNER_ALLOW_PRIVATE: 'true',
+    SCANNER_RESOLVE: site.resolveRule,
+  })
 
   test('--pages 25 --format json: the same sample and page counts as the API', async () => {
-    const run = await runCliSource(['scan', site.host, '--pages', '25', '--format', 'json', '--static', '--quiet'], env())
+    const run = await runCliSource(
+      ['scan', site.host, '--pages', '25', '--format', 'json', '--static', '--quiet'],
+      env(),
+    )
     expect(run.code).toBe(0)
     const report = JSON.parse(run.stdout)
-    expect(report.pages.map((page: { url: string }) => page.url)).toEqual(result.pages.map((page: { url: string }) => page.url))
+    expect(report.pages.map((page: { url: string }) => page.url)).toEqual(
+      result.pages.map((page: { url: string }) => page.url),
+    )
     const apiChecks = new Map(checksOf(result as never).map((check) => [check.id, check.pages]))
-    for (const check of checksOf(report)) if (check.pages) expect({ id: check.id, ...check.pages }).toEqual({ id: check.id, ...apiChecks.get(check.id)! })
+    for (const check of checksOf(report))
+      if (check.pages) expect({ id: check.id, ...check.pages }).toEqual({ id: check.id, ...apiChecks.get(check.id)! })
   }, 60_000)
 
   test('--format markdown shows "of 25 pages", the failing pages and the sample', async () => {
-    const run = await runCliSource(['scan', site.host, '--pages', '25', '--format', 'markdown', '--static', '--quiet'], env())
+    const run = await runCliSource(
+      ['scan', site.host, '--pages', '25', '--format', 'markdown', '--static', '--quiet'],
+      env(),
+    )
     expect(run.stdout).toContain('### Pages')
     expect(run.stdout).toMatch(/`structured-data-jsonld`: \d+ of 25 pages/)
     expect(run.stdout).toContain('/guides/guide-01 (fail)')

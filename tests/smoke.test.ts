@@ -16,7 +16,8 @@ const reports = new Map<string, ScanReport>()
 beforeAll(async () => {
   sites = await startFixtureSites(SITE_NAMES)
   engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: resolveRules(sites) }))
-  for (const site of sites) reports.set(site.name, await scan(site.host, engine, { phase: engine.browser ? 'all' : 'static' }))
+  for (const site of sites)
+    reports.set(site.name, await scan(site.host, engine, { phase: engine.browser ? 'all' : 'static' }))
 }, 240_000)
 afterAll(async () => {
   await engine.browser?.close()
@@ -38,7 +39,9 @@ describe.each(SITE_NAMES)('fixture site %s', (name) => {
       // Rendered checks can only be judged with a browser; without one they are error, by design.
       if (!engine.browser && result?.status === 'error' && /No browser/.test(result.details)) continue
       if (!result || !allowed.includes(result.status)) {
-        mismatches.push(`${id}: expected ${allowed.join('|')}, got ${result?.status ?? 'missing'} (${result?.details ?? ''})`)
+        mismatches.push(
+          `${id}: expected ${allowed.join('|')}, got ${result?.status ?? 'missing'} (${result?.details ?? ''})`,
+        )
       }
     }
     expect(mismatches).toEqual([])

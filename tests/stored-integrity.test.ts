@@ -37,7 +37,14 @@ const TARGET_NAMES = Object.keys(TARGETS) as TargetName[]
 const DOMAINS = ['blog.test', MCP_HOST, APP_HOST]
 
 /** Checks of every kind, so that a selective run can carry results that do not belong to the stored scan. */
-const CHECK_POOL = ['robots-txt', 'llms-txt', 'http-error-semantics', 'mcp-tools-list', 'mcp-tool-descriptions', 'mcp-app-ui-resource']
+const CHECK_POOL = [
+  'robots-txt',
+  'llms-txt',
+  'http-error-semantics',
+  'mcp-tools-list',
+  'mcp-tool-descriptions',
+  'mcp-app-ui-resource',
+]
 
 let world: World
 let key: string
@@ -84,7 +91,11 @@ function fingerprint(report: Pick<ScanReport, 'urlKind' | 'score' | 'layers'>): 
 
 const post = (path: string, json: unknown, keyed = false) =>
   world.handle.app.handle(
-    request(path, { method: 'POST', json, headers: { 'x-forwarded-for': clientIp(), ...(keyed ? { authorization: `Bearer ${key}` } : {}) } }),
+    request(path, {
+      method: 'POST',
+      json,
+      headers: { 'x-forwarded-for': clientIp(), ...(keyed ? { authorization: `Bearer ${key}` } : {}) },
+    }),
   )
 const get = (path: string) => world.handle.app.handle(request(path, { headers: { 'x-forwarded-for': clientIp() } }))
 const latest = (domain: string) => world.handle.deps.scans.latest(domain)
@@ -128,14 +139,19 @@ async function strand(domain: string): Promise<ScanRow> {
     .set({ scannedAt: sql`${scans.scannedAt} - interval '40 minutes'` })
     .where(eq(scans.domain, domain))
   const row = (await latest(domain))!
-  await db.update(scans).set({ analysisStatus: 'partial', result: { ...row.result!, analysisStatus: 'partial' } }).where(eq(scans.id, row.id))
+  await db
+    .update(scans)
+    .set({ analysisStatus: 'partial', result: { ...row.result!, analysisStatus: 'partial' } })
+    .where(eq(scans.id, row.id))
   // Written behind the repository's back: drop the score route's cached read as every write does.
   await world.handle.deps.readCache.invalidate(domain)
   return (await world.handle.deps.scans.byId(row.id))!
 }
 
 /** Reads the stuck pointer of a domain and follows it exactly as a client would. */
-async function followNextAction(domain: string): Promise<{ pointer: { endpoint: string; body: Record<string, unknown> }; answer: Response }> {
+async function followNextAction(
+  domain: string,
+): Promise<{ pointer: { endpoint: string; body: Record<string, unknown> }; answer: Response }> {
   const stuck = await (await get(`/api/score/${domain}`)).json()
   expect(stuck.analysisStatus).toBe('stuck')
   const pointer = stuck.next_action
@@ -171,13 +187,19 @@ async function perform(action: Action): Promise<void> {
   }
   if (action.type === 'select') {
     const before = await patchCandidate(action.target)
-    const response = await post('/api/scan/checks', { ...TARGETS[action.target], checkIds: action.checkIds }, action.keyed)
+    const response = await post(
+      '/api/scan/checks',
+      { ...TARGETS[action.target], checkIds: action.checkIds },
+      action.keyed,
+    )
     expect(response.status).toBe(200)
     const body = await response.json()
-    const patchable = action.keyed && before !== null && !before.ephemeral && measured(before) === keyOf.get(action.target)
+    const patchable =
+      action.keyed && before !== null && !before.ephemeral && measured(before) === keyOf.get(action.target)
     expect(body.storedScanUpdated).toBe(patchable)
     expect(typeof body.storedScanNote).toBe(action.keyed && !patchable ? 'string' : 'undefined')
-    if (!patchable && before) expect(JSON.stringify(await world.handle.deps.scans.latestOf(before.target))).toBe(JSON.stringify(before))
+    if (!patchable && before)
+      expect(JSON.stringify(await world.handle.deps.scans.latestOf(before.target))).toBe(JSON.stringify(before))
     return
   }
   if (action.type === 'stuck') {
@@ -206,7 +228,7 @@ test('any sequence of scans, selective runs, stuck recoveries and ephemeral requ
 })
 
 describe('acceptance', () => {
-  test('a keyed selective run of an MCP URL without a report of its own leaves the host\'s website scan byte-identical and says why', async () => {
+  test("a keyed selective run of an MCP URL without a report of its own leaves the host's website scan byte-identical and says why", async () => {
     // One report per target: an MCP run patches only the MCP server's own report, never the host's website report.
     await world.handle.deps.database.db.delete(scans).where(eq(scans.target, mcpKey(`https://${MCP_HOST}/mcp`)))
     expect((await post('/api/scan', { url: MCP_HOST, force: true })).status).toBe(200)
@@ -214,7 +236,11 @@ describe('acceptance', () => {
     expect(before.urlKind).toBe('domain')
     const publishedBefore = await (await get(`/api/score/${MCP_HOST}`)).text()
 
-    const response = await post('/api/scan/checks', { url: `https://${MCP_HOST}/mcp`, checkIds: ['robots-txt', 'mcp-tools-list'] }, true)
+    const response = await post(
+      '/api/scan/checks',
+      { url: `https://${MCP_HOST}/mcp`, checkIds: ['robots-txt', 'mcp-tools-list'] },
+      true,
+    )
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body).toMatchObject({ urlKind: 'mcp', storedScanUpdated: false })
@@ -231,7 +257,9 @@ describe('acceptance', () => {
     // Once the MCP server has a report of its own, the same run patches that one, and the website's stays as it was.
     expect((await post('/api/scan', { url: `https://${MCP_HOST}/mcp`, force: true })).status).toBe(200)
     const website = JSON.stringify(await world.handle.deps.scans.latestOf(before.target))
-    const patched = await (await post('/api/scan/checks', { url: `https://${MCP_HOST}/mcp`, checkIds: ['mcp-tools-list'] }, true)).json()
+    const patched = await (
+      await post('/api/scan/checks', { url: `https://${MCP_HOST}/mcp`, checkIds: ['mcp-tools-list'] }, true)
+    ).json()
     expect(patched.storedScanUpdated).toBe(true)
     expect(JSON.stringify(await world.handle.deps.scans.latestOf(before.target))).toBe(website)
 
@@ -248,7 +276,8 @@ describe('acceptance', () => {
   test("following a stuck MCP result's next_action rescans the MCP target; an older complete result does not answer it", async () => {
     const mcpUrl = `https://${MCP_HOST}/mcp`
     // Two complete scans of the target: the older one is within the freshness window once the newer is stuck.
-    for (let index = 0; index < 2; index++) expect((await post('/api/scan', { url: mcpUrl, force: true })).status).toBe(200)
+    for (let index = 0; index < 2; index++)
+      expect((await post('/api/scan', { url: mcpUrl, force: true })).status).toBe(200)
     const stuck = await strand(MCP_HOST)
     expect(stuck.urlKind).toBe('mcp')
 
@@ -283,9 +312,14 @@ describe('acceptance', () => {
   })
 
   test('a fresh pinned MCP result never answers a request for the bare domain', async () => {
-    expect((await post('/api/scan', { url: MCP_HOST, mcpUrl: `https://${MCP_HOST}/mcp`, force: true })).status).toBe(200)
+    expect((await post('/api/scan', { url: MCP_HOST, mcpUrl: `https://${MCP_HOST}/mcp`, force: true })).status).toBe(
+      200,
+    )
     // The pinned result is the newest row with URL https://well-made.mcp.test/; the bare host still gets a domain result.
-    for (let index = 0; index < 2; index++) expect((await (await post('/api/scan', { url: MCP_HOST })).json()).urlKind).toBe('domain')
-    expect((await (await post('/api/scan', { url: MCP_HOST, mcpUrl: `https://${MCP_HOST}/mcp` })).json()).urlKind).toBe('mcp')
+    for (let index = 0; index < 2; index++)
+      expect((await (await post('/api/scan', { url: MCP_HOST })).json()).urlKind).toBe('domain')
+    expect((await (await post('/api/scan', { url: MCP_HOST, mcpUrl: `https://${MCP_HOST}/mcp` })).json()).urlKind).toBe(
+      'mcp',
+    )
   })
 })

@@ -27,13 +27,20 @@ const HOME_BODY = `<header><nav aria-label="Main"><a href="/">Home</a> <a href="
 /** An HTML page titled "Anvil Works" with this head and body. */
 function page(head: string, body = HOME_BODY, headers: Record<string, string> = {}) {
   return () =>
-    new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Anvil Works</title>${head}</head><body>${body}</body></html>`, {
-      headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
-    })
+    new Response(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Anvil Works</title>${head}</head><body>${body}</body></html>`,
+      {
+        headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+      },
+    )
 }
 /** The fixture site's homepage: its own description and canonical link, plus `head`. */
 const homepage = (head = '', body = HOME_BODY, headers: Record<string, string> = {}) =>
-  page(`<meta name="description" content="Steel anvils for smiths and schools."><link rel="canonical" href="${origin}/">${head}`, body, headers)
+  page(
+    `<meta name="description" content="Steel anvils for smiths and schools."><link rel="canonical" href="${origin}/">${head}`,
+    body,
+    headers,
+  )
 const file = (body: string, type: string) => () => new Response(body, { headers: { 'content-type': type } })
 /**
  * A document served the way the remedy's own nginx recipe serves it: its media type, and the CORS header the recipe
@@ -41,19 +48,26 @@ const file = (body: string, type: string) => () => new Response(body, { headers:
  */
 function published(remedy: Remedy, type?: string) {
   const nginx = remedy.recipes.find((recipe) => recipe.server === 'nginx')?.code ?? ''
-  const headers: Record<string, string> = { 'content-type': /default_type '([^']+)'/.exec(nginx)?.[1] ?? type ?? 'text/plain' }
-  for (const [, name, value] of nginx.matchAll(/add_header ([\w-]+) "((?:[^"\\]|\\.)*)"/g)) headers[name!.toLowerCase()] = value!.replaceAll('\\"', '"')
+  const headers: Record<string, string> = {
+    'content-type': /default_type '([^']+)'/.exec(nginx)?.[1] ?? type ?? 'text/plain',
+  }
+  for (const [, name, value] of nginx.matchAll(/add_header ([\w-]+) "((?:[^"\\]|\\.)*)"/g))
+    headers[name!.toLowerCase()] = value!.replaceAll('\\"', '"')
   return () => new Response(remedy.snippet.code, { headers })
 }
 /** `Name: value` lines as headers. */
-const headerLines = (code: string) => Object.fromEntries(code.split('\n').map((line) => line.split(/:\s(.*)/s).slice(0, 2)))
+const headerLines = (code: string) =>
+  Object.fromEntries(code.split('\n').map((line) => line.split(/:\s(.*)/s).slice(0, 2)))
 const MARKDOWN_HOME = '# Anvil Works\n\nAnvil Works forges steel anvils for smiths and schools.\n\n- [About](/about)\n'
 
 /**
  * How one remedy is applied to the fixture site, verbatim, and what its check must then report: `pass`, or a status
  * other than pass whose details match `notPass` (so that it does not pass for the reason the test means).
  */
-type Application = { apply(remedy: Remedy): void; why: string } & ({ expected: 'pass' } | { expected: 'not pass'; notPass: RegExp })
+type Application = { apply(remedy: Remedy): void; why: string } & (
+  | { expected: 'pass' }
+  | { expected: 'not pass'; notPass: RegExp }
+)
 
 const ROBOTS_BASE = 'User-agent: *\nDisallow: /private/\n'
 const LLMS_TXT = `# Anvil Works\n\n> Anvil Works forges steel anvils for smiths and schools.\n\n- [About](${origin}/about)\n`
@@ -67,7 +81,7 @@ const APPLIED: Record<string, Application> = {
   'robots-ai-agents-allowed': {
     apply: ({ snippet }) => (routes['/robots.txt'] = file(`${snippet.code}\n\n${ROBOTS_BASE}`, 'text/plain')),
     expected: 'pass',
-    why: 'robots.txt lines, added before the site\'s own group',
+    why: "robots.txt lines, added before the site's own group",
   },
   'robots-ai-rules-explicit': {
     apply: ({ snippet }) => (routes['/robots.txt'] = file(`${snippet.code}\n`, 'text/plain')),
@@ -126,15 +140,18 @@ const APPLIED: Record<string, Application> = {
     why: 'a linkset served with its media type and the Link rel="api-catalog" its recipes add',
   },
   'cors-public-metadata': {
-    apply: ({ snippet }) => (routes['/llms.txt'] = () => new Response(LLMS_TXT, { headers: { 'content-type': 'text/markdown', ...headerLines(snippet.code) } })),
+    apply: ({ snippet }) =>
+      (routes['/llms.txt'] = () =>
+        new Response(LLMS_TXT, { headers: { 'content-type': 'text/markdown', ...headerLines(snippet.code) } })),
     expected: 'pass',
-    why: 'a response header on the site\'s own llms.txt',
+    why: "a response header on the site's own llms.txt",
   },
   'markdown-negotiation': {
     apply: ({ snippet }) => {
       const headers = headerLines(snippet.code)
       const html = homepage()
-      routes['/'] = (request) => (/text\/markdown/.test(request.headers.get('accept') ?? '') ? new Response(MARKDOWN_HOME, { headers }) : html())
+      routes['/'] = (request) =>
+        /text\/markdown/.test(request.headers.get('accept') ?? '') ? new Response(MARKDOWN_HOME, { headers }) : html()
     },
     expected: 'pass',
     why: 'headers for the markdown answer the site writes',
@@ -190,7 +207,8 @@ const APPLIED: Record<string, Application> = {
     why: 'landmarks',
   },
   'accessible-forms': {
-    apply: ({ snippet }) => (routes['/'] = homepage('', `${HOME_BODY}<form action="/subscribe">${snippet.code}</form>`)),
+    apply: ({ snippet }) =>
+      (routes['/'] = homepage('', `${HOME_BODY}<form action="/subscribe">${snippet.code}</form>`)),
     expected: 'pass',
     why: 'a complete form field',
   },
@@ -203,9 +221,17 @@ const NOT_APPLICABLE: Record<string, string> = {
 }
 
 /** The check's outcome on the fixture site as it now is, scanned with the real collectors. */
-async function statusAfter(checkId: string): Promise<{ status: CheckStatus; details: string; recommendation?: string }> {
+async function statusAfter(
+  checkId: string,
+): Promise<{ status: CheckStatus; details: string; recommendation?: string }> {
   const check = REGISTERED_CHECKS.find(({ definition }) => definition.meta.id === checkId)!.definition
-  const options = { target: localTarget(origin), config: collectorConfig(), http: scanSession(), browser: null, phase: 'static' as const }
+  const options = {
+    target: localTarget(origin),
+    config: collectorConfig(),
+    http: scanSession(),
+    browser: null,
+    phase: 'static' as const,
+  }
   const { status, details, recommendation } = await runCheck(check, new Collection(options), options)
   return { status, details, recommendation }
 }
@@ -215,7 +241,12 @@ describe('every snippet and template the service suggests, applied verbatim', ()
     expect(Object.keys(REMEDIES).filter((id) => !(id in APPLIED) && !(id in NOT_APPLICABLE))).toEqual([])
   })
 
-  test.each(Object.entries(APPLIED).map(([checkId, application]) => [`${checkId} (${application.why}): ${application.expected}`, checkId, application] as const))('%s', async (_name, checkId, application) => {
+  test.each(
+    Object.entries(APPLIED).map(
+      ([checkId, application]) =>
+        [`${checkId} (${application.why}): ${application.expected}`, checkId, application] as const,
+    ),
+  )('%s', async (_name, checkId, application) => {
     routes['/'] = homepage()
     application.apply(REMEDIES[checkId]!(remedySite))
     const { status, details } = await statusAfter(checkId)
@@ -248,6 +279,8 @@ describe('templates written into check recommendations, applied verbatim', () =>
     routes['/'] = page(tags.join(''))
     const after = await statusAfter('opengraph-metadata')
     expect(after.status).not.toBe('pass')
-    expect(after.details).toContain('still a template placeholder: og:image "https://…/social-card.png", description "One sentence on what the site offers"')
+    expect(after.details).toContain(
+      'still a template placeholder: og:image "https://…/social-card.png", description "One sentence on what the site offers"',
+    )
   })
 })

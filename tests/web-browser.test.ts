@@ -14,7 +14,12 @@ import { startWorld, type World } from './support/world.ts'
  * accessibility violation on any page. Screenshots go to test-output/web/ (gitignored).
  */
 const runnable = createBrowserProvider(testConfig()) !== null
-const executablePath = process.env.CHROMIUM_PATH ?? Bun.which('chromium') ?? Bun.which('chromium-browser') ?? Bun.which('google-chrome') ?? ''
+const executablePath =
+  process.env.CHROMIUM_PATH ??
+  Bun.which('chromium') ??
+  Bun.which('chromium-browser') ??
+  Bun.which('google-chrome') ??
+  ''
 const SCREENSHOTS = join(import.meta.dir, '..', 'test-output', 'web')
 
 let world: World
@@ -32,9 +37,18 @@ beforeAll(async () => {
   world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${world.handle.app.server!.port}`
   // The report the accessibility check reads; the fresh blog and poor.test are scanned by the tests themselves.
-  const scanned = await fetch(`${base}/api/scan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'docs.test' }) })
+  const scanned = await fetch(`${base}/api/scan`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'docs.test' }),
+  })
   if (scanned.status !== 200) throw new Error(`docs.test scan answered ${scanned.status}`)
-  browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  browser = await puppeteer.launch({
+    executablePath,
+    headless: true,
+    pipe: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  })
 }, 60_000)
 
 afterAll(async () => {
@@ -57,7 +71,8 @@ async function openPage(): Promise<{ page: Page; problems: string[] }> {
   return { page, problems }
 }
 
-const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) as `${string}.png`, fullPage: true })
+const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) as `${string}.png`, fullPage: true })
 
 describe.skipIf(!runnable)('web pages in Chromium', () => {
   test('a scan from the home page streams its checks per layer and lands on the report', async () => {
@@ -69,11 +84,16 @@ describe.skipIf(!runnable)('web pages in Chromium', () => {
     await page.evaluate(() => {
       const list = document.getElementById('progress-checks')!
       new MutationObserver((records) => {
-        for (const record of records) for (const node of record.addedNodes) (window as unknown as { reportTick(text: string): void }).reportTick(node.textContent ?? '')
+        for (const record of records)
+          for (const node of record.addedNodes)
+            (window as unknown as { reportTick(text: string): void }).reportTick(node.textContent ?? '')
       }).observe(list, { childList: true })
     })
     await page.type('#scan-target', unscanned.host)
-    await Promise.all([page.waitForNavigation({ timeout: 45_000 }), page.click('form[data-scan-form] button[type="submit"]')])
+    await Promise.all([
+      page.waitForNavigation({ timeout: 45_000 }),
+      page.click('form[data-scan-form] button[type="submit"]'),
+    ])
     expect(new URL(page.url()).pathname).toBe(`/site/${unscanned.host}`)
     expect(ticks.length).toBeGreaterThan(10)
 
@@ -84,8 +104,12 @@ describe.skipIf(!runnable)('web pages in Chromium', () => {
       layers: { maxScore: number }[]
     }
     expect(await page.$eval('.grade-letter', (element) => element.textContent)).toBe(score.grade)
-    expect(await page.$eval('svg.gauge', (element) => element.getAttribute('aria-label'))).toBe(`Score ${score.score} out of 100, grade ${score.grade}`)
-    expect(await page.$$eval('.layers meter', (meters) => meters.length)).toBe(score.layers.filter((layer) => layer.maxScore > 0).length)
+    expect(await page.$eval('svg.gauge', (element) => element.getAttribute('aria-label'))).toBe(
+      `Score ${score.score} out of 100, grade ${score.grade}`,
+    )
+    expect(await page.$$eval('.layers meter', (meters) => meters.length)).toBe(
+      score.layers.filter((layer) => layer.maxScore > 0).length,
+    )
     const fixes = score.topFixes.filter((fix) => fix.estScoreGain > 0)
     expect(fixes.length).toBeGreaterThan(0)
     expect(await page.$$eval('ol.fixes > li', (items) => items.length)).toBe(fixes.length)
@@ -129,7 +153,10 @@ describe.skipIf(!runnable)('web pages in Chromium', () => {
     await Promise.all([page.waitForNavigation(), page.click('form[action="/journeys"] button[type="submit"]')])
     expect(new URL(page.url()).pathname).toMatch(/^\/journeys\/[^/]+$/)
     // The script reloads the page when the stream's result arrives; the server then renders the finished run.
-    await page.waitForFunction(() => /Status: (completed|failed)/.test(document.getElementById('journey-status')?.textContent ?? ''), { timeout: 45_000 })
+    await page.waitForFunction(
+      () => /Status: (completed|failed)/.test(document.getElementById('journey-status')?.textContent ?? ''),
+      { timeout: 45_000 },
+    )
     expect(await page.$$eval('#journey-steps li', (items) => items.length)).toBeGreaterThan(0)
     await screenshot(page, 'journey-run')
     const results = await new AxePuppeteer(page).analyze()
@@ -138,16 +165,24 @@ describe.skipIf(!runnable)('web pages in Chromium', () => {
     await page.close()
   }, 60_000)
 
-  test.each(PAGES)('%s page (%s): no axe violations, no CSP report', async (name, path) => {
-    // @axe-core/puppeteer is a devDependency; loaded here so that the rest of the suite runs without it.
-    const { AxePuppeteer } = await import('@axe-core/puppeteer')
-    const { page, problems } = await openPage()
-    const response = await page.goto(`${base}${path}`)
-    expect(response?.status()).toBe(name === 'not-scanned' ? 404 : 200)
-    await screenshot(page, name)
-    const results = await new AxePuppeteer(page).analyze()
-    expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
-    expect(problems).toEqual([])
-    await page.close()
-  }, 60_000)
+  test.each(PAGES)(
+    '%s page (%s): no axe violations, no CSP report',
+    async (name, path) => {
+      // @axe-core/puppeteer is a devDependency; loaded here so that the rest of the suite runs without it.
+      const { AxePuppeteer } = await import('@axe-core/puppeteer')
+      const { page, problems } = await openPage()
+      const response = await page.goto(`${base}${path}`)
+      expect(response?.status()).toBe(name === 'not-scanned' ? 404 : 200)
+      await screenshot(page, name)
+      const results = await new AxePuppeteer(page).analyze()
+      expect(
+        results.violations.map(
+          (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+        ),
+      ).toEqual([])
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    60_000,
+  )
 })

@@ -14,7 +14,12 @@ import { axeViolations } from './support/axe.ts'
  * leaderboard; a result served from the cache says so, with its age and a fresh scan; a protected MCP server lands
  * on a page naming `--header-env`. Screenshots go to test-output/web/ (gitignored).
  */
-const executablePath = process.env.CHROMIUM_PATH ?? Bun.which('chromium') ?? Bun.which('chromium-browser') ?? Bun.which('google-chrome') ?? ''
+const executablePath =
+  process.env.CHROMIUM_PATH ??
+  Bun.which('chromium') ??
+  Bun.which('chromium-browser') ??
+  Bun.which('google-chrome') ??
+  ''
 const SCREENSHOTS = join(import.meta.dir, '..', 'test-output', 'web')
 // A host no other suite (nor an earlier run on the same database) scans, or a stored result would answer from the cache.
 const MCP_HOST = `targets-${randomUUID().slice(0, 8)}.mcp.test`
@@ -43,7 +48,12 @@ beforeAll(async () => {
   })
   world.handle.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${world.handle.app.server!.port}`
-  browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  browser = await puppeteer.launch({
+    executablePath,
+    headless: true,
+    pipe: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  })
 }, 60_000)
 
 afterAll(async () => {
@@ -68,13 +78,17 @@ async function openPage(): Promise<{ page: Page; problems: string[] }> {
 async function scanFromHome(page: Page, target: string): Promise<string> {
   await page.goto(`${base}/`, { waitUntil: 'domcontentloaded' })
   await page.type('#scan-target', target)
-  await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0', timeout: 45_000 }), page.click('form[data-scan-form] button[type="submit"]')])
+  await Promise.all([
+    page.waitForNavigation({ waitUntil: 'networkidle0', timeout: 45_000 }),
+    page.click('form[data-scan-form] button[type="submit"]'),
+  ])
   const url = new URL(page.url())
   return `${url.pathname}${url.search}`
 }
 
 const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? '')
-const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) as `${string}.png`, fullPage: false })
+const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) as `${string}.png`, fullPage: false })
 
 describe.skipIf(!executablePath)('one report per target, in Chromium', () => {
   test('two local servers that differ only by port get two reports; localhost:PORT has one; none is on the leaderboard', async () => {
@@ -109,7 +123,10 @@ describe.skipIf(!executablePath)('one report per target, in Chromium', () => {
     await page.goto(`${base}${mcpPath}`, { waitUntil: 'networkidle0' })
     expect(await text(page, 'h1')).toBe(MCP_URL)
     const before = await world.handle.deps.scans.latestOf(`mcp:${MCP_URL}`)
-    await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0', timeout: 45_000 }), page.click('#rescan-title ~ form[data-rescan] button')])
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: 'networkidle0', timeout: 45_000 }),
+      page.click('#rescan-title ~ form[data-rescan] button'),
+    ])
     expect(new URL(page.url()).pathname).toBe(mcpPath)
     expect(await text(page, 'h1')).toBe(MCP_URL)
     expect(await text(page, '#report-summary')).toContain('MCP server')
@@ -142,7 +159,10 @@ describe.skipIf(!executablePath)('one report per target, in Chromium', () => {
     expect(await text(page, '#freshness button')).toBe('Fresh scan')
     await screenshot(page, 'report-from-cache')
     // The fresh scan is one click, and the page it lands on no longer says "from the cache".
-    await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0', timeout: 45_000 }), page.click('#freshness button')])
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: 'networkidle0', timeout: 45_000 }),
+      page.click('#freshness button'),
+    ])
     expect(new URL(page.url()).search).toBe('')
     expect(await text(page, '#freshness')).toContain('Scanned just now')
     expect(problems).toEqual([])
@@ -168,8 +188,15 @@ describe.skipIf(!executablePath)('one report per target, in Chromium', () => {
       expect({ path, violations: await axeViolations(page) }).toEqual({ path, violations: [] })
     }
     // The MCP server scores 100: its extras not met read "Not met", in no failure colour.
-    expect(await page.$$eval('#extras .status', (labels) => [...new Set(labels.map((label) => label.textContent))])).toEqual(['Not met'])
-    expect(await page.$$eval('#extras .check-fail, #extras .check-warning, main .status-fail', (failures) => failures.length)).toBe(0)
+    expect(
+      await page.$$eval('#extras .status', (labels) => [...new Set(labels.map((label) => label.textContent))]),
+    ).toEqual(['Not met'])
+    expect(
+      await page.$$eval(
+        '#extras .check-fail, #extras .check-warning, main .status-fail',
+        (failures) => failures.length,
+      ),
+    ).toBe(0)
     await (await page.$('#extras'))!.screenshot({ path: join(SCREENSHOTS, 'report-mcp-extras.png') })
     expect(problems).toEqual([])
     await page.close()

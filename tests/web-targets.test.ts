@@ -23,10 +23,20 @@ let world: World
 let local: [ReturnType<typeof Bun.serve>, ReturnType<typeof Bun.serve>]
 
 /** Each test posts from an address of its own, so per-IP scan budgets never leak between tests. */
-const asClient = (ip: string, init: Parameters<typeof request>[1] = {}) => ({ ...init, headers: { 'x-forwarded-for': ip, ...init.headers } })
+const asClient = (ip: string, init: Parameters<typeof request>[1] = {}) => ({
+  ...init,
+  headers: { 'x-forwarded-for': ip, ...init.headers },
+})
 const form = (fields: Record<string, string>, ip = clientIp()) =>
   world.handle.app.handle(
-    request('/scan', asClient(ip, { method: 'POST', body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })),
+    request(
+      '/scan',
+      asClient(ip, {
+        method: 'POST',
+        body: new URLSearchParams(fields).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    ),
   )
 const get = (path: string) => world.handle.app.handle(request(path, asClient(clientIp())))
 
@@ -65,14 +75,54 @@ afterAll(async () => {
 
 describe('target identity', () => {
   test.each([
-    [{ urlKind: 'domain', url: 'https://example.com/' }, 'site:https://example.com', '/site/example.com', 'example.com'],
-    [{ urlKind: 'domain', url: 'https://example.com/shop' }, 'site:https://example.com', '/site/example.com', 'example.com'],
-    [{ urlKind: 'domain', url: 'http://127.0.0.1:5160/' }, 'site:http://127.0.0.1:5160', '/site/127.0.0.1:5160', '127.0.0.1:5160'],
-    [{ urlKind: 'domain', url: 'http://localhost:5161/' }, 'site:http://localhost:5161', '/site/localhost:5161', 'localhost:5161'],
-    [{ urlKind: 'domain', url: 'https://example.com:8443/' }, 'site:https://example.com:8443', '/site/example.com:8443', 'example.com:8443'],
-    [{ urlKind: 'domain', url: 'http://example.com/' }, 'site:http://example.com', '/site/http%3A%2F%2Fexample.com', 'http://example.com'],
-    [{ urlKind: 'mcp', url: 'https://example.com/mcp', mcpUrl: 'https://example.com/mcp' }, 'mcp:https://example.com/mcp', '/mcp/https%3A%2F%2Fexample.com%2Fmcp', 'https://example.com/mcp'],
-    [{ urlKind: 'mcp-app', url: 'https://example.com/', mcpUrl: 'https://example.com/mcp' }, 'mcp:https://example.com/mcp', '/mcp/https%3A%2F%2Fexample.com%2Fmcp', 'https://example.com/mcp'],
+    [
+      { urlKind: 'domain', url: 'https://example.com/' },
+      'site:https://example.com',
+      '/site/example.com',
+      'example.com',
+    ],
+    [
+      { urlKind: 'domain', url: 'https://example.com/shop' },
+      'site:https://example.com',
+      '/site/example.com',
+      'example.com',
+    ],
+    [
+      { urlKind: 'domain', url: 'http://127.0.0.1:5160/' },
+      'site:http://127.0.0.1:5160',
+      '/site/127.0.0.1:5160',
+      '127.0.0.1:5160',
+    ],
+    [
+      { urlKind: 'domain', url: 'http://localhost:5161/' },
+      'site:http://localhost:5161',
+      '/site/localhost:5161',
+      'localhost:5161',
+    ],
+    [
+      { urlKind: 'domain', url: 'https://example.com:8443/' },
+      'site:https://example.com:8443',
+      '/site/example.com:8443',
+      'example.com:8443',
+    ],
+    [
+      { urlKind: 'domain', url: 'http://example.com/' },
+      'site:http://example.com',
+      '/site/http%3A%2F%2Fexample.com',
+      'http://example.com',
+    ],
+    [
+      { urlKind: 'mcp', url: 'https://example.com/mcp', mcpUrl: 'https://example.com/mcp' },
+      'mcp:https://example.com/mcp',
+      '/mcp/https%3A%2F%2Fexample.com%2Fmcp',
+      'https://example.com/mcp',
+    ],
+    [
+      { urlKind: 'mcp-app', url: 'https://example.com/', mcpUrl: 'https://example.com/mcp' },
+      'mcp:https://example.com/mcp',
+      '/mcp/https%3A%2F%2Fexample.com%2Fmcp',
+      'https://example.com/mcp',
+    ],
   ])('%o is %s at %s', (source, key, path, label) => {
     expect(targetKey(source)).toBe(key)
     expect(reportPathFor(source)).toBe(path)
@@ -104,7 +154,9 @@ describe('local targets', () => {
     expect(one.$('h1').text()).toBe(first!)
     expect(two.$('h1').text()).toBe(second!)
     // Two different sites were measured: the reports are their own, not one shown twice.
-    expect(one.$('.grade-letter').text() + one.$('.score-text').text()).not.toBe(two.$('.grade-letter').text() + two.$('.score-text').text())
+    expect(one.$('.grade-letter').text() + one.$('.score-text').text()).not.toBe(
+      two.$('.grade-letter').text() + two.$('.score-text').text(),
+    )
     // Each links the other report on the same host.
     expect(one.$(`.siblings a[href="/site/${second}"]`).length).toBe(1)
     for (const report of [one, two]) {
@@ -130,7 +182,14 @@ describe('local targets', () => {
     const { $ } = await page(`/site/${target}`)
     expect($('h1').text()).toBe(target)
     const recheck = await world.handle.app.handle(
-      request(`/site/${target}/recheck`, asClient(clientIp(), { method: 'POST', body: 'checkId=robots-txt', headers: { 'content-type': 'application/x-www-form-urlencoded' } })),
+      request(
+        `/site/${target}/recheck`,
+        asClient(clientIp(), {
+          method: 'POST',
+          body: 'checkId=robots-txt',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+      ),
     )
     expect(recheck.status).toBe(303)
     expect(recheck.headers.get('location')).toStartWith(`/site/${target}?recheck=`)
@@ -153,9 +212,16 @@ describe('a website and an MCP server on one host', () => {
 
     // "Scan again" on the MCP report posts its exact target: the MCP endpoint pinned, a forced scan.
     const rescan = mcp.$('#rescan-title').parent().find('form[action="/scan"]')
-    const fields = Object.fromEntries(rescan.find('input').map((_, input) => [[mcp.$(input).attr('name')!, mcp.$(input).val() as string]]).get())
+    const fields = Object.fromEntries(
+      rescan
+        .find('input')
+        .map((_, input) => [[mcp.$(input).attr('name')!, mcp.$(input).val() as string]])
+        .get(),
+    )
     expect(fields).toEqual({ url: MCP_URL, mcpUrl: MCP_URL, force: '1' })
-    const before = (await world.handle.deps.scans.latestOf(targetKey({ urlKind: 'mcp', url: MCP_URL, mcpUrl: MCP_URL })))!
+    const before = (await world.handle.deps.scans.latestOf(
+      targetKey({ urlKind: 'mcp', url: MCP_URL, mcpUrl: MCP_URL }),
+    ))!
     expect(await scanned(fields)).toBe(mcpPath)
     const after = (await world.handle.deps.scans.latestOf(before.target))!
     expect(after.id).toBeGreaterThan(before.id)
@@ -171,23 +237,32 @@ describe('a website and an MCP server on one host', () => {
 
     // The MCP report's badge is the MCP server's own, whichever of the host's targets was scanned last.
     await scanned({ url: MCP_HOST, force: '1' })
-    const website = (await world.handle.deps.scans.latestOf(targetKey({ urlKind: 'domain', url: `https://${MCP_HOST}/` })))!
+    const website = (await world.handle.deps.scans.latestOf(
+      targetKey({ urlKind: 'domain', url: `https://${MCP_HOST}/` }),
+    ))!
     const snippet = (await page(mcpPath)).$('#badge-markdown').text()
     expect(snippet).toContain(`/api/badge/${MCP_HOST}?mcp=${encodeURIComponent(MCP_URL)})`)
     const badgeOf = async (path: string) => (await (await get(path)).text()).match(/<title>[^<]*score (\d+) of 100/)![1]
     expect(await badgeOf(`/api/badge/${MCP_HOST}?mcp=${encodeURIComponent(MCP_URL)}`)).toBe(String(after.score))
     expect(await badgeOf(`/api/badge/${MCP_HOST}`)).toBe(String(website.score))
-    expect((await get(`/api/badge/${MCP_HOST}?mcp=${encodeURIComponent('https://elsewhere.test/mcp')}`)).status).toBe(400)
+    expect((await get(`/api/badge/${MCP_HOST}?mcp=${encodeURIComponent('https://elsewhere.test/mcp')}`)).status).toBe(
+      400,
+    )
     // The report's JSON link reads the same result from the score route.
     const json = (await page(mcpPath)).$('a:contains("JSON")').attr('href')!
     expect(json).toBe(`/api/score/${MCP_HOST}?format=audit&mcp=${encodeURIComponent(MCP_URL)}`)
     const audit = await (await get(json)).json()
-    expect({ score: audit.score, url: audit.url }).toEqual({ score: after.score, url: `http://localhost:3000${mcpPath}` })
+    expect({ score: audit.score, url: audit.url }).toEqual({
+      score: after.score,
+      url: `http://localhost:3000${mcpPath}`,
+    })
     expect((await (await get(`/api/score/${MCP_HOST}`)).json()).score).toBe(website.score)
   })
 
   test('the audit result names the report of its own target', async () => {
-    const response = await world.handle.app.handle(request('/api/scan?format=audit', asClient(clientIp(), { method: 'POST', json: { url: MCP_URL } })))
+    const response = await world.handle.app.handle(
+      request('/api/scan?format=audit', asClient(clientIp(), { method: 'POST', json: { url: MCP_URL } })),
+    )
     const body = await response.json()
     expect(body.url).toBe(`http://localhost:3000${mcpReportPath(MCP_URL)}`)
   })
@@ -222,8 +297,13 @@ describe('what the page says about the result', () => {
       const { $ } = await page(`/site/${domain}`)
       const score = await (await get(`/api/score/${domain}`)).json()
       const extras = score.layers
-        .flatMap((layer: { checks: { id: string; status: string; bonus: boolean; maturity: string }[] }) => layer.checks)
-        .filter((check: { bonus: boolean; maturity: string; status: string }) => (check.bonus || check.maturity === 'emerging') && (check.status === 'fail' || check.status === 'warning'))
+        .flatMap(
+          (layer: { checks: { id: string; status: string; bonus: boolean; maturity: string }[] }) => layer.checks,
+        )
+        .filter(
+          (check: { bonus: boolean; maturity: string; status: string }) =>
+            (check.bonus || check.maturity === 'emerging') && (check.status === 'fail' || check.status === 'warning'),
+        )
       for (const check of extras) {
         const card = $(`article.check[data-check-id="${check.id}"]`).first()
         expect(card.closest('#extras').length).toBe(1)
@@ -242,7 +322,9 @@ describe('what the page says about the result', () => {
     const { $ } = await page(location)
     expect($('h1').text()).toBe(`${LOCKED_URL} requires authentication`)
     expect($('main').text()).toContain('no public score')
-    expect($('#auth-cli').text()).toBe(`MCP_AUTH="Authorization: Bearer <your token>" \\\n  agent-readiness scan ${LOCKED_URL} --header-env MCP_AUTH`)
+    expect($('#auth-cli').text()).toBe(
+      `MCP_AUTH="Authorization: Bearer <your token>" \\\n  agent-readiness scan ${LOCKED_URL} --header-env MCP_AUTH`,
+    )
     expect($('#auth-action').text()).toContain('args: --header-env MCP_AUTH')
     expect($('#auth-action').text()).toContain('MCP_AUTH: "Authorization: Bearer ${{ secrets.MCP_TOKEN }}"')
   })

@@ -15,7 +15,11 @@ let world: World
 const DOMAIN = 'xss.test'
 
 const form = (path: string, fields: Record<string, string>) =>
-  request(path, { method: 'POST', body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  request(path, {
+    method: 'POST',
+    body: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  })
 
 const get = (path: string, headers: Record<string, string> = {}) => handle.app.handle(request(path, { headers }))
 
@@ -36,7 +40,8 @@ afterAll(async () => {
 
 function expectStrictCsp(response: Response) {
   const csp = response.headers.get('content-security-policy') ?? ''
-  for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) expect(csp).toContain(directive)
+  for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"])
+    expect(csp).toContain(directive)
   const scripts = /script-src ([^;]+)/.exec(csp)?.[1] ?? ''
   expect(scripts).not.toContain('unsafe-inline')
   expect(scripts).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/)
@@ -53,7 +58,16 @@ async function page(path: string, status = 200) {
 }
 
 describe('pages', () => {
-  test.each(['/', '/journeys', '/leaderboard', '/leaderboard?kind=domain&category=', '/checks', '/checks?q=robots', '/api', `/site/${DOMAIN}`])('%s is 200 HTML under the CSP', async (path) => {
+  test.each([
+    '/',
+    '/journeys',
+    '/leaderboard',
+    '/leaderboard?kind=domain&category=',
+    '/checks',
+    '/checks?q=robots',
+    '/api',
+    `/site/${DOMAIN}`,
+  ])('%s is 200 HTML under the CSP', async (path) => {
     const { $ } = await page(path)
     expect($('main h1').length).toBe(1)
     expect($('html').attr('lang')).toBe('en')
@@ -66,7 +80,10 @@ describe('pages', () => {
       $('script').each((_, element) => {
         const script = $(element)
         expect(script.attr('nonce')).toBe(nonce)
-        expect(/^\/assets\/app\.[0-9a-f]{12}\.js$/.test(script.attr('src') ?? '') || script.attr('type') === 'application/ld+json').toBe(true)
+        expect(
+          /^\/assets\/app\.[0-9a-f]{12}\.js$/.test(script.attr('src') ?? '') ||
+            script.attr('type') === 'application/ld+json',
+        ).toBe(true)
       })
       expect($('[style]').length).toBe(0)
     }
@@ -94,11 +111,15 @@ describe('pages', () => {
     const checks = score.layers.flatMap((layer: { checks: { status: string }[] }) => layer.checks)
     expect($('article.check').length).toBe(checks.length)
     const measurable = checks.filter((check: { status: string }) => check.status !== 'na')
-    expect($('article.check form[action="/site/xss.test/recheck"] input[name="checkId"]').length).toBe(measurable.length)
+    expect($('article.check form[action="/site/xss.test/recheck"] input[name="checkId"]').length).toBe(
+      measurable.length,
+    )
     expect($('#check-llms-txt').length).toBe(1)
     expect($('#badge-markdown').text()).toContain(`(http://localhost:3000/api/badge/${DOMAIN})`)
     expect($('#badge-html').text()).toContain(`<img src="http://localhost:3000/api/badge/${DOMAIN}"`)
-    expect($('meta[property="og:title"]').attr('content')).toBe(`${DOMAIN} scores ${score.score}/100 (${score.grade}) for AI-agent readiness`)
+    expect($('meta[property="og:title"]').attr('content')).toBe(
+      `${DOMAIN} scores ${score.score}/100 (${score.grade}) for AI-agent readiness`,
+    )
     expect($('meta[property="og:url"]').attr('content')).toBe(`http://localhost:3000/site/${DOMAIN}`)
     expect($('meta[name="twitter:card"]').attr('content')).toBe('summary_large_image')
     expect($('meta[property="og:image"]').attr('content')).toBe('http://localhost:3000/assets/og.png')
@@ -111,7 +132,9 @@ describe('pages', () => {
   test('the report leads with the fixes: each with its gain and a copy-ready snippet, then failures by impact, then passed and n/a folded', async () => {
     const { $ } = await page(`/site/${DOMAIN}`)
     const score = await (await get(`/api/score/${DOMAIN}`)).json()
-    const sections = $('main > section, main > details').map((_, element) => $(element).attr('id') ?? $(element).find('h2').first().text()).get()
+    const sections = $('main > section, main > details')
+      .map((_, element) => $(element).attr('id') ?? $(element).find('h2').first().text())
+      .get()
     const order = (needle: string) => sections.findIndex((name) => name.includes(needle))
     expect(order('report-summary')).toBe(0)
     expect(order('Top fixes')).toBeLessThan(order('Also failing'))
@@ -126,22 +149,36 @@ describe('pages', () => {
     expect($('#passed > summary').text()).toBe(`Passed (${passed})`)
     expect($('#not-applicable > summary').text()).toBe(`Not applicable (${na.length})`)
     // Each n/a reason is printed once, above the checks it covers.
-    const reasons = $('#not-applicable .na-group > p').map((_, element) => $(element).text()).get()
+    const reasons = $('#not-applicable .na-group > p')
+      .map((_, element) => $(element).text())
+      .get()
     expect(reasons.length).toBe(new Set(na.map((check: { naReason?: string }) => check.naReason)).size)
     // Every top fix carries its gain; those with a remedy a code block and its copy button.
-    expect($('ol.fixes .gain').map((_, element) => $(element).text()).get().every((gain) => /^\+[\d.]+ points$/.test(gain))).toBe(true)
+    expect(
+      $('ol.fixes .gain')
+        .map((_, element) => $(element).text())
+        .get()
+        .every((gain) => /^\+[\d.]+ points$/.test(gain)),
+    ).toBe(true)
     const blocks = $('ol.fixes article.check > figure.code')
     expect(blocks.length).toBeGreaterThan(0)
     blocks.each((_, element) => {
       const code = $(element).find('pre code')
       expect(code.text().length).toBeGreaterThan(10)
-      expect($(element).find(`button[data-copy-target="${code.attr('id')}"]`).text()).toBe('Copy')
+      expect(
+        $(element)
+          .find(`button[data-copy-target="${code.attr('id')}"]`)
+          .text(),
+      ).toBe('Copy')
     })
     // This site has no robots.txt: its fix is the file to publish, with per-server recipes.
     expect($('ol.fixes #check-robots-txt pre code').first().text()).toStartWith('User-agent: *\n')
     expect($('ol.fixes #check-robots-txt .recipes summary').text()).toContain('nginx')
     // Failing required checks are marked as such; a required-tier warning is an improvement and carries no mark.
-    const required = $('article.check').filter((_, element) => $(element).find('.tag-required').length > 0).map((_, element) => $(element).attr('data-check-id')).get()
+    const required = $('article.check')
+      .filter((_, element) => $(element).find('.tag-required').length > 0)
+      .map((_, element) => $(element).attr('data-check-id'))
+      .get()
     for (const id of required) expect(checks.find((check: { id: string }) => check.id === id)?.status).toBe('fail')
   })
 
@@ -174,11 +211,24 @@ describe('pages', () => {
   })
 
   test('the catalog filters by layer, tier and kind, and an empty select means all', async () => {
-    const catalog = (await (await get('/api/checks')).json()) as { checks: { id: string; layer: string; tier: string; appliesTo: string[] }[] }
-    const ids = async (path: string) => (await page(path)).$('article.check').map((_, element) => element.attribs.id).get().sort()
-    const expected = (keep: (check: (typeof catalog.checks)[number]) => boolean) => catalog.checks.filter(keep).map((check) => check.id).sort()
+    const catalog = (await (await get('/api/checks')).json()) as {
+      checks: { id: string; layer: string; tier: string; appliesTo: string[] }[]
+    }
+    const ids = async (path: string) =>
+      (await page(path))
+        .$('article.check')
+        .map((_, element) => element.attribs.id)
+        .get()
+        .sort()
+    const expected = (keep: (check: (typeof catalog.checks)[number]) => boolean) =>
+      catalog.checks
+        .filter(keep)
+        .map((check) => check.id)
+        .sort()
     expect(await ids('/checks?layer=payments')).toEqual(expected((check) => check.layer === 'payments'))
-    expect(await ids('/checks?tier=required&kind=mcp')).toEqual(expected((check) => check.tier === 'required' && check.appliesTo.includes('mcp')))
+    expect(await ids('/checks?tier=required&kind=mcp')).toEqual(
+      expected((check) => check.tier === 'required' && check.appliesTo.includes('mcp')),
+    )
     expect(await ids('/checks?layer=&tier=&kind=&q=&scoring=')).toEqual(expected(() => true))
     const { $ } = await page('/checks?layer=payments')
     expect($('#check-layer option[selected]').attr('value')).toBe('payments')
@@ -187,11 +237,24 @@ describe('pages', () => {
 
   test('the catalog filters bonus extras apart from scored checks, and tags each bonus check', async () => {
     const catalog = (await (await get('/api/checks')).json()) as { checks: { id: string; bonus: boolean }[] }
-    const ids = async (path: string) => (await page(path)).$('article.check').map((_, element) => element.attribs.id).get().sort()
-    const bonus = catalog.checks.filter((check) => check.bonus).map((check) => check.id).sort()
+    const ids = async (path: string) =>
+      (await page(path))
+        .$('article.check')
+        .map((_, element) => element.attribs.id)
+        .get()
+        .sort()
+    const bonus = catalog.checks
+      .filter((check) => check.bonus)
+      .map((check) => check.id)
+      .sort()
     expect(bonus.length).toBeGreaterThan(0)
     expect(await ids('/checks?scoring=bonus')).toEqual(bonus)
-    expect(await ids('/checks?scoring=scored')).toEqual(catalog.checks.filter((check) => !check.bonus).map((check) => check.id).sort())
+    expect(await ids('/checks?scoring=scored')).toEqual(
+      catalog.checks
+        .filter((check) => !check.bonus)
+        .map((check) => check.id)
+        .sort(),
+    )
     const { $ } = await page('/checks?scoring=bonus')
     expect($('#check-scoring option[selected]').attr('value')).toBe('bonus')
     expect($('article.check .tag-bonus').length).toBe(bonus.length)
@@ -225,13 +288,21 @@ describe('pages', () => {
   test('the API page lists every tool the MCP server lists, from its registry', async () => {
     const listed = (await (
       await handle.app.handle(
-        request('/api/mcp', { method: 'POST', json: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' } }),
+        request('/api/mcp', {
+          method: 'POST',
+          json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+          headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        }),
       )
     ).json()) as { result: { tools: { name: string }[] } }
     const names = listed.result.tools.map((tool) => tool.name)
     expect(names.length).toBeGreaterThanOrEqual(13)
     const { $ } = await page('/api')
-    expect($('#mcp-tools tbody tr td:first-child code').map((_, element) => $(element).text()).get()).toEqual(names)
+    expect(
+      $('#mcp-tools tbody tr td:first-child code')
+        .map((_, element) => $(element).text())
+        .get(),
+    ).toEqual(names)
     expect($('#mcp-tools caption').text()).toBe(`The ${names.length} tools`)
   })
 })
@@ -243,7 +314,13 @@ describe('errors are HTML pages with the right status', () => {
     expect($('meta[name="robots"]').attr('content')).toBe('noindex')
   })
 
-  test.each(['/site/not..a..domain', '/site/%3Cscript%3E', '/site/a%00b', '/leaderboard?kind=nope', '/leaderboard?page=0'])('%s: 400', async (path) => {
+  test.each([
+    '/site/not..a..domain',
+    '/site/%3Cscript%3E',
+    '/site/a%00b',
+    '/leaderboard?kind=nope',
+    '/leaderboard?page=0',
+  ])('%s: 400', async (path) => {
     await page(path, 400)
   })
 
@@ -267,14 +344,28 @@ describe('errors are HTML pages with the right status', () => {
   })
 
   test('hostile input never answers 5xx', async () => {
-    const paths = ['/site/', '/site/%E0%A4%A', '/site/..%2F..%2Fetc', `/site/${'a'.repeat(3000)}.com`, '/site/xss.test.md.md', '/checks?q=%00', `/checks?q=${'x'.repeat(500)}`, '/assets/..%2Fservice.ts', '/leaderboard?category=%3Cb%3E']
+    const paths = [
+      '/site/',
+      '/site/%E0%A4%A',
+      '/site/..%2F..%2Fetc',
+      `/site/${'a'.repeat(3000)}.com`,
+      '/site/xss.test.md.md',
+      '/checks?q=%00',
+      `/checks?q=${'x'.repeat(500)}`,
+      '/assets/..%2Fservice.ts',
+      '/leaderboard?category=%3Cb%3E',
+    ]
     for (const path of paths) {
       const response = await get(path)
       expect({ path, server: response.status >= 500 }).toEqual({ path, server: false })
     }
     for (const body of ['url=%00', 'url=' + 'a'.repeat(5000), '=&&=', 'checkId=%ED%A0%80']) {
       const response = await handle.app.handle(
-        request(`/site/${DOMAIN}/recheck`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        request(`/site/${DOMAIN}/recheck`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
       )
       expect(response.status).toBe(400)
     }
@@ -338,16 +429,28 @@ describe('journeys', () => {
     const { agents } = (await (await get('/api/journey/agents')).json()) as { agents: { id: string }[] }
     expect(agents.length).toBeGreaterThanOrEqual(4)
     const { $ } = await page('/journeys')
-    expect($('#journey-agent option').map((_, element) => element.attribs.value).get()).toEqual(agents.map((agent) => agent.id))
+    expect(
+      $('#journey-agent option')
+        .map((_, element) => element.attribs.value)
+        .get(),
+    ).toEqual(agents.map((agent) => agent.id))
     expect($('input#journey-compare[type="checkbox"][name="compare"]').length).toBe(1)
     expect($('label[for="journey-agent"]').length + $('label[for="journey-compare"]').length).toBe(2)
     const intent = $('#journey-intent option').first().attr('value')!
-    const response = await handle.app.handle(form('/journeys', { domain: DOMAIN, intent, agent: 'claude-user', compare: '1' }))
+    const response = await handle.app.handle(
+      form('/journeys', { domain: DOMAIN, intent, agent: 'claude-user', compare: '1' }),
+    )
     expect(response.status).toBe(303)
     const id = response.headers.get('location')!.split('/').pop()!
-    const run = (await (await get(`/api/journey/runs/${id}`)).json()) as { agent: { id: string }; identity: string; compare: { role: string; run_id: string } | null }
+    const run = (await (await get(`/api/journey/runs/${id}`)).json()) as {
+      agent: { id: string }
+      identity: string
+      compare: { role: string; run_id: string } | null
+    }
     expect(run).toMatchObject({ agent: { id: 'claude-user' }, identity: 'Claude-User', compare: { role: 'agent' } })
-    expect((await handle.app.handle(form('/journeys', { domain: DOMAIN, intent, agent: 'no-such-agent' }))).status).toBe(400)
+    expect(
+      (await handle.app.handle(form('/journeys', { domain: DOMAIN, intent, agent: 'no-such-agent' }))).status,
+    ).toBe(400)
   })
 
   test('the journeys page fills its {domain} placeholders and lists the recent runs', async () => {
@@ -355,7 +458,9 @@ describe('journeys', () => {
     expect(text).not.toContain('{domain}')
     expect($('[data-domain-slot]').first().text()).toBe('example.com')
     expect($('#journey-domain[data-domain-source]').length).toBe(1)
-    const links = $('ul.runs a').map((_, element) => element.attribs.href).get()
+    const links = $('ul.runs a')
+      .map((_, element) => element.attribs.href)
+      .get()
     expect(links.length).toBeGreaterThan(0)
     for (const href of links) expect(href).toMatch(/^\/journeys\/jr_/)
     expect($('ul.runs').text()).toContain(`on ${DOMAIN}`)
@@ -386,19 +491,26 @@ describe('our own site practises what it measures', () => {
   test('the sitemap lists the pages and every published report', async () => {
     const response = await get('/sitemap.xml')
     expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8')
-    const locs = load(await response.text(), { xml: true })('url > loc').map((_, element) => load(element).text()).get()
+    const locs = load(await response.text(), { xml: true })('url > loc')
+      .map((_, element) => load(element).text())
+      .get()
     expect(locs).toContain('http://localhost:3000/')
     expect(locs).toContain(`http://localhost:3000/site/${DOMAIN}`)
   })
 
   test('the report has a Markdown alternate by suffix and by Accept', async () => {
-    for (const response of [await get(`/site/${DOMAIN}.md`), await get(`/site/${DOMAIN}`, { accept: 'text/markdown, text/html;q=0.5' })]) {
+    for (const response of [
+      await get(`/site/${DOMAIN}.md`),
+      await get(`/site/${DOMAIN}`, { accept: 'text/markdown, text/html;q=0.5' }),
+    ]) {
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
       const text = await response.text()
       expect(text).toStartWith(`# Agent-readiness report: ${DOMAIN}`)
       // The same fix-first order as the page, with the snippet as a fenced block.
-      const order = ['## Top fixes', '## Layers', '## Passed (', '## Not applicable ('].map((heading) => text.indexOf(heading))
+      const order = ['## Top fixes', '## Layers', '## Passed (', '## Not applicable ('].map((heading) =>
+        text.indexOf(heading),
+      )
       expect(order.every((at, index) => at > 0 && (index === 0 || at > order[index - 1]!))).toBe(true)
       expect(text).toContain('```text\nUser-agent: *\n')
       expect(text).not.toMatch(/\| 0 \/ 0 \|/)
@@ -417,7 +529,8 @@ describe('our own site practises what it measures', () => {
       '</api>; rel="service-doc"',
       '</index.md>; rel="alternate"; type="text/markdown"',
       '</sitemap.xml>; rel="sitemap"',
-    ]) expect(link).toContain(`<http://localhost:3000${entry.slice(1)}`)
+    ])
+      expect(link).toContain(`<http://localhost:3000${entry.slice(1)}`)
     const $ = load(await page.text())
     expect($('link[rel="alternate"][type="text/markdown"]').attr('href')).toBe('/index.md')
     expect($('form[toolname="scan_site"][tooldescription]').length).toBe(1)
@@ -426,12 +539,16 @@ describe('our own site practises what it measures', () => {
       expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
       expect(await response.text()).toStartWith('# How ready is your site for AI agents?')
     }
-    expect((await get('/', { accept: 'text/markdown, text/html;q=0.5' })).headers.get('vary')).toBe('Accept, Accept-Encoding')
+    expect((await get('/', { accept: 'text/markdown, text/html;q=0.5' })).headers.get('vary')).toBe(
+      'Accept, Accept-Encoding',
+    )
   })
 
   test('the RFC 9727 API catalog lists the REST API and the MCP server; HEAD carries rel="api-catalog"', async () => {
     const response = await get('/.well-known/api-catalog')
-    expect(response.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"')
+    expect(response.headers.get('content-type')).toBe(
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    )
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
     const { linkset } = (await response.json()) as { linkset: { anchor: string; 'service-desc': { href: string }[] }[] }
     expect(linkset.map((entry) => entry.anchor)).toEqual(['http://localhost:3000/api', 'http://localhost:3000/api/mcp'])
@@ -454,7 +571,9 @@ describe('our own site practises what it measures', () => {
       expect((await get(path)).headers.get('access-control-allow-origin')).toBe('*')
     }
     expect(await (await get('/ai.txt')).text()).toContain('User-Agent: *\nDisallow: /')
-    const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as { skills: { name: string; url: string; digest: string }[] }
+    const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as {
+      skills: { name: string; url: string; digest: string }[]
+    }
     const skill = await (await get(new URL(index.skills[0]!.url).pathname)).text()
     expect(skill).toStartWith(`---\nname: ${index.skills[0]!.name}\ndescription: `)
     expect(index.skills[0]!.digest).toBe(`sha256:${new Bun.CryptoHasher('sha256').update(skill).digest('hex')}`)
@@ -469,14 +588,19 @@ describe('a hostile site renders inert', () => {
     const { text, $ } = await page(`/site/${DOMAIN}`)
     // Nothing the site sent became an element or an attribute.
     expect($('img[onerror], svg[onload], [onerror], [onload]').length).toBe(0)
-    expect($('script:not([type="application/ld+json"])').filter((_, element) => $(element).text().includes('alert')).length).toBe(0)
+    expect(
+      $('script:not([type="application/ld+json"])').filter((_, element) => $(element).text().includes('alert')).length,
+    ).toBe(0)
     for (const raw of ['<img src=x onerror', '<svg onload', '<script>alert']) expect(text).not.toContain(raw)
     // ... yet it is shown: the name and the llms.txt H1 in the details, escaped.
     expect($('.site-name').text()).toBe(PAYLOADS.name)
     expect($('#check-llms-txt').text()).toContain(PAYLOADS.llmsH1)
     // JSON-LD: no `<` survives inside the element, and the data decodes back to the site's own text.
     const ld = $('script[type="application/ld+json"]')
-    const raw = text.slice(text.indexOf('<script type="application/ld+json"'), text.indexOf('</script>', text.indexOf('application/ld+json')))
+    const raw = text.slice(
+      text.indexOf('<script type="application/ld+json"'),
+      text.indexOf('</script>', text.indexOf('application/ld+json')),
+    )
     expect(raw.slice(raw.indexOf('>') + 1)).not.toContain('<')
     expect(JSON.parse(ld.text()).about.name).toBe(PAYLOADS.name)
     const markdown = await (await get(`/site/${DOMAIN}.md`)).text()
@@ -490,7 +614,9 @@ describe('delivery: compression, caching, favicon', () => {
     const bytes = new Uint8Array(await response.arrayBuffer())
     const coding = response.headers.get('content-encoding')
     const { brotliDecompressSync, gunzipSync } = await import('node:zlib')
-    return (coding === 'br' ? brotliDecompressSync(bytes) : coding === 'gzip' ? gunzipSync(bytes) : Buffer.from(bytes)).toString()
+    return (
+      coding === 'br' ? brotliDecompressSync(bytes) : coding === 'gzip' ? gunzipSync(bytes) : Buffer.from(bytes)
+    ).toString()
   }
 
   test.each([
@@ -498,18 +624,21 @@ describe('delivery: compression, caching, favicon', () => {
     [`/site/${DOMAIN}`, 'gzip', 'text/html'],
     ['/api/checks', 'br', 'application/json'],
     [`/site/${DOMAIN}.md`, 'gzip', 'text/markdown'],
-  ])('%s is sent %s-compressed to a client that accepts it, and decodes to the same document', async (path, coding, type) => {
-    const plain = await get(path)
-    expect(plain.headers.get('content-encoding')).toBeNull()
-    const compressed = await get(path, { 'accept-encoding': coding === 'br' ? 'gzip, deflate, br' : 'gzip' })
-    expect(compressed.headers.get('content-encoding')).toBe(coding)
-    expect(compressed.headers.get('content-type')).toContain(type)
-    expect(compressed.headers.get('vary')).toContain('Accept-Encoding')
-    const text = await decoded(compressed)
-    // Pages carry a per-request nonce; everything else about them is the same bytes.
-    const strip = (body: string) => body.replace(/nonce(-|=")[A-Za-z0-9+/=]+/g, 'nonce')
-    expect(strip(text)).toBe(strip(await plain.text()))
-  })
+  ])(
+    '%s is sent %s-compressed to a client that accepts it, and decodes to the same document',
+    async (path, coding, type) => {
+      const plain = await get(path)
+      expect(plain.headers.get('content-encoding')).toBeNull()
+      const compressed = await get(path, { 'accept-encoding': coding === 'br' ? 'gzip, deflate, br' : 'gzip' })
+      expect(compressed.headers.get('content-encoding')).toBe(coding)
+      expect(compressed.headers.get('content-type')).toContain(type)
+      expect(compressed.headers.get('vary')).toContain('Accept-Encoding')
+      const text = await decoded(compressed)
+      // Pages carry a per-request nonce; everything else about them is the same bytes.
+      const strip = (body: string) => body.replace(/nonce(-|=")[A-Za-z0-9+/=]+/g, 'nonce')
+      expect(strip(text)).toBe(strip(await plain.text()))
+    },
+  )
 
   test('the stylesheet is compressed; a client refusing compression (q=0) gets identity; event streams and tiny bodies are left alone', async () => {
     const { $ } = await page('/')

@@ -28,7 +28,11 @@ const V03_FIELDS: Record<string, FieldKind> = {
   skills: 'array',
 }
 const SKILL_FIELDS: Record<string, FieldKind> = { id: 'string', name: 'string', description: 'string', tags: 'array' }
-const INTERFACE_FIELDS: Record<string, FieldKind> = { url: 'string', protocolBinding: 'string', protocolVersion: 'string' }
+const INTERFACE_FIELDS: Record<string, FieldKind> = {
+  url: 'string',
+  protocolBinding: 'string',
+  protocolVersion: 'string',
+}
 
 /** Missing fields of a card, judged as v1.0 when it has supportedInterfaces, else as v0.3. */
 function cardProblems(card: Record<string, unknown>): { version: string; missing: string[] } {
@@ -82,7 +86,9 @@ export default defineCheck({
     const issues: string[] = []
     const fixes: string[] = []
     if (source === 'legacy') {
-      issues.push('it is only at the pre-0.3 path /.well-known/agent.json, not at the well-known URI A2A 1.0 registers (agent-card.json, §8.2 and §14.3)')
+      issues.push(
+        'it is only at the pre-0.3 path /.well-known/agent.json, not at the well-known URI A2A 1.0 registers (agent-card.json, §8.2 and §14.3)',
+      )
       fixes.push(`serve it at ${url}`)
     }
     if (missing.length > 0) {
@@ -93,7 +99,8 @@ export default defineCheck({
       issues.push('it is served as text/html')
       fixes.push('serve it as application/json')
     }
-    if (issues.length > 0) return warn(`${summary}; but ${issues.join('; ')}`, `For the agent card: ${fixes.join('; ')}.`)
+    if (issues.length > 0)
+      return warn(`${summary}; but ${issues.join('; ')}`, `For the agent card: ${fixes.join('; ')}.`)
     return pass(`Valid ${summary}`)
   },
 })

@@ -21,9 +21,24 @@ describe('accessible-forms', () => {
       page(LABELLED.replace('<input type="submit">', '<input name="q" placeholder="Search"><input type="submit">')),
       null,
     ],
-    ['unlabelled fields and an icon button', 'fail', page('<form><input name="q"><input type="text"><button><svg></svg></button></form>'), null],
-    ['an invalid autocomplete token counts against the field', 'fail', page('<label>Email <input name="e" autocomplete="e-mail"></label>'), null],
-    ['no form fields on the homepage or docs', 'na', page('<a href="/">Home</a><button>Menu</button>'), page('<p>Docs</p>', 'https://acme.test/docs')],
+    [
+      'unlabelled fields and an icon button',
+      'fail',
+      page('<form><input name="q"><input type="text"><button><svg></svg></button></form>'),
+      null,
+    ],
+    [
+      'an invalid autocomplete token counts against the field',
+      'fail',
+      page('<label>Email <input name="e" autocomplete="e-mail"></label>'),
+      null,
+    ],
+    [
+      'no form fields on the homepage or docs',
+      'na',
+      page('<a href="/">Home</a><button>Menu</button>'),
+      page('<p>Docs</p>', 'https://acme.test/docs'),
+    ],
     [
       'the docs page is sampled too',
       'fail',
@@ -38,7 +53,13 @@ describe('accessible-forms', () => {
   })
 
   test('reports the ratio and names the offending fields', () => {
-    const outcome = check.run({ homepage: page('<form><label>Name <input name="name"></label><input type="text" id="x"></form>'), docsPage: null }, context)
+    const outcome = check.run(
+      {
+        homepage: page('<form><label>Name <input name="name"></label><input type="text" id="x"></form>'),
+        docsPage: null,
+      },
+      context,
+    )
     expect(outcome.fraction).toBe(0.5)
     expect(outcome.occurrences).toBe(2)
     expect(outcome.details).toContain('<input type="text" id="x">')
@@ -48,7 +69,9 @@ describe('accessible-forms', () => {
   test('hidden fields are ignored, aria-labelledby names a field', () => {
     const outcome = check.run(
       {
-        homepage: page('<span id="lbl">Search</span><input name="q" aria-labelledby="lbl"><div hidden><input name="x"></div><input name="y" style="display:none">'),
+        homepage: page(
+          '<span id="lbl">Search</span><input name="q" aria-labelledby="lbl"><div hidden><input name="x"></div><input name="y" style="display:none">',
+        ),
         docsPage: null,
       },
       context,

@@ -23,7 +23,18 @@ const AUTOFILL_FIELDS = new Set(
     'tel-country-code tel-national tel-area-code tel-local tel-local-prefix tel-local-suffix tel-extension email impp'
   ).split(' '),
 )
-const CONTACT_FIELDS = new Set(['tel', 'tel-country-code', 'tel-national', 'tel-area-code', 'tel-local', 'tel-local-prefix', 'tel-local-suffix', 'tel-extension', 'email', 'impp'])
+const CONTACT_FIELDS = new Set([
+  'tel',
+  'tel-country-code',
+  'tel-national',
+  'tel-area-code',
+  'tel-local',
+  'tel-local-prefix',
+  'tel-local-suffix',
+  'tel-extension',
+  'email',
+  'impp',
+])
 
 interface Item {
   page: string
@@ -59,7 +70,8 @@ export default defineCheck({
     const options = { fraction: ratio, occurrences: items.length }
     const where = [...new Set(items.map((item) => item.page))].join(' and ')
     const summary = `${items.length - bad.length} of ${items.length} form fields and buttons on ${where} are named`
-    if (bad.length === 0) return pass(`${summary}: every field has a label and a name attribute, every button has text`, options)
+    if (bad.length === 0)
+      return pass(`${summary}: every field has a label and a name attribute, every button has text`, options)
     const listed = bad.slice(0, 5).map((item) => `${item.descriptor} on ${item.page} (${item.problems.join(', ')})`)
     const more = bad.length > listed.length ? ` and ${bad.length - listed.length} more` : ''
     const details = `${summary}; unnamed: ${listed.join('; ')}${more}`
@@ -82,7 +94,8 @@ function examine(page: HtmlPage): Item[] {
     if (!accessibleName($, field)) problems.push('no label')
     if (!field.attr('name')?.trim()) problems.push('no name attribute')
     const autocomplete = field.attr('autocomplete')
-    if (autocomplete !== undefined && !isValidAutocomplete(autocomplete)) problems.push(`invalid autocomplete "${autocomplete}"`)
+    if (autocomplete !== undefined && !isValidAutocomplete(autocomplete))
+      problems.push(`invalid autocomplete "${autocomplete}"`)
     return { page: path, descriptor: describe(field), problems }
   })
   const buttons = $('button, input, [role="button"]')
@@ -91,7 +104,11 @@ function examine(page: HtmlPage): Item[] {
   for (const element of buttons.toArray()) {
     const button = $(element)
     const named = accessibleName($, button) || buttonText($, button)
-    items.push({ page: path, descriptor: describe(button), problems: named ? [] : [button.is('input[type="image" i]') ? 'no alt' : 'no text'] })
+    items.push({
+      page: path,
+      descriptor: describe(button),
+      problems: named ? [] : [button.is('input[type="image" i]') ? 'no alt' : 'no text'],
+    })
   }
   return items
 }
@@ -119,7 +136,10 @@ function accessibleName($: CheerioAPI, element: Cheerio<Element>): string {
   const ariaLabel = element.attr('aria-label')?.trim()
   if (ariaLabel) return ariaLabel
   const id = element.attr('id')
-  const labels = [...(id ? $(`label[for="${id.replace(/["\\]/g, '\\$&')}"]`).toArray() : []), ...element.closest('label').toArray()]
+  const labels = [
+    ...(id ? $(`label[for="${id.replace(/["\\]/g, '\\$&')}"]`).toArray() : []),
+    ...element.closest('label').toArray(),
+  ]
   for (const label of labels) {
     const text = labelText($, $(label))
     if (text) return text
@@ -130,7 +150,10 @@ function accessibleName($: CheerioAPI, element: Cheerio<Element>): string {
 function labelText($: CheerioAPI, label: Cheerio<AnyNode>): string {
   const copy = label.clone()
   copy.find('input, select, textarea').remove()
-  const alt = copy.find('img[alt]').toArray().map((image) => $(image).attr('alt') ?? '')
+  const alt = copy
+    .find('img[alt]')
+    .toArray()
+    .map((image) => $(image).attr('alt') ?? '')
   return [copy.text(), ...alt].join(' ').trim()
 }
 
@@ -152,7 +175,9 @@ function isValidAutocomplete(value: string): boolean {
   const field = tokens.pop()
   if (!field || !AUTOFILL_FIELDS.has(field)) return false
   if (tokens.length === 0) return true
-  return tokens.length === 1 && ['home', 'work', 'mobile', 'fax', 'pager'].includes(tokens[0]!) && CONTACT_FIELDS.has(field)
+  return (
+    tokens.length === 1 && ['home', 'work', 'mobile', 'fax', 'pager'].includes(tokens[0]!) && CONTACT_FIELDS.has(field)
+  )
 }
 
 function describe(element: Cheerio<Element>): string {

@@ -5,22 +5,44 @@ import type { HttpSnapshot } from '../../core/engine/snapshot.ts'
 import { context, htmlPage, jsonSnapshot, notFound } from '../../tests/support/artifacts.ts'
 import check from './acp-discovery.ts'
 
-const commerce = (isCommerce: boolean): CommerceSignals => ({ isCommerce, reasons: isCommerce ? ['/checkout link'] : [], productUrls: [], pricingUrl: null })
+const commerce = (isCommerce: boolean): CommerceSignals => ({
+  isCommerce,
+  reasons: isCommerce ? ['/checkout link'] : [],
+  productUrls: [],
+  pricingUrl: null,
+})
 const URL_ = 'https://acme.test/.well-known/acp.json'
 const DOC = {
-  protocol: { name: 'acp', version: '2026-04-17', supported_versions: ['2025-09-29', '2026-04-17'], documentation_url: 'https://acme.test/docs/acp' },
+  protocol: {
+    name: 'acp',
+    version: '2026-04-17',
+    supported_versions: ['2025-09-29', '2026-04-17'],
+    documentation_url: 'https://acme.test/docs/acp',
+  },
   api_base_url: 'https://api.acme.test/acp',
   transports: ['rest', 'mcp'],
-  capabilities: { services: ['checkout', 'orders'], supported_currencies: ['usd'], supported_locales: ['en-US'], intervention_types: ['3ds'] },
+  capabilities: {
+    services: ['checkout', 'orders'],
+    supported_currencies: ['usd'],
+    supported_locales: ['en-US'],
+    intervention_types: ['3ds'],
+  },
 }
-const acp = (value: unknown, headers: Record<string, string> = { 'cache-control': 'public, max-age=3600' }): HttpSnapshot =>
-  jsonSnapshot(value, { url: URL_, headers: { 'content-type': 'application/json', ...headers } })
+const acp = (
+  value: unknown,
+  headers: Record<string, string> = { 'cache-control': 'public, max-age=3600' },
+): HttpSnapshot => jsonSnapshot(value, { url: URL_, headers: { 'content-type': 'application/json', ...headers } })
 
 describe('acp-discovery', () => {
   test.each<[string, Outcome['status'], boolean, HttpSnapshot]>([
     ['a complete document', 'pass', true, acp(DOC)],
     ['no Cache-Control', 'warning', true, acp(DOC, {})],
-    ['version is not the latest supported', 'warning', true, acp({ ...DOC, protocol: { ...DOC.protocol, version: '2025-09-29' } })],
+    [
+      'version is not the latest supported',
+      'warning',
+      true,
+      acp({ ...DOC, protocol: { ...DOC.protocol, version: '2025-09-29' } }),
+    ],
     ['an unknown service', 'warning', true, acp({ ...DOC, capabilities: { services: ['checkout', 'subscriptions'] } })],
     ['an http api_base_url', 'warning', true, acp({ ...DOC, api_base_url: 'http://api.acme.test/acp' })],
     ['missing required fields', 'fail', true, acp({ protocol: { name: 'acp' }, transports: [] })],

@@ -31,10 +31,16 @@ export default defineCheck({
     const indexes = [parseSkillsIndex(agentSkills.v02, '0.2.0'), parseSkillsIndex(agentSkills.v01, '0.1')].filter(
       (index): index is SkillsIndex => index !== null,
     )
-    const index = indexes.find((candidate) => candidate.problems.length === 0 && candidate.skills.length > 0) ?? indexes[0]
+    const index =
+      indexes.find((candidate) => candidate.problems.length === 0 && candidate.skills.length > 0) ?? indexes[0]
     if (!index || index.skills.length === 0) {
-      const found = index ? `${pathOf(index.url)} lists no skills` : `/.well-known/agent-skills/index.json → ${agentSkills.v02.status}, /.well-known/skills/index.json → ${agentSkills.v01.status}`
-      return fail(`No Agent Skills index: ${found}`, `Publish ${indexUrl} listing at least one skill with its SKILL.md URL.`)
+      const found = index
+        ? `${pathOf(index.url)} lists no skills`
+        : `/.well-known/agent-skills/index.json → ${agentSkills.v02.status}, /.well-known/skills/index.json → ${agentSkills.v01.status}`
+      return fail(
+        `No Agent Skills index: ${found}`,
+        `Publish ${indexUrl} listing at least one skill with its SKILL.md URL.`,
+      )
     }
     const where = `${pathOf(index.url)} (v${index.version})`
     const issues: string[] = []
@@ -43,7 +49,9 @@ export default defineCheck({
       issues.push(`the index has problems: ${listSome(index.problems, 3)}`)
       fixes.push(`in ${pathOf(index.url)}, ${listSome(index.problems, 3)}`)
     }
-    const byUrl = new Map(index.skills.flatMap((skill) => (skill.skillMdUrl ? [[skill.skillMdUrl, skill] as const] : [])))
+    const byUrl = new Map(
+      index.skills.flatMap((skill) => (skill.skillMdUrl ? [[skill.skillMdUrl, skill] as const] : [])),
+    )
     const files = agentSkills.skillFiles.filter((file) => byUrl.has(file.url))
     const good: string[] = []
     const bad: string[] = []
@@ -59,18 +67,26 @@ export default defineCheck({
     }
     if (bad.length > 0) {
       issues.push(listSome(bad, 3))
-      fixes.push('serve each SKILL.md with frontmatter (the lines "---", "name: …", "description: …", "---") and keep index digests current')
+      fixes.push(
+        'serve each SKILL.md with frontmatter (the lines "---", "name: …", "description: …", "---") and keep index digests current',
+      )
     }
     const errors = agentSkills.skillErrors ?? []
     if (files.length === 0 && errors.length > 0 && index.problems.length === 0) {
-      return unreachable(`${where} lists ${index.skills.length} skill(s) but no SKILL.md could be fetched: ${listSome(errors.map((e) => `${pathOf(e.url)} (${e.error})`), 2)}`)
+      return unreachable(
+        `${where} lists ${index.skills.length} skill(s) but no SKILL.md could be fetched: ${listSome(
+          errors.map((e) => `${pathOf(e.url)} (${e.error})`),
+          2,
+        )}`,
+      )
     }
     if (good.length === 0 && bad.length === 0) {
       issues.push('no skill points to a SKILL.md that could be checked')
       fixes.push('give each skill a type "skill-md" url to its SKILL.md')
     }
     const summary = `Skills index ${where} lists ${index.skills.length} skill(s)`
-    if (issues.length > 0) return warn(`${summary}; but ${issues.join('; ')}`, `For the skills index: ${fixes.join('; ')}.`)
+    if (issues.length > 0)
+      return warn(`${summary}; but ${issues.join('; ')}`, `For the skills index: ${fixes.join('; ')}.`)
     return pass(`${summary}; ${good.length} SKILL.md file(s) resolve with frontmatter (${listSome(good)})`)
   },
 })

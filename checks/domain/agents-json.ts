@@ -35,7 +35,9 @@ export default defineCheck({
       },
       extraProblems(manifest) {
         const sources = Array.isArray(manifest.sources) ? manifest.sources : []
-        const bad = sources.filter((source) => !isRecord(source) || typeof source.id !== 'string' || typeof source.path !== 'string')
+        const bad = sources.filter(
+          (source) => !isRecord(source) || typeof source.id !== 'string' || typeof source.path !== 'string',
+        )
         return bad.length > 0 ? [`${bad.length} source(s) without id and path`] : []
       },
       summary: (manifest) =>

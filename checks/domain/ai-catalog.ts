@@ -42,16 +42,23 @@ export default defineCheck({
     const example = `{"specVersion": "1.0", "entries": [${entryExample}]}`
     const document = readJsonObject(response)
     if (document.state !== 'ok') {
-      return fail(`${describeJsonProblem(response, document)}: no AI catalog`, `Publish ${new URL(response.url).origin}/.well-known/ai-catalog.json, e.g. ${example}.`)
+      return fail(
+        `${describeJsonProblem(response, document)}: no AI catalog`,
+        `Publish ${new URL(response.url).origin}/.well-known/ai-catalog.json, e.g. ${example}.`,
+      )
     }
     const root = document.value
     const rootProblems: string[] = []
-    if (typeof root.specVersion !== 'string' || !/^\d+\.\d+$/.test(root.specVersion)) rootProblems.push('specVersion is not "Major.Minor"')
+    if (typeof root.specVersion !== 'string' || !/^\d+\.\d+$/.test(root.specVersion))
+      rootProblems.push('specVersion is not "Major.Minor"')
     if (root.host !== undefined && !isRecord(root.host)) rootProblems.push('host is not an object')
     const entries = catalogEntries(root, response.url)
     if (!entries) rootProblems.push('no entries array')
     if (!entries || rootProblems.length > 0) {
-      return fail(`${where} is not a valid AI catalog: ${rootProblems.join('; ')}`, `Fix ${where} to the AI Catalog shape, e.g. ${example}.`)
+      return fail(
+        `${where} is not a valid AI catalog: ${rootProblems.join('; ')}`,
+        `Fix ${where} to the AI Catalog shape, e.g. ${example}.`,
+      )
     }
     const invalid = entries.filter((entry) => entry.problems.length > 0)
     if (entries.length > 0 && invalid.length === entries.length) {
@@ -69,13 +76,17 @@ export default defineCheck({
       fixes.push('add an entry for each agent, MCP server or skill you publish')
     }
     if (invalid.length > 0) {
-      issues.push(`${invalid.length} of ${entries.length} entries are invalid (entries[${invalid[0]!.index}]: ${invalid[0]!.problems.join(', ')})`)
+      issues.push(
+        `${invalid.length} of ${entries.length} entries are invalid (entries[${invalid[0]!.index}]: ${invalid[0]!.problems.join(', ')})`,
+      )
       fixes.push('give every entry an identifier, a type and exactly one of url or data')
     }
     // ADR 0014 of the server-card extension renamed the entry's `mediaType` to `type`, which an entry MUST contain.
     const renamed = entries.filter((entry) => entry.mediaTypeKey && entry.problems.length === 0)
     if (renamed.length > 0) {
-      issues.push(`${renamed.length} entr${renamed.length === 1 ? 'y spells' : 'ies spell'} its media type "mediaType", the old name of "type" (entries[${renamed[0]!.index}])`)
+      issues.push(
+        `${renamed.length} entr${renamed.length === 1 ? 'y spells' : 'ies spell'} its media type "mediaType", the old name of "type" (entries[${renamed[0]!.index}])`,
+      )
       fixes.push('rename "mediaType" to "type" in every entry')
     }
     if (response.contentType !== MEDIA.aiCatalog) {
@@ -99,9 +110,13 @@ export default defineCheck({
       issues.push(`${foreign.length} URN(s) name a publisher other than ${host} (e.g. "${foreign[0]!.identifier}")`)
       fixes.push(`anchor identifiers at ${host} or a parent domain`)
     }
-    const unresolved = aiCatalog.referenced.filter((ref) => ref.status !== null && (ref.status < 200 || ref.status >= 300))
+    const unresolved = aiCatalog.referenced.filter(
+      (ref) => ref.status !== null && (ref.status < 200 || ref.status >= 300),
+    )
     if (unresolved.length > 0) {
-      issues.push(`referenced artefact(s) do not resolve: ${listSome(unresolved.map((ref) => `${pathOf(ref.url)} (${ref.status})`))}`)
+      issues.push(
+        `referenced artefact(s) do not resolve: ${listSome(unresolved.map((ref) => `${pathOf(ref.url)} (${ref.status})`))}`,
+      )
       fixes.push('fix or remove entries whose url does not answer 2xx')
     }
     const badSignatures = entries.filter((entry) => {
@@ -114,7 +129,9 @@ export default defineCheck({
     }
 
     if (mcpUrl && !listsServer(entries, mcpUrl, response.url)) {
-      issues.push(`no entry points to the MCP server ${mcpUrl} or to a server card, so an agent reading the catalog does not find it`)
+      issues.push(
+        `no entry points to the MCP server ${mcpUrl} or to a server card, so an agent reading the catalog does not find it`,
+      )
       fixes.push(`add an entry for it, e.g. ${entryExample}`)
     }
 

@@ -40,14 +40,17 @@ export default defineCheck({
       },
       extraProblems(manifest) {
         const problems: string[] = []
-        if (manifest.schema_version !== undefined && manifest.schema_version !== 'v1') problems.push('schema_version is not "v1"')
+        if (manifest.schema_version !== undefined && manifest.schema_version !== 'v1')
+          problems.push('schema_version is not "v1"')
         const apiType = valueAt(manifest, 'api.type')
         if (apiType !== undefined && apiType !== 'openapi') problems.push('api.type is not "openapi"')
         const apiUrl = valueAt(manifest, 'api.url')
-        if (typeof apiUrl === 'string' && !URL.canParse(apiUrl, target.origin)) problems.push(`api.url "${apiUrl}" is not a URL`)
+        if (typeof apiUrl === 'string' && !URL.canParse(apiUrl, target.origin))
+          problems.push(`api.url "${apiUrl}" is not a URL`)
         return problems
       },
-      summary: (manifest) => `"${String(manifest.name_for_human)}" with its API description at ${String(valueAt(manifest, 'api.url'))}`,
+      summary: (manifest) =>
+        `"${String(manifest.name_for_human)}" with its API description at ${String(valueAt(manifest, 'api.url'))}`,
       publish: `Optionally publish ${target.origin}/.well-known/ai-plugin.json pointing api.url to your OpenAPI document.`,
     })
   },

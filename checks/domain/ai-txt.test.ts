@@ -9,11 +9,22 @@ const aiTxt = (body: string, contentType = 'text/plain; charset=utf-8', status =
 describe('ai-txt', () => {
   test('metadata matches the catalog', () => {
     expect(checkMetaSchema.safeParse(check.meta).success).toBe(true)
-    expect(check.meta).toMatchObject({ layer: 'accessibility', tier: 'emerging', maturity: 'emerging', bonus: true, draft: true, maxScore: 1 })
+    expect(check.meta).toMatchObject({
+      layer: 'accessibility',
+      tier: 'emerging',
+      maturity: 'emerging',
+      bonus: true,
+      draft: true,
+      maxScore: 1,
+    })
   })
 
   test.each([
-    ['robots-like records', 'pass', aiTxt('# Spawning ai.txt\nUser-Agent: *\nDisallow: *.jpg\nDisallow: *.png\nAllow: /\n')],
+    [
+      'robots-like records',
+      'pass',
+      aiTxt('# Spawning ai.txt\nUser-Agent: *\nDisallow: *.jpg\nDisallow: *.png\nAllow: /\n'),
+    ],
     ['404', 'fail', notFound('https://acme.test/ai.txt')],
     ['HTML soft 404', 'fail', aiTxt('<!doctype html><html><body>Home</body></html>', 'text/html')],
     ['no records', 'fail', aiTxt('just some text\n')],

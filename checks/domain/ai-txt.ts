@@ -11,7 +11,7 @@ export default defineCheck({
     id: 'ai-txt',
     name: 'ai.txt published',
     description:
-      'Spawning\'s /ai.txt states, in robots-like syntax, which content may be used to train AI; an emerging convention with no IETF standing, so it only adds points.',
+      "Spawning's /ai.txt states, in robots-like syntax, which content may be used to train AI; an emerging convention with no IETF standing, so it only adds points.",
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'emerging',
@@ -26,9 +26,13 @@ export default defineCheck({
   run({ aiTxt }) {
     const parsed = parseRobots(aiTxt)
     if (aiTxt.status < 200 || aiTxt.status >= 300) return fail(`No /ai.txt (status ${aiTxt.status})`, RECOMMENDATION)
-    if (!parsed.found) return fail(`/ai.txt answered ${aiTxt.status} with an HTML page, not an ai.txt file`, RECOMMENDATION)
+    if (!parsed.found)
+      return fail(`/ai.txt answered ${aiTxt.status} with an HTML page, not an ai.txt file`, RECOMMENDATION)
     if (parsed.groups.length === 0) {
-      return fail('/ai.txt has no User-Agent record, so it states no permissions', 'Start /ai.txt with "User-Agent: *" followed by Allow/Disallow lines.')
+      return fail(
+        '/ai.txt has no User-Agent record, so it states no permissions',
+        'Start /ai.txt with "User-Agent: *" followed by Allow/Disallow lines.',
+      )
     }
     if (aiTxt.contentType !== 'text/plain') {
       return fail(

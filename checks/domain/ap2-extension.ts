@@ -5,7 +5,14 @@ import { records } from '../../core/engine/lib/jsonld.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const AP2_URI = /^https:\/\/github\.com\/google-agentic-commerce\/ap2(?:\/|$)/i
-const ROLES = new Set(['merchant', 'shopper', 'credentials-provider', 'payment-processor', 'micropayment-provider', 'streaming-payment-consumer'])
+const ROLES = new Set([
+  'merchant',
+  'shopper',
+  'credentials-provider',
+  'payment-processor',
+  'micropayment-provider',
+  'streaming-payment-consumer',
+])
 const EXAMPLE =
   '{"uri":"https://github.com/google-agentic-commerce/ap2/tree/v0.1","description":"AP2 payments","required":true,"params":{"roles":["merchant"]}}'
 
@@ -32,7 +39,8 @@ export default defineCheck({
     const extensions = records(isRecord(card.capabilities) ? card.capabilities.extensions : undefined)
     const ap2 = extensions.filter((extension) => typeof extension.uri === 'string' && AP2_URI.test(extension.uri))
     if (ap2.length === 0) {
-      if (!commerceSignals.isCommerce) return na(`The agent card at ${where} has no AP2 extension, and the site shows no commerce signal`)
+      if (!commerceSignals.isCommerce)
+        return na(`The agent card at ${where} has no AP2 extension, and the site shows no commerce signal`)
       return fail(
         `${name} at ${where} declares ${extensions.length} extension(s), none of them AP2, on a site that sells`,
         `Add the AP2 extension to capabilities.extensions in ${where}: ${EXAMPLE}.`,
@@ -50,7 +58,10 @@ export default defineCheck({
     }
     const summary = `${name} at ${where} declares AP2 ${String(extension.uri)} with role(s) ${roles.join(', ')}${unknown.length > 0 ? ` (unknown: ${unknown.map((role) => JSON.stringify(role)).join(', ')})` : ''}`
     if (roles.includes('merchant') && extension.required !== true) {
-      return warn(`${summary}, but not required: true`, `Merchants should set "required": true on the AP2 extension in ${where} so that buyer agents negotiate AP2.`)
+      return warn(
+        `${summary}, but not required: true`,
+        `Merchants should set "required": true on the AP2 extension in ${where} so that buyer agents negotiate AP2.`,
+      )
     }
     return pass(summary)
   },

@@ -8,18 +8,32 @@ import check from './api-catalog.ts'
 const URL = 'https://acme.test/.well-known/api-catalog'
 const LINKSET = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
 const DOCUMENT = {
-  linkset: [{ anchor: 'https://api.acme.test/v1', 'service-desc': [{ href: '/openapi.json', type: 'application/json' }] }],
+  linkset: [
+    { anchor: 'https://api.acme.test/v1', 'service-desc': [{ href: '/openapi.json', type: 'application/json' }] },
+  ],
 }
 const HEAD_LINK = `<${URL}>; rel="api-catalog"`
 
 function catalog(body: unknown, contentType = LINKSET, headLink: string | null = HEAD_LINK): ApiCatalogArtifact {
   const get = jsonSnapshot(body, { url: URL, headers: { 'content-type': contentType } })
   const head = snapshot({ url: URL, headers: headLink ? { link: headLink } : {} })
-  return { get, head, linkset: parseLinkset(get.body ? JSON.parse(get.body) : null, URL), headLinks: parseLinkHeader(headLink, URL) }
+  return {
+    get,
+    head,
+    linkset: parseLinkset(get.body ? JSON.parse(get.body) : null, URL),
+    headLinks: parseLinkHeader(headLink, URL),
+  }
 }
 
 const missing: ApiCatalogArtifact = { get: notFound(URL), head: notFound(URL), linkset: null, headLinks: [] }
-const withApi: ApiSignals = { hasApi: true, rest: true, graphql: false, reasons: ['OpenAPI document at https://acme.test/openapi.json'], hasAuth: false, authReasons: [] }
+const withApi: ApiSignals = {
+  hasApi: true,
+  rest: true,
+  graphql: false,
+  reasons: ['OpenAPI document at https://acme.test/openapi.json'],
+  hasAuth: false,
+  authReasons: [],
+}
 const noApi: ApiSignals = { ...withApi, hasApi: false, rest: false, reasons: [] }
 
 describe('api-catalog', () => {
@@ -29,7 +43,12 @@ describe('api-catalog', () => {
     ['served as application/json', catalog(DOCUMENT, 'application/json'), withApi, 'warning'],
     ['no profile parameter', catalog(DOCUMENT, 'application/linkset+json'), withApi, 'warning'],
     ['no Link on HEAD', catalog(DOCUMENT, LINKSET, null), withApi, 'warning'],
-    ['one entry without anchor', catalog({ linkset: [...DOCUMENT.linkset, { 'service-doc': [{ href: '/docs' }] }] }), withApi, 'warning'],
+    [
+      'one entry without anchor',
+      catalog({ linkset: [...DOCUMENT.linkset, { 'service-doc': [{ href: '/docs' }] }] }),
+      withApi,
+      'warning',
+    ],
     ['404 while the site has an API', missing, withApi, 'fail'],
     ['body is not a linkset', catalog({ apis: ['/v1'] }), withApi, 'fail'],
     ['empty linkset', catalog({ linkset: [] }), withApi, 'fail'],
@@ -44,7 +63,10 @@ describe('api-catalog', () => {
 
   test('parseLinkset resolves hrefs and keeps malformed entries', () => {
     expect(parseLinkset({ linkset: [DOCUMENT.linkset[0], 'junk'] }, URL)).toEqual([
-      { anchor: 'https://api.acme.test/v1', relations: { 'service-desc': [{ href: 'https://acme.test/openapi.json', type: 'application/json' }] } },
+      {
+        anchor: 'https://api.acme.test/v1',
+        relations: { 'service-desc': [{ href: 'https://acme.test/openapi.json', type: 'application/json' }] },
+      },
       { relations: {} },
     ])
   })

@@ -31,11 +31,17 @@ export default defineCheck({
     const { get, head, linkset } = apiCatalog
     const present = isOk(get) && linkset !== null
     // A catalog that is there is judged even when nothing else hints at an API: it is itself the signal.
-    if (!present && !apiSignals.hasApi) return na('No API signals (no OpenAPI document, API catalog, GraphQL endpoint or API links)')
+    if (!present && !apiSignals.hasApi)
+      return na('No API signals (no OpenAPI document, API catalog, GraphQL endpoint or API links)')
     const signals = `API signals: ${listSome(apiSignals.reasons, 2)}`
     if (!present) {
-      const problem = isOk(get) ? `${describeJsonProblem(get, readJsonObject(get))}, not a {"linkset": […]} document` : `/.well-known/api-catalog answered ${get.status}`
-      return fail(`${problem}, although the site has an API (${signals})`, `Publish ${url} as an RFC 9264 linkset, e.g. ${EXAMPLE}.`)
+      const problem = isOk(get)
+        ? `${describeJsonProblem(get, readJsonObject(get))}, not a {"linkset": […]} document`
+        : `/.well-known/api-catalog answered ${get.status}`
+      return fail(
+        `${problem}, although the site has an API (${signals})`,
+        `Publish ${url} as an RFC 9264 linkset, e.g. ${EXAMPLE}.`,
+      )
     }
     const valid = linkset.filter((entry) => entry.anchor && Object.keys(entry.relations).length > 0)
     if (valid.length === 0) {
@@ -51,7 +57,9 @@ export default defineCheck({
     const problems: string[] = []
     const fixes: string[] = []
     if (valid.length < linkset.length) {
-      problems.push(`${linkset.length - valid.length} entr${linkset.length - valid.length === 1 ? 'y lacks' : 'ies lack'} an anchor or a relation`)
+      problems.push(
+        `${linkset.length - valid.length} entr${linkset.length - valid.length === 1 ? 'y lacks' : 'ies lack'} an anchor or a relation`,
+      )
       fixes.push('give every entry an "anchor" and at least one relation array of {"href"}')
     }
     if (get.contentType !== MEDIA.linkset) {

@@ -43,23 +43,48 @@ function run(inputs: Inputs) {
 
 describe('api-docs-linked', () => {
   test.each<[string, Outcome['status'], Inputs]>([
-    ['a server-rendered docs page', 'pass', { docsPage: docs(`<main><h1>API reference</h1><p>${DOCS_TEXT}</p></main>`) }],
+    [
+      'a server-rendered docs page',
+      'pass',
+      { docsPage: docs(`<main><h1>API reference</h1><p>${DOCS_TEXT}</p></main>`) },
+    ],
     [
       'a reachable rel="service-doc" Link',
       'pass',
-      { linkHeader: { ...noLinks, targets: [{ href: 'https://acme.test/reference', rel: ['service-doc'], status: 200 }] } },
+      {
+        linkHeader: {
+          ...noLinks,
+          targets: [{ href: 'https://acme.test/reference', rel: ['service-doc'], status: 200 }],
+        },
+      },
     ],
     [
       'an llms.txt docs link',
       'pass',
-      { llmsTxt: snapshot({ url: 'https://acme.test/llms.txt', headers: { 'content-type': 'text/plain' }, body: '# Acme\n\n## Docs\n- [API reference](https://acme.test/reference.md)\n' }) },
+      {
+        llmsTxt: snapshot({
+          url: 'https://acme.test/llms.txt',
+          headers: { 'content-type': 'text/plain' },
+          body: '# Acme\n\n## Docs\n- [API reference](https://acme.test/reference.md)\n',
+        }),
+      },
     ],
-    ['docs that need JavaScript', 'warning', { docsPage: docs('<div id="root"></div><script src="/app.js"></script>') }],
+    [
+      'docs that need JavaScript',
+      'warning',
+      { docsPage: docs('<div id="root"></div><script src="/app.js"></script>') },
+    ],
     ['docs behind a login (401)', 'warning', { docsPage: docs('<p>Sign in</p>', { status: 401 }) }],
     [
       'docs redirected to a login page',
       'warning',
-      { docsPage: docs('<form><input type="password"></form>', { url: 'https://acme.test/login', requestedUrl: 'https://acme.test/docs', redirects: [{ url: 'https://acme.test/docs', status: 302 }] }) },
+      {
+        docsPage: docs('<form><input type="password"></form>', {
+          url: 'https://acme.test/login',
+          requestedUrl: 'https://acme.test/docs',
+          redirects: [{ url: 'https://acme.test/docs', status: 302 }],
+        }),
+      },
     ],
     ['API signals but no docs anywhere', 'fail', {}],
     ['the linked docs page is a 404', 'fail', { docsPage: docs('<h1>Not found</h1>', { status: 404 }) }],
@@ -72,7 +97,11 @@ describe('api-docs-linked', () => {
   })
 
   test('an HTML soft 404 at /llms.txt is not a docs source', () => {
-    const llmsTxt = snapshot({ url: 'https://acme.test/llms.txt', headers: { 'content-type': 'text/html' }, body: '<!doctype html><a href="/docs">[Docs](/docs)</a>' })
+    const llmsTxt = snapshot({
+      url: 'https://acme.test/llms.txt',
+      headers: { 'content-type': 'text/html' },
+      body: '<!doctype html><a href="/docs">[Docs](/docs)</a>',
+    })
     expect(run({ llmsTxt }).status).toBe('fail')
   })
 })

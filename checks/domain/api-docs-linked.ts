@@ -27,7 +27,8 @@ export default defineCheck({
     needs: ['apiSignals', 'homepage', 'docsPage', 'linkHeader', 'llmsTxt'],
   },
   run({ apiSignals, homepage, docsPage, linkHeader, llmsTxt }) {
-    if (!apiSignals.hasApi) return na('No API signals (no OpenAPI document, API links or API subdomain), so there is no API to document')
+    if (!apiSignals.hasApi)
+      return na('No API signals (no OpenAPI document, API links or API subdomain), so there is no API to document')
     const found: string[] = []
     const problems: string[] = []
 
@@ -37,7 +38,8 @@ export default defineCheck({
 
     const serviceDocs = linkHeader.targets.filter((target) => target.rel.includes('service-doc'))
     for (const target of serviceDocs) {
-      if (target.status !== null && target.status >= 200 && target.status < 300) found.push(`Link rel="service-doc" ${target.href} (${target.status})`)
+      if (target.status !== null && target.status >= 200 && target.status < 300)
+        found.push(`Link rel="service-doc" ${target.href} (${target.status})`)
       else problems.push(`Link rel="service-doc" ${target.href} answered ${target.status ?? target.error ?? 'nothing'}`)
     }
     const serviceDocElement = homepage.$('link[rel~="service-doc" i][href]').first().attr('href')
@@ -62,7 +64,8 @@ export default defineCheck({
 })
 
 function judgeDocsPage(page: HtmlPage): { ok: boolean; level: 'warning' | 'fail'; text: string } {
-  if (page.status === 401 || page.status === 403) return { ok: false, level: 'warning', text: `${page.url} needs a login (${page.status})` }
+  if (page.status === 401 || page.status === 403)
+    return { ok: false, level: 'warning', text: `${page.url} needs a login (${page.status})` }
   if (page.redirects.length > 0 && LOGIN_PATH.test(new URL(page.url).pathname)) {
     return { ok: false, level: 'warning', text: `${page.requestedUrl} redirects to a login page (${page.url})` }
   }
@@ -72,7 +75,11 @@ function judgeDocsPage(page: HtmlPage): { ok: boolean; level: 'warning' | 'fail'
     return { ok: false, level: 'warning', text: `${page.url} shows a login form instead of documentation` }
   }
   if (text.length < MIN_DOCS_TEXT) {
-    return { ok: false, level: 'warning', text: `${page.url} has ${text.length} characters of text without JavaScript (it renders client-side)` }
+    return {
+      ok: false,
+      level: 'warning',
+      text: `${page.url} has ${text.length} characters of text without JavaScript (it renders client-side)`,
+    }
   }
   return { ok: true, level: 'warning', text: `${page.status}, ${text.length} characters of text` }
 }
@@ -80,6 +87,11 @@ function judgeDocsPage(page: HtmlPage): { ok: boolean; level: 'warning' | 'fail'
 /** Markdown links in llms.txt whose text or URL is about docs or the API. */
 function docsLinksInMarkdown(markdown: string): string[] {
   return [...markdown.matchAll(/\[([^\]]*)\]\(([^)\s]+)\)/g)]
-    .filter(([, text, url]) => DOCS_WORDS.test(text ?? '') || DOCS_WORDS.test((url ?? '').replace(/^https?:\/\/[^/]+/, '')) || /^https?:\/\/(?:docs|developers?|api)\./i.test(url ?? ''))
+    .filter(
+      ([, text, url]) =>
+        DOCS_WORDS.test(text ?? '') ||
+        DOCS_WORDS.test((url ?? '').replace(/^https?:\/\/[^/]+/, '')) ||
+        /^https?:\/\/(?:docs|developers?|api)\./i.test(url ?? ''),
+    )
     .map(([, , url]) => url ?? '')
 }

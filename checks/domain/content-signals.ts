@@ -39,13 +39,38 @@ export default defineCheck({
   run({ robots, homepage }) {
     const header = homepage.headers['content-usage']
     const statements: Statement[] = robots.groups.flatMap((group) => [
-      ...group.contentSignals.map((entry) => ({ form: 'Content-Signal' as const, value: entry.value, where: `line ${entry.line}`, source: 'robots' as const, agents: group.agents })),
-      ...group.contentUsage.map((entry) => ({ form: 'Content-Usage' as const, value: entry.value, where: `line ${entry.line}`, source: 'robots' as const, agents: group.agents })),
+      ...group.contentSignals.map((entry) => ({
+        form: 'Content-Signal' as const,
+        value: entry.value,
+        where: `line ${entry.line}`,
+        source: 'robots' as const,
+        agents: group.agents,
+      })),
+      ...group.contentUsage.map((entry) => ({
+        form: 'Content-Usage' as const,
+        value: entry.value,
+        where: `line ${entry.line}`,
+        source: 'robots' as const,
+        agents: group.agents,
+      })),
     ])
-    if (header !== undefined) statements.push({ form: 'Content-Usage', value: header, where: 'the Content-Usage header of /', source: 'header', agents: [] })
+    if (header !== undefined)
+      statements.push({
+        form: 'Content-Usage',
+        value: header,
+        where: 'the Content-Usage header of /',
+        source: 'header',
+        agents: [],
+      })
     if (statements.length === 0) {
-      if (!robots.found) return na('No robots.txt and no Content-Usage header to carry content signals (robots.txt is reported by robots-txt)')
-      return fail(`robots.txt has ${robots.groups.length} group(s) but no Content-Signal or Content-Usage line, and / sends no Content-Usage header`, ADD_SIGNAL)
+      if (!robots.found)
+        return na(
+          'No robots.txt and no Content-Usage header to carry content signals (robots.txt is reported by robots-txt)',
+        )
+      return fail(
+        `robots.txt has ${robots.groups.length} group(s) but no Content-Signal or Content-Usage line, and / sends no Content-Usage header`,
+        ADD_SIGNAL,
+      )
     }
     const malformed: string[] = []
     const contradictions: string[] = []
@@ -53,17 +78,21 @@ export default defineCheck({
     for (const statement of statements) {
       const parsed = parseSignal(statement.value, statement.form, statement.source)
       parsed.ignored?.forEach((label) => ignored.add(label))
-      if (parsed.problems.length) malformed.push(`${statement.where} (${statement.form}: ${statement.value}): ${parsed.problems.join(', ')}`)
+      if (parsed.problems.length)
+        malformed.push(`${statement.where} (${statement.form}: ${statement.value}): ${parsed.problems.join(', ')}`)
       const granted = parsed.pairs.filter((pair) => pair.grants).map((pair) => `${pair.key}=${pair.value}`)
       const path = parsed.path ?? '/'
       const refused = statement.agents.filter((agent) => !robots.isAllowed(agent, path))
       if (granted.length && refused.length) {
-        contradictions.push(`${statement.where} grants ${granted.join(', ')} but the group (${refused.join(', ')}) disallows ${path}`)
+        contradictions.push(
+          `${statement.where} grants ${granted.join(', ')} but the group (${refused.join(', ')}) disallows ${path}`,
+        )
       }
     }
-    const summary = `${statements.length} signal(s): ${statements.map((statement) => `${statement.form}: ${statement.value}`).slice(0, 3).join(' | ')}${
-      ignored.size ? `; labels outside the AIPREF vocabulary ignored: ${[...ignored].join(', ')}` : ''
-    }`
+    const summary = `${statements.length} signal(s): ${statements
+      .map((statement) => `${statement.form}: ${statement.value}`)
+      .slice(0, 3)
+      .join(' | ')}${ignored.size ? `; labels outside the AIPREF vocabulary ignored: ${[...ignored].join(', ')}` : ''}`
     if (malformed.length || contradictions.length) {
       return warn(
         `${summary}; ${[...malformed, ...contradictions].join('; ')}`,
@@ -71,7 +100,9 @@ export default defineCheck({
           malformed.length
             ? `Use only the known keys: Content-Signal takes search, ai-input, ai-train with yes/no; Content-Usage takes the lower-case labels ${AIPREF_LABELS.join(' and ')} with exactly y or n (draft-ietf-aipref-vocab-07), as comma-separated key=value pairs`
             : '',
-          contradictions.length ? 'make each signal agree with its group\'s crawl rules (a use cannot be granted where crawling is disallowed)' : '',
+          contradictions.length
+            ? "make each signal agree with its group's crawl rules (a use cannot be granted where crawling is disallowed)"
+            : '',
         ]
           .filter(Boolean)
           .join('; and ') + '.',

@@ -20,7 +20,8 @@ const APP_ROOTS = '#root, #app, #__next, #__nuxt, #___gatsby, #svelte'
  */
 const STOCK_PAGE =
   /^(welcome to nginx!?|it works!?|apache2? (ubuntu|debian|centos|fedora)? ?default page.*|test page for the (apache|nginx) http server.*|iis windows server|internet information services|caddy works!?|web server's default page|litespeed web server|default web site page|index of \/)$/i
-const ENABLE_JS = /enable javascript|javascript (is )?(required|disabled|needs to be enabled|must be enabled)|(needs?|requires?) javascript|turn on javascript/i
+const ENABLE_JS =
+  /enable javascript|javascript (is )?(required|disabled|needs to be enabled|must be enabled)|(needs?|requires?) javascript|turn on javascript/i
 
 interface PageVerdict {
   status: 'pass' | 'warning' | 'fail'
@@ -32,7 +33,9 @@ interface PageVerdict {
 function judge(page: HtmlPage, label: string): PageVerdict {
   const { $ } = page
   const text = visibleText($).length
-  const h1 = $('h1').toArray().some((element) => $(element).text().trim() !== '')
+  const h1 = $('h1')
+    .toArray()
+    .some((element) => $(element).text().trim() !== '')
   const main = $('main').first()
   const mainText = main.length ? visibleText(load($.html(main))).length : 0
   const emptyRoot = $(APP_ROOTS)
@@ -40,10 +43,20 @@ function judge(page: HtmlPage, label: string): PageVerdict {
     .find((element) => $(element).text().trim() === '')
   const noscript = $('noscript').text()
   const facts = `${label}: ${text} characters of text without JavaScript, ${h1 ? 'an <h1>' : 'no <h1>'}${main.length ? `, <main> with ${mainText}` : ''}`
-  const stock = [$('title').first().text(), $('h1').first().text()].map((heading) => heading.trim()).find((heading) => STOCK_PAGE.test(heading))
-  if (stock) return { status: 'fail', summary: `${label} is a web server's stock page ("${stock}"), with nothing about the site`, stockPage: stock }
+  const stock = [$('title').first().text(), $('h1').first().text()]
+    .map((heading) => heading.trim())
+    .find((heading) => STOCK_PAGE.test(heading))
+  if (stock)
+    return {
+      status: 'fail',
+      summary: `${label} is a web server's stock page ("${stock}"), with nothing about the site`,
+      stockPage: stock,
+    }
   if (emptyRoot && text < ENOUGH_TEXT) {
-    return { status: 'fail', summary: `${facts}; an empty app shell (<${emptyRoot.tagName} id="${$(emptyRoot).attr('id')}">) waits for JavaScript` }
+    return {
+      status: 'fail',
+      summary: `${facts}; an empty app shell (<${emptyRoot.tagName} id="${$(emptyRoot).attr('id')}">) waits for JavaScript`,
+    }
   }
   if (text < TOO_LITTLE_TEXT) {
     const notice = ENABLE_JS.test(noscript) ? '; the main content is a <noscript> "enable JavaScript" notice' : ''
@@ -57,8 +70,7 @@ export default defineCheck({
   meta: {
     id: 'content-without-js',
     name: 'Meaningful content without JavaScript',
-    description:
-      `Most agents read the HTML as served and never run JavaScript; a page whose content appears only after scripts run looks empty to them. A homepage that is an empty shell without JavaScript (an empty app mount point, or under ${TOO_LITTLE_TEXT} characters of text), or a web server's stock page, stops fetch-based agents, the most common kind, outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). Thin but readable content is a warning.`,
+    description: `Most agents read the HTML as served and never run JavaScript; a page whose content appears only after scripts run looks empty to them. A homepage that is an empty shell without JavaScript (an empty app mount point, or under ${TOO_LITTLE_TEXT} characters of text), or a web server's stock page, stops fetch-based agents, the most common kind, outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). Thin but readable content is a warning.`,
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'required',
@@ -79,7 +91,8 @@ export default defineCheck({
       return unreachable(`The ${label} answered ${homepage.status}; its content could not be judged`)
     }
     const home = judge(homepage, `${label}${homepage.status === 200 ? '' : ` (status ${homepage.status})`}`)
-    const docs = docsPage && docsPage.status < 400 ? judge(docsPage, `docs page ${new URL(docsPage.url).pathname}`) : null
+    const docs =
+      docsPage && docsPage.status < 400 ? judge(docsPage, `docs page ${new URL(docsPage.url).pathname}`) : null
     const details = [home.summary, docs?.summary].filter(Boolean).join('; ')
     if (home.stockPage) {
       return fail(

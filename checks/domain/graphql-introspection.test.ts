@@ -7,7 +7,12 @@ import check from './graphql-introspection.ts'
 
 const ENDPOINT = 'https://acme.test/graphql'
 const probes = [{ url: ENDPOINT, status: 200, contentType: 'application/graphql-response+json' }]
-const answered = (introspection: unknown, sdl: GraphqlArtifact['sdl'] = null): GraphqlArtifact => ({ endpoint: ENDPOINT, introspection, probes, sdl })
+const answered = (introspection: unknown, sdl: GraphqlArtifact['sdl'] = null): GraphqlArtifact => ({
+  endpoint: ENDPOINT,
+  introspection,
+  probes,
+  sdl,
+})
 const disabled = { errors: [{ message: 'GraphQL introspection is not allowed' }] }
 const noEndpoint: GraphqlArtifact = {
   endpoint: null,
@@ -18,8 +23,16 @@ const noEndpoint: GraphqlArtifact = {
   ],
   sdl: null,
 }
-const signals: ApiSignals = { hasApi: true, rest: false, graphql: true, reasons: [`GraphQL endpoint at ${ENDPOINT}`], hasAuth: false, authReasons: [] }
-const sdl = (body: string) => snapshot({ url: 'https://acme.test/schema.graphql', headers: { 'content-type': 'text/plain' }, body })
+const signals: ApiSignals = {
+  hasApi: true,
+  rest: false,
+  graphql: true,
+  reasons: [`GraphQL endpoint at ${ENDPOINT}`],
+  hasAuth: false,
+  authReasons: [],
+}
+const sdl = (body: string) =>
+  snapshot({ url: 'https://acme.test/schema.graphql', headers: { 'content-type': 'text/plain' }, body })
 
 describe('graphql-introspection', () => {
   test.each([
@@ -29,7 +42,11 @@ describe('graphql-introspection', () => {
     ['introspection off, SDL path serves HTML', answered(disabled, sdl('<!doctype html><html></html>')), 'warning'],
     ['a __schema without queryType', answered({ data: { __schema: {} } }), 'warning'],
     ['no GraphQL endpoint', noEndpoint, 'na'],
-    ['probes unreachable', { ...noEndpoint, probes: [{ url: ENDPOINT, status: null, contentType: '', error: 'timeout' }] }, 'error'],
+    [
+      'probes unreachable',
+      { ...noEndpoint, probes: [{ url: ENDPOINT, status: null, contentType: '', error: 'timeout' }] },
+      'error',
+    ],
   ] satisfies [string, GraphqlArtifact, Outcome['status']][])('%s -> %s', (_name, graphql, expected) => {
     const outcome = check.run({ graphql, apiSignals: signals }, context)
     expect(outcome.status).toBe(expected)
@@ -38,6 +55,8 @@ describe('graphql-introspection', () => {
   })
 
   test('details quote the GraphQL error', () => {
-    expect(check.run({ graphql: answered(disabled), apiSignals: signals }, context).details).toContain('introspection is not allowed')
+    expect(check.run({ graphql: answered(disabled), apiSignals: signals }, context).details).toContain(
+      'introspection is not allowed',
+    )
   })
 })

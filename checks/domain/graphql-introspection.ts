@@ -31,7 +31,10 @@ export default defineCheck({
         return unreachable(`GraphQL probes could not be sent: ${listSome(probes)}`)
       }
       const hint = apiSignals.graphql ? ' although API signals mention GraphQL' : ''
-      return na(`No GraphQL endpoint${hint}`, `No GraphQL endpoint answered an introspection POST (${listSome(probes)})${hint}`)
+      return na(
+        `No GraphQL endpoint${hint}`,
+        `No GraphQL endpoint answered an introspection POST (${listSome(probes)})${hint}`,
+      )
     }
     const where = pathOf(graphql.endpoint)
     const introspection = isRecord(graphql.introspection) ? graphql.introspection : {}
@@ -45,7 +48,9 @@ export default defineCheck({
       return pass(`${where} refuses introspection, but the schema is published as SDL at ${pathOf(sdl.url)}`)
     }
     const errors = Array.isArray(introspection.errors) ? introspection.errors : []
-    const message = errors.map((error) => (isRecord(error) && typeof error.message === 'string' ? error.message : '')).find(Boolean)
+    const message = errors
+      .map((error) => (isRecord(error) && typeof error.message === 'string' ? error.message : ''))
+      .find(Boolean)
     const why = schema
       ? 'returned a __schema without a queryType name'
       : `returned ${errors.length > 0 ? `errors${message ? ` ("${message.slice(0, 80)}")` : ''}` : 'no data.__schema'}`

@@ -31,7 +31,9 @@ export default defineCheck({
   run({ notFound }) {
     const verdicts = [judgePage(notFound.page)]
     if (notFound.api) verdicts.push(judgeApi(notFound.api))
-    const details = verdicts.map((verdict) => verdict.text).join('; ') + (notFound.apiError ? `; the API probe failed (${notFound.apiError})` : '')
+    const details =
+      verdicts.map((verdict) => verdict.text).join('; ') +
+      (notFound.apiError ? `; the API probe failed (${notFound.apiError})` : '')
     const worst = verdicts.reduce((a, b) => (RANK[b.level] > RANK[a.level] ? b : a))
     const recommendation = verdicts.flatMap((verdict) => (verdict.fix ? [verdict.fix] : [])).join(' ')
     if (worst.level === 'pass') return pass(details)
@@ -42,7 +44,8 @@ export default defineCheck({
 function judgePage(response: HttpSnapshot): Verdict {
   const path = new URL(response.requestedUrl).pathname
   const size = bodySize(response)
-  if (response.status === 404 || response.status === 410) return { level: 'pass', text: `GET ${path} answered ${response.status} (${size})` }
+  if (response.status === 404 || response.status === 410)
+    return { level: 'pass', text: `GET ${path} answered ${response.status} (${size})` }
   if (isOk(response) && response.redirects.length > 0) {
     return {
       level: 'warning',
@@ -79,10 +82,19 @@ function judgeApi(response: HttpSnapshot): Verdict {
   if (response.status === 404 || response.status === 410 || (response.status === 401 && json)) {
     const reason = response.status === 401 ? 'authentication is checked before routing' : ''
     if (json) {
-      const ideal = response.contentType === 'application/problem+json' ? '' : ' (application/problem+json would be ideal)'
-      return { level: 'pass', text: `GET ${path} answered ${response.status} ${type}${ideal}${reason ? `; ${reason}` : ''}`, ...(ideal ? { fix: problemFix } : {}) }
+      const ideal =
+        response.contentType === 'application/problem+json' ? '' : ' (application/problem+json would be ideal)'
+      return {
+        level: 'pass',
+        text: `GET ${path} answered ${response.status} ${type}${ideal}${reason ? `; ${reason}` : ''}`,
+        ...(ideal ? { fix: problemFix } : {}),
+      }
     }
-    return { level: 'warning', text: `GET ${path} answered ${response.status} with ${type}, not a JSON error`, fix: problemFix }
+    return {
+      level: 'warning',
+      text: `GET ${path} answered ${response.status} with ${type}, not a JSON error`,
+      fix: problemFix,
+    }
   }
   if (isOk(response)) {
     const redirected = response.redirects.length > 0

@@ -9,11 +9,16 @@ function header(raw: string | null, statuses: (number | null)[] = []): LinkHeade
   return {
     raw,
     links,
-    targets: statuses.map((status, index) => ({ href: links[index]?.href ?? 'https://acme.test/x', rel: links[index]?.rel ?? [], status })),
+    targets: statuses.map((status, index) => ({
+      href: links[index]?.href ?? 'https://acme.test/x',
+      rel: links[index]?.rel ?? [],
+      status,
+    })),
   }
 }
 
-const DISCOVERY = '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/json"'
+const DISCOVERY =
+  '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/json"'
 
 describe('link-headers', () => {
   test.each([
@@ -21,7 +26,11 @@ describe('link-headers', () => {
     ['markdown alternate counts', header('</index.md>; rel="alternate"; type="text/markdown"', [200]), 'pass'],
     ['one target unreachable is not held against the site', header(DISCOVERY, [200, null]), 'pass'],
     ['a target answers 404', header(DISCOVERY, [200, 404]), 'warning'],
-    ['only preload and preconnect', header('</app.css>; rel=preload; as=style, <https://cdn.test>; rel=preconnect'), 'warning'],
+    [
+      'only preload and preconnect',
+      header('</app.css>; rel=preload; as=style, <https://cdn.test>; rel=preconnect'),
+      'warning',
+    ],
     ['no Link header', header(null), 'fail'],
     ['only non-discovery relations', header('<https://acme.test/>; rel="canonical"'), 'fail'],
     ['an alternate that is not markdown', header('</fr/>; rel="alternate"; hreflang="fr"'), 'fail'],

@@ -18,7 +18,15 @@ describe('llms-full-txt', () => {
     ['smaller than llms.txt', md('/llms-full.txt', '# Acme\n'), index, 'fail'],
     ['5xx', md('/llms-full.txt', 'oops', 502), index, 'error'],
     // The report's own template (core/report/remedies.ts), pasted without the documentation it asks for.
-    ['the suggested template, unedited', md('/llms-full.txt', `# acme.test\n\n> One sentence on what acme.test offers.\n\n## Getting started\n\n(the full text of each documentation page, in order)${' '.repeat(400)}`), notFound('https://acme.test/llms.txt'), 'fail'],
+    [
+      'the suggested template, unedited',
+      md(
+        '/llms-full.txt',
+        `# acme.test\n\n> One sentence on what acme.test offers.\n\n## Getting started\n\n(the full text of each documentation page, in order)${' '.repeat(400)}`,
+      ),
+      notFound('https://acme.test/llms.txt'),
+      'fail',
+    ],
   ] as const)('%s -> %s', (_name, llmsFullTxt, llmsTxt, expected) => {
     const outcome = check.run({ llmsFullTxt, llmsTxt }, context)
     expect(outcome.status).toBe(expected)

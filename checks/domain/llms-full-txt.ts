@@ -26,7 +26,8 @@ export default defineCheck({
   run({ llmsFullTxt, llmsTxt }, { target }) {
     const url = `${target.origin}/llms-full.txt`
     const recommendation = `Publish ${url}: the full text of your docs as markdown, starting with "# <site name>".`
-    if (llmsFullTxt.status >= 500) return unreachable(`/llms-full.txt answered ${llmsFullTxt.status}, a server error; retry later`)
+    if (llmsFullTxt.status >= 500)
+      return unreachable(`/llms-full.txt answered ${llmsFullTxt.status}, a server error; retry later`)
     if (!isOk(llmsFullTxt)) return fail(`/llms-full.txt answered ${llmsFullTxt.status}: not published`, recommendation)
     if (looksLikeHtml(llmsFullTxt.body)) {
       return fail(`/llms-full.txt answered ${llmsFullTxt.status} with an HTML page, not markdown`, recommendation)
@@ -36,7 +37,10 @@ export default defineCheck({
     }
     const placeholder = templatePlaceholder(llmsFullTxt.body)
     if (placeholder) {
-      return fail(`/llms-full.txt still carries a template placeholder ("${placeholder}"): it is not your documentation yet`, recommendation)
+      return fail(
+        `/llms-full.txt still carries a template placeholder ("${placeholder}"): it is not your documentation yet`,
+        recommendation,
+      )
     }
     const size = llmsFullTxt.body.length
     if (isOk(llmsTxt) && !looksLikeHtml(llmsTxt.body) && size <= llmsTxt.body.length) {

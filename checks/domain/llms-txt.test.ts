@@ -50,11 +50,15 @@ describe('llms-txt', () => {
   })
 
   test('headings inside code fences do not count', () => {
-    expect(check.run({ llmsTxt: llms('```\n# not a heading\n```\n# Acme\n'), llmsTxtLinks: NO_LINKS }, context).status).toBe('fail')
+    expect(
+      check.run({ llmsTxt: llms('```\n# not a heading\n```\n# Acme\n'), llmsTxtLinks: NO_LINKS }, context).status,
+    ).toBe('fail')
   })
 
   test('llmstxt.org v2 (August 2026): H1 + summary + links without H2 passes', () => {
-    const outcome = run(llms('# Acme\n\n> Anvils for everyone, shipped worldwide.\n\nSee [docs](https://acme.test/docs).\n'))
+    const outcome = run(
+      llms('# Acme\n\n> Anvils for everyone, shipped worldwide.\n\nSee [docs](https://acme.test/docs).\n'),
+    )
     expect(outcome.status).toBe('pass')
     expect(outcome.details).toContain('0 H2 section(s)')
   })
@@ -64,14 +68,20 @@ describe('llms-txt', () => {
   })
 
   test('llmstxt.org v2 (August 2026): a file found through rel="describedby" while /llms.txt is 404 passes and says where', () => {
-    const found: LlmsTxtArtifact = { ...llms(GOOD), url: 'https://acme.test/docs/llms.txt', foundAt: { via: 'describedby-header', rootStatus: 404 } }
+    const found: LlmsTxtArtifact = {
+      ...llms(GOOD),
+      url: 'https://acme.test/docs/llms.txt',
+      foundAt: { via: 'describedby-header', rootStatus: 404 },
+    }
     const outcome = run(found)
     expect(outcome.status).toBe('pass')
-    expect(outcome.details).toContain('/docs/llms.txt is well-formed (found through the homepage\'s Link rel="describedby" header; /llms.txt answered 404)')
+    expect(outcome.details).toContain(
+      '/docs/llms.txt is well-formed (found through the homepage\'s Link rel="describedby" header; /llms.txt answered 404)',
+    )
   })
 
   describe('content over presence', () => {
-    test('the report\'s own llms.txt template, pasted unedited, fails and quotes its placeholder', () => {
+    test("the report's own llms.txt template, pasted unedited, fails and quotes its placeholder", () => {
       const template = REMEDIES['llms-txt']!({ domain: 'acme.test', origin: 'https://acme.test' }).snippet.code
       const outcome = run(llms(template))
       expect(outcome.status).toBe('fail')
@@ -80,7 +90,10 @@ describe('llms-txt', () => {
 
     test.each([
       ['an angle-bracket name', '# <site name>\n\n> Anvils.\n\n- [Docs](https://acme.test/docs)\n'],
-      ['the recommendation\'s [title](url)', '# Acme\n\n> Anvils for everyone, shipped worldwide.\n\n## Docs\n\n- [title](url)\n'],
+      [
+        "the recommendation's [title](url)",
+        '# Acme\n\n> Anvils for everyone, shipped worldwide.\n\n## Docs\n\n- [title](url)\n',
+      ],
       ['a "one-line summary"', '# Acme\n\n> one-line summary\n\n## Docs\n\n- [Docs](https://acme.test/docs)\n'],
     ])('a file still carrying a placeholder (%s) fails', (_name, body) => {
       expect(run(llms(body)).status).toBe('fail')

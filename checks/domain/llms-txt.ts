@@ -90,7 +90,9 @@ export default defineCheck({
     }
     const dead = llmsTxtLinks.probes.filter((probe) => probe.status !== null && DEAD_STATUSES.has(probe.status))
     if (dead.length > 0) {
-      problems.push(`${dead.length} of ${llmsTxtLinks.probes.length} sampled link(s) are dead: ${dead.map((probe) => `${new URL(probe.url).pathname} (${probe.status})`).join(', ')}`)
+      problems.push(
+        `${dead.length} of ${llmsTxtLinks.probes.length} sampled link(s) are dead: ${dead.map((probe) => `${new URL(probe.url).pathname} (${probe.status})`).join(', ')}`,
+      )
       fixes.push('point every link at a page that exists, or remove it')
     }
     if (llmsTxt.truncated || llmsTxt.body.length > MAX_BYTES) {
@@ -98,8 +100,14 @@ export default defineCheck({
       fixes.push('keep llms.txt short and move full content to llms-full.txt')
     }
     const found = foundNote(llmsTxt.foundAt)
-    if (problems.length > 0) return warn(`${where(llmsTxt)}${found}: ${summary}; but ${problems.join('; ')}`, `In ${url}: ${fixes.join('; ')}.`)
-    return pass(`${where(llmsTxt)} is well-formed${found}: ${summary} (${listSections.length} with link lists)${linksNote(llmsTxtLinks)}`)
+    if (problems.length > 0)
+      return warn(
+        `${where(llmsTxt)}${found}: ${summary}; but ${problems.join('; ')}`,
+        `In ${url}: ${fixes.join('; ')}.`,
+      )
+    return pass(
+      `${where(llmsTxt)} is well-formed${found}: ${summary} (${listSections.length} with link lists)${linksNote(llmsTxtLinks)}`,
+    )
   },
 })
 

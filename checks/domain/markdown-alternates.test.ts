@@ -6,18 +6,36 @@ import check from './markdown-alternates.ts'
 
 type Probe = MarkdownVariantsArtifact['probes'][number]
 const md = (url: string, contentType = 'text/markdown; charset=utf-8') =>
-  snapshot({ url, headers: { 'content-type': contentType }, body: '# Acme\n\nAnvils for agents. See [docs](/docs/).\n' })
-const htmlAt = (url: string) => snapshot({ url, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body>Home</body></html>' })
-const conventional = (indexMd: Probe['response'], indexHtmlMd: Probe['response'] = notFound('https://acme.test/index.html.md')): Probe[] => [
+  snapshot({
+    url,
+    headers: { 'content-type': contentType },
+    body: '# Acme\n\nAnvils for agents. See [docs](/docs/).\n',
+  })
+const htmlAt = (url: string) =>
+  snapshot({ url, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body>Home</body></html>' })
+const conventional = (
+  indexMd: Probe['response'],
+  indexHtmlMd: Probe['response'] = notFound('https://acme.test/index.html.md'),
+): Probe[] => [
   { url: 'https://acme.test/index.md', via: 'conventional', response: indexMd },
   { url: 'https://acme.test/index.html.md', via: 'conventional', response: indexHtmlMd },
 ]
-const artifact = (probes: Probe[], advertised: MarkdownVariantsArtifact['advertised'] = []): MarkdownVariantsArtifact => ({ advertised, probes, docsNegotiation: null })
+const artifact = (
+  probes: Probe[],
+  advertised: MarkdownVariantsArtifact['advertised'] = [],
+): MarkdownVariantsArtifact => ({ advertised, probes, docsNegotiation: null })
 
 describe('markdown-alternates', () => {
   test('metadata matches the catalog', () => {
     expect(checkMetaSchema.safeParse(check.meta).success).toBe(true)
-    expect(check.meta).toMatchObject({ layer: 'accessibility', tier: 'recommended', maturity: 'verified', bonus: false, draft: false, maxScore: 3 })
+    expect(check.meta).toMatchObject({
+      layer: 'accessibility',
+      tier: 'recommended',
+      maturity: 'verified',
+      bonus: false,
+      draft: false,
+      maxScore: 3,
+    })
   })
 
   test.each([
@@ -25,32 +43,58 @@ describe('markdown-alternates', () => {
       'advertised link element serving markdown',
       'pass',
       artifact(
-        [{ url: 'https://acme.test/home.md', via: 'link-element', response: md('https://acme.test/home.md') }, ...conventional(notFound())],
+        [
+          { url: 'https://acme.test/home.md', via: 'link-element', response: md('https://acme.test/home.md') },
+          ...conventional(notFound()),
+        ],
         [{ href: 'https://acme.test/home.md', via: 'link-element' }],
       ),
     ],
-    ['a conventional /index.html.md', 'pass', artifact(conventional(notFound(), md('https://acme.test/index.html.md')))],
-    ['llmstxt.org v2 (August 2026): a directory URL\'s /index.md is as valid as /index.html.md', 'pass', artifact(conventional(md('https://acme.test/index.md')))],
+    [
+      'a conventional /index.html.md',
+      'pass',
+      artifact(conventional(notFound(), md('https://acme.test/index.html.md'))),
+    ],
+    [
+      "llmstxt.org v2 (August 2026): a directory URL's /index.md is as valid as /index.html.md",
+      'pass',
+      artifact(conventional(md('https://acme.test/index.md'))),
+    ],
     [
       'llmstxt.org v2 (August 2026): /guide.md in place of /guide.html is as valid as /guide.html.md',
       'pass',
       artifact([
         ...conventional(notFound()),
-        { url: 'https://acme.test/guide.html.md', via: 'conventional', response: notFound('https://acme.test/guide.html.md') },
+        {
+          url: 'https://acme.test/guide.html.md',
+          via: 'conventional',
+          response: notFound('https://acme.test/guide.html.md'),
+        },
         { url: 'https://acme.test/guide.md', via: 'conventional', response: md('https://acme.test/guide.md') },
       ]),
     ],
-    ['text/plain markdown at /index.md', 'pass', artifact(conventional(md('https://acme.test/index.md', 'text/plain')))],
+    [
+      'text/plain markdown at /index.md',
+      'pass',
+      artifact(conventional(md('https://acme.test/index.md', 'text/plain'))),
+    ],
     [
       'advertised in a Link header but answering HTML',
       'warning',
       artifact(
-        [{ url: 'https://acme.test/home.md', via: 'link-header', response: htmlAt('https://acme.test/home.md') }, ...conventional(notFound())],
+        [
+          { url: 'https://acme.test/home.md', via: 'link-header', response: htmlAt('https://acme.test/home.md') },
+          ...conventional(notFound()),
+        ],
         [{ href: 'https://acme.test/home.md', via: 'link-header' }],
       ),
     ],
     ['nothing', 'fail', artifact(conventional(notFound()))],
-    ['an SPA answering HTML everywhere', 'fail', artifact(conventional(htmlAt('https://acme.test/index.md'), htmlAt('https://acme.test/index.html.md')))],
+    [
+      'an SPA answering HTML everywhere',
+      'fail',
+      artifact(conventional(htmlAt('https://acme.test/index.md'), htmlAt('https://acme.test/index.html.md'))),
+    ],
   ] as const)('%s -> %s', (_name, expected, markdownVariants) => {
     const outcome = check.run({ markdownVariants }, context)
     expect(outcome.status).toBe(expected)
@@ -58,7 +102,9 @@ describe('markdown-alternates', () => {
   })
 
   test('probes that all failed are an error, not a fail', () => {
-    const markdownVariants = artifact([{ url: 'https://acme.test/index.md', via: 'conventional', response: null, error: 'timeout' }])
+    const markdownVariants = artifact([
+      { url: 'https://acme.test/index.md', via: 'conventional', response: null, error: 'timeout' },
+    ])
     expect(check.run({ markdownVariants }, context).status).toBe('error')
   })
 
@@ -75,6 +121,8 @@ describe('markdown-alternates on a sampled page', () => {
     const onPage = check.run({ markdownVariants }, sampledPageContext)
     expect(onPage.recommendation).toStartWith('Serve the page /docs/intro as markdown')
     expect(onPage.recommendation).not.toContain('homepage')
-    expect(check.run({ markdownVariants }, context).recommendation).toStartWith('Serve the homepage as markdown at /index.html.md')
+    expect(check.run({ markdownVariants }, context).recommendation).toStartWith(
+      'Serve the homepage as markdown at /index.html.md',
+    )
   })
 })

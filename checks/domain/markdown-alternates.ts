@@ -7,7 +7,11 @@ import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
 import { pageLabel } from '../lib/page-label.ts'
 
-const VIA = { 'link-element': '<link rel="alternate" type="text/markdown">', 'link-header': 'a Link header', conventional: 'the conventional path' } as const
+const VIA = {
+  'link-element': '<link rel="alternate" type="text/markdown">',
+  'link-header': 'a Link header',
+  conventional: 'the conventional path',
+} as const
 
 export default defineCheck({
   meta: {
@@ -29,25 +33,39 @@ export default defineCheck({
   run({ markdownVariants }, context) {
     const { advertised, probes } = markdownVariants
     const outcome = (probe: (typeof probes)[number]) =>
-      probe.response ? `${probe.response.status} ${probe.response.contentType || 'no content type'}` : `failed (${probe.error ?? 'no response'})`
+      probe.response
+        ? `${probe.response.status} ${probe.response.contentType || 'no content type'}`
+        : `failed (${probe.error ?? 'no response'})`
     const working = probes.filter((probe) => probe.response && markdownServed(probe.response))
     const brokenAdvertised = probes.filter((probe) => probe.via !== 'conventional' && !working.includes(probe))
     const path = (url: string) => new URL(url).pathname
     if (working.length && !brokenAdvertised.length) {
       const first = working[0]!
-      const more = working.length > 1 ? ` (also ${working.slice(1).map((probe) => path(probe.url)).join(', ')})` : ''
+      const more =
+        working.length > 1
+          ? ` (also ${working
+              .slice(1)
+              .map((probe) => path(probe.url))
+              .join(', ')})`
+          : ''
       return pass(`Markdown at ${path(first.url)} via ${VIA[first.via]}: ${outcome(first)}${more}`)
     }
     if (brokenAdvertised.length) {
-      const broken = brokenAdvertised.map((probe) => `${probe.url} (via ${VIA[probe.via]}) answered ${outcome(probe)}`).join('; ')
-      const alsoWorking = working.length ? `; markdown does exist at ${working.map((probe) => path(probe.url)).join(', ')}` : ''
+      const broken = brokenAdvertised
+        .map((probe) => `${probe.url} (via ${VIA[probe.via]}) answered ${outcome(probe)}`)
+        .join('; ')
+      const alsoWorking = working.length
+        ? `; markdown does exist at ${working.map((probe) => path(probe.url)).join(', ')}`
+        : ''
       return warn(
         `The advertised markdown alternate does not serve markdown: ${broken}${alsoWorking}`,
         `Make ${brokenAdvertised.map((probe) => probe.url).join(', ')} return the page as markdown (200, Content-Type: text/markdown), or point the alternate link at a URL that does.`,
       )
     }
     if (noProbeAnswered(probes)) {
-      return unreachable(`No markdown probe completed: ${probes.map((probe) => `${path(probe.url)} ${outcome(probe)}`).join(', ')}`)
+      return unreachable(
+        `No markdown probe completed: ${probes.map((probe) => `${path(probe.url)} ${outcome(probe)}`).join(', ')}`,
+      )
     }
     const tried = probes.map((probe) => `${path(probe.url)} ${outcome(probe)}`).join(', ')
     return fail(

@@ -58,7 +58,9 @@ export default defineCheck({
       fixes.push('label it Content-Type: text/markdown; charset=utf-8')
     }
     if (!variesOnAccept(markdownHome)) {
-      problems.push(`there is no Vary: Accept (Vary: ${markdownHome.headers.vary ?? 'absent'}), so caches can hand markdown to browsers or HTML to agents`)
+      problems.push(
+        `there is no Vary: Accept (Vary: ${markdownHome.headers.vary ?? 'absent'}), so caches can hand markdown to browsers or HTML to agents`,
+      )
       fixes.push('add Vary: Accept to both the HTML and the markdown responses')
     }
     if (markdownServed(homepage) || homepage.contentType !== 'text/html') {
@@ -73,7 +75,13 @@ export default defineCheck({
     }
     const tokens = markdownHome.headers['x-markdown-tokens']
     const summary = `Asked for text/markdown, the ${label} answered ${served(markdownHome)}${tokens ? ` (x-markdown-tokens: ${tokens})` : ''}`
-    if (problems.length) return warn(`${summary}, but ${problems.join('; ')}`, `${fixes.join('; ')}.`.replace(/^./, (first) => first.toUpperCase()))
-    return pass(`${summary} with Vary: Accept; browsers still get HTML${docs?.response ? `; so does the docs page ${new URL(docs.url).pathname}` : ''}`)
+    if (problems.length)
+      return warn(
+        `${summary}, but ${problems.join('; ')}`,
+        `${fixes.join('; ')}.`.replace(/^./, (first) => first.toUpperCase()),
+      )
+    return pass(
+      `${summary} with Vary: Accept; browsers still get HTML${docs?.response ? `; so does the docs page ${new URL(docs.url).pathname}` : ''}`,
+    )
   },
 })

@@ -14,9 +14,11 @@ const endpointsOf = (probes: McpEndpointProbe[]): McpEndpointsEvidence => ({
 })
 
 function describe(probe: McpEndpointProbe): string {
-  if (probe.answered) return `${probe.url} (via ${probe.source}) answers initialize${probe.serverName ? ` as "${probe.serverName}"` : ''}`
+  if (probe.answered)
+    return `${probe.url} (via ${probe.source}) answers initialize${probe.serverName ? ` as "${probe.serverName}"` : ''}`
   if (probe.authRequired) return `${probe.url} (via ${probe.source}) answers ${probe.status} with an auth challenge`
-  if (probe.status === null) return `${probe.url} (via ${probe.source}) could not be reached (${probe.error ?? 'no response'})`
+  if (probe.status === null)
+    return `${probe.url} (via ${probe.source}) could not be reached (${probe.error ?? 'no response'})`
   return `${probe.url} (via ${probe.source}) answers ${probe.status}${probe.contentType ? ` ${probe.contentType}` : ''}, not JSON-RPC`
 }
 
@@ -54,9 +56,12 @@ export default defineCheck({
     const working = advertised.filter(responds)
     if (working.length > 0) {
       const others = advertised.length - working.length
-      return pass(`${listSome(working.map(describe), 2)}${others > 0 ? `; ${others} other advertised URL(s) did not answer` : ''}`, {
-        evidence: endpointsOf(working),
-      })
+      return pass(
+        `${listSome(working.map(describe), 2)}${others > 0 ? `; ${others} other advertised URL(s) did not answer` : ''}`,
+        {
+          evidence: endpointsOf(working),
+        },
+      )
     }
     const blindHit = blind.find(responds)
     if (blindHit) {
@@ -77,7 +82,10 @@ export default defineCheck({
       return unreachable(`No MCP probe could be sent: ${listSome(probes.map(describe), 3)}`)
     }
     const pages = probes.filter((probe) => probe.source !== 'blind-probe' && !responds(probe))
-    const tried = listSome([...pages, ...blind].map((probe) => `${probe.url} → ${probe.status ?? 'unreachable'}`), 4)
+    const tried = listSome(
+      [...pages, ...blind].map((probe) => `${probe.url} → ${probe.status ?? 'unreachable'}`),
+      4,
+    )
     return fail(
       `No MCP endpoint is advertised and none answers at /mcp or /api/mcp${tried ? ` (${tried})` : ''}`,
       `If you run an MCP server, advertise it from ${target.origin}: an /.well-known/ai-catalog.json entry pointing at its server card (<mcp-url>/server-card, with remotes[].url), or an llms.txt link.`,

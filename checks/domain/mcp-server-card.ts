@@ -34,13 +34,18 @@ export default defineCheck({
   },
   run({ mcpServerCard }, { target }) {
     const { found, probes, runtime } = mcpServerCard
-    const where = target.mcpUrl ? `${target.mcpUrl.replace(/\/+$/, '')}/server-card` : `${target.origin}/.well-known/mcp/server-card.json`
+    const where = target.mcpUrl
+      ? `${target.mcpUrl.replace(/\/+$/, '')}/server-card`
+      : `${target.origin}/.well-known/mcp/server-card.json`
     const tried = probes.map((probe) => `${pathOf(probe.url)} → ${probe.response?.status ?? 'unreachable'}`)
     if (!found) {
       if (noProbeAnswered(probes)) {
         return unreachable(`No server card location could be fetched: ${listSome(tried, 4)}`)
       }
-      return fail(`No MCP server card found; tried ${listSome(tried, 4)}`, `Publish a server card at ${where}, e.g. ${EXAMPLE}.`)
+      return fail(
+        `No MCP server card found; tried ${listSome(tried, 4)}`,
+        `Publish a server card at ${where}, e.g. ${EXAMPLE}.`,
+      )
     }
     const at = `${pathOf(found.url)} (via ${found.via})`
     const { shape, problems } = classifyServerCard(found.card)
@@ -55,7 +60,9 @@ export default defineCheck({
     const reserved = target.mcpUrl ? `${target.mcpUrl.replace(/\/+$/, '')}/server-card` : '<mcp-url>/server-card'
     if (found.via === 'well-known') {
       // docs/discovery.md, "Alternatives considered": .well-known is for site-wide metadata, a card is per server.
-      issues.push('it is found only under /.well-known/mcp/server-card.json, a location the server-card extension does not recommend')
+      issues.push(
+        'it is found only under /.well-known/mcp/server-card.json, a location the server-card extension does not recommend',
+      )
       fixes.push(`serve it at ${reserved} (the reserved location) or anywhere an AI-catalog entry points to`)
     } else if (found.via === 'well-known-legacy') {
       issues.push('it is found only at the legacy /.well-known/mcp.json')
@@ -81,13 +88,16 @@ export default defineCheck({
       fixes.push(...mismatches.fixes)
     }
     const summary = shape === 'sep-2127' ? `SEP-2127 server card "${name}" at ${at}` : `Server card at ${at}`
-    if (issues.length > 0) return warn(`${summary}; but ${issues.join('; ')}`, `For the card at ${found.url}: ${fixes.join('; ')}.`)
+    if (issues.length > 0)
+      return warn(`${summary}; but ${issues.join('; ')}`, `For the card at ${found.url}: ${fixes.join('; ')}.`)
     const runtimeNote = runtime
       ? ', matching the runtime serverInfo'
       : target.kind !== 'domain'
         ? ' (the server’s runtime identity was not available to compare with)'
         : ''
-    return pass(`Valid ${summary}, served as ${inline ? 'an AI-catalog entry' : MEDIA.serverCard} with CORS${runtimeNote}`)
+    return pass(
+      `Valid ${summary}, served as ${inline ? 'an AI-catalog entry' : MEDIA.serverCard} with CORS${runtimeNote}`,
+    )
   },
 })
 
@@ -126,7 +136,9 @@ function runtimeMismatches(
   const nameMatches = name === runtime.name || name?.endsWith(`/${runtime.name}`) === true
   const versionMatches = !runtime.version || version === runtime.version
   if (!nameMatches || !versionMatches) {
-    issues.push(`it says ${name ?? '(no name)'}@${version ?? '?'} while the server reports ${runtime.name}@${runtime.version ?? '?'}`)
+    issues.push(
+      `it says ${name ?? '(no name)'}@${version ?? '?'} while the server reports ${runtime.name}@${runtime.version ?? '?'}`,
+    )
     fixes.push('keep the card name and version in step with serverInfo')
   }
   if (!mcpUrl) return { issues, fixes }
@@ -142,7 +154,9 @@ function runtimeMismatches(
   const remote = remotes.find((entry) => typeof entry.url === 'string' && sameEndpoint(entry.url, mcpUrl))
   const supported = remote?.supportedProtocolVersions
   if (runtime.protocolVersion && Array.isArray(supported) && !supported.includes(runtime.protocolVersion)) {
-    issues.push(`its supportedProtocolVersions (${supported.map(String).join(', ')}) leave out ${runtime.protocolVersion}, which the server negotiated`)
+    issues.push(
+      `its supportedProtocolVersions (${supported.map(String).join(', ')}) leave out ${runtime.protocolVersion}, which the server negotiated`,
+    )
     fixes.push(`add ${runtime.protocolVersion} to supportedProtocolVersions`)
   }
   return { issues, fixes }

@@ -3,7 +3,8 @@
 import { defineCheck, fail, pass } from '../../core/engine/check.ts'
 import { no402Outcome, readPaymentChallenges, responses402 } from '../lib/payments.ts'
 
-const EXAMPLE = 'WWW-Authenticate: Payment id="…", realm="<host>", method="tempo", intent="charge", request="<base64url JSON>"'
+const EXAMPLE =
+  'WWW-Authenticate: Payment id="…", realm="<host>", method="tempo", intent="charge", request="<base64url JSON>"'
 
 export default defineCheck({
   meta: {
@@ -23,16 +24,24 @@ export default defineCheck({
     needs: ['paymentProbes', 'commerceSignals'],
   },
   run({ paymentProbes, commerceSignals }) {
-    const seen = responses402(paymentProbes).map((entry) => ({ path: new URL(entry.url).pathname, challenges: readPaymentChallenges(entry.response) }))
+    const seen = responses402(paymentProbes).map((entry) => ({
+      path: new URL(entry.url).pathname,
+      challenges: readPaymentChallenges(entry.response),
+    }))
     const valid = seen.find((entry) => entry.challenges.some((challenge) => challenge.valid))
     if (valid) {
       const challenge = valid.challenges.find((candidate) => candidate.valid)!
-      return pass(`${valid.path} answers 402 with a Payment challenge (method "${challenge.method}", intent "${challenge.intent}", realm "${challenge.realm}")`)
+      return pass(
+        `${valid.path} answers 402 with a Payment challenge (method "${challenge.method}", intent "${challenge.intent}", realm "${challenge.realm}")`,
+      )
     }
     const broken = seen.find((entry) => entry.challenges.length > 0)
     if (broken) {
       const problems = broken.challenges.flatMap((challenge) => challenge.problems)
-      return fail(`${broken.path} answers 402 with a Payment challenge that does not parse: ${problems.join('; ')}`, `Fix the challenge on ${broken.path}: ${problems.join('; ')} (${EXAMPLE}).`)
+      return fail(
+        `${broken.path} answers 402 with a Payment challenge that does not parse: ${problems.join('; ')}`,
+        `Fix the challenge on ${broken.path}: ${problems.join('; ')} (${EXAMPLE}).`,
+      )
     }
     if (seen.length > 0) {
       return fail(

@@ -17,10 +17,18 @@ const SSE = [
 describe('nlweb-ask', () => {
   test.each([
     ['JSON results', jsonSnapshot({ query_id: 'q1', results: [RESULT] }, { url: URL }), 'pass'],
-    ['v0.54 answer', jsonSnapshot({ _meta: { response_type: 'answer', version: '0.54' }, results: [] }, { url: URL }), 'pass'],
+    [
+      'v0.54 answer',
+      jsonSnapshot({ _meta: { response_type: 'answer', version: '0.54' }, results: [] }, { url: URL }),
+      'pass',
+    ],
     ['streamed results', snapshot({ url: URL, headers: { 'content-type': 'text/event-stream' }, body: SSE }), 'pass'],
     ['404', notFound(URL), 'fail'],
-    ['an HTML page', snapshot({ url: URL, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html></html>' }), 'fail'],
+    [
+      'an HTML page',
+      snapshot({ url: URL, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html></html>' }),
+      'fail',
+    ],
     ['JSON that is not NLWeb', jsonSnapshot({ answer: 'hello' }, { url: URL }), 'fail'],
   ] satisfies [string, HttpSnapshot, Outcome['status']][])('%s -> %s', (_name, nlweb, expected) => {
     const outcome = check.run({ nlweb }, context)
@@ -29,6 +37,8 @@ describe('nlweb-ask', () => {
   })
 
   test('details count the results', () => {
-    expect(check.run({ nlweb: jsonSnapshot({ results: [RESULT, RESULT] }, { url: URL }) }, context).details).toContain('2 item(s)')
+    expect(check.run({ nlweb: jsonSnapshot({ results: [RESULT, RESULT] }, { url: URL }) }, context).details).toContain(
+      '2 item(s)',
+    )
   })
 })

@@ -35,7 +35,8 @@ export default defineCheck({
     const where = pathOf(nlweb.url)
     const recommendation = `Optionally expose NLWeb at ${target.origin}/ask so that GET /ask?query=… answers JSON {"results": […]} with schema.org items.`
     if (!isOk(nlweb)) return fail(`${where} answered ${nlweb.status}: no NLWeb endpoint`, recommendation)
-    if (looksLikeHtml(nlweb.body)) return fail(`${where} answered ${nlweb.status} with an HTML page, not NLWeb JSON`, recommendation)
+    if (looksLikeHtml(nlweb.body))
+      return fail(`${where} answered ${nlweb.status} with an HTML page, not NLWeb JSON`, recommendation)
     const lists = jsonMessages(nlweb).flatMap(resultLists)
     if (lists.length === 0) {
       return fail(`${where} answered ${statusOf(nlweb)} without an NLWeb results list`, recommendation)

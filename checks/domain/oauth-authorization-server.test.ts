@@ -18,16 +18,28 @@ const metadata = {
   authorization_response_iss_parameter_supported: true,
 }
 
-function artifact(document: unknown, kind: 'oauth-authorization-server' | 'openid-configuration' = 'oauth-authorization-server', extra: Partial<OauthArtifact> = {}): OauthArtifact {
+function artifact(
+  document: unknown,
+  kind: 'oauth-authorization-server' | 'openid-configuration' = 'oauth-authorization-server',
+  extra: Partial<OauthArtifact> = {},
+): OauthArtifact {
   const url = kind === 'openid-configuration' ? OIDC_URL : AS_URL
   return {
     resource: 'https://acme.test',
     challenges: [],
-    protectedResource: [{ url: PRM_URL, via: 'root', response: jsonSnapshot({ resource: 'https://acme.test', authorization_servers: [ISSUER] }, { url: PRM_URL }) }],
+    protectedResource: [
+      {
+        url: PRM_URL,
+        via: 'root',
+        response: jsonSnapshot({ resource: 'https://acme.test', authorization_servers: [ISSUER] }, { url: PRM_URL }),
+      },
+    ],
     issuer: ISSUER,
     issuerSource: 'protected-resource',
     authorizationServer: [
-      ...(kind === 'openid-configuration' ? [{ url: AS_URL, kind: 'oauth-authorization-server' as const, response: notFound(AS_URL) }] : []),
+      ...(kind === 'openid-configuration'
+        ? [{ url: AS_URL, kind: 'oauth-authorization-server' as const, response: notFound(AS_URL) }]
+        : []),
       { url, kind, response: jsonSnapshot(document, { url }) },
     ],
     signals: { hasApi: true, hasAuth: true, reasons: [] },
@@ -35,13 +47,25 @@ function artifact(document: unknown, kind: 'oauth-authorization-server' | 'openi
   }
 }
 
-const oidc = { ...metadata, jwks_uri: `${ISSUER}/jwks`, subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'] }
+const oidc = {
+  ...metadata,
+  jwks_uri: `${ISSUER}/jwks`,
+  subject_types_supported: ['public'],
+  id_token_signing_alg_values_supported: ['RS256'],
+}
 const { code_challenge_methods_supported: _pkce, ...withoutPkce } = oidc
 
 describe('oauth-authorization-server', () => {
   test('metadata matches the catalog', () => {
     expect(checkMetaSchema.safeParse(check.meta).success).toBe(true)
-    expect(check.meta).toMatchObject({ layer: 'accessibility', tier: 'recommended', maturity: 'verified', bonus: false, draft: false, maxScore: 6 })
+    expect(check.meta).toMatchObject({
+      layer: 'accessibility',
+      tier: 'recommended',
+      maturity: 'verified',
+      bonus: false,
+      draft: false,
+      maxScore: 6,
+    })
   })
 
   test.each([
@@ -54,15 +78,36 @@ describe('oauth-authorization-server', () => {
       'warning',
       artifact({ ...metadata, authorization_response_iss_parameter_supported: undefined }),
     ],
-    ['RFC 9207: authorization_response_iss_parameter_supported false warns', 'warning', artifact({ ...metadata, authorization_response_iss_parameter_supported: false })],
-    ['MCP 2026-07-28 authorization-server-discovery (RFC 8414 §3.3): an issuer that does not match the metadata URL fails', 'fail', artifact({ ...metadata, issuer: 'https://login.acme.test' })],
+    [
+      'RFC 9207: authorization_response_iss_parameter_supported false warns',
+      'warning',
+      artifact({ ...metadata, authorization_response_iss_parameter_supported: false }),
+    ],
+    [
+      'MCP 2026-07-28 authorization-server-discovery (RFC 8414 §3.3): an issuer that does not match the metadata URL fails',
+      'fail',
+      artifact({ ...metadata, issuer: 'https://login.acme.test' }),
+    ],
     ['issuer differing by a trailing slash', 'fail', artifact({ ...metadata, issuer: `${ISSUER}/` })],
     ['missing token_endpoint', 'fail', artifact({ ...metadata, token_endpoint: undefined })],
     ['http endpoints', 'fail', artifact({ ...metadata, authorization_endpoint: 'http://auth.acme.test/authorize' })],
     ['no code response type', 'fail', artifact({ ...metadata, response_types_supported: ['token'] })],
     ['PKCE without S256', 'fail', artifact({ ...metadata, code_challenge_methods_supported: ['plain'] })],
-    ['unreachable', 'fail', artifact(null, 'oauth-authorization-server', { authorizationServer: [{ url: AS_URL, response: notFound(AS_URL) }, { url: OIDC_URL, response: notFound(OIDC_URL) }] })],
-    ['no issuer advertised', 'fail', artifact(null, 'oauth-authorization-server', { issuer: null, authorizationServer: [] })],
+    [
+      'unreachable',
+      'fail',
+      artifact(null, 'oauth-authorization-server', {
+        authorizationServer: [
+          { url: AS_URL, response: notFound(AS_URL) },
+          { url: OIDC_URL, response: notFound(OIDC_URL) },
+        ],
+      }),
+    ],
+    [
+      'no issuer advertised',
+      'fail',
+      artifact(null, 'oauth-authorization-server', { issuer: null, authorizationServer: [] }),
+    ],
   ] as const)('%s -> %s', (_name, expected, oauth) => {
     const outcome = check.run({ oauth }, context)
     expect(outcome.status).toBe(expected)
@@ -80,17 +125,25 @@ describe('oauth-authorization-server', () => {
   })
 
   test('na without API or auth signals', () => {
-    const oauth = artifact(metadata, 'oauth-authorization-server', { signals: { hasApi: false, hasAuth: false, reasons: [] }, protectedResource: [] })
+    const oauth = artifact(metadata, 'oauth-authorization-server', {
+      signals: { hasApi: false, hasAuth: false, reasons: [] },
+      protectedResource: [],
+    })
     expect(check.run({ oauth }, context).status).toBe('na')
   })
 
   test('probes that all failed are an error', () => {
-    const oauth = artifact(null, 'oauth-authorization-server', { authorizationServer: [{ url: AS_URL, response: null, error: 'timeout' }] })
+    const oauth = artifact(null, 'oauth-authorization-server', {
+      authorizationServer: [{ url: AS_URL, response: null, error: 'timeout' }],
+    })
     expect(check.run({ oauth }, context).status).toBe('error')
   })
 
   test('the iss recommendation names the member to add', () => {
-    const outcome = check.run({ oauth: artifact({ ...metadata, authorization_response_iss_parameter_supported: undefined }) }, context)
+    const outcome = check.run(
+      { oauth: artifact({ ...metadata, authorization_response_iss_parameter_supported: undefined }) },
+      context,
+    )
     expect(outcome.recommendation).toContain('"authorization_response_iss_parameter_supported": true')
     expect(outcome.recommendation).not.toContain('code_challenge_methods_supported')
   })
@@ -100,13 +153,40 @@ describe('oauth-authorization-server', () => {
     expect(outcome.details).toContain('https://login.acme.test')
   })
 
-  test('mcp kinds: judged when the public server still challenges, na when the root metadata is the site API\'s', () => {
+  test("mcp kinds: judged when the public server still challenges, na when the root metadata is the site API's", () => {
     const mcp = { target: { ...context.target, kind: 'mcp' as const, mcpUrl: 'https://acme.test/mcp' } }
-    const challenges = [{ url: 'https://acme.test/mcp', status: 401, header: `Bearer resource_metadata="${PRM_URL}"`, resourceMetadata: PRM_URL }]
-    expect(check.run({ oauth: artifact(metadata, 'oauth-authorization-server', { resource: 'https://acme.test/mcp', challenges, signals: null }) }, mcp).status).toBe('pass')
+    const challenges = [
+      {
+        url: 'https://acme.test/mcp',
+        status: 401,
+        header: `Bearer resource_metadata="${PRM_URL}"`,
+        resourceMetadata: PRM_URL,
+      },
+    ]
+    expect(
+      check.run(
+        {
+          oauth: artifact(metadata, 'oauth-authorization-server', {
+            resource: 'https://acme.test/mcp',
+            challenges,
+            signals: null,
+          }),
+        },
+        mcp,
+      ).status,
+    ).toBe('pass')
     const siteApi = artifact(metadata, 'oauth-authorization-server', {
       resource: 'https://acme.test/mcp',
-      protectedResource: [{ url: PRM_URL, via: 'root', response: jsonSnapshot({ resource: 'https://acme.test/api', authorization_servers: [ISSUER] }, { url: PRM_URL }) }],
+      protectedResource: [
+        {
+          url: PRM_URL,
+          via: 'root',
+          response: jsonSnapshot(
+            { resource: 'https://acme.test/api', authorization_servers: [ISSUER] },
+            { url: PRM_URL },
+          ),
+        },
+      ],
       signals: null,
     })
     const outcome = check.run({ oauth: siteApi }, mcp)

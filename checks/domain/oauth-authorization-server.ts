@@ -1,7 +1,13 @@
 // The authorization server publishes RFC 8414 / OIDC metadata with a matching issuer, https endpoints, the code flow and PKCE S256,
 // and advertises RFC 9207 iss in authorization responses (MCP 2026-07-28 basic/authorization).
 // Spec: https://www.rfc-editor.org/rfc/rfc8414, https://www.rfc-editor.org/rfc/rfc9207
-import { describeProbes, firstJsonDocument, isSecureUrl, oauthNotApplicable, sameResource } from '../../core/engine/collectors/oauth.ts'
+import {
+  describeProbes,
+  firstJsonDocument,
+  isSecureUrl,
+  oauthNotApplicable,
+  sameResource,
+} from '../../core/engine/collectors/oauth.ts'
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
 import { noProbeAnswered, unreachable } from '../lib/outcomes.ts'
 
@@ -54,26 +60,35 @@ export default defineCheck({
     const issuer = document.issuer
     // An advertised issuer must match exactly (RFC 8414 §3.3); the origin fallback is our guess, so only up to URL normalisation.
     const issuerMatches =
-      typeof issuer === 'string' && (oauth.issuerSource === 'origin' ? sameResource(issuer, oauth.issuer) : issuer === oauth.issuer)
+      typeof issuer === 'string' &&
+      (oauth.issuerSource === 'origin' ? sameResource(issuer, oauth.issuer) : issuer === oauth.issuer)
     if (typeof issuer !== 'string') errors.push('the required "issuer" is missing')
-    else if (!issuerMatches) errors.push(`"issuer" is ${issuer}, not ${oauth.issuer} (clients must reject the document)`)
+    else if (!issuerMatches)
+      errors.push(`"issuer" is ${issuer}, not ${oauth.issuer} (clients must reject the document)`)
     for (const endpoint of ['authorization_endpoint', 'token_endpoint']) {
       const value = document[endpoint]
       if (value === undefined) errors.push(`"${endpoint}" is missing`)
       else if (!isSecureUrl(value, target.origin)) errors.push(`"${endpoint}" (${String(value)}) is not an https URL`)
     }
-    if (!Array.isArray(document.response_types_supported)) errors.push('the required "response_types_supported" is missing')
-    else if (!includes(document.response_types_supported, 'code')) errors.push('"response_types_supported" lacks "code" (the authorization code flow)')
+    if (!Array.isArray(document.response_types_supported))
+      errors.push('the required "response_types_supported" is missing')
+    else if (!includes(document.response_types_supported, 'code'))
+      errors.push('"response_types_supported" lacks "code" (the authorization code flow)')
     const pkce = document.code_challenge_methods_supported
     if (pkce === undefined) {
-      warnings.push(`no "code_challenge_methods_supported"${probe.kind === 'openid-configuration' ? ' in the OpenID configuration' : ''}: MCP clients refuse to proceed without S256`)
+      warnings.push(
+        `no "code_challenge_methods_supported"${probe.kind === 'openid-configuration' ? ' in the OpenID configuration' : ''}: MCP clients refuse to proceed without S256`,
+      )
     } else if (!includes(pkce, 'S256')) {
       errors.push(`"code_challenge_methods_supported" (${JSON.stringify(pkce)}) lacks S256`)
     }
     // MCP 2026-07-28 (basic/authorization) asks authorization servers to send RFC 9207 `iss` in authorization
     // responses and to advertise it, so that clients can refuse a response from a mixed-up server.
     const issParameter = document.authorization_response_iss_parameter_supported === true
-    if (!issParameter) warnings.push('no "authorization_response_iss_parameter_supported": true (RFC 9207 iss in authorization responses)')
+    if (!issParameter)
+      warnings.push(
+        'no "authorization_response_iss_parameter_supported": true (RFC 9207 iss in authorization responses)',
+      )
     if (probe.kind === 'openid-configuration') {
       const missing = OIDC_REQUIRED.filter((member) => document[member] === undefined)
       if (missing.length) warnings.push(`OpenID Connect requires ${missing.join(', ')}`)
@@ -89,7 +104,8 @@ export default defineCheck({
     if (warnings.length) {
       const additions = [
         pkce === undefined && '"code_challenge_methods_supported": ["S256"]',
-        !issParameter && '"authorization_response_iss_parameter_supported": true (and send iss in every authorization response)',
+        !issParameter &&
+          '"authorization_response_iss_parameter_supported": true (and send iss in every authorization response)',
         warnings.some((text) => text.startsWith('OpenID')) && 'the OpenID Connect required members',
       ].filter(Boolean)
       return warn(`${summary}: ${warnings.join('; ')}`, `Add ${additions.join(', ')} to ${probe.url}.`)
@@ -98,6 +114,8 @@ export default defineCheck({
       document.registration_endpoint ? 'dynamic registration' : '',
       document.client_id_metadata_document_supported === true ? 'client ID metadata documents' : '',
     ].filter(Boolean)
-    return pass(`${summary}: https endpoints, the code flow and PKCE S256${routes.length ? `; offers ${routes.join(' and ')}` : ''}`)
+    return pass(
+      `${summary}: https endpoints, the code flow and PKCE S256${routes.length ? `; offers ${routes.join(' and ')}` : ''}`,
+    )
   },
 })

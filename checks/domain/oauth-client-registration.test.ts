@@ -19,10 +19,22 @@ function artifact(document: Record<string, unknown> | null, extra: Partial<Oauth
   return {
     resource: 'https://acme.test',
     challenges: [],
-    protectedResource: [{ url: PRM_URL, via: 'root', response: jsonSnapshot({ resource: 'https://acme.test', authorization_servers: [ISSUER] }, { url: PRM_URL }) }],
+    protectedResource: [
+      {
+        url: PRM_URL,
+        via: 'root',
+        response: jsonSnapshot({ resource: 'https://acme.test', authorization_servers: [ISSUER] }, { url: PRM_URL }),
+      },
+    ],
     issuer: ISSUER,
     issuerSource: 'protected-resource',
-    authorizationServer: [{ url: AS_URL, kind: 'oauth-authorization-server', response: document ? jsonSnapshot({ ...base, ...document }, { url: AS_URL }) : notFound(AS_URL) }],
+    authorizationServer: [
+      {
+        url: AS_URL,
+        kind: 'oauth-authorization-server',
+        response: document ? jsonSnapshot({ ...base, ...document }, { url: AS_URL }) : notFound(AS_URL),
+      },
+    ],
     signals: { hasApi: true, hasAuth: true, reasons: [] },
     ...extra,
   }
@@ -31,13 +43,32 @@ function artifact(document: Record<string, unknown> | null, extra: Partial<Oauth
 describe('oauth-client-registration', () => {
   test('metadata matches the catalog', () => {
     expect(checkMetaSchema.safeParse(check.meta).success).toBe(true)
-    expect(check.meta).toMatchObject({ layer: 'accessibility', tier: 'recommended', maturity: 'verified', bonus: false, draft: true, maxScore: 4 })
+    expect(check.meta).toMatchObject({
+      layer: 'accessibility',
+      tier: 'recommended',
+      maturity: 'verified',
+      bonus: false,
+      draft: true,
+      maxScore: 4,
+    })
   })
 
   test.each([
-    ['MCP 2026-07-28 basic/authorization/client-registration: client_id_metadata_document_supported: true passes', 'pass', artifact({ client_id_metadata_document_supported: true })],
-    ['CIMD next to a DCR endpoint passes', 'pass', artifact({ client_id_metadata_document_supported: true, registration_endpoint: `${ISSUER}/register` })],
-    ['MCP 2026-07-28 basic/authorization/client-registration ("Dynamic Client Registration is deprecated"): a registration_endpoint alone warns', 'warning', artifact({ registration_endpoint: `${ISSUER}/register` })],
+    [
+      'MCP 2026-07-28 basic/authorization/client-registration: client_id_metadata_document_supported: true passes',
+      'pass',
+      artifact({ client_id_metadata_document_supported: true }),
+    ],
+    [
+      'CIMD next to a DCR endpoint passes',
+      'pass',
+      artifact({ client_id_metadata_document_supported: true, registration_endpoint: `${ISSUER}/register` }),
+    ],
+    [
+      'MCP 2026-07-28 basic/authorization/client-registration ("Dynamic Client Registration is deprecated"): a registration_endpoint alone warns',
+      'warning',
+      artifact({ registration_endpoint: `${ISSUER}/register` }),
+    ],
     ['an http registration endpoint', 'warning', artifact({ registration_endpoint: 'http://auth.acme.test/register' })],
     ['neither', 'fail', artifact({})],
     ['CIMD explicitly false', 'fail', artifact({ client_id_metadata_document_supported: false })],
@@ -62,6 +93,8 @@ describe('oauth-client-registration', () => {
   })
 
   test('a DCR-only server is told about CIMD', () => {
-    expect(check.run({ oauth: artifact({ registration_endpoint: `${ISSUER}/register` }) }, context).details).toContain('client ID metadata document')
+    expect(check.run({ oauth: artifact({ registration_endpoint: `${ISSUER}/register` }) }, context).details).toContain(
+      'client ID metadata document',
+    )
   })
 })

@@ -44,7 +44,9 @@ export default defineCheck({
     const registration = document.registration_endpoint
     const dcr = typeof registration === 'string' && isSecureUrl(registration, target.origin)
     if (cimd) {
-      return pass(`${probe.url} supports client ID metadata documents${dcr ? ` and dynamic registration at ${registration}` : ''}`)
+      return pass(
+        `${probe.url} supports client ID metadata documents${dcr ? ` and dynamic registration at ${registration}` : ''}`,
+      )
     }
     if (dcr) {
       // MCP 2026-07-28 (basic/authorization/client-registration) deprecates DCR in favour of CIMD: DCR alone still

@@ -8,7 +8,8 @@ import check from './oauth-protected-resource.ts'
 const RESOURCE = 'https://acme.test/api/v1'
 const PATH_AWARE = 'https://acme.test/.well-known/oauth-protected-resource/api/v1'
 const ROOT = 'https://acme.test/.well-known/oauth-protected-resource'
-const prm = (document: unknown, overrides: Partial<HttpSnapshot> = {}) => jsonSnapshot(document, { url: PATH_AWARE, ...overrides })
+const prm = (document: unknown, overrides: Partial<HttpSnapshot> = {}) =>
+  jsonSnapshot(document, { url: PATH_AWARE, ...overrides })
 const good = { resource: RESOURCE, authorization_servers: ['https://auth.acme.test'], scopes_supported: ['read'] }
 
 function artifact(response: HttpSnapshot | null, extra: Partial<OauthArtifact> = {}): OauthArtifact {
@@ -16,8 +17,18 @@ function artifact(response: HttpSnapshot | null, extra: Partial<OauthArtifact> =
     resource: RESOURCE,
     challenges: [],
     protectedResource: [
-      { url: PATH_AWARE, via: 'path-aware', expectedResource: RESOURCE, response, ...(response ? {} : { error: 'timeout' }) },
-      ...(response && response.status < 300 ? [] : [{ url: ROOT, via: 'root' as const, expectedResource: RESOURCE, response: response ? notFound(ROOT) : null }]),
+      {
+        url: PATH_AWARE,
+        via: 'path-aware',
+        expectedResource: RESOURCE,
+        response,
+        ...(response ? {} : { error: 'timeout' }),
+      },
+      ...(response && response.status < 300
+        ? []
+        : [
+            { url: ROOT, via: 'root' as const, expectedResource: RESOURCE, response: response ? notFound(ROOT) : null },
+          ]),
     ],
     issuer: 'https://auth.acme.test',
     authorizationServer: [],
@@ -29,7 +40,14 @@ function artifact(response: HttpSnapshot | null, extra: Partial<OauthArtifact> =
 describe('oauth-protected-resource', () => {
   test('metadata matches the catalog', () => {
     expect(checkMetaSchema.safeParse(check.meta).success).toBe(true)
-    expect(check.meta).toMatchObject({ layer: 'accessibility', tier: 'recommended', maturity: 'verified', bonus: false, draft: false, maxScore: 6 })
+    expect(check.meta).toMatchObject({
+      layer: 'accessibility',
+      tier: 'recommended',
+      maturity: 'verified',
+      bonus: false,
+      draft: false,
+      maxScore: 6,
+    })
     expect(check.meta.appliesTo).toEqual(['domain', 'mcp', 'mcp-app'])
   })
 
@@ -42,9 +60,19 @@ describe('oauth-protected-resource', () => {
     ['no resource', 'warning', artifact(prm({ authorization_servers: good.authorization_servers }))],
     ['no authorization_servers', 'warning', artifact(prm({ resource: RESOURCE }))],
     ['an http issuer', 'warning', artifact(prm({ ...good, authorization_servers: ['http://auth.acme.test'] }))],
-    ['wrong content type', 'warning', artifact(prm(good, { contentType: 'text/plain', headers: { 'content-type': 'text/plain' } }))],
+    [
+      'wrong content type',
+      'warning',
+      artifact(prm(good, { contentType: 'text/plain', headers: { 'content-type': 'text/plain' } })),
+    ],
     ['malformed JSON', 'fail', artifact(prm('{"resource": '))],
-    ['an HTML page', 'fail', artifact(snapshot({ url: PATH_AWARE, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html></html>' }))],
+    [
+      'an HTML page',
+      'fail',
+      artifact(
+        snapshot({ url: PATH_AWARE, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html></html>' }),
+      ),
+    ],
     ['nothing published', 'fail', artifact(notFound(PATH_AWARE))],
   ] as const)('%s -> %s', (_name, expected, oauth) => {
     const outcome = check.run({ oauth }, context)
@@ -53,8 +81,14 @@ describe('oauth-protected-resource', () => {
   })
 
   test.each([
-    ['a domain without an API', artifact(null, { signals: { hasApi: false, hasAuth: false, reasons: [] }, protectedResource: [] })],
-    ['an API with no auth signal and nothing published', artifact(notFound(PATH_AWARE), { signals: { hasApi: true, hasAuth: false, reasons: [] } })],
+    [
+      'a domain without an API',
+      artifact(null, { signals: { hasApi: false, hasAuth: false, reasons: [] }, protectedResource: [] }),
+    ],
+    [
+      'an API with no auth signal and nothing published',
+      artifact(notFound(PATH_AWARE), { signals: { hasApi: true, hasAuth: false, reasons: [] } }),
+    ],
   ])('%s -> na', (_name, oauth) => {
     const outcome = check.run({ oauth }, context)
     expect(outcome.status).toBe('na')
@@ -69,7 +103,14 @@ describe('oauth-protected-resource', () => {
   test('metadata found through a challenge may name a resource covering the challenged URL', () => {
     const challenged = 'https://acme.test/api/v1/00000000-0000-4000-8000-000000000000'
     const oauth = artifact(null, {
-      challenges: [{ url: challenged, status: 401, header: `Bearer resource_metadata="${PATH_AWARE}"`, resourceMetadata: PATH_AWARE }],
+      challenges: [
+        {
+          url: challenged,
+          status: 401,
+          header: `Bearer resource_metadata="${PATH_AWARE}"`,
+          resourceMetadata: PATH_AWARE,
+        },
+      ],
       protectedResource: [{ url: PATH_AWARE, via: 'challenge', expectedResource: challenged, response: prm(good) }],
     })
     const outcome = check.run({ oauth }, context)
@@ -90,13 +131,28 @@ describe('oauth-protected-resource', () => {
     const oauth: OauthArtifact = {
       resource: mcpUrl,
       challenges: [],
-      protectedResource: [{ url, via: 'path-aware', expectedResource: mcpUrl, response: jsonSnapshot({ ...good, resource: mcpUrl }, { url }) }],
+      protectedResource: [
+        {
+          url,
+          via: 'path-aware',
+          expectedResource: mcpUrl,
+          response: jsonSnapshot({ ...good, resource: mcpUrl }, { url }),
+        },
+      ],
       issuer: 'https://auth.acme.test',
       authorizationServer: [],
       signals: null,
     }
     expect(check.run({ oauth }, mcp).status).toBe('pass')
-    const origin = { ...oauth, protectedResource: [{ ...oauth.protectedResource[0]!, response: jsonSnapshot({ ...good, resource: 'https://mcp.acme.test/' }, { url }) }] }
+    const origin = {
+      ...oauth,
+      protectedResource: [
+        {
+          ...oauth.protectedResource[0]!,
+          response: jsonSnapshot({ ...good, resource: 'https://mcp.acme.test/' }, { url }),
+        },
+      ],
+    }
     expect(check.run({ oauth: origin }, mcp).status).toBe('warning')
     const unpublished = { ...oauth, protectedResource: [{ url, via: 'path-aware' as const, response: notFound(url) }] }
     expect(check.run({ oauth: unpublished }, mcp).status).toBe('na')
@@ -120,14 +176,24 @@ describe('oauth-protected-resource', () => {
     })
 
     test.each([
-      ['root metadata for the site API on the same origin', onRoot({ ...good, resource: 'https://mcp.acme.test/api' }), 'na'],
+      [
+        'root metadata for the site API on the same origin',
+        onRoot({ ...good, resource: 'https://mcp.acme.test/api' }),
+        'na',
+      ],
       ['root metadata for another origin', onRoot({ ...good, resource: 'https://api.acme.test/' }), 'na'],
       ['root metadata naming the MCP URL', onRoot({ ...good, resource: mcpUrl }), 'pass'],
-      ['root metadata naming the whole origin (not identical: clients reject it)', onRoot({ ...good, resource: 'https://mcp.acme.test/' }), 'warning'],
+      [
+        'root metadata naming the whole origin (not identical: clients reject it)',
+        onRoot({ ...good, resource: 'https://mcp.acme.test/' }),
+        'warning',
+      ],
       ['root metadata without a resource', onRoot({ authorization_servers: good.authorization_servers }), 'warning'],
       [
         'a later 403 challenge makes even foreign root metadata count',
-        onRoot({ ...good, resource: 'https://mcp.acme.test/api' }, [{ url: mcpUrl, status: 403, header: 'Bearer error="insufficient_scope"' }]),
+        onRoot({ ...good, resource: 'https://mcp.acme.test/api' }, [
+          { url: mcpUrl, status: 403, header: 'Bearer error="insufficient_scope"' },
+        ]),
         'warning',
       ],
     ] as const)('%s -> %s', (_name, oauth, expected) => {

@@ -33,7 +33,8 @@ function resourceMatches(resource: string, expected: string, loose: boolean): bo
   if (sameResource(resource, expected)) return true
   if (!loose) return false
   const expectedUrl = URL.parse(expected)
-  const originOnly = expectedUrl !== null && expectedUrl.pathname === '/' && URL.parse(resource)?.origin === expectedUrl.origin
+  const originOnly =
+    expectedUrl !== null && expectedUrl.pathname === '/' && URL.parse(resource)?.origin === expectedUrl.origin
   return originOnly || coversUrl(resource, expected)
 }
 
@@ -59,7 +60,10 @@ export default defineCheck({
     if (notApplicable) return na(notApplicable)
     const probes = oauth.protectedResource
     const tried = describeProbes(probes)
-    const wellKnown = probes.find((probe) => probe.via === 'path-aware')?.url ?? probes[0]?.url ?? `${target.origin}/.well-known/oauth-protected-resource`
+    const wellKnown =
+      probes.find((probe) => probe.via === 'path-aware')?.url ??
+      probes[0]?.url ??
+      `${target.origin}/.well-known/oauth-protected-resource`
     const found = firstJsonDocument(probes)
     if (!found) {
       if (noProbeAnswered(probes)) {
@@ -72,9 +76,13 @@ export default defineCheck({
           `Serve ${published.url} as valid JSON: {"resource":"${oauth.resource}","authorization_servers":["https://…"]}.`,
         )
       }
-      const html = probes.find((probe) => probe.response && probe.response.status < 300 && looksLikeHtml(probe.response.body))
+      const html = probes.find(
+        (probe) => probe.response && probe.response.status < 300 && looksLikeHtml(probe.response.body),
+      )
       const detail = html ? `${html.url} answered with an HTML page` : 'no protected resource metadata'
-      const challenge = oauth.challenges.length ? ` although ${oauth.challenges[0]!.url} answered ${oauth.challenges[0]!.status} with a challenge` : ''
+      const challenge = oauth.challenges.length
+        ? ` although ${oauth.challenges[0]!.url} answered ${oauth.challenges[0]!.status} with a challenge`
+        : ''
       return fail(
         `${detail}${challenge} (tried ${tried || 'nothing'})`,
         `Publish ${wellKnown} as JSON: {"resource":"${oauth.resource}","authorization_servers":["<your issuer>"]}, and add resource_metadata="${wellKnown}" to your WWW-Authenticate: Bearer challenges.`,
@@ -94,7 +102,9 @@ export default defineCheck({
       problems.push('the required "resource" member is missing')
       fixes.push(`add "resource": "${expected}"`)
     } else if (!resourceMatches(resource, expected, probe.via === 'challenge' || target.kind === 'domain')) {
-      problems.push(`"resource" is ${resource}, not the protected URL ${expected} (clients must reject a mismatch; the draft rfc9728bis would accept a same-origin prefix)`)
+      problems.push(
+        `"resource" is ${resource}, not the protected URL ${expected} (clients must reject a mismatch; the draft rfc9728bis would accept a same-origin prefix)`,
+      )
       fixes.push(`set "resource" to ${expected}`)
     }
     const servers = document.authorization_servers
@@ -110,7 +120,9 @@ export default defineCheck({
     }
     const summary = `${probe.url} (${probe.via ?? 'probe'}) names resource ${typeof resource === 'string' ? resource : '(none)'} and ${Array.isArray(servers) ? servers.length : 0} authorization server(s)${Array.isArray(servers) && servers.length ? ` (${servers.slice(0, 2).map(String).join(', ')})` : ''}`
     if (problems.length) return warn(`${summary}; but ${problems.join('; ')}`, `In ${probe.url}: ${fixes.join('; ')}.`)
-    const discovery = oauth.challenges.some((challenge) => challenge.resourceMetadata) ? '; also linked from a WWW-Authenticate challenge' : ''
+    const discovery = oauth.challenges.some((challenge) => challenge.resourceMetadata)
+      ? '; also linked from a WWW-Authenticate challenge'
+      : ''
     return pass(`${summary}${discovery}`)
   },
 })

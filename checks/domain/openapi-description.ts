@@ -12,7 +12,9 @@ function structuralProblems(document: Record<string, unknown>): { version: strin
   const openapi = typeof document.openapi === 'string' ? document.openapi : null
   const swagger = document.swagger === '2.0'
   if (!swagger && !(openapi && /^3\.[0-2]\.\d+/.test(openapi))) {
-    problems.push(`no supported version (openapi: ${JSON.stringify(document.openapi ?? null)}, swagger: ${JSON.stringify(document.swagger ?? null)})`)
+    problems.push(
+      `no supported version (openapi: ${JSON.stringify(document.openapi ?? null)}, swagger: ${JSON.stringify(document.swagger ?? null)})`,
+    )
   }
   const info = isRecord(document.info) ? document.info : {}
   if (typeof info.title !== 'string' || !info.title) problems.push('no info.title')
@@ -50,7 +52,11 @@ export default defineCheck({
   run({ openapi, apiSignals }, { target }) {
     const { document } = openapi
     if (!document && !(apiSignals.hasApi && apiSignals.rest)) {
-      return na(apiSignals.hasApi ? 'The API signals point to GraphQL only, not a REST API' : 'No API signals (no OpenAPI document, API catalog or API links)')
+      return na(
+        apiSignals.hasApi
+          ? 'The API signals point to GraphQL only, not a REST API'
+          : 'No API signals (no OpenAPI document, API catalog or API links)',
+      )
     }
     if (!document || !openapi.url) {
       return fail(
@@ -72,7 +78,9 @@ export default defineCheck({
     const fixes: string[] = []
     if (openapi.source !== 'advertised') {
       issues.push('it was found only by guessing the path, not through a service-desc link')
-      fixes.push(`advertise it with Link: <${where}>; rel="service-desc" on the homepage or in /.well-known/api-catalog`)
+      fixes.push(
+        `advertise it with Link: <${where}>; rel="service-desc" on the homepage or in /.well-known/api-catalog`,
+      )
     }
     if (openapi.errors.length > 0) {
       issues.push(`the parser reported ${listSome(openapi.errors, 2)}`)

@@ -4,7 +4,14 @@ import type { OpenapiArtifact } from '../../core/engine/collectors/openapi.ts'
 import { context } from '../../tests/support/artifacts.ts'
 import check from './openapi-operation-quality.ts'
 
-const apiSignals: ApiSignals = { hasApi: true, rest: true, graphql: false, reasons: ['OpenAPI at /openapi.json'], hasAuth: false, authReasons: [] }
+const apiSignals: ApiSignals = {
+  hasApi: true,
+  rest: true,
+  graphql: false,
+  reasons: ['OpenAPI at /openapi.json'],
+  hasAuth: false,
+  authReasons: [],
+}
 const artifact = (document: Record<string, unknown> | null): OpenapiArtifact => ({
   source: document ? 'advertised' : null,
   url: document ? 'https://acme.test/openapi.json' : null,
@@ -15,7 +22,10 @@ const artifact = (document: Record<string, unknown> | null): OpenapiArtifact => 
   tried: [],
 })
 
-const jsonResponse = { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Anvil' } } } }
+const jsonResponse = {
+  description: 'OK',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Anvil' } } },
+}
 const GOOD = {
   openapi: '3.1.0',
   info: { title: 'Acme', version: '1.0.0' },
@@ -23,13 +33,26 @@ const GOOD = {
   security: [{ bearer: [] }],
   paths: {
     '/anvils': {
-      get: { operationId: 'listAnvils', summary: 'List anvils', parameters: [{ $ref: '#/components/parameters/limit' }], responses: { '200': jsonResponse } },
+      get: {
+        operationId: 'listAnvils',
+        summary: 'List anvils',
+        parameters: [{ $ref: '#/components/parameters/limit' }],
+        responses: { '200': jsonResponse },
+      },
       post: { operationId: 'createAnvil', summary: 'Create an anvil', responses: { '201': jsonResponse } },
     },
     '/anvils/{id}': {
       parameters: [{ name: 'id', in: 'path', required: true, description: 'Anvil id', schema: { type: 'string' } }],
-      get: { operationId: 'getAnvil', description: 'One anvil', responses: { '200': { $ref: '#/components/responses/Anvil' } } },
-      delete: { operationId: 'deleteAnvil', summary: 'Delete an anvil', responses: { '204': { description: 'Deleted' } } },
+      get: {
+        operationId: 'getAnvil',
+        description: 'One anvil',
+        responses: { '200': { $ref: '#/components/responses/Anvil' } },
+      },
+      delete: {
+        operationId: 'deleteAnvil',
+        summary: 'Delete an anvil',
+        responses: { '204': { description: 'Deleted' } },
+      },
     },
   },
   components: {
@@ -57,7 +80,9 @@ const SWAGGER = {
   info: { title: 'Acme', version: '1' },
   host: 'api.acme.test',
   paths: {
-    '/a': { get: { operationId: 'a', summary: 'A', responses: { '200': { description: 'OK', schema: { type: 'object' } } } } },
+    '/a': {
+      get: { operationId: 'a', summary: 'A', responses: { '200': { description: 'OK', schema: { type: 'object' } } } },
+    },
     '/b': { get: { operationId: 'a', summary: 'B', responses: { '200': { description: 'OK' } } } },
   },
 }
@@ -68,7 +93,11 @@ describe('openapi-operation-quality', () => {
     ['Swagger 2.0 with a duplicate id and a schemaless response', 'warning', artifact(SWAGGER)],
     ['bare operations, relative server, undeclared security', 'fail', artifact(POOR)],
     ['no document', 'na', artifact(null)],
-    ['a document without operations', 'na', artifact({ openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: {} })],
+    [
+      'a document without operations',
+      'na',
+      artifact({ openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: {} }),
+    ],
   ] as const)('%s -> %s', (_name, expected, openapi) => {
     const outcome = check.run({ apiSignals, openapi }, context)
     expect(outcome.status).toBe(expected)

@@ -51,8 +51,18 @@ export default defineCheck({
 
     const criteria = [
       uniqueIds(operations),
-      perOperation(operations, 'summary or description', (op) => Boolean(text(op.value.summary) || text(op.value.description)), 'add a summary'),
-      perOperation(operations, '2xx response schema', (op) => hasSuccessSchema(document, op.value), 'document the 2xx response schema'),
+      perOperation(
+        operations,
+        'summary or description',
+        (op) => Boolean(text(op.value.summary) || text(op.value.description)),
+        'add a summary',
+      ),
+      perOperation(
+        operations,
+        '2xx response schema',
+        (op) => hasSuccessSchema(document, op.value),
+        'document the 2xx response schema',
+      ),
       perOperation(
         operations.filter((op) => op.parameters.length > 0),
         'parameters described',
@@ -94,7 +104,11 @@ function collectOperations(document: Record<string, unknown>): Operation[] {
       // Operation-level parameters override path-level ones with the same name and location.
       const key = (parameter: Record<string, unknown>) => `${String(parameter.in)}:${String(parameter.name)}`
       const ownKeys = new Set(own.map(key))
-      operations.push({ label: `${method.toUpperCase()} ${path}`, value, parameters: [...shared.filter((p) => !ownKeys.has(key(p))), ...own] })
+      operations.push({
+        label: `${method.toUpperCase()} ${path}`,
+        value,
+        parameters: [...shared.filter((p) => !ownKeys.has(key(p))), ...own],
+      })
     }
   }
   return operations
@@ -139,11 +153,17 @@ function hasSuccessSchema(document: Record<string, unknown>, operation: Record<s
 
 /** Applies only when some security requirement is used; null otherwise. */
 function securityDeclared(document: Record<string, unknown>, operations: Operation[]): Criterion | null {
-  const requirements = [document.security, ...operations.map((op) => op.value.security)].flatMap((value) => (Array.isArray(value) ? value.filter(isRecord) : []))
+  const requirements = [document.security, ...operations.map((op) => op.value.security)].flatMap((value) =>
+    Array.isArray(value) ? value.filter(isRecord) : [],
+  )
   const used = [...new Set(requirements.flatMap((requirement) => Object.keys(requirement)))]
   if (used.length === 0) return null
   const components = isRecord(document.components) ? document.components : {}
-  const schemes = isRecord(components.securitySchemes) ? components.securitySchemes : isRecord(document.securityDefinitions) ? document.securityDefinitions : {}
+  const schemes = isRecord(components.securitySchemes)
+    ? components.securitySchemes
+    : isRecord(document.securityDefinitions)
+      ? document.securityDefinitions
+      : {}
   const undeclared = used.filter((name) => !(name in schemes))
   return {
     name: 'security schemes declared',
@@ -157,7 +177,13 @@ function securityDeclared(document: Record<string, unknown>, operations: Operati
 function absoluteServers(document: Record<string, unknown>): Criterion {
   if (typeof document.swagger === 'string') {
     const ok = typeof document.host === 'string' && document.host !== ''
-    return { name: 'absolute server URL', met: ok ? 1 : 0, total: 1, missing: ok ? [] : ['host'], fix: 'set an absolute API location in' }
+    return {
+      name: 'absolute server URL',
+      met: ok ? 1 : 0,
+      total: 1,
+      missing: ok ? [] : ['host'],
+      fix: 'set an absolute API location in',
+    }
   }
   const servers = Array.isArray(document.servers) ? document.servers.filter(isRecord) : []
   const relative = servers.filter((server) => !/^https?:\/\//i.test(text(server.url)))
@@ -166,7 +192,10 @@ function absoluteServers(document: Record<string, unknown>): Criterion {
     name: 'absolute server URL',
     met: ok ? 1 : 0,
     total: 1,
-    missing: servers.length === 0 ? ['servers (missing, so it defaults to "/")'] : relative.map((server) => `servers url "${text(server.url)}"`),
+    missing:
+      servers.length === 0
+        ? ['servers (missing, so it defaults to "/")']
+        : relative.map((server) => `servers url "${text(server.url)}"`),
     fix: 'use an absolute https URL in',
   }
 }

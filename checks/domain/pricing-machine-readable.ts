@@ -6,7 +6,13 @@ import { extractJsonLd, nodesOfType, records, summariseOffer } from '../../core/
 import { commerceGate, findPrices, mentionsContactSales, statesFreePlan, visibleText } from '../lib/payments.ts'
 import { type HtmlPage, type HttpSnapshot, isOk, looksLikeHtml } from '../../core/engine/snapshot.ts'
 
-const OFFER_TYPES = new Set(['Offer', 'AggregateOffer', 'PriceSpecification', 'UnitPriceSpecification', 'CompoundPriceSpecification'])
+const OFFER_TYPES = new Set([
+  'Offer',
+  'AggregateOffer',
+  'PriceSpecification',
+  'UnitPriceSpecification',
+  'CompoundPriceSpecification',
+])
 
 export default defineCheck({
   meta: {
@@ -38,7 +44,9 @@ export default defineCheck({
         )
       }
       if (commerceSignals.productUrls.length > 0) {
-        return na('A store with product pages but no pricing page: its prices are assessed per product by product-offer-jsonld')
+        return na(
+          'A store with product pages but no pricing page: its prices are assessed per product by product-offer-jsonld',
+        )
       }
       return fail(
         `The site shows commerce signals (${commerceSignals.reasons.slice(0, 2).join('; ') || 'detected'}) but no pricing page was found (/pricing, /plans, a "Pricing" link or an llms.txt pricing link)`,
@@ -47,13 +55,19 @@ export default defineCheck({
     }
     const url = pricingPage.url
     if (!isOk(pricingPage)) {
-      return fail(`The pricing page ${url} answered ${pricingPage.status}`, `Make ${url} answer 200 with the prices in its HTML.`)
+      return fail(
+        `The pricing page ${url} answered ${pricingPage.status}`,
+        `Make ${url} answer 200 with the prices in its HTML.`,
+      )
     }
 
     const text = visibleText(pricingPage.$)
     const prices = statedPrices(text)
     const structured = structuredPrices(pricingPage)
-    const sources = [...(structured.length > 0 ? [`JSON-LD offers (${structured.slice(0, 3).join(', ')})`] : []), ...(llmsPricing ? [`llms.txt (${llmsPricing})`] : [])]
+    const sources = [
+      ...(structured.length > 0 ? [`JSON-LD offers (${structured.slice(0, 3).join(', ')})`] : []),
+      ...(llmsPricing ? [`llms.txt (${llmsPricing})`] : []),
+    ]
     const offerHint = `Describe each plan on ${url} as JSON-LD, e.g. {"@type":"Offer","name":"Pro","price":"29","priceCurrency":"USD"}, or state the prices in a "## Pricing" section of /llms.txt.`
 
     if (prices.length > 0) {
@@ -83,7 +97,10 @@ export default defineCheck({
 /** Prices stated as schema.org offers or price specifications, e.g. "29 USD". */
 function structuredPrices(page: HtmlPage): string[] {
   const { nodes } = extractJsonLd(page.$)
-  const offers = [...nodesOfType(nodes, OFFER_TYPES).map((node) => node.value), ...nodes.flatMap((node) => records(node.value.offers))]
+  const offers = [
+    ...nodesOfType(nodes, OFFER_TYPES).map((node) => node.value),
+    ...nodes.flatMap((node) => records(node.value.offers)),
+  ]
   const stated = offers.map(summariseOffer).filter((offer) => offer.price !== null)
   return [...new Set(stated.map((offer) => `${offer.price}${offer.currency ? ` ${offer.currency}` : ''}`))]
 }

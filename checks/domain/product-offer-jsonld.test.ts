@@ -28,12 +28,21 @@ const GROUP = {
       '@type': 'ProductGroup',
       name: 'Anvils',
       image: ['https://acme.test/a.jpg'],
-      hasVariant: [{ '@type': 'Product', name: 'Small', offers: { '@type': 'Offer', price: 10, priceCurrency: 'EUR', availability: 'InStock' } }],
+      hasVariant: [
+        {
+          '@type': 'Product',
+          name: 'Small',
+          offers: { '@type': 'Offer', price: 10, priceCurrency: 'EUR', availability: 'InStock' },
+        },
+      ],
     },
   ],
 }
 
-const pages = (list: ProductPagesArtifact['pages'], source: ProductPagesArtifact['source'] = 'product-urls'): ProductPagesArtifact => ({ pages: list, source })
+const pages = (
+  list: ProductPagesArtifact['pages'],
+  source: ProductPagesArtifact['source'] = 'product-urls',
+): ProductPagesArtifact => ({ pages: list, source })
 const URLS = ['https://acme.test/products/anvil']
 
 describe('product-offer-jsonld', () => {
@@ -41,12 +50,39 @@ describe('product-offer-jsonld', () => {
     ['a complete Product', 'pass', commerce(true, URLS), pages([page(ld(PRODUCT))])],
     ['a ProductGroup whose variants carry offers', 'pass', commerce(true, URLS), pages([page(ld(GROUP))])],
     ['a Product without offers', 'warning', commerce(true, URLS), pages([page(ld({ ...PRODUCT, offers: undefined }))])],
-    ['a currency that is not ISO 4217', 'warning', commerce(true, URLS), pages([page(ld({ ...PRODUCT, offers: { ...PRODUCT.offers, priceCurrency: '$' } }))])],
-    ['microdata only', 'warning', commerce(true, URLS), pages([htmlPage('<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Anvil</span></div>')])],
-    ['one of two pages without markup', 'warning', commerce(true, URLS), pages([page(ld(PRODUCT)), page('', '/products/hammer')])],
-    ['product pages without Product markup', 'fail', commerce(true, URLS), pages([page(''), page('', '/products/hammer')])],
+    [
+      'a currency that is not ISO 4217',
+      'warning',
+      commerce(true, URLS),
+      pages([page(ld({ ...PRODUCT, offers: { ...PRODUCT.offers, priceCurrency: '$' } }))]),
+    ],
+    [
+      'microdata only',
+      'warning',
+      commerce(true, URLS),
+      pages([
+        htmlPage('<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Anvil</span></div>'),
+      ]),
+    ],
+    [
+      'one of two pages without markup',
+      'warning',
+      commerce(true, URLS),
+      pages([page(ld(PRODUCT)), page('', '/products/hammer')]),
+    ],
+    [
+      'product pages without Product markup',
+      'fail',
+      commerce(true, URLS),
+      pages([page(''), page('', '/products/hammer')]),
+    ],
     ['product pages that 404', 'fail', commerce(true, URLS), pages([page(ld(PRODUCT), '/products/gone', 404)])],
-    ['a commerce site with no product page and no markup on the homepage', 'na', commerce(true), pages([page('', '/')], 'homepage')],
+    [
+      'a commerce site with no product page and no markup on the homepage',
+      'na',
+      commerce(true),
+      pages([page('', '/')], 'homepage'),
+    ],
     ['no commerce signal', 'na', commerce(false), pages([], 'none')],
   ] as const)('%s -> %s', (_name, expected, commerceSignals, productPages) => {
     const outcome = check.run({ commerceSignals, productPages, pricingPage: null }, context)
@@ -56,23 +92,56 @@ describe('product-offer-jsonld', () => {
   })
 
   test('a SaaS homepage with SoftwareApplication offers is assessed when no product page exists', () => {
-    const app = { '@context': 'https://schema.org', '@type': 'SoftwareApplication', name: 'Acme', image: 'https://acme.test/logo.png', offers: { '@type': 'Offer', price: 29, priceCurrency: 'USD' } }
-    const outcome = check.run({ commerceSignals: commerce(true), productPages: pages([page(ld(app), '/')], 'homepage'), pricingPage: null }, context)
+    const app = {
+      '@context': 'https://schema.org',
+      '@type': 'SoftwareApplication',
+      name: 'Acme',
+      image: 'https://acme.test/logo.png',
+      offers: { '@type': 'Offer', price: 29, priceCurrency: 'USD' },
+    }
+    const outcome = check.run(
+      { commerceSignals: commerce(true), productPages: pages([page(ld(app), '/')], 'homepage'), pricingPage: null },
+      context,
+    )
     expect(outcome.status).toBe('warning')
     expect(outcome.recommendation).toContain('availability')
   })
 
   test('details name the product, price and currency', () => {
-    const outcome = check.run({ commerceSignals: commerce(true, URLS), productPages: pages([page(ld(PRODUCT))]), pricingPage: null }, context)
+    const outcome = check.run(
+      { commerceSignals: commerce(true, URLS), productPages: pages([page(ld(PRODUCT))]), pricingPage: null },
+      context,
+    )
     expect(outcome.details).toContain('Product "Anvil", 49 USD, InStock')
   })
 
   describe('a free plan and the pricing page', () => {
-    const app = (offers: unknown) => ({ '@context': 'https://schema.org', '@type': 'SoftwareApplication', name: 'Acme', image: 'https://acme.test/logo.png', offers })
-    const FREE = { '@type': 'Offer', name: 'Free', price: 0, priceCurrency: 'USD', availability: 'https://schema.org/InStock' }
-    const PAID = { '@type': 'Offer', name: 'Team', price: '8', priceCurrency: 'USD', availability: 'https://schema.org/InStock' }
+    const app = (offers: unknown) => ({
+      '@context': 'https://schema.org',
+      '@type': 'SoftwareApplication',
+      name: 'Acme',
+      image: 'https://acme.test/logo.png',
+      offers,
+    })
+    const FREE = {
+      '@type': 'Offer',
+      name: 'Free',
+      price: 0,
+      priceCurrency: 'USD',
+      availability: 'https://schema.org/InStock',
+    }
+    const PAID = {
+      '@type': 'Offer',
+      name: 'Team',
+      price: '8',
+      priceCurrency: 'USD',
+      availability: 'https://schema.org/InStock',
+    }
     const run = (homepage: string, pricingPage: ReturnType<typeof page> | null) =>
-      check.run({ commerceSignals: commerce(true), productPages: pages([page(homepage, '/')], 'homepage'), pricingPage }, context)
+      check.run(
+        { commerceSignals: commerce(true), productPages: pages([page(homepage, '/')], 'homepage'), pricingPage },
+        context,
+      )
 
     test('a Free plan priced 0 on the homepage beside an $8 plan on /pricing passes; the $8 plan is not ignored', () => {
       const outcome = run(ld(app(FREE)), page(ld(app([FREE, PAID])), '/pricing'))

@@ -3,7 +3,14 @@
 // Free plan on its homepage and an $8 plan on /pricing states its prices. Only a site whose every offer is 0 is asked
 // for a price above 0. Spec: https://developers.google.com/search/docs/appearance/structured-data/merchant-listing
 import { defineCheck, fail, na, pass, warn } from '../../core/engine/check.ts'
-import { extractJsonLd, inlineSchemaTypes, nodesOfType, records, summariseOffer, typesOf } from '../../core/engine/lib/jsonld.ts'
+import {
+  extractJsonLd,
+  inlineSchemaTypes,
+  nodesOfType,
+  records,
+  summariseOffer,
+  typesOf,
+} from '../../core/engine/lib/jsonld.ts'
 import { commerceGate } from '../lib/payments.ts'
 import { type HtmlPage, isOk } from '../../core/engine/snapshot.ts'
 
@@ -53,14 +60,21 @@ export default defineCheck({
     const fromHomepage = productPages.source === 'homepage'
     // The pricing page counts when it carries offers; it stands in for a homepage without any.
     const pricing =
-      pricingPage && isOk(pricingPage) && !productPages.pages.some((page) => page.url === pricingPage.url) && offersOn(pricingPage).length > 0 ? pricingPage : null
+      pricingPage &&
+      isOk(pricingPage) &&
+      !productPages.pages.some((page) => page.url === pricingPage.url) &&
+      offersOn(pricingPage).length > 0
+        ? pricingPage
+        : null
     const sampled = fromHomepage && pricing && !productPages.pages.some(hasProductMarkup) ? [] : productPages.pages
     const fetched = [...sampled, ...(pricing ? [pricing] : [])]
     const pages = fetched.filter(isOk)
     const paidOfferExists = pages.some((page) => offersOn(page).some((offer) => (summariseOffer(offer).price ?? 0) > 0))
     const verdicts = pages.map((page) => judgePage(page, paidOfferExists))
     if (fromHomepage && verdicts.every((verdict) => verdict.grade === 'none')) {
-      return na('No product pages were found (no product URLs in the sitemap or homepage links), and neither the homepage nor a pricing page has Product markup to assess')
+      return na(
+        'No product pages were found (no product URLs in the sitemap or homepage links), and neither the homepage nor a pricing page has Product markup to assess',
+      )
     }
     if (pages.length === 0) {
       return fail(
@@ -69,7 +83,13 @@ export default defineCheck({
       )
     }
     const where = [
-      ...(sampled.length === 0 ? [] : [fromHomepage ? 'the homepage (no product page found)' : `${sampled.filter(isOk).length} sampled product page(s)`]),
+      ...(sampled.length === 0
+        ? []
+        : [
+            fromHomepage
+              ? 'the homepage (no product page found)'
+              : `${sampled.filter(isOk).length} sampled product page(s)`,
+          ]),
       ...(pricing ? ['the pricing page'] : []),
     ].join(' and ')
     const skipped = [
@@ -79,7 +99,8 @@ export default defineCheck({
     const details = `${where}: ${verdicts.map((verdict) => `${verdict.path}: ${verdict.text}`).join('; ')}${skipped.length > 0 ? `; skipped: ${skipped.join(', ')}` : ''}`
     const fixes = verdicts.flatMap((verdict) => (verdict.fix ? [`${verdict.path}: ${verdict.fix}`] : []))
     if (verdicts.every((verdict) => verdict.grade === 'complete')) return pass(details, { occurrences: pages.length })
-    if (verdicts.every((verdict) => verdict.grade === 'none')) return fail(details, `${fixes.join('; ')}.`, { occurrences: pages.length })
+    if (verdicts.every((verdict) => verdict.grade === 'none'))
+      return fail(details, `${fixes.join('; ')}.`, { occurrences: pages.length })
     return warn(details, `${fixes.join('; ')}.`, { occurrences: pages.length })
   },
 })
@@ -91,7 +112,10 @@ function hasProductMarkup(page: HtmlPage): boolean {
 /** Every Offer a page states: on its products (and their variants), and standing alone. */
 function offersOn(page: HtmlPage): Record<string, unknown>[] {
   const { nodes } = extractJsonLd(page.$)
-  const holders = [...nodesOfType(nodes, PRODUCT_TYPES).map((node) => node.value), ...nodesOfType(nodes, OFFER_TYPES).map((node) => node.value)]
+  const holders = [
+    ...nodesOfType(nodes, PRODUCT_TYPES).map((node) => node.value),
+    ...nodesOfType(nodes, OFFER_TYPES).map((node) => node.value),
+  ]
   return [...holders, ...holders.flatMap((holder) => records(holder.hasVariant))].flatMap((item) => [
     ...(typesOf(item).some((type) => OFFER_TYPES.has(type)) ? [item] : []),
     ...records(item.offers).flatMap((offer) => [offer, ...records(offer.offers)]),
@@ -105,14 +129,29 @@ function judgePage(page: HtmlPage, paidOfferExists: boolean): PageVerdict {
   if (products.length === 0) {
     const microdata = inlineSchemaTypes(page.$).microdata.filter((type) => PRODUCT_TYPES.has(type) || type === 'Offer')
     if (microdata.length > 0) {
-      return { path, grade: 'microdata', text: `Product only in microdata (${microdata.join(', ')})`, fix: 'publish the Product and its Offer as JSON-LD as well' }
+      return {
+        path,
+        grade: 'microdata',
+        text: `Product only in microdata (${microdata.join(', ')})`,
+        fix: 'publish the Product and its Offer as JSON-LD as well',
+      }
     }
-    return { path, grade: 'none', text: 'no Product markup', fix: 'add Product JSON-LD with name, image and offers (price, priceCurrency, availability)' }
+    return {
+      path,
+      grade: 'none',
+      text: 'no Product markup',
+      fix: 'add Product JSON-LD with name, image and offers (price, priceCurrency, availability)',
+    }
   }
   const graded = products.map((product) => gradeProduct(product.value, paidOfferExists))
   return graded.find((verdict) => verdict.missing.length === 0)
     ? { path, grade: 'complete', text: graded.find((verdict) => verdict.missing.length === 0)!.text }
-    : { path, grade: 'partial', text: graded[0]!.text, fix: `add ${graded[0]!.missing.join(', ')} to the ${graded[0]!.type} JSON-LD` }
+    : {
+        path,
+        grade: 'partial',
+        text: graded[0]!.text,
+        fix: `add ${graded[0]!.missing.join(', ')} to the ${graded[0]!.type} JSON-LD`,
+      }
 }
 
 /** A pricing page's standalone Offers (no Product around them), graded on their prices alone. */
@@ -120,18 +159,28 @@ function judgeOffers(path: string, offers: Record<string, unknown>[], paidOfferE
   const { priceText, missing } = gradeOffers(offers, paidOfferExists)
   const label = `${offers.length} Offer(s)${priceText}`
   if (missing.length === 0) return { path, grade: 'complete', text: label }
-  return { path, grade: 'partial', text: `${label} without ${missing.join(', ')}`, fix: `add ${missing.join(', ')} to the Offer JSON-LD` }
+  return {
+    path,
+    grade: 'partial',
+    text: `${label} without ${missing.join(', ')}`,
+    fix: `add ${missing.join(', ')} to the Offer JSON-LD`,
+  }
 }
 
 /**
  * What a product's offers lack: a price (0 counts when a paid offer exists on the site, so a free plan beside paid
  * ones is complete), an ISO 4217 currency and availability; and the best priced offer as text.
  */
-function gradeOffers(offers: Record<string, unknown>[], paidOfferExists: boolean): { priceText: string; missing: string[] } {
+function gradeOffers(
+  offers: Record<string, unknown>[],
+  paidOfferExists: boolean,
+): { priceText: string; missing: string[] } {
   const missing: string[] = []
   const summaries = offers.map(summariseOffer)
   const acceptable = (price: number | null) => price !== null && (price > 0 || paidOfferExists)
-  const priced = summaries.find((offer) => offer.price !== null && offer.price > 0 && offer.currencyValid) ?? summaries.find((offer) => acceptable(offer.price) && offer.currencyValid)
+  const priced =
+    summaries.find((offer) => offer.price !== null && offer.price > 0 && offer.currencyValid) ??
+    summaries.find((offer) => acceptable(offer.price) && offer.currencyValid)
   if (offers.length === 0) missing.push('offers')
   else if (!summaries.some((offer) => acceptable(offer.price))) missing.push('a price above 0')
   else if (!priced) {
@@ -139,16 +188,26 @@ function gradeOffers(offers: Record<string, unknown>[], paidOfferExists: boolean
     missing.push(currency ? `an ISO 4217 priceCurrency (found "${currency}")` : 'priceCurrency')
   }
   if (offers.length > 0 && !summaries.some((offer) => offer.availability)) missing.push('availability')
-  const priceText = priced ? `, ${priced.price} ${priced.currency}${priced.availability ? `, ${priced.availability}` : ''}` : ''
+  const priceText = priced
+    ? `, ${priced.price} ${priced.currency}${priced.availability ? `, ${priced.availability}` : ''}`
+    : ''
   return { priceText, missing }
 }
 
-function gradeProduct(product: Record<string, unknown>, paidOfferExists: boolean): { type: string; text: string; missing: string[] } {
+function gradeProduct(
+  product: Record<string, unknown>,
+  paidOfferExists: boolean,
+): { type: string; text: string; missing: string[] } {
   const type = typesOf(product)[0] ?? 'Product'
   const name = typeof product.name === 'string' ? product.name.trim() : ''
   const missing: string[] = []
   if (!name) missing.push('name')
-  if (product.image === undefined || product.image === '' || (Array.isArray(product.image) && product.image.length === 0)) missing.push('image')
+  if (
+    product.image === undefined ||
+    product.image === '' ||
+    (Array.isArray(product.image) && product.image.length === 0)
+  )
+    missing.push('image')
   // A ProductGroup's offers usually sit on its variants.
   const offers = [product, ...records(product.hasVariant)].flatMap((item) =>
     records(item.offers).flatMap((offer) => [offer, ...records(offer.offers)]),

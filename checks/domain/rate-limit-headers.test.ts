@@ -16,7 +16,15 @@ const apiSignals = (hasApi: boolean): ApiSignals => ({
   hasAuth: false,
   authReasons: [],
 })
-const noOpenapi: OpenapiArtifact = { source: null, url: null, response: null, document: null, valid: false, errors: [], tried: [] }
+const noOpenapi: OpenapiArtifact = {
+  source: null,
+  url: null,
+  response: null,
+  document: null,
+  valid: false,
+  errors: [],
+  tried: [],
+}
 const noAgents: AgentProbes = { probes: [] }
 
 function probes(api: HttpSnapshot, root: HttpSnapshot = snapshot()): PaymentProbesArtifact {
@@ -29,9 +37,15 @@ function probes(api: HttpSnapshot, root: HttpSnapshot = snapshot()): PaymentProb
 }
 
 const apiWith = (headers: Record<string, string>, status = 200) =>
-  jsonSnapshot({ ok: true }, { url: 'https://acme.test/api', status, headers: { 'content-type': 'application/json', ...headers } })
+  jsonSnapshot(
+    { ok: true },
+    { url: 'https://acme.test/api', status, headers: { 'content-type': 'application/json', ...headers } },
+  )
 
-function run(api: HttpSnapshot, options: { hasApi?: boolean; agentProbes?: AgentProbes; kind?: 'domain' | 'mcp' } = {}) {
+function run(
+  api: HttpSnapshot,
+  options: { hasApi?: boolean; agentProbes?: AgentProbes; kind?: 'domain' | 'mcp' } = {},
+) {
   return check.run(
     {
       apiSignals: apiSignals(options.hasApi ?? true),
@@ -50,8 +64,18 @@ const agentProbe = (response: HttpSnapshot): AgentProbes => ({
 
 describe('rate-limit-headers', () => {
   test.each([
-    ['IETF fields (draft-11)', 'pass', apiWith({ 'RateLimit-Policy': '"default";q=100;w=60', RateLimit: '"default";r=50;t=30' }), {}],
-    ['legacy X-RateLimit-* only', 'warning', apiWith({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '99' }), {}],
+    [
+      'IETF fields (draft-11)',
+      'pass',
+      apiWith({ 'RateLimit-Policy': '"default";q=100;w=60', RateLimit: '"default";r=50;t=30' }),
+      {},
+    ],
+    [
+      'legacy X-RateLimit-* only',
+      'warning',
+      apiWith({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '99' }),
+      {},
+    ],
     ['IETF fields that do not parse', 'warning', apiWith({ RateLimit: 'limit=100, remaining=50' }), {}],
     ['no rate-limit fields on the API', 'fail', apiWith({}), {}],
     ['a 429 without Retry-After', 'fail', apiWith({ 'RateLimit-Policy': '"default";q=100;w=60' }, 429), {}],
@@ -61,7 +85,12 @@ describe('rate-limit-headers', () => {
       apiWith({ 'RateLimit-Policy': '"default";q=100;w=60' }),
       { agentProbes: agentProbe(snapshot({ status: 429 })) },
     ],
-    ['a 429 with Retry-After and IETF fields', 'pass', apiWith({ 'Retry-After': '30', 'RateLimit-Policy': '"default";q=100;w=60' }, 429), {}],
+    [
+      'a 429 with Retry-After and IETF fields',
+      'pass',
+      apiWith({ 'Retry-After': '30', 'RateLimit-Policy': '"default";q=100;w=60' }, 429),
+      {},
+    ],
     ['no API signals', 'na', apiWith({}), { hasApi: false }],
     [
       'an MCP endpoint with IETF fields',
@@ -92,18 +121,51 @@ describe('rate-limit-headers', () => {
     expect(outcome.details).toContain('GET /api')
   })
 
-  describe('mcp kinds: the agent probes and the scanner\'s own MCP session', () => {
+  describe("mcp kinds: the agent probes and the scanner's own MCP session", () => {
     const IETF = { 'ratelimit-policy': '"mcp";q=60;w=60', ratelimit: '"mcp";r=59;t=60' }
     const rpcJson = jsonSnapshot({ jsonrpc: '2.0', id: 1, result: {} })
-    const withSession = (mcp = mcpServer(), probe = rpcJson): AgentProbes => ({ ...agentProbe(probe), mcpSession: mcpSessionEvidence(mcp) })
+    const withSession = (mcp = mcpServer(), probe = rpcJson): AgentProbes => ({
+      ...agentProbe(probe),
+      mcpSession: mcpSessionEvidence(mcp),
+    })
     const busyToolCall = (headers: Record<string, string>) =>
-      mcpServer({ toolCalls: [{ name: 'search_anvils', exchange: rpcError('tools/call', -32603, { status: 429, headers }), result: undefined }] })
+      mcpServer({
+        toolCalls: [
+          {
+            name: 'search_anvils',
+            exchange: rpcError('tools/call', -32603, { status: 429, headers }),
+            result: undefined,
+          },
+        ],
+      })
 
     test.each([
-      ['IETF fields on the session responses only', 'pass', withSession(mcpServer({ ping: rpcResult('ping', {}, { headers: { 'content-type': 'application/json', ...IETF } }) }))],
-      ['legacy fields on tools/list probes', 'warning', withSession(mcpServer({ probes: { invalidCursor: rpcError('tools/list', -32602, { headers: { 'x-ratelimit-limit': '60' } }) } }))],
-      ['a 429 to a tool call without Retry-After', 'fail', withSession(busyToolCall({ 'content-type': 'application/json', ...IETF }))],
-      ['a 429 to a tool call with Retry-After', 'pass', withSession(busyToolCall({ 'content-type': 'application/json', 'retry-after': '5', ...IETF }))],
+      [
+        'IETF fields on the session responses only',
+        'pass',
+        withSession(
+          mcpServer({ ping: rpcResult('ping', {}, { headers: { 'content-type': 'application/json', ...IETF } }) }),
+        ),
+      ],
+      [
+        'legacy fields on tools/list probes',
+        'warning',
+        withSession(
+          mcpServer({
+            probes: { invalidCursor: rpcError('tools/list', -32602, { headers: { 'x-ratelimit-limit': '60' } }) },
+          }),
+        ),
+      ],
+      [
+        'a 429 to a tool call without Retry-After',
+        'fail',
+        withSession(busyToolCall({ 'content-type': 'application/json', ...IETF })),
+      ],
+      [
+        'a 429 to a tool call with Retry-After',
+        'pass',
+        withSession(busyToolCall({ 'content-type': 'application/json', 'retry-after': '5', ...IETF })),
+      ],
       ['no fields anywhere', 'fail', withSession()],
     ] as const)('%s -> %s', (_name, expected, agentProbes) => {
       const outcome = run(apiWith({}), { kind: 'mcp', hasApi: false, agentProbes })

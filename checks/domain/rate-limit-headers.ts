@@ -45,22 +45,38 @@ export default defineCheck({
       // For MCP kinds the agent probes are initialize POSTs to the endpoint, and the scanner's own MCP session adds
       // every other request it made (lists, probes, resource reads, tool calls): any of them may carry the fields or a 429.
       const session = (agentProbes.mcpSession?.exchanges ?? []).flatMap(({ label, exchange }) =>
-        exchange.status === null ? [] : [{ label: `MCP ${label}`, response: { status: exchange.status, headers: exchange.headers } }],
+        exchange.status === null
+          ? []
+          : [{ label: `MCP ${label}`, response: { status: exchange.status, headers: exchange.headers } }],
       )
-      const responses = [...agentProbes.probes.map((probe) => ({ label: `MCP endpoint as ${probe.agent}`, response: probe.response })), ...session]
+      const responses = [
+        ...agentProbes.probes.map((probe) => ({ label: `MCP endpoint as ${probe.agent}`, response: probe.response })),
+        ...session,
+      ]
       return evaluate(responses, responses, 'the MCP endpoint')
     }
-    if (!apiSignals.hasApi) return na('No API signals (no OpenAPI document, API links or API subdomain), so there are no API responses to assess')
+    if (!apiSignals.hasApi)
+      return na(
+        'No API signals (no OpenAPI document, API links or API subdomain), so there are no API responses to assess',
+      )
     const api: Observed[] = [
       ...paymentProbes.responses.flatMap((probe) =>
-        probe.via !== 'root' && probe.response ? [{ label: `GET ${new URL(probe.url).pathname}`, response: probe.response }] : [],
+        probe.via !== 'root' && probe.response
+          ? [{ label: `GET ${new URL(probe.url).pathname}`, response: probe.response }]
+          : [],
       ),
-      ...(notFound.api ? [{ label: `GET ${new URL(notFound.api.requestedUrl).pathname}`, response: notFound.api }] : []),
-      ...(openapi.response && openapi.url ? [{ label: `the OpenAPI document ${new URL(openapi.url).pathname}`, response: openapi.response }] : []),
+      ...(notFound.api
+        ? [{ label: `GET ${new URL(notFound.api.requestedUrl).pathname}`, response: notFound.api }]
+        : []),
+      ...(openapi.response && openapi.url
+        ? [{ label: `the OpenAPI document ${new URL(openapi.url).pathname}`, response: openapi.response }]
+        : []),
     ]
     const everything: Observed[] = [
       ...api,
-      ...paymentProbes.responses.flatMap((probe) => (probe.via === 'root' && probe.response ? [{ label: 'GET /', response: probe.response }] : [])),
+      ...paymentProbes.responses.flatMap((probe) =>
+        probe.via === 'root' && probe.response ? [{ label: 'GET /', response: probe.response }] : [],
+      ),
       ...agentProbes.probes.map((probe) => ({ label: `the homepage as ${probe.agent}`, response: probe.response })),
     ]
     return evaluate(api, everything, 'the API')
@@ -83,14 +99,25 @@ function evaluate(observed: Observed[], all: Observed[], subject: string): Outco
     )
   }
   const ietf = observed.filter(({ response }) => response.headers['ratelimit-policy'] || response.headers.ratelimit)
-  const labels = (entries: Observed[]) => entries.map((entry) => entry.label).slice(0, 3).join(', ')
+  const labels = (entries: Observed[]) =>
+    entries
+      .map((entry) => entry.label)
+      .slice(0, 3)
+      .join(', ')
   if (ietf.length > 0) {
     const problems = ietf.flatMap(({ label, response }) => [
-      ...syntaxProblems(response.headers['ratelimit-policy'], 'RateLimit-Policy', 'q').map((problem) => `${label}: ${problem}`),
+      ...syntaxProblems(response.headers['ratelimit-policy'], 'RateLimit-Policy', 'q').map(
+        (problem) => `${label}: ${problem}`,
+      ),
       ...syntaxProblems(response.headers.ratelimit, 'RateLimit', 'r').map((problem) => `${label}: ${problem}`),
     ])
     const sample = ietf[0]!.response.headers
-    const shown = [sample['ratelimit-policy'] && `RateLimit-Policy: ${sample['ratelimit-policy']}`, sample.ratelimit && `RateLimit: ${sample.ratelimit}`].filter(Boolean).join(', ')
+    const shown = [
+      sample['ratelimit-policy'] && `RateLimit-Policy: ${sample['ratelimit-policy']}`,
+      sample.ratelimit && `RateLimit: ${sample.ratelimit}`,
+    ]
+      .filter(Boolean)
+      .join(', ')
     if (problems.length > 0) {
       return warn(
         `IETF rate-limit fields on ${labels(ietf)} do not parse: ${problems.slice(0, 3).join('; ')}`,
@@ -101,7 +128,9 @@ function evaluate(observed: Observed[], all: Observed[], subject: string): Outco
   }
   const legacy = observed.filter(({ response }) => LEGACY_FIELDS.some((field) => response.headers[field]))
   if (legacy.length > 0) {
-    const fields = [...new Set(legacy.flatMap(({ response }) => LEGACY_FIELDS.filter((field) => response.headers[field])))]
+    const fields = [
+      ...new Set(legacy.flatMap(({ response }) => LEGACY_FIELDS.filter((field) => response.headers[field]))),
+    ]
     return warn(
       `Only legacy rate-limit fields on ${labels(legacy)} (${fields.join(', ')})`,
       `Add the IETF fields alongside ${fields[0]}: RateLimit-Policy: "default";q=<limit>;w=<window seconds> and RateLimit: "default";r=<remaining>;t=<seconds to reset>.`,
@@ -119,7 +148,9 @@ function syntaxProblems(value: string | undefined, field: string, required: 'q' 
   try {
     const items = parseList(value)
     if (items.length === 0) return [`${field} is empty`]
-    return items.every(([, params]) => typeof params.get(required) === 'number') ? [] : [`${field} items need a ${required}= parameter`]
+    return items.every(([, params]) => typeof params.get(required) === 'number')
+      ? []
+      : [`${field} items need a ${required}= parameter`]
   } catch {
     return [`${field} "${value.slice(0, 60)}" is not a structured-field list`]
   }

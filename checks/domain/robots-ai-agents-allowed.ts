@@ -23,8 +23,7 @@ export default defineCheck({
   meta: {
     id: 'robots-ai-agents-allowed',
     name: 'AI agents not blocked by robots.txt',
-    description:
-      `Agents fetching for a person (ChatGPT-User, Claude-User…) and AI search crawlers must be allowed by robots.txt, or the site disappears from live agent use and AI answers. Disallowing, on the homepage, agents that carry ${percent(STOPS_AGENTS_SHARE)} or more of assistant fetches (each of ChatGPT-User, Perplexity-User and Claude-User alone does; each agent weighed by its share of real traffic, the same rule as an edge challenge) stops agents outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). A smaller refusal costs points by the traffic it turns away. Blocking training crawlers is a policy choice and is not penalised.`,
+    description: `Agents fetching for a person (ChatGPT-User, Claude-User…) and AI search crawlers must be allowed by robots.txt, or the site disappears from live agent use and AI answers. Disallowing, on the homepage, agents that carry ${percent(STOPS_AGENTS_SHARE)} or more of assistant fetches (each of ChatGPT-User, Perplexity-User and Claude-User alone does; each agent weighed by its share of real traffic, the same rule as an edge challenge) stops agents outright: while it lasts the score is multiplied by ${BLOCKED_FACTOR} (no grade above C). A smaller refusal costs points by the traffic it turns away. Blocking training crawlers is a policy choice and is not penalised.`,
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'required',
@@ -47,7 +46,9 @@ export default defineCheck({
       )
     }
     if (!robots.found) {
-      return pass(`No robots.txt (${robots.isHtml ? 'an HTML page' : `status ${status}`}): under RFC 9309 every agent may fetch everything`)
+      return pass(
+        `No robots.txt (${robots.isHtml ? 'an HTML page' : `status ${status}`}): under RFC 9309 every agent may fetch everything`,
+      )
     }
 
     // Key paths the scan found, on this origin (robots.txt governs only its own scheme, host and port).
@@ -67,12 +68,18 @@ export default defineCheck({
     const searchBlocked = search.filter((agent) => blockedOn(agent).length > 0)
     const slow = [...user, ...search]
       .map((agent) => ({ agent, delay: robots.crawlDelay(agent.token) }))
-      .filter((entry): entry is { agent: AiAgent; delay: number } => entry.delay !== undefined && entry.delay >= SLOW_CRAWL_DELAY_S)
+      .filter(
+        (entry): entry is { agent: AiAgent; delay: number } =>
+          entry.delay !== undefined && entry.delay >= SLOW_CRAWL_DELAY_S,
+      )
     const trainingBlocked = agentsFor('training').filter((agent) => !robots.isAllowed(agent.token, '/'))
     const trainingNote = trainingBlocked.length
       ? `; training crawlers disallowed (${tokens(trainingBlocked)}): a policy choice, not penalised`
       : ''
-    const scope = keyPaths.length > 1 ? `/ and ${keyPaths.length - 1} key path(s) (${keyPaths.slice(1).join(', ')})` : '/ (no other key path found)'
+    const scope =
+      keyPaths.length > 1
+        ? `/ and ${keyPaths.length - 1} key path(s) (${keyPaths.slice(1).join(', ')})`
+        : '/ (no other key path found)'
 
     const atRoot = weighRefusal(userBlockedAtRoot)
     if (atRoot.stopsAgents) {
@@ -91,12 +98,19 @@ export default defineCheck({
 
     const problems: string[] = []
     if (userBlocked.length) {
-      problems.push(`user-initiated agents disallowed: ${userBlocked.map((agent) => `${agent.token} on ${blockedOn(agent).join(', ')}`).join('; ')}`)
+      problems.push(
+        `user-initiated agents disallowed: ${userBlocked.map((agent) => `${agent.token} on ${blockedOn(agent).join(', ')}`).join('; ')}`,
+      )
     }
     if (searchBlocked.length) {
-      problems.push(`AI search crawlers disallowed: ${searchBlocked.map((agent) => `${agent.token} on ${blockedOn(agent).join(', ')}`).join('; ')}`)
+      problems.push(
+        `AI search crawlers disallowed: ${searchBlocked.map((agent) => `${agent.token} on ${blockedOn(agent).join(', ')}`).join('; ')}`,
+      )
     }
-    if (slow.length) problems.push(`Crawl-delay ≥ ${SLOW_CRAWL_DELAY_S} s for ${slow.map(({ agent, delay }) => `${agent.token} (${delay} s)`).join(', ')}`)
+    if (slow.length)
+      problems.push(
+        `Crawl-delay ≥ ${SLOW_CRAWL_DELAY_S} s for ${slow.map(({ agent, delay }) => `${agent.token} (${delay} s)`).join(', ')}`,
+      )
     if (problems.length) {
       const fixes: string[] = []
       const blocked = [...userBlocked, ...searchBlocked]
@@ -108,7 +122,9 @@ export default defineCheck({
       if (slow.length) fixes.push(`lower or drop the Crawl-delay for ${tokens(slow.map(({ agent }) => agent))}`)
       // What is turned away costs points by its share of the traffic; a slow Crawl-delay alone costs the default half.
       const refusal = weighRefusal(blocked)
-      const share = blocked.length ? ` (about ${percent(refusal.userShare)} of assistant fetches and ${percent(refusal.searchShare)} of AI search crawling)` : ''
+      const share = blocked.length
+        ? ` (about ${percent(refusal.userShare)} of assistant fetches and ${percent(refusal.searchShare)} of AI search crawling)`
+        : ''
       return warn(`${problems.join('; ')}${share}${trainingNote}`, `In robots.txt, ${fixes.join('; and ')}.`, {
         fraction: Math.min(blocked.length ? refusal.fraction : 1, slow.length ? 0.5 : 1),
       })

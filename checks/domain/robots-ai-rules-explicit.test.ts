@@ -10,7 +10,14 @@ const robotsTxt = (body: string) =>
 describe('robots-ai-rules-explicit', () => {
   test('metadata matches the catalog', () => {
     expect(checkMetaSchema.safeParse(check.meta).success).toBe(true)
-    expect(check.meta).toMatchObject({ layer: 'accessibility', tier: 'recommended', maturity: 'verified', bonus: true, draft: false, maxScore: 2 })
+    expect(check.meta).toMatchObject({
+      layer: 'accessibility',
+      tier: 'recommended',
+      maturity: 'verified',
+      bonus: true,
+      draft: false,
+      maxScore: 2,
+    })
   })
 
   test.each([
@@ -32,6 +39,8 @@ describe('robots-ai-rules-explicit', () => {
   })
 
   test('details name the AI tokens found', () => {
-    expect(check.run({ robots: robotsTxt('User-agent: ClaudeBot\nUser-agent: OAI-SearchBot\nAllow: /\n') }, context).details).toContain('ClaudeBot, OAI-SearchBot')
+    expect(
+      check.run({ robots: robotsTxt('User-agent: ClaudeBot\nUser-agent: OAI-SearchBot\nAllow: /\n') }, context).details,
+    ).toContain('ClaudeBot, OAI-SearchBot')
   })
 })

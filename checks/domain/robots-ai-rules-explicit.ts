@@ -8,7 +8,7 @@ export default defineCheck({
     id: 'robots-ai-rules-explicit',
     name: 'Explicit AI policy in robots.txt',
     description:
-      'A robots.txt group naming AI agents, or a Content-Signal / Content-Usage line, tells agents the site\'s AI policy instead of leaving them to infer it from the wildcard rules.',
+      "A robots.txt group naming AI agents, or a Content-Signal / Content-Usage line, tells agents the site's AI policy instead of leaving them to infer it from the wildcard rules.",
     layer: 'accessibility',
     applicability: 'domain-only',
     tier: 'recommended',
@@ -29,15 +29,30 @@ export default defineCheck({
       )
     }
     const named = [
-      ...new Set(robots.groups.flatMap((group) => group.agents.map((agent) => findAiAgent(agent)?.token).filter((token) => token !== undefined))),
+      ...new Set(
+        robots.groups.flatMap((group) =>
+          group.agents.map((agent) => findAiAgent(agent)?.token).filter((token) => token !== undefined),
+        ),
+      ),
     ]
-    const signals = robots.groups.reduce((count, group) => count + group.contentSignals.length + group.contentUsage.length, 0)
+    const signals = robots.groups.reduce(
+      (count, group) => count + group.contentSignals.length + group.contentUsage.length,
+      0,
+    )
     const found: string[] = []
-    if (named.length) found.push(`groups naming ${named.length} AI agent token(s) (${named.slice(0, 6).join(', ')}${named.length > 6 ? ', …' : ''})`)
+    if (named.length)
+      found.push(
+        `groups naming ${named.length} AI agent token(s) (${named.slice(0, 6).join(', ')}${named.length > 6 ? ', …' : ''})`,
+      )
     if (signals) found.push(`${signals} Content-Signal/Content-Usage line(s)`)
     if (found.length) return pass(`robots.txt states an AI policy: ${found.join(' and ')}`)
     return fail(
-      `robots.txt has ${robots.groups.length} group(s) (${robots.groups.flatMap((group) => group.agents).slice(0, 4).join(', ') || 'none'}) but none names an AI agent, and there is no Content-Signal or Content-Usage line`,
+      `robots.txt has ${robots.groups.length} group(s) (${
+        robots.groups
+          .flatMap((group) => group.agents)
+          .slice(0, 4)
+          .join(', ') || 'none'
+      }) but none names an AI agent, and there is no Content-Signal or Content-Usage line`,
       'Add an explicit AI policy to robots.txt, e.g. a group with the lines "User-agent: ChatGPT-User", "User-agent: Claude-User" and "Allow: /" and, in the "User-agent: *" group, "Content-Signal: search=yes, ai-input=yes, ai-train=no".',
     )
   },

@@ -24,10 +24,13 @@ describe('robots-txt', () => {
   test('only a success status serving HTML is a soft 404; an HTML 404 page is simply no robots file', () => {
     const soft = check.run({ robots: text('<!doctype html><html><body>Home</body></html>', 200, 'text/html') }, context)
     expect(soft.details).toContain('soft 404')
-    const nginx404 = '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
+    const nginx404 =
+      '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
     const missing = check.run({ robots: text(nginx404, 404, 'text/html') }, context)
     expect(missing.status).toBe('warning')
-    expect(missing.details).toBe('/robots.txt answered 404: no robots file, so under RFC 9309 agents may fetch everything but learn no policy or sitemap from it')
+    expect(missing.details).toBe(
+      '/robots.txt answered 404: no robots file, so under RFC 9309 agents may fetch everything but learn no policy or sitemap from it',
+    )
   })
 
   test('a 5xx explains the RFC 9309 complete-disallow rule', () => {

@@ -50,16 +50,23 @@ export default defineCheck({
       )
     }
     const problems: string[] = []
-    if (response.contentType !== 'text/plain') problems.push(`Content-Type is "${response.contentType || 'missing'}", not text/plain`)
-    if (response.truncated || response.body.length > PARSE_LIMIT_BYTES) problems.push('the file is over 500 KiB; only the first 500 KiB are read')
+    if (response.contentType !== 'text/plain')
+      problems.push(`Content-Type is "${response.contentType || 'missing'}", not text/plain`)
+    if (response.truncated || response.body.length > PARSE_LIMIT_BYTES)
+      problems.push('the file is over 500 KiB; only the first 500 KiB are read')
     if (robots.invalidLines.length > 0) {
       const first = robots.invalidLines[0]!
-      problems.push(`${robots.invalidLines.length} unparseable line(s), first at line ${first.line}: "${first.text.slice(0, 60)}"`)
+      problems.push(
+        `${robots.invalidLines.length} unparseable line(s), first at line ${first.line}: "${first.text.slice(0, 60)}"`,
+      )
     }
     if (robots.crossHostRedirect) problems.push('it is served only after a redirect to another host')
     const summary = `${robots.groups.length} group(s), ${robots.sitemaps.length} Sitemap line(s)`
     if (problems.length > 0) {
-      return warn(`robots.txt parses (${summary}) but ${problems.join('; ')}`, 'Serve robots.txt as text/plain from the same host, under 500 KiB, with only valid records.')
+      return warn(
+        `robots.txt parses (${summary}) but ${problems.join('; ')}`,
+        'Serve robots.txt as text/plain from the same host, under 500 KiB, with only valid records.',
+      )
     }
     return pass(`robots.txt is valid: ${summary}`)
   },

@@ -20,7 +20,11 @@ describe('semantic-html', () => {
       'warning',
       '<html lang="en"><head><title>Acme</title></head><body><h1>A</h1><h1>B</h1><h4>skip</h4><main><img src="x.png"></main></body></html>',
     ],
-    ['a bare div soup', 'fail', '<html><body><div role="button">Go</div><h2>x</h2><h4>y</h4><img src="a"><img src="b"></body></html>'],
+    [
+      'a bare div soup',
+      'fail',
+      '<html><body><div role="button">Go</div><h2>x</h2><h4>y</h4><img src="a"><img src="b"></body></html>',
+    ],
   ] as const)('%s -> %s', (_name, expected, html) => {
     const outcome = check.run({ homepage: htmlPage(html) }, context)
     expect(outcome.status).toBe(expected)
@@ -30,7 +34,11 @@ describe('semantic-html', () => {
 
   test('the fraction is the share of sub-criteria met, and details name what is missing', () => {
     const outcome = check.run(
-      { homepage: htmlPage('<html lang="en"><head><title>Acme</title></head><body><h1>A</h1><h3>B</h3><main></main></body></html>') },
+      {
+        homepage: htmlPage(
+          '<html lang="en"><head><title>Acme</title></head><body><h1>A</h1><h3>B</h3><main></main></body></html>',
+        ),
+      },
       context,
     )
     expect(outcome.fraction).toBeCloseTo(6 / 8)
@@ -39,7 +47,10 @@ describe('semantic-html', () => {
   })
 
   test('role="button" with tabindex is not misuse', () => {
-    const outcome = check.run({ homepage: htmlPage(GOOD.replace('<main>', '<main><div role="button" tabindex="0">Go</div>')) }, context)
+    const outcome = check.run(
+      { homepage: htmlPage(GOOD.replace('<main>', '<main><div role="button" tabindex="0">Go</div>')) },
+      context,
+    )
     expect(outcome.status).toBe('pass')
     expect(outcome.fraction).toBe(1)
   })

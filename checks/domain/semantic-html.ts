@@ -40,26 +40,50 @@ export default defineCheck({
     const criteria: Criterion[] = []
 
     const lang = $('html').attr('lang')?.trim()
-    criteria.push(lang ? { name: `lang="${lang}"`, score: 1 } : { name: 'html lang', score: 0, problem: 'no <html lang>', fix: 'add lang="…" (e.g. lang="en") to <html>' })
+    criteria.push(
+      lang
+        ? { name: `lang="${lang}"`, score: 1 }
+        : { name: 'html lang', score: 0, problem: 'no <html lang>', fix: 'add lang="…" (e.g. lang="en") to <html>' },
+    )
 
     const title = $('title').first().text().trim()
-    criteria.push(title ? { name: 'title', score: 1 } : { name: 'title', score: 0, problem: 'empty or missing <title>', fix: 'add a descriptive <title>' })
+    criteria.push(
+      title
+        ? { name: 'title', score: 1 }
+        : { name: 'title', score: 0, problem: 'empty or missing <title>', fix: 'add a descriptive <title>' },
+    )
 
     const h1Count = $('h1').length
     criteria.push(
       h1Count === 1
         ? { name: 'one h1', score: 1 }
-        : { name: 'one h1', score: 0, problem: `${h1Count} <h1> elements`, fix: h1Count === 0 ? 'add one <h1> naming the page' : `keep one <h1> (there are ${h1Count}) and demote the others to <h2>` },
+        : {
+            name: 'one h1',
+            score: 0,
+            problem: `${h1Count} <h1> elements`,
+            fix:
+              h1Count === 0
+                ? 'add one <h1> naming the page'
+                : `keep one <h1> (there are ${h1Count}) and demote the others to <h2>`,
+          },
     )
 
     const hasMain = $('main, [role="main"]').length > 0
-    criteria.push(hasMain ? { name: 'main', score: 1 } : { name: 'main', score: 0, problem: 'no <main> landmark', fix: 'wrap the primary content in <main>' })
+    criteria.push(
+      hasMain
+        ? { name: 'main', score: 1 }
+        : { name: 'main', score: 0, problem: 'no <main> landmark', fix: 'wrap the primary content in <main>' },
+    )
 
-    const missingLandmarks = LANDMARKS.filter(({ tag, role }) => $(`${tag}, [role="${role}"]`).length === 0).map(({ tag }) => `<${tag}>`)
+    const missingLandmarks = LANDMARKS.filter(({ tag, role }) => $(`${tag}, [role="${role}"]`).length === 0).map(
+      ({ tag }) => `<${tag}>`,
+    )
     criteria.push({
       name: 'nav/header/footer',
       score: (LANDMARKS.length - missingLandmarks.length) / LANDMARKS.length,
-      ...(missingLandmarks.length > 0 ? { problem: `no ${missingLandmarks.join(', ')}`, fix: `add ${missingLandmarks.join(', ')} landmarks` } : {}),
+      ...(missingLandmarks.length > 0
+        ? { problem: `no ${missingLandmarks.join(', ')}`, fix: `add ${missingLandmarks.join(', ')} landmarks` }
+        : {}),
     })
 
     const levels = $('h1, h2, h3, h4, h5, h6')
@@ -69,7 +93,12 @@ export default defineCheck({
     criteria.push(
       skip === -1
         ? { name: 'heading order', score: 1 }
-        : { name: 'heading order', score: 0, problem: `headings skip from h${levels[skip - 1]} to h${levels[skip]}`, fix: `use h${levels[skip - 1]! + 1} after h${levels[skip - 1]} instead of jumping to h${levels[skip]}` },
+        : {
+            name: 'heading order',
+            score: 0,
+            problem: `headings skip from h${levels[skip - 1]} to h${levels[skip]}`,
+            fix: `use h${levels[skip - 1]! + 1} after h${levels[skip - 1]} instead of jumping to h${levels[skip]}`,
+          },
     )
 
     const images = $('img')
@@ -78,7 +107,12 @@ export default defineCheck({
     criteria.push(
       altShare >= 0.9
         ? { name: 'img alt', score: 1 }
-        : { name: 'img alt', score: 0, problem: `${images.length - withAlt} of ${images.length} images lack alt`, fix: 'add alt text to every <img> (alt="" for decorative ones)' },
+        : {
+            name: 'img alt',
+            score: 0,
+            problem: `${images.length - withAlt} of ${images.length} images lack alt`,
+            fix: 'add alt text to every <img> (alt="" for decorative ones)',
+          },
     )
 
     const fakeButtons = $('[role="button"], [role="link"]').filter(
@@ -103,7 +137,8 @@ export default defineCheck({
     const score = `${Math.round(ratio * 100)}% of ${criteria.length} sub-criteria`
     const details = `${score} met on ${homepage.url}: ${met.join(', ') || 'none'}${problems.length > 0 ? `; missing: ${problems.join('; ')}` : ''}`
     const recommendation = `On the ${pageLabel(context)}, ${fixes.join('; ')}.`
-    if (ratio >= 0.8) return problems.length === 0 ? pass(details, options) : { ...pass(details, options), recommendation }
+    if (ratio >= 0.8)
+      return problems.length === 0 ? pass(details, options) : { ...pass(details, options), recommendation }
     if (ratio >= 0.5) return warn(details, recommendation, options)
     return fail(details, recommendation, options)
   },

@@ -37,7 +37,11 @@ const none: SitemapArtifact = {
   ],
 }
 
-const good = urlset(['https://acme.test/', 'https://acme.test/about'], ` xmlns="${NS}"`, '<lastmod>2026-01-02</lastmod>')
+const good = urlset(
+  ['https://acme.test/', 'https://acme.test/about'],
+  ` xmlns="${NS}"`,
+  '<lastmod>2026-01-02</lastmod>',
+)
 
 describe('sitemap-xml', () => {
   test.each([
@@ -55,7 +59,11 @@ describe('sitemap-xml', () => {
     ],
     ['namespace missing', found(urlset(['https://acme.test/'], '')), 'warning'],
     ['loc on another host', found(urlset(['https://acme.test/', 'https://other.test/x'])), 'warning'],
-    ['invalid lastmod', found(urlset(['https://acme.test/'], ` xmlns="${NS}"`, '<lastmod>yesterday</lastmod>')), 'warning'],
+    [
+      'invalid lastmod',
+      found(urlset(['https://acme.test/'], ` xmlns="${NS}"`, '<lastmod>yesterday</lastmod>')),
+      'warning',
+    ],
     ['plain-text sitemap', found('https://acme.test/\nhttps://acme.test/about\n'), 'warning'],
     ['first URL 404', found(good, { firstLoc: { url: 'https://acme.test/', status: 404 } }), 'warning'],
     ['gzip that could not be read', { ...found(''), parsed: null, compressed: true }, 'warning'],
@@ -78,7 +86,10 @@ describe('sitemap-xml', () => {
   })
 
   test('every candidate unreachable is an error, not a fail', () => {
-    const unreachable = { ...none, attempts: [{ url: 'https://acme.test/sitemap.xml', status: null, error: 'timeout' }] }
+    const unreachable = {
+      ...none,
+      attempts: [{ url: 'https://acme.test/sitemap.xml', status: null, error: 'timeout' }],
+    }
     expect(check.run({ sitemap: unreachable }, context).status).toBe('error')
   })
 
@@ -89,10 +100,13 @@ describe('sitemap-xml', () => {
 })
 
 describe('parseSitemap', () => {
-  const parse = (body: string, overrides = {}) => parseSitemap(snapshot({ url: 'https://acme.test/sitemap.xml', body, ...overrides }))
+  const parse = (body: string, overrides = {}) =>
+    parseSitemap(snapshot({ url: 'https://acme.test/sitemap.xml', body, ...overrides }))
 
   test('reads locs, namespace and lastmod', () => {
-    expect(parse(urlset(['https://acme.test/a?x=1&amp;y=2'], ` xmlns="${NS}"`, '<lastmod>2026-13</lastmod>'))).toMatchObject({
+    expect(
+      parse(urlset(['https://acme.test/a?x=1&amp;y=2'], ` xmlns="${NS}"`, '<lastmod>2026-13</lastmod>')),
+    ).toMatchObject({
       wellFormed: true,
       root: 'urlset',
       namespaceOk: true,
@@ -102,7 +116,9 @@ describe('parseSitemap', () => {
   })
 
   test('a prefixed root keeps its namespace', () => {
-    expect(parse(`<sm:urlset xmlns:sm="${NS}"><sm:url><sm:loc>https://acme.test/</sm:loc></sm:url></sm:urlset>`)).toMatchObject({
+    expect(
+      parse(`<sm:urlset xmlns:sm="${NS}"><sm:url><sm:loc>https://acme.test/</sm:loc></sm:url></sm:urlset>`),
+    ).toMatchObject({
       root: 'urlset',
       namespaceOk: true,
       locs: ['https://acme.test/'],

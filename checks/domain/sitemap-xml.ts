@@ -25,7 +25,8 @@ export default defineCheck({
   },
   run({ sitemap }, { target }) {
     const attempts = (sitemap.attempts ?? []).map(
-      (attempt) => `${pathOf(attempt.url)} → ${attempt.status ?? 'unreachable'}${attempt.note ? ` (${attempt.note})` : ''}`,
+      (attempt) =>
+        `${pathOf(attempt.url)} → ${attempt.status ?? 'unreachable'}${attempt.note ? ` (${attempt.note})` : ''}`,
     )
     const triedText = attempts.length > 0 ? listSome(attempts, 5) : listSome(sitemap.tried.map(pathOf), 5)
     if (!sitemap.url || !sitemap.response) {
@@ -100,7 +101,8 @@ export default defineCheck({
       fixes.push('remove or fix URLs that do not answer 200')
     }
     const notes: string[] = []
-    if (first?.status === null) notes.push(`its first URL ${first.url} could not be fetched (${first.error ?? 'unreachable'})`)
+    if (first?.status === null)
+      notes.push(`its first URL ${first.url} could not be fetched (${first.error ?? 'unreachable'})`)
     if (parsed.partial) notes.push('only the first 10 MiB were read, so well-formedness was not verified')
     const noteText = notes.length > 0 ? `; note: ${notes.join('; ')}` : ''
 

@@ -23,7 +23,11 @@ const STABLE = [
 describe('stable-selectors', () => {
   test.each([
     ['every element has a stable hook', 'pass', STABLE.join('')],
-    ['two pseudo-links among nine (78%)', 'warning', [...STABLE, '<a href="#" onclick="go()">Go</a>', '<a href="#">Top</a>'].join('')],
+    [
+      'two pseudo-links among nine (78%)',
+      'warning',
+      [...STABLE, '<a href="#" onclick="go()">Go</a>', '<a href="#">Top</a>'].join(''),
+    ],
     [
       'hashed classes and javascript: links',
       'fail',
@@ -38,7 +42,14 @@ describe('stable-selectors', () => {
   })
 
   test('reports the ratio, the count and the kinds of unstable elements', () => {
-    const outcome = check.run({ rendered: rendered('<button class="css-1x2y3z4">Go</button><a href="#">Top</a><a href="/a">A</a><a href="/b">B</a>') }, context)
+    const outcome = check.run(
+      {
+        rendered: rendered(
+          '<button class="css-1x2y3z4">Go</button><a href="#">Top</a><a href="/a">A</a><a href="/b">B</a>',
+        ),
+      },
+      context,
+    )
     expect(outcome.fraction).toBe(0.5)
     expect(outcome.occurrences).toBe(4)
     expect(outcome.details).toContain('1 href="#" or javascript: links')
@@ -49,7 +60,9 @@ describe('stable-selectors', () => {
 describe('stable-selectors on a sampled page', () => {
   test('names the rendered page, not the homepage', () => {
     const page = rendered('<a href="#">Go</a><div class="x1a2b3c" role="button"></div>')
-    expect(check.run({ rendered: page }, sampledPageContext).details).toContain('on the rendered page /docs/intro have a stable hook')
+    expect(check.run({ rendered: page }, sampledPageContext).details).toContain(
+      'on the rendered page /docs/intro have a stable hook',
+    )
     expect(check.run({ rendered: page }, context).details).toContain('on the rendered homepage have a stable hook')
   })
 })

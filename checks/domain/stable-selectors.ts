@@ -11,7 +11,8 @@ const TEST_HOOKS = ['data-testid', 'data-test', 'data-qa', 'data-cy', 'data-test
 /** CSS-in-JS class names that change with every build. */
 const HASHED_CLASS = /^(?:css|sc|jsx|emotion)-[a-z0-9]{5,}$/i
 /** Ids generated at runtime (React useId, Radix, Headless UI, Ember, MUI, CSS-in-JS): not stable across loads. */
-const GENERATED_ID = /^(?::r[0-9a-z]+:|radix-.*|headlessui-.*-\d+|ember\d+|mui-\d+|(?:css|sc|jsx|emotion)-[a-z0-9]{5,})$/i
+const GENERATED_ID =
+  /^(?::r[0-9a-z]+:|radix-.*|headlessui-.*-\d+|ember\d+|mui-\d+|(?:css|sc|jsx|emotion)-[a-z0-9]{5,})$/i
 
 type Verdict = { stable: true } | { stable: false; reason: 'pseudo-link' | 'hashed-class' | 'no-hook' }
 
@@ -43,7 +44,8 @@ export default defineCheck({
 
     const verdicts = elements.map((element) => ({ element: $(element), verdict: judge($, $(element)) }))
     const unstable = verdicts.filter((entry) => !entry.verdict.stable)
-    const count = (reason: string) => unstable.filter(({ verdict }) => !verdict.stable && verdict.reason === reason).length
+    const count = (reason: string) =>
+      unstable.filter(({ verdict }) => !verdict.stable && verdict.reason === reason).length
     const ratio = (elements.length - unstable.length) / elements.length
     const options = { fraction: ratio, occurrences: elements.length }
     const summary = `${elements.length - unstable.length} of ${elements.length} interactive elements on the rendered ${label} have a stable hook (${Math.round(ratio * 100)}%)`
@@ -76,12 +78,20 @@ function judge($: CheerioAPI, element: Cheerio<Element>): Verdict {
   if (href) return { stable: true }
   if (visibleWords($, element) >= 2) return { stable: true }
   const classes = (element.attr('class') ?? '').split(/\s+/).filter(Boolean)
-  if (classes.length > 0 && classes.every((name) => HASHED_CLASS.test(name))) return { stable: false, reason: 'hashed-class' }
+  if (classes.length > 0 && classes.every((name) => HASHED_CLASS.test(name)))
+    return { stable: false, reason: 'hashed-class' }
   return { stable: false, reason: 'no-hook' }
 }
 
 function visibleWords($: CheerioAPI, element: Cheerio<Element>): number {
-  const text = [element.text(), element.attr('value') ?? '', ...element.find('img[alt]').toArray().map((image) => $(image).attr('alt') ?? '')]
+  const text = [
+    element.text(),
+    element.attr('value') ?? '',
+    ...element
+      .find('img[alt]')
+      .toArray()
+      .map((image) => $(image).attr('alt') ?? ''),
+  ]
     .join(' ')
     .trim()
   return text ? text.split(/\s+/).length : 0

@@ -37,7 +37,9 @@ export default defineCheck({
     const inline = inlineSchemaTypes(homepage.$)
     const inlineTypes = [...new Set([...inline.microdata, ...inline.rdfa])]
     const broken = blocks.filter((block) => !block.parsed)
-    const brokenNote = broken.map((block) => `block #${block.index} does not parse (${block.error?.slice(0, 80)})`).join('; ')
+    const brokenNote = broken
+      .map((block) => `block #${block.index} does not parse (${block.error?.slice(0, 80)})`)
+      .join('; ')
     const site = homepage.url
     const suggestion = `Add to ${site} a block such as {"@context":"https://schema.org","@type":"Organization","name":…,"url":"${site}"}.`
 
@@ -53,22 +55,36 @@ export default defineCheck({
 
     const typed = nodes.filter((node) => node.types.length > 0)
     const schemaTyped = typed.filter((node) => node.schemaOrg)
-    const recognised = [...new Set(schemaTyped.flatMap((node) => node.types).filter((type) => RECOGNISED_TYPES.has(type)))]
+    const recognised = [
+      ...new Set(schemaTyped.flatMap((node) => node.types).filter((type) => RECOGNISED_TYPES.has(type))),
+    ]
     if (recognised.length > 0) {
       const summary = `${blocks.length} JSON-LD block(s) on ${site} with schema.org types ${recognised.slice(0, 6).join(', ')}`
-      if (broken.length > 0) return warn(`${summary}, but ${brokenNote}`, `Fix the JSON syntax of ${broken.map((block) => `block #${block.index}`).join(', ')} (trailing commas, unescaped quotes, HTML inside strings).`)
+      if (broken.length > 0)
+        return warn(
+          `${summary}, but ${brokenNote}`,
+          `Fix the JSON syntax of ${broken.map((block) => `block #${block.index}`).join(', ')} (trailing commas, unescaped quotes, HTML inside strings).`,
+        )
       return pass(summary)
     }
 
     if (broken.length === blocks.length) {
       const details = `${blocks.length} JSON-LD block(s) on ${site}, none parses: ${brokenNote}`
       const recommendation = `Fix the JSON syntax of the JSON-LD on ${site}; validate it with a JSON-LD or Rich Results tester.`
-      return inlineTypes.length > 0 ? warn(`${details}; microdata/RDFa types ${inlineTypes.slice(0, 5).join(', ')}`, recommendation) : fail(details, recommendation)
+      return inlineTypes.length > 0
+        ? warn(`${details}; microdata/RDFa types ${inlineTypes.slice(0, 5).join(', ')}`, recommendation)
+        : fail(details, recommendation)
     }
     const problems: string[] = []
     if (typed.length === 0) problems.push('no node has an @type')
-    else if (schemaTyped.length === 0) problems.push(`types ${[...new Set(typed.flatMap((node) => node.types))].slice(0, 5).join(', ')} have no schema.org @context`)
-    else problems.push(`types ${[...new Set(schemaTyped.flatMap((node) => node.types))].slice(0, 5).join(', ')} are not common schema.org types`)
+    else if (schemaTyped.length === 0)
+      problems.push(
+        `types ${[...new Set(typed.flatMap((node) => node.types))].slice(0, 5).join(', ')} have no schema.org @context`,
+      )
+    else
+      problems.push(
+        `types ${[...new Set(schemaTyped.flatMap((node) => node.types))].slice(0, 5).join(', ')} are not common schema.org types`,
+      )
     if (broken.length > 0) problems.push(brokenNote)
     return warn(
       `${blocks.length} JSON-LD block(s) on ${site} parse, but ${problems.join('; ')}`,

@@ -38,13 +38,21 @@ export default defineCheck({
     const document = parseJson(ucp.body)
     const profile = isRecord(document) && isRecord(document.ucp) ? document.ucp : null
     if (!isRecord(document) || !profile) {
-      const what = looksLikeHtml(ucp.body) ? 'an HTML page' : isRecord(document) ? 'JSON without a "ucp" object' : 'not a JSON object'
-      return fail(`${ucp.url} answered ${ucp.status} with ${what}`, `Serve the business profile as JSON with a top-level "ucp" object, e.g. ${EXAMPLE}.`)
+      const what = looksLikeHtml(ucp.body)
+        ? 'an HTML page'
+        : isRecord(document)
+          ? 'JSON without a "ucp" object'
+          : 'not a JSON object'
+      return fail(
+        `${ucp.url} answered ${ucp.status} with ${what}`,
+        `Serve the business profile as JSON with a top-level "ucp" object, e.g. ${EXAMPLE}.`,
+      )
     }
 
     const errors: string[] = []
     const warnings: string[] = []
-    if (typeof profile.version !== 'string' || !DATE.test(profile.version)) errors.push('ucp.version must be a YYYY-MM-DD date')
+    if (typeof profile.version !== 'string' || !DATE.test(profile.version))
+      errors.push('ucp.version must be a YYYY-MM-DD date')
     const services = isRecord(profile.services) ? profile.services : null
     const eras = new Set<Era>()
     if (!services) errors.push('ucp.services must be an object keyed by service name')
@@ -60,19 +68,29 @@ export default defineCheck({
     const currentHandlers = isRecord(profile.payment_handlers)
     const legacyHandlers = isRecord(document.payment) && Array.isArray(document.payment.handlers)
     if (legacyHandlers) eras.add('legacy')
-    if (!currentHandlers && !legacyHandlers) errors.push('no payment handlers (ucp.payment_handlers must be present, even when empty)')
-    if (eras.has('legacy')) warnings.push(`the profile uses the older 2026-01-11 shape${eras.has('current') ? ' mixed with the 2026-04-08 one' : ''}`)
+    if (!currentHandlers && !legacyHandlers)
+      errors.push('no payment handlers (ucp.payment_handlers must be present, even when empty)')
+    if (eras.has('legacy'))
+      warnings.push(
+        `the profile uses the older 2026-01-11 shape${eras.has('current') ? ' mixed with the 2026-04-08 one' : ''}`,
+      )
     const keys = Array.isArray(document.keys) ? document.keys : []
     const keyless = keys.filter((key) => !isRecord(key) || typeof key.kid !== 'string' || typeof key.kty !== 'string')
     if (document.keys !== undefined && !Array.isArray(document.keys)) warnings.push('keys must be a JWK array')
     else if (keyless.length > 0) warnings.push(`${keyless.length} of ${keys.length} signing key(s) lack kid or kty`)
 
     if (errors.length > 0) {
-      return fail(`${ucp.url} is malformed: ${errors.slice(0, 4).join('; ')}`, `Fix /.well-known/ucp: ${errors.slice(0, 4).join('; ')}. Shape: ${EXAMPLE}.`)
+      return fail(
+        `${ucp.url} is malformed: ${errors.slice(0, 4).join('; ')}`,
+        `Fix /.well-known/ucp: ${errors.slice(0, 4).join('; ')}. Shape: ${EXAMPLE}.`,
+      )
     }
     const summary = `UCP ${String(profile.version)} profile at ${ucp.url} with service(s) ${Object.keys(services!).join(', ') || 'none'}`
     if (warnings.length > 0) {
-      return warn(`${summary}; but ${warnings.join('; ')}`, `Update /.well-known/ucp: ${warnings.join('; ')} (current shape: ${EXAMPLE}).`)
+      return warn(
+        `${summary}; but ${warnings.join('; ')}`,
+        `Update /.well-known/ucp: ${warnings.join('; ')} (current shape: ${EXAMPLE}).`,
+      )
     }
     return pass(summary)
   },
@@ -97,7 +115,9 @@ function serviceShape(value: unknown): { era: Era | null; problems: string[] } {
   if (isRecord(value)) {
     const transports = Object.keys(value).filter((key) => TRANSPORTS.has(key) && value[key] !== null)
     if (transports.length === 0) return { era: 'legacy', problems: ['names no rest, mcp, a2a or embedded binding'] }
-    const problems = transports.filter((key) => !isRecord(value[key])).map((key) => `the ${key} binding is not an object`)
+    const problems = transports
+      .filter((key) => !isRecord(value[key]))
+      .map((key) => `the ${key} binding is not an object`)
     return { era: 'legacy', problems }
   }
   return { era: null, problems: ['is neither a list of bindings nor a binding object'] }

@@ -7,11 +7,25 @@ import { mcpContext } from '../../tests/support/mcp-artifacts.ts'
 import check from './web-bot-auth-accepted.ts'
 
 const page = (status = 200, headers: Record<string, string> = {}) =>
-  snapshot({ status, headers: { 'content-type': 'text/html', ...headers }, body: status === 200 ? '<h1>Acme</h1>' : 'Forbidden' })
+  snapshot({
+    status,
+    headers: { 'content-type': 'text/html', ...headers },
+    body: status === 200 ? '<h1>Acme</h1>' : 'Forbidden',
+  })
 const challenged = page(403, { 'cf-mitigated': 'challenge' })
 
-function probes(signedResponse: HttpSnapshot, unsignedResponse: HttpSnapshot, signed = true, browserResponse: HttpSnapshot = page()): AgentProbes {
-  const probe = (agent: string, purpose: AgentProbe['purpose'], response: HttpSnapshot, isSigned = false): AgentProbe => ({
+function probes(
+  signedResponse: HttpSnapshot,
+  unsignedResponse: HttpSnapshot,
+  signed = true,
+  browserResponse: HttpSnapshot = page(),
+): AgentProbes {
+  const probe = (
+    agent: string,
+    purpose: AgentProbe['purpose'],
+    response: HttpSnapshot,
+    isSigned = false,
+  ): AgentProbe => ({
     agent,
     purpose,
     userAgent: 'Mozilla/5.0 (compatible; AgentReadiness/1.0)',
@@ -31,7 +45,14 @@ function probes(signedResponse: HttpSnapshot, unsignedResponse: HttpSnapshot, si
 describe('web-bot-auth-accepted', () => {
   test('metadata matches the catalog', () => {
     expect(checkMetaSchema.safeParse(check.meta).success).toBe(true)
-    expect(check.meta).toMatchObject({ layer: 'accessibility', tier: 'emerging', maturity: 'emerging', bonus: false, draft: true, maxScore: 3 })
+    expect(check.meta).toMatchObject({
+      layer: 'accessibility',
+      tier: 'emerging',
+      maturity: 'emerging',
+      bonus: false,
+      draft: true,
+      maxScore: 3,
+    })
     expect(check.meta.appliesTo).toEqual(['domain', 'mcp', 'mcp-app'])
   })
 
@@ -68,8 +89,14 @@ describe('web-bot-auth-accepted', () => {
   })
 
   describe('mcp kinds: the signed request is an initialize POST to the MCP endpoint', () => {
-    const rpc = snapshot({ headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"result":{}}' })
-    const interstitial = snapshot({ headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body>Verifying you are human</body></html>' })
+    const rpc = snapshot({
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"result":{}}',
+    })
+    const interstitial = snapshot({
+      headers: { 'content-type': 'text/html' },
+      body: '<!doctype html><html><body>Verifying you are human</body></html>',
+    })
 
     test.each([
       ['signed and unsigned both answered', 'pass', probes(rpc, rpc, true, rpc)],

@@ -3,7 +3,12 @@
 // Spec: https://datatracker.ietf.org/doc/draft-ietf-webbotauth-httpsig-protocol/ (-00, adopted 2026-09-01:
 // "Key Distribution and Discovery", "Directory Format", "Deployment Anti-Patterns")
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { jwkThumbprint, RFC9421_TEST_KEYS, verifyContentDigest, verifyMessageSignatures } from '../lib/http-signature-verify.ts'
+import {
+  jwkThumbprint,
+  RFC9421_TEST_KEYS,
+  verifyContentDigest,
+  verifyMessageSignatures,
+} from '../lib/http-signature-verify.ts'
 import { isRecord, looksLikeHtml, parseJson } from '../../core/engine/snapshot.ts'
 
 const DIRECTORY_TYPE = 'application/http-message-signatures-directory+json'
@@ -12,7 +17,7 @@ const SIGNATURE_TAG = 'http-message-signatures-directory'
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']
 const KNOWN_CURVES: Record<string, readonly string[] | null> = { OKP: ['Ed25519'], EC: ['P-256', 'P-384'], RSA: null }
 const RECOMMENDATION =
-  'If you operate bots or agents, publish your Web Bot Auth public keys at /.well-known/http-message-signatures-directory as a JWKS served with Content-Type: application/http-message-signatures-directory+json, each key\'s kid set to its RFC 7638 thumbprint.'
+  "If you operate bots or agents, publish your Web Bot Auth public keys at /.well-known/http-message-signatures-directory as a JWKS served with Content-Type: application/http-message-signatures-directory+json, each key's kid set to its RFC 7638 thumbprint."
 
 export default defineCheck({
   meta: {
@@ -40,18 +45,29 @@ export default defineCheck({
       )
     }
     if (response.status !== 200) {
-      return fail(`No key directory: ${path} answered ${response.status}${response.status < 300 ? ', not the 200 verifiers require' : ''}`, RECOMMENDATION)
+      return fail(
+        `No key directory: ${path} answered ${response.status}${response.status < 300 ? ', not the 200 verifiers require' : ''}`,
+        RECOMMENDATION,
+      )
     }
-    if (looksLikeHtml(response.body)) return fail(`${path} answered 200 with an HTML page, not a key directory`, RECOMMENDATION)
+    if (looksLikeHtml(response.body))
+      return fail(`${path} answered 200 with an HTML page, not a key directory`, RECOMMENDATION)
     const document = parseJson(response.body)
     if (document === undefined) {
-      return fail(`${path} is not valid JSON${response.truncated ? ' (the body was cut at the size cap)' : ''}`, 'Serve the key directory as a valid JSON Web Key Set: {"keys":[…]}.')
+      return fail(
+        `${path} is not valid JSON${response.truncated ? ' (the body was cut at the size cap)' : ''}`,
+        'Serve the key directory as a valid JSON Web Key Set: {"keys":[…]}.',
+      )
     }
     if (!isRecord(document) || !Array.isArray(document.keys)) {
-      return fail(`${path} is JSON but not a JWKS (no "keys" array)`, 'Wrap the keys in a JSON Web Key Set: {"keys":[{"kty":"OKP","crv":"Ed25519","kid":"…","x":"…"}]}.')
+      return fail(
+        `${path} is JSON but not a JWKS (no "keys" array)`,
+        'Wrap the keys in a JSON Web Key Set: {"keys":[{"kty":"OKP","crv":"Ed25519","kid":"…","x":"…"}]}.',
+      )
     }
     const keys = document.keys
-    if (keys.length === 0) return fail(`${path} is a JWKS with no keys`, 'Add at least one public signing key to the "keys" array.')
+    if (keys.length === 0)
+      return fail(`${path} is a JWKS with no keys`, 'Add at least one public signing key to the "keys" array.')
 
     const now = response.headers.date ? Date.parse(response.headers.date) / 1000 : Number.NaN
     const problems: string[] = []
@@ -59,7 +75,8 @@ export default defineCheck({
     const described: string[] = []
     for (const [index, key] of keys.entries()) {
       const name = `key ${index + 1}`
-      if (!isRecord(key)) return fail(`${name} of ${path} is not a JSON object`, 'Make every entry of "keys" a JWK object.')
+      if (!isRecord(key))
+        return fail(`${name} of ${path} is not a JSON object`, 'Make every entry of "keys" a JWK object.')
       const secret = PRIVATE_MEMBERS.filter((member) => member in key)
       if (secret.length || key.kty === 'oct') {
         return fail(
@@ -93,21 +110,35 @@ export default defineCheck({
     }
 
     if (response.contentType !== DIRECTORY_TYPE) {
-      problems.push(`served as ${response.contentType || 'no content type'}, not as the directory media type the draft requires at this well-known URI`)
+      problems.push(
+        `served as ${response.contentType || 'no content type'}, not as the directory media type the draft requires at this well-known URI`,
+      )
       fixes.add(`serve it with Content-Type: ${DIRECTORY_TYPE}`)
     }
 
     const keyFor = (keyid: string | undefined) =>
-      keys.find((key): key is Record<string, unknown> => isRecord(key) && keyid !== undefined && (key.kid === keyid || jwkThumbprint(key) === keyid))
+      keys.find(
+        (key): key is Record<string, unknown> =>
+          isRecord(key) && keyid !== undefined && (key.kid === keyid || jwkThumbprint(key) === keyid),
+      )
     const signatures = verifyMessageSignatures(
-      { status: response.status, url: response.url, headers: response.headers, request: { method: 'GET', url: response.requestedUrl, headers: {} } },
+      {
+        status: response.status,
+        url: response.url,
+        headers: response.headers,
+        request: { method: 'GET', url: response.requestedUrl, headers: {} },
+      },
       keyFor,
     ).filter((signature) => signature.tag === undefined || signature.tag === SIGNATURE_TAG)
     const proofs: string[] = []
     for (const signature of signatures) {
       if (!signature.verified) {
-        problems.push(`response signature "${signature.label}" does not verify: ${signature.problem ?? 'unknown reason'}`)
-        fixes.add('sign the response with each listed key over ("@authority";req "content-digest") with tag="http-message-signatures-directory"')
+        problems.push(
+          `response signature "${signature.label}" does not verify: ${signature.problem ?? 'unknown reason'}`,
+        )
+        fixes.add(
+          'sign the response with each listed key over ("@authority";req "content-digest") with tag="http-message-signatures-directory"',
+        )
         continue
       }
       if (Number.isFinite(now) && signature.created !== undefined && signature.created > now + 60) {
@@ -121,13 +152,22 @@ export default defineCheck({
       }
     }
     const digest = response.headers['content-digest']
-    if (digest && signatures.length && !response.truncated && verifyContentDigest(digest, new TextEncoder().encode(response.body)) === false) {
+    if (
+      digest &&
+      signatures.length &&
+      !response.truncated &&
+      verifyContentDigest(digest, new TextEncoder().encode(response.body)) === false
+    ) {
       problems.push('Content-Digest does not match the body')
       fixes.add('compute Content-Digest over the exact body bytes served')
     }
 
     const notes = [
-      proofs.length ? `response signature(s) ${proofs.join(', ')} verified` : signatures.length ? '' : 'no response signature (optional proof of possession)',
+      proofs.length
+        ? `response signature(s) ${proofs.join(', ')} verified`
+        : signatures.length
+          ? ''
+          : 'no response signature (optional proof of possession)',
       response.url.startsWith('http:') ? 'served over plain http; production directories must use https' : '',
       response.headers['cache-control'] ? '' : 'no Cache-Control',
     ].filter(Boolean)

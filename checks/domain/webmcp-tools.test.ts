@@ -12,14 +12,31 @@ const home = (body = '') => htmlPage(`<html><body>${body}</body></html>`)
 
 describe('webmcp-tools', () => {
   test.each([
-    ['tools registered at runtime', 'pass', rendered('', [{ name: 'search', description: 'Search the catalogue' }]), home()],
-    ['a declarative form in the static HTML', 'pass', rendered(''), home('<form toolname="book" tooldescription="Book a demo"><input name="email"></form>')],
-    ['a form added by JavaScript', 'pass', rendered('<form toolname="search" tooldescription="Search docs"></form>'), home()],
+    [
+      'tools registered at runtime',
+      'pass',
+      rendered('', [{ name: 'search', description: 'Search the catalogue' }]),
+      home(),
+    ],
+    [
+      'a declarative form in the static HTML',
+      'pass',
+      rendered(''),
+      home('<form toolname="book" tooldescription="Book a demo"><input name="email"></form>'),
+    ],
+    [
+      'a form added by JavaScript',
+      'pass',
+      rendered('<form toolname="search" tooldescription="Search docs"></form>'),
+      home(),
+    ],
     [
       'an inline registerTool call (the browser lacked WebMCP)',
       'pass',
       rendered(''),
-      home('<script>if (navigator.modelContext) navigator.modelContext.registerTool({name:"cart", description:"Add to cart"})</script>'),
+      home(
+        '<script>if (navigator.modelContext) navigator.modelContext.registerTool({name:"cart", description:"Add to cart"})</script>',
+      ),
     ],
     ['tools without any description', 'fail', rendered('<form toolname="search"></form>', [{ name: 'x' }]), home()],
     ['nothing WebMCP', 'fail', rendered('<form><input name="q"></form>'), home('<form><input name="q"></form>')],

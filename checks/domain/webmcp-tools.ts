@@ -32,8 +32,20 @@ export default defineCheck({
     const scripted = [homepage.$, rendered.$].some(($) => inlineScripts($).some((code) => REGISTER_TOOL.test(code)))
 
     const found: string[] = []
-    if (runtime.length > 0) found.push(`${runtime.length} tool(s) registered at runtime (${runtime.map((tool) => tool.name).slice(0, 5).join(', ')})`)
-    if (forms.length > 0) found.push(`${forms.length} form(s) with toolname (${forms.map((form) => form.name).slice(0, 5).join(', ')})`)
+    if (runtime.length > 0)
+      found.push(
+        `${runtime.length} tool(s) registered at runtime (${runtime
+          .map((tool) => tool.name)
+          .slice(0, 5)
+          .join(', ')})`,
+      )
+    if (forms.length > 0)
+      found.push(
+        `${forms.length} form(s) with toolname (${forms
+          .map((form) => form.name)
+          .slice(0, 5)
+          .join(', ')})`,
+      )
     if (scripted) found.push('an inline script calling modelContext.registerTool(')
 
     if (described.length > 0 || describedForms.length > 0 || (scripted && runtime.length === 0)) {

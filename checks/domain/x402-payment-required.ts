@@ -53,7 +53,10 @@ function judge(seen: Answered402[]): Outcome {
   const readings = seen.map((entry) => ({ ...entry, reading: readX402(entry.response) }))
   const where = (entry: Answered402) => entry.where
   const v2 = readings.find((entry) => entry.reading?.version === 2 && entry.reading.valid)
-  if (v2) return pass(`${where(v2)} answers 402 with a valid x402 v2 PAYMENT-REQUIRED header (${v2.reading!.options.join(', ')})`)
+  if (v2)
+    return pass(
+      `${where(v2)} answers 402 with a valid x402 v2 PAYMENT-REQUIRED header (${v2.reading!.options.join(', ')})`,
+    )
   const v1 = readings.find((entry) => entry.reading?.version === 1 && entry.reading.valid)
   if (v1) {
     return warn(
@@ -68,9 +71,14 @@ function judge(seen: Answered402[]): Outcome {
       `Fix the x402 requirements on ${where(invalid)}: ${invalid.reading!.problems.slice(0, 3).join('; ')}.`,
     )
   }
-  const envelope = readings.find((entry) => readPaymentChallenges(entry.response).length > 0 || isRecord(parseJson(entry.response.body)))
+  const envelope = readings.find(
+    (entry) => readPaymentChallenges(entry.response).length > 0 || isRecord(parseJson(entry.response.body)),
+  )
   if (envelope) {
-    const kind = readPaymentChallenges(envelope.response).length > 0 ? 'an MPP Payment challenge' : `a ${envelope.response.contentType || 'JSON'} body`
+    const kind =
+      readPaymentChallenges(envelope.response).length > 0
+        ? 'an MPP Payment challenge'
+        : `a ${envelope.response.contentType || 'JSON'} body`
     return warn(
       `${where(envelope)} answers 402 with ${kind}, but not x402 requirements`,
       `Add an x402 v2 header to the 402 from ${where(envelope)}: ${V2_EXAMPLE}.`,
@@ -93,12 +101,19 @@ const RANK: Record<Outcome['status'], number> = { pass: 3, warning: 2, fail: 1, 
 function judgeMcp(originSeen: Answered402[], agentProbes: AgentProbes, probed: string): Outcome {
   const session = agentProbes.mcpSession
   const endpointSeen: Answered402[] = [
-    ...agentProbes.probes.filter((probe) => probe.response.status === 402).map((probe) => ({ where: `the MCP endpoint (initialize as ${probe.agent})`, response: probe.response })),
-    ...(session?.exchanges ?? []).filter(({ exchange }) => exchange.status === 402).map(({ label, exchange }) => ({ where: `the MCP endpoint (${label})`, response: exchange })),
+    ...agentProbes.probes
+      .filter((probe) => probe.response.status === 402)
+      .map((probe) => ({ where: `the MCP endpoint (initialize as ${probe.agent})`, response: probe.response })),
+    ...(session?.exchanges ?? [])
+      .filter(({ exchange }) => exchange.status === 402)
+      .map(({ label, exchange }) => ({ where: `the MCP endpoint (${label})`, response: exchange })),
   ]
   const seen = [...originSeen, ...endpointSeen]
-  const outcomes = [toolResultsOutcome(session?.toolCalls ?? []), seen.length > 0 ? judge(seen) : null].filter((outcome): outcome is Outcome => outcome !== null)
-  if (outcomes.length > 0) return outcomes.reduce((best, outcome) => (RANK[outcome.status] > RANK[best.status] ? outcome : best))
+  const outcomes = [toolResultsOutcome(session?.toolCalls ?? []), seen.length > 0 ? judge(seen) : null].filter(
+    (outcome): outcome is Outcome => outcome !== null,
+  )
+  if (outcomes.length > 0)
+    return outcomes.reduce((best, outcome) => (RANK[outcome.status] > RANK[best.status] ? outcome : best))
   const calls = session?.toolCalls.length ?? 0
   return na(
     `No payment signal: no 402 on the probed URLs (${probed}) of the MCP server's origin or from the endpoint, and ${calls > 0 ? `none of the ${calls} read-only tool result(s) asks for payment` : 'no tool result to inspect'} (the scanner never pays)`,
@@ -108,8 +123,11 @@ function judgeMcp(originSeen: Answered402[], agentProbes: AgentProbes, probed: s
 /** The PaymentRequired a tool result carries: structuredContent, or the `x402/error` text envelope. */
 function toolPayment(result: ToolResult) {
   const structured = result.structuredContent
-  if (isRecord(structured) && 'x402Version' in structured) return { source: 'structuredContent' as const, value: structured }
-  const texts = (Array.isArray(result.content) ? result.content : []).flatMap((item) => (isRecord(item) && typeof item.text === 'string' ? [item.text] : []))
+  if (isRecord(structured) && 'x402Version' in structured)
+    return { source: 'structuredContent' as const, value: structured }
+  const texts = (Array.isArray(result.content) ? result.content : []).flatMap((item) =>
+    isRecord(item) && typeof item.text === 'string' ? [item.text] : [],
+  )
   for (const text of texts) {
     const envelope = parseJson(text)
     const error = isRecord(envelope) ? envelope['x402/error'] : undefined
@@ -127,7 +145,8 @@ function toolResultsOutcome(calls: McpServerArtifact['toolCalls']): Outcome | nu
   if (found.length === 0) return null
   const judged = found.map((entry) => {
     if (entry.source === 'generic') return { ...entry, problems: [] }
-    const code = entry.source === 'text' && entry.code !== 402 ? [`x402/error.code is ${JSON.stringify(entry.code)}, not 402`] : []
+    const code =
+      entry.source === 'text' && entry.code !== 402 ? [`x402/error.code is ${JSON.stringify(entry.code)}, not 402`] : []
     return { ...entry, problems: [...code, ...validatePaymentRequiredV2(entry.value)] }
   })
   const fix = `Return ${MCP_EXAMPLE} from the paid tool.`
@@ -138,17 +157,28 @@ function toolResultsOutcome(calls: McpServerArtifact['toolCalls']): Outcome | nu
     if (best.source === 'structuredContent' && best.isError) {
       return pass(`tools/call ${best.tool} answers with a valid x402 PaymentRequired in structuredContent (${options})`)
     }
-    const gap = best.source === 'text' ? 'only in the content text ({"x402/error": …}), not in structuredContent' : 'in a result not flagged isError, so clients take it for a successful call'
+    const gap =
+      best.source === 'text'
+        ? 'only in the content text ({"x402/error": …}), not in structuredContent'
+        : 'in a result not flagged isError, so clients take it for a successful call'
     return warn(`tools/call ${best.tool} carries valid x402 requirements (${options}) ${gap}`, fix)
   }
   const invalid = judged.find((entry) => entry.source !== 'generic')
   if (invalid) {
-    return warn(`tools/call ${invalid.tool} carries x402 requirements that do not validate: ${invalid.problems.slice(0, 3).join('; ')}`, `Fix the PaymentRequired of ${invalid.tool}: ${invalid.problems.slice(0, 3).join('; ')}.`)
+    return warn(
+      `tools/call ${invalid.tool} carries x402 requirements that do not validate: ${invalid.problems.slice(0, 3).join('; ')}`,
+      `Fix the PaymentRequired of ${invalid.tool}: ${invalid.problems.slice(0, 3).join('; ')}.`,
+    )
   }
-  return warn(`tools/call ${judged[0]!.tool} asks for payment in its text, without machine-readable x402 requirements`, fix)
+  return warn(
+    `tools/call ${judged[0]!.tool} asks for payment in its text, without machine-readable x402 requirements`,
+    fix,
+  )
 }
 
 function acceptedOptions(value: unknown): string {
   const accepts = isRecord(value) && Array.isArray(value.accepts) ? value.accepts.filter(isRecord) : []
-  return accepts.map((option) => [option.scheme, option.network].filter((part) => typeof part === 'string').join(' ')).join(', ')
+  return accepts
+    .map((option) => [option.scheme, option.network].filter((part) => typeof part === 'string').join(' '))
+    .join(', ')
 }

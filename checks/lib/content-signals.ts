@@ -47,12 +47,17 @@ function parseContentSignal(text: string): ParsedSignal {
       continue
     }
     const key = item.slice(0, separator).trim().toLowerCase()
-    const value = item.slice(separator + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase()
+    const value = item
+      .slice(separator + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase()
     if (UNJUDGED_KEYS.has(key)) {
       pairs.push({ key, value, grants: false })
       continue
     }
-    if (!CONTENT_SIGNAL_KEYS.includes(key)) problems.push(`unknown key "${key}" (known: ${CONTENT_SIGNAL_KEYS.join(', ')})`)
+    if (!CONTENT_SIGNAL_KEYS.includes(key))
+      problems.push(`unknown key "${key}" (known: ${CONTENT_SIGNAL_KEYS.join(', ')})`)
     else if (!YES.has(value) && !NO.has(value)) problems.push(`${key}=${value || '(empty)'} is not yes/no or y/n`)
     pairs.push({ key, value, grants: YES.has(value) })
   }
@@ -60,7 +65,13 @@ function parseContentSignal(text: string): ParsedSignal {
 }
 
 const describeItem = (value: BareItem): string =>
-  value instanceof Token ? value.toString() : typeof value === 'string' ? `"${value}"` : typeof value === 'boolean' ? `?${value ? 1 : 0}` : String(value)
+  value instanceof Token
+    ? value.toString()
+    : typeof value === 'string'
+      ? `"${value}"`
+      : typeof value === 'boolean'
+        ? `?${value ? 1 : 0}`
+        : String(value)
 
 /**
  * vocab-07 §6: the statement is an RFC 9651 Dictionary; only the Tokens `y` and `n` state a preference for a
@@ -74,7 +85,11 @@ function parseContentUsage(text: string): ParsedSignal {
     dictionary = parseDictionary(text)
   } catch {
     const hint = /[A-Z]/.test(text) ? ': labels are case-sensitive and lower-case ("train-ai", not "Train-AI")' : ''
-    return { pairs: [], problems: [`does not parse as a Structured Fields dictionary, so every preference is unknown${hint}`], ignored: [] }
+    return {
+      pairs: [],
+      problems: [`does not parse as a Structured Fields dictionary, so every preference is unknown${hint}`],
+      ignored: [],
+    }
   }
   const pairs: SignalPair[] = []
   const problems: string[] = []

@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'bun:test'
 import { createPublicKey } from 'node:crypto'
-import { jwkThumbprint, RFC9421_TEST_KEYS, verifyContentDigest, verifyMessageSignatures } from './http-signature-verify.ts'
+import {
+  jwkThumbprint,
+  RFC9421_TEST_KEYS,
+  verifyContentDigest,
+  verifyMessageSignatures,
+} from './http-signature-verify.ts'
 
 // RFC 9421 Appendix B.1.4 Ed25519 test key and the test vectors of draft-ietf-webbotauth-httpsig-protocol-00.
 const TEST_KEY = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs' }
@@ -26,7 +31,11 @@ const vectorD = {
     'signature-input': `binding=("@authority";req "content-digest");created=1735689600;expires=4889289600;keyid="${KID}";tag="http-message-signatures-directory"`,
     signature: 'binding=:l6P8R67tm3kujAxbHWio7ll01qrEZ0dKD/WWlGhNYEmTnFZM8Wt0VQ9zqGfvo7T/UMkBxsigzChM1Gpz7gOVBg==:',
   },
-  request: { method: 'GET', url: 'https://signature-agent.test/.well-known/http-message-signatures-directory', headers: {} },
+  request: {
+    method: 'GET',
+    url: 'https://signature-agent.test/.well-known/http-message-signatures-directory',
+    headers: {},
+  },
 }
 
 describe('jwkThumbprint', () => {
@@ -39,7 +48,9 @@ describe('jwkThumbprint', () => {
   test('RFC 7638 §3.1 RSA example', () => {
     const n =
       '0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw'
-    expect(jwkThumbprint({ kty: 'RSA', n, e: 'AQAB', alg: 'RS256', kid: '2011-04-29' })).toBe('NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs')
+    expect(jwkThumbprint({ kty: 'RSA', n, e: 'AQAB', alg: 'RS256', kid: '2011-04-29' })).toBe(
+      'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs',
+    )
   })
   test('a key without its required members has none', () => {
     expect(jwkThumbprint({ kty: 'OKP', crv: 'Ed25519' })).toBeNull()
@@ -84,7 +95,12 @@ describe('verifyMessageSignatures', () => {
 
   test('vector D: the signed directory response verifies, and its Content-Digest matches the body', () => {
     const [check] = verifyMessageSignatures(vectorD, keys)
-    expect(check).toMatchObject({ label: 'binding', verified: true, tag: 'http-message-signatures-directory', expires: 4889289600 })
+    expect(check).toMatchObject({
+      label: 'binding',
+      verified: true,
+      tag: 'http-message-signatures-directory',
+      expires: 4889289600,
+    })
     expect(verifyContentDigest(vectorD.headers['content-digest'], new TextEncoder().encode(DIRECTORY_BODY))).toBe(true)
   })
 
@@ -107,14 +123,19 @@ describe('verifyMessageSignatures', () => {
 
   test('an unsigned message has no signatures; a garbled one is one failure', () => {
     expect(verifyMessageSignatures({ url: 'https://example.com/', headers: {} }, keys)).toEqual([])
-    const [check] = verifyMessageSignatures({ url: 'https://example.com/', headers: { 'signature-input': 'sig1=(((', signature: 'x' } }, keys)
+    const [check] = verifyMessageSignatures(
+      { url: 'https://example.com/', headers: { 'signature-input': 'sig1=(((', signature: 'x' } },
+      keys,
+    )
     expect(check?.verified).toBe(false)
   })
 })
 
 describe('verifyContentDigest', () => {
   test('a wrong digest is false; an unknown algorithm is null', () => {
-    expect(verifyContentDigest(vectorD.headers['content-digest'], new TextEncoder().encode(`${DIRECTORY_BODY} `))).toBe(false)
+    expect(verifyContentDigest(vectorD.headers['content-digest'], new TextEncoder().encode(`${DIRECTORY_BODY} `))).toBe(
+      false,
+    )
     expect(verifyContentDigest('md5=:AAAA:', new Uint8Array())).toBeNull()
   })
 })

@@ -173,7 +173,10 @@ function publicKey(jwk: Record<string, unknown>): KeyObject | null {
   const members = THUMBPRINT_MEMBERS[String(jwk.kty)]
   if (!members || jwk.kty === 'oct') return null
   try {
-    return createPublicKey({ key: Object.fromEntries(members.map((name) => [name, jwk[name]])) as JsonWebKeyInput['key'], format: 'jwk' })
+    return createPublicKey({
+      key: Object.fromEntries(members.map((name) => [name, jwk[name]])) as JsonWebKeyInput['key'],
+      format: 'jwk',
+    })
   } catch {
     return null
   }
@@ -212,7 +215,8 @@ export function verifyMessageSignatures(message: HttpMessage, resolveKey: KeyRes
     return [unreadable('*', `Signature-Input or Signature does not parse: ${reason}`)]
   }
   const checks: SignatureCheck[] = []
-  for (const [label, member] of inputs) checks.push(verifyOne(label, member, signatures.get(label), message, resolveKey))
+  for (const [label, member] of inputs)
+    checks.push(verifyOne(label, member, signatures.get(label), message, resolveKey))
   for (const label of signatures.keys()) {
     if (!inputs.has(label)) checks.push(unreadable(label, `Signature "${label}" has no Signature-Input`))
   }
@@ -244,7 +248,8 @@ function verifyOne(
   for (const item of items) {
     const [name, componentParams] = item
     const value = typeof name === 'string' ? componentValue(name, componentParams, message) : undefined
-    if (value === undefined) return { ...check, problem: `covered component ${serializeItem(item)} is missing from the message` }
+    if (value === undefined)
+      return { ...check, problem: `covered component ${serializeItem(item)} is missing from the message` }
     lines.push(`${serializeItem(item)}: ${value}`)
   }
   // RFC 9421 §2.5: the last line is the signature parameters, with no trailing newline.
@@ -262,7 +267,10 @@ function verifyOne(
     outcome = `verification failed: ${error instanceof Error ? error.message : String(error)}`
   }
   if (outcome === true) return { ...check, verified: true }
-  return { ...check, problem: typeof outcome === 'string' ? outcome : 'the signature does not match the signature base' }
+  return {
+    ...check,
+    problem: typeof outcome === 'string' ? outcome : 'the signature does not match the signature base',
+  }
 }
 
 const DIGESTS: Record<string, string> = { 'sha-256': 'sha256', 'sha-512': 'sha512' }

@@ -13,7 +13,8 @@ const plain: Record<SchemaDialect, () => AjvCore> = {
   '2020-12': () => new Ajv2020({ strict: false, validateFormats: false, allErrors: true, logger: false }),
   '2019-09': () => new Ajv2019({ strict: false, validateFormats: false, allErrors: true, logger: false }),
   'draft-07': () => new Ajv({ strict: false, validateFormats: false, allErrors: true, logger: false }),
-  'draft-04': () => new AjvDraft04({ strict: false, validateFormats: false, allErrors: true, logger: false }) as unknown as AjvCore,
+  'draft-04': () =>
+    new AjvDraft04({ strict: false, validateFormats: false, allErrors: true, logger: false }) as unknown as AjvCore,
 }
 const declared: Record<SchemaDialect, string | undefined> = {
   '2020-12': undefined,

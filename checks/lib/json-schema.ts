@@ -87,7 +87,8 @@ export function schemaDialect(schema: Record<string, unknown>): SchemaDialect | 
 /** Compiles a schema once per distinct text and dialect; the answer says why it does not compile. */
 export function compileSchema(schema: Record<string, unknown>): CompiledSchema {
   const dialect = schemaDialect(schema)
-  if (!dialect) return { ok: false, dialect: null, problem: `unsupported $schema dialect "${clip(String(schema.$schema), 80)}"` }
+  if (!dialect)
+    return { ok: false, dialect: null, problem: `unsupported $schema dialect "${clip(String(schema.$schema), 80)}"` }
   const key = `${dialect}\n${JSON.stringify(schema)}`
   const known = compiled.get(key)
   if (known) return known

@@ -24,9 +24,16 @@ export interface ManifestRule {
 export function judgeManifest(snapshot: HttpSnapshot, rule: ManifestRule): Outcome {
   const document = readJsonObject(snapshot)
   if (document.state !== 'ok') {
-    return { status: 'fail', details: `${describeJsonProblem(snapshot, document)}: no manifest`, recommendation: rule.publish }
+    return {
+      status: 'fail',
+      details: `${describeJsonProblem(snapshot, document)}: no manifest`,
+      recommendation: rule.publish,
+    }
   }
-  const problems = [...missingFields(document.value, rule.fields).map((field) => `no ${field}`), ...(rule.extraProblems?.(document.value) ?? [])]
+  const problems = [
+    ...missingFields(document.value, rule.fields).map((field) => `no ${field}`),
+    ...(rule.extraProblems?.(document.value) ?? []),
+  ]
   if (problems.length > 0) {
     return {
       status: 'warning',

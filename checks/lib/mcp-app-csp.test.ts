@@ -37,7 +37,11 @@ describe('externalReferences', () => {
   })
 
   test('a self-contained view reaches nothing', () => {
-    expect(externalReferences('<!doctype html><html><body><script>fetch("/api")</script><img src="data:image/png;base64,AA"></body></html>')).toEqual([])
+    expect(
+      externalReferences(
+        '<!doctype html><html><body><script>fetch("/api")</script><img src="data:image/png;base64,AA"></body></html>',
+      ),
+    ).toEqual([])
   })
 })
 
@@ -63,8 +67,14 @@ describe('cspEntryCovers', () => {
   })
 
   test('undeclared references are matched per list', () => {
-    const references = externalReferences('<img src="https://cdn.example/a.png"><script>fetch("https://cdn.example/x")</script>')
-    expect(undeclaredReferences(references, { resourceDomains: ['https://cdn.example'] }).map((reference) => reference.directive)).toEqual(['connectDomains'])
+    const references = externalReferences(
+      '<img src="https://cdn.example/a.png"><script>fetch("https://cdn.example/x")</script>',
+    )
+    expect(
+      undeclaredReferences(references, { resourceDomains: ['https://cdn.example'] }).map(
+        (reference) => reference.directive,
+      ),
+    ).toEqual(['connectDomains'])
     expect(undeclaredReferences(references, null)).toHaveLength(2)
   })
 })

@@ -5,7 +5,6 @@
 import { loadBoundedHtml } from '../../core/parse/html.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
-
 export const CSP_DIRECTIVES = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const
 export type CspDirective = (typeof CSP_DIRECTIVES)[number]
 /** Host-specific CSP keys in use (ChatGPT's `redirectDomains` for openExternal targets): accepted, not judged. */
@@ -51,7 +50,13 @@ export function validateUiResourceMeta(ui: unknown, where: string): UiMetaReport
         }
         const entries = value as string[]
         const notOrigins = entries.filter((entry) => !ORIGIN_ENTRY.test(entry))
-        if (notOrigins.length > 0) warnings.push(`${where}.csp.${key} has entries that are not origins: ${notOrigins.slice(0, 3).map((entry) => `"${entry}"`).join(', ')}`)
+        if (notOrigins.length > 0)
+          warnings.push(
+            `${where}.csp.${key} has entries that are not origins: ${notOrigins
+              .slice(0, 3)
+              .map((entry) => `"${entry}"`)
+              .join(', ')}`,
+          )
         if (known) csp[key as CspDirective] = entries
       }
     }
@@ -61,11 +66,13 @@ export function validateUiResourceMeta(ui: unknown, where: string): UiMetaReport
     else {
       for (const [key, value] of Object.entries(ui.permissions)) {
         if (!PERMISSION_KEYS.includes(key)) warnings.push(`${where}.permissions has unknown permission ${key}`)
-        else if (!isRecord(value)) errors.push(`${where}.permissions.${key} is ${describeType(value)}, not an object ({})`)
+        else if (!isRecord(value))
+          errors.push(`${where}.permissions.${key} is ${describeType(value)}, not an object ({})`)
       }
     }
   }
-  if (ui.domain !== undefined && typeof ui.domain !== 'string') errors.push(`${where}.domain is ${describeType(ui.domain)}, not a string`)
+  if (ui.domain !== undefined && typeof ui.domain !== 'string')
+    errors.push(`${where}.domain is ${describeType(ui.domain)}, not a string`)
   if (ui.prefersBorder !== undefined && typeof ui.prefersBorder !== 'boolean') {
     errors.push(`${where}.prefersBorder is ${describeType(ui.prefersBorder)}, not a boolean`)
   }
@@ -76,9 +83,14 @@ export function validateUiResourceMeta(ui: unknown, where: string): UiMetaReport
 export function openaiWidgetCsp(meta: Record<string, unknown> | undefined): DeclaredCsp | null {
   const widget = meta?.['openai/widgetCSP']
   if (!isRecord(widget)) return null
-  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : undefined)
+  const strings = (value: unknown) =>
+    Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : undefined
   const csp: DeclaredCsp = {}
-  const pairs = [['connect_domains', 'connectDomains'], ['resource_domains', 'resourceDomains'], ['frame_domains', 'frameDomains']] as const
+  const pairs = [
+    ['connect_domains', 'connectDomains'],
+    ['resource_domains', 'resourceDomains'],
+    ['frame_domains', 'frameDomains'],
+  ] as const
   for (const [from, to] of pairs) {
     const entries = strings(widget[from])
     if (entries) csp[to] = entries
@@ -149,27 +161,40 @@ export function externalReferences(html: string): ExternalReference[] {
   const found: ExternalReference[] = []
   const add = (url: string | undefined, directive: CspDirective, via: string) => {
     const origin = url ? originOf(url) : null
-    if (origin && !found.some((entry) => entry.origin === origin && entry.directive === directive)) found.push({ origin, directive, via })
+    if (origin && !found.some((entry) => entry.origin === origin && entry.directive === directive))
+      found.push({ origin, directive, via })
   }
   for (const [selector, attribute] of RESOURCE_ELEMENTS) {
-    $(selector).each((_, element) => add($(element).attr(attribute), 'resourceDomains', `<${selector.split('[')[0]} ${attribute}>`))
+    $(selector).each((_, element) =>
+      add($(element).attr(attribute), 'resourceDomains', `<${selector.split('[')[0]} ${attribute}>`),
+    )
   }
   $('img[srcset], source[srcset]').each((_, element) => {
-    for (const candidate of ($(element).attr('srcset') ?? '').split(',')) add(candidate.trim().split(/\s+/)[0], 'resourceDomains', '<img srcset>')
+    for (const candidate of ($(element).attr('srcset') ?? '').split(','))
+      add(candidate.trim().split(/\s+/)[0], 'resourceDomains', '<img srcset>')
   })
   $('link[href]').each((_, element) => {
-    if (RESOURCE_LINK_RELS.test($(element).attr('rel') ?? '')) add($(element).attr('href'), 'resourceDomains', '<link href>')
+    if (RESOURCE_LINK_RELS.test($(element).attr('rel') ?? ''))
+      add($(element).attr('href'), 'resourceDomains', '<link href>')
   })
   $('iframe[src], frame[src]').each((_, element) => add($(element).attr('src'), 'frameDomains', '<iframe src>'))
   $('base[href]').each((_, element) => add($(element).attr('href'), 'baseUriDomains', '<base href>'))
-  const css = [...$('style').toArray().map((element) => $(element).text()), ...$('[style]').toArray().map((element) => $(element).attr('style') ?? '')]
+  const css = [
+    ...$('style')
+      .toArray()
+      .map((element) => $(element).text()),
+    ...$('[style]')
+      .toArray()
+      .map((element) => $(element).attr('style') ?? ''),
+  ]
   for (const text of css) {
     for (const match of text.matchAll(CSS_URL)) add(match[1], 'resourceDomains', 'CSS url()')
     for (const match of text.matchAll(CSS_IMPORT)) add(match[1], 'resourceDomains', 'CSS @import')
   }
   for (const element of $('script:not([src])').toArray()) {
     const code = $(element).text()
-    for (const [pattern, via] of SCRIPT_CONNECT) for (const match of code.matchAll(pattern)) add(match[1], 'connectDomains', via)
+    for (const [pattern, via] of SCRIPT_CONNECT)
+      for (const match of code.matchAll(pattern)) add(match[1], 'connectDomains', via)
     for (const match of code.matchAll(SCRIPT_IMPORT)) add(match[1], 'resourceDomains', 'import')
   }
   return found
@@ -205,6 +230,11 @@ export function cspEntryCovers(entry: string, origin: string): boolean {
 }
 
 /** The references no entry of their CSP list covers. */
-export function undeclaredReferences(references: readonly ExternalReference[], csp: DeclaredCsp | null): ExternalReference[] {
-  return references.filter((reference) => !(csp?.[reference.directive] ?? []).some((entry) => cspEntryCovers(entry, reference.origin)))
+export function undeclaredReferences(
+  references: readonly ExternalReference[],
+  csp: DeclaredCsp | null,
+): ExternalReference[] {
+  return references.filter(
+    (reference) => !(csp?.[reference.directive] ?? []).some((entry) => cspEntryCovers(entry, reference.origin)),
+  )
 }

@@ -12,7 +12,9 @@ describe('toolVisibility', () => {
     ['app', false, 1],
     [{ model: true }, true, 1],
   ] as const)('%j -> model-visible %s with %d problem(s)', (visibility, modelVisible, problems) => {
-    const result = toolVisibility(tool('t', { _meta: { ui: { resourceUri: 'ui://a', ...(visibility === undefined ? {} : { visibility }) } } }))
+    const result = toolVisibility(
+      tool('t', { _meta: { ui: { resourceUri: 'ui://a', ...(visibility === undefined ? {} : { visibility }) } } }),
+    )
     expect(result.modelVisible).toBe(modelVisible)
     expect(result.problems).toHaveLength(problems)
   })
@@ -25,7 +27,12 @@ describe('UI resource content', () => {
   })
 
   test('document shape', () => {
-    expect(htmlShape('<!-- built --><!DOCTYPE html><html lang="en"></html>')).toEqual({ empty: false, markup: true, htmlElement: true, doctype: true })
+    expect(htmlShape('<!-- built --><!DOCTYPE html><html lang="en"></html>')).toEqual({
+      empty: false,
+      markup: true,
+      htmlElement: true,
+      doctype: true,
+    })
     expect(htmlShape('<div></div>')).toMatchObject({ htmlElement: false, doctype: false, markup: true })
     expect(htmlShape('plain words')).toMatchObject({ markup: false })
   })

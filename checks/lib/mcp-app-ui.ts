@@ -6,7 +6,8 @@ import type { McpServerArtifact, McpTool } from '../../core/engine/collectors/mc
 import { UI_EXTENSION_ID, type UiLinkSource, type UiToolLink } from '../../core/engine/lib/mcp-app.ts'
 import { isRecord, parseJson } from '../../core/engine/snapshot.ts'
 
-export const MCP_APPS_SPEC_URL = 'https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx'
+export const MCP_APPS_SPEC_URL =
+  'https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx'
 
 /** Links grouped by resource URI, in first-seen order. */
 export function linksByUri(links: readonly UiToolLink[]): Map<string, UiToolLink[]> {
@@ -56,7 +57,8 @@ export function toolVisibility(tool: McpTool): ToolVisibility {
     values = [...VISIBILITY_VALUES]
   }
   const unknown = values.filter((value) => !(VISIBILITY_VALUES as readonly string[]).includes(value))
-  if (unknown.length > 0) problems.push(`unknown visibility value(s) ${unknown.map((value) => `"${value}"`).join(', ')}`)
+  if (unknown.length > 0)
+    problems.push(`unknown visibility value(s) ${unknown.map((value) => `"${value}"`).join(', ')}`)
   return { declared: true, values, problems, modelVisible: values.includes('model') }
 }
 
@@ -98,12 +100,18 @@ export function scannerAdvertisedUi(mcp: Pick<McpServerArtifact, 'initialize' | 
   }
   return [mcp.initialize.request.body, mcp.discover.request.body].some((body) => {
     const capabilities = capabilitiesIn(body)
-    return isRecord(capabilities) && isRecord(capabilities.extensions) && capabilities.extensions[UI_EXTENSION_ID] !== undefined
+    return (
+      isRecord(capabilities) &&
+      isRecord(capabilities.extensions) &&
+      capabilities.extensions[UI_EXTENSION_ID] !== undefined
+    )
   })
 }
 
 /** Where the server declares the UI extension: `extensions` (SEP-1724), `experimental` (pre-extensions servers), or nowhere. */
-export function declaredUiExtension(capabilities: Record<string, unknown> | undefined): { where: 'extensions' | 'experimental'; value: unknown } | null {
+export function declaredUiExtension(
+  capabilities: Record<string, unknown> | undefined,
+): { where: 'extensions' | 'experimental'; value: unknown } | null {
   for (const where of ['extensions', 'experimental'] as const) {
     const group = capabilities?.[where]
     if (isRecord(group) && group[UI_EXTENSION_ID] !== undefined) return { where, value: group[UI_EXTENSION_ID] }
@@ -116,4 +124,3 @@ export function fixSentence(fixes: readonly string[]): string {
   const text = [...new Set(fixes)].join('; ')
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
 }
-

@@ -2,7 +2,13 @@
  * Pure helpers shared by the MCP checks (checks/mcp/*, docs/checks.md §6): reading the collector's raw exchanges,
  * gating on the tool list, and the known protocol revisions. Compiling tool JSON Schemas is checks/lib/json-schema.ts.
  */
-import type { JsonRpcError, McpExchange, McpList, McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
+import type {
+  JsonRpcError,
+  McpExchange,
+  McpList,
+  McpServerArtifact,
+  McpTool,
+} from '../../core/engine/collectors/mcp.ts'
 import { na, type Outcome } from '../../core/engine/check.ts'
 import { clip, listSome } from '../../core/engine/lib/describe.ts'
 import { isRecord, parseJson } from '../../core/engine/snapshot.ts'
@@ -40,7 +46,8 @@ export function unfinished(exchange: McpExchange): boolean {
   return exchange.status === null || (exchange.error !== undefined && exchange.response === undefined)
 }
 
-export const is2xx = (exchange: McpExchange): boolean => exchange.status !== null && exchange.status >= 200 && exchange.status < 300
+export const is2xx = (exchange: McpExchange): boolean =>
+  exchange.status !== null && exchange.status >= 200 && exchange.status < 300
 
 /** The JSON-RPC result object of an exchange, when one came back. */
 export function resultOf(exchange: McpExchange): Record<string, unknown> | undefined {
@@ -129,7 +136,8 @@ export function discoverProblems(result: Record<string, unknown>): string[] {
   return problems
 }
 
-export const isVersionDate = (value: unknown): value is string => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+export const isVersionDate = (value: unknown): value is string =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
 
 /** The trimmed string, or '' for anything that is not a string. */
 export function text(value: unknown): string {
@@ -161,7 +169,8 @@ export function quoted(names: readonly string[], max = 3): string {
 export function listedTools(mcp: Pick<McpServerArtifact, 'tools'>): { tools: McpTool[] } | { outcome: Outcome } {
   if (mcp.tools.items.length > 0) return { tools: mcp.tools.items }
   const failure = listFailure(mcp.tools)
-  if (failure?.kind === 'unfinished') return { outcome: unreachable(`tools/list did not complete (${failure.detail}), so there are no tools to judge`) }
+  if (failure?.kind === 'unfinished')
+    return { outcome: unreachable(`tools/list did not complete (${failure.detail}), so there are no tools to judge`) }
   const why = failure ? `tools/list failed with ${failure.detail}` : 'the server lists no tools'
   return { outcome: na(`No tools to judge: ${why} (mcp-tools-list reports this)`) }
 }

@@ -33,7 +33,9 @@ export function responses402(probes: PaymentProbesArtifact): Seen402[] {
 function paymentSignalReasons(commerce: CommerceSignals, probes: PaymentProbesArtifact): string[] {
   const reasons: string[] = []
   if (commerce.isCommerce) reasons.push(`commerce signals (${commerce.reasons.slice(0, 2).join('; ') || 'detected'})`)
-  const paidOperations = probes.responses.filter((probe) => probe.via === 'openapi-paid').map((probe) => probe.operation ?? probe.url)
+  const paidOperations = probes.responses
+    .filter((probe) => probe.via === 'openapi-paid')
+    .map((probe) => probe.operation ?? probe.url)
   if (paidOperations.length > 0) reasons.push(`OpenAPI operations that declare payment (${paidOperations.join(', ')})`)
   return reasons
 }
@@ -51,7 +53,10 @@ export function no402Outcome(
   const probed = probedPaths(probes)
   const signals = paymentSignalReasons(commerce, probes)
   if (signals.length === 0) return na(`No 402 on the probed URLs (${probed}) and no commerce or payment signal`)
-  return fail(`No probed URL (${probed}) answered 402 with ${expected}, although the site shows ${signals.join(' and ')}`, recommendation)
+  return fail(
+    `No probed URL (${probed}) answered 402 with ${expected}, although the site shows ${signals.join(' and ')}`,
+    recommendation,
+  )
 }
 
 export function probedPaths(probes: PaymentProbesArtifact): string {
@@ -142,7 +147,8 @@ export function readPaymentChallenges(response: Pick<HttpSnapshot, 'headers'>): 
       if (params.request?.trim() && !isRecord(decodeBase64Url(params.request))) {
         problems.push('request is not base64url-encoded JSON')
       }
-      if (params.method && params.method !== params.method.toLowerCase()) problems.push(`method "${params.method}" is not lower-case`)
+      if (params.method && params.method !== params.method.toLowerCase())
+        problems.push(`method "${params.method}" is not lower-case`)
       return {
         method: params.method ?? '',
         intent: params.intent ?? '',
@@ -199,10 +205,14 @@ export function findPrices(text: string): string[] {
  * price a text can state without an amount; a bare "free" (free shipping, free trial) is not one.
  */
 export function statesFreePlan(text: string): boolean {
-  return /\bfree\s+(?:plan|tier|forever|of charge)\b|\b(?:plan|tier|price)\s*:\s*free\b|\bfree\s*[-–:]\s*(?:\$|€|£)?0\b/i.test(text)
+  return /\bfree\s+(?:plan|tier|forever|of charge)\b|\b(?:plan|tier|price)\s*:\s*free\b|\bfree\s*[-–:]\s*(?:\$|€|£)?0\b/i.test(
+    text,
+  )
 }
 
 /** "Contact sales" style wording that replaces a price. */
 export function mentionsContactSales(text: string): boolean {
-  return /\b(?:contact (?:sales|us)|talk to (?:sales|us)|request (?:a )?(?:quote|demo)|get (?:a )?quote|custom pricing)\b/i.test(text)
+  return /\b(?:contact (?:sales|us)|talk to (?:sales|us)|request (?:a )?(?:quote|demo)|get (?:a )?quote|custom pricing)\b/i.test(
+    text,
+  )
 }

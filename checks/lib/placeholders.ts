@@ -16,7 +16,10 @@ export function templatePlaceholder(text: string): string | null {
   for (const pattern of PLACEHOLDERS) {
     const match = pattern.exec(text)
     if (match) {
-      const line = text.slice(text.lastIndexOf('\n', match.index) + 1).split('\n', 1)[0]!.trim()
+      const line = text
+        .slice(text.lastIndexOf('\n', match.index) + 1)
+        .split('\n', 1)[0]!
+        .trim()
       return line.slice(0, 100)
     }
   }

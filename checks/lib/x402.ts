@@ -27,7 +27,13 @@ export function readX402(response: Pick<HttpSnapshot, 'headers' | 'body'>): X402
   if (header !== undefined) {
     const decoded = decodeBase64Json(header)
     if (decoded === undefined) {
-      return { version: 2, source: 'header', valid: false, problems: ['PAYMENT-REQUIRED is not base64-encoded JSON'], options: [] }
+      return {
+        version: 2,
+        source: 'header',
+        valid: false,
+        problems: ['PAYMENT-REQUIRED is not base64-encoded JSON'],
+        options: [],
+      }
     }
     return reading(2, 'header', decoded, validatePaymentRequiredV2(decoded))
   }
@@ -48,7 +54,8 @@ export function validatePaymentRequiredV2(value: unknown): string[] {
   problems.push(
     ...validateAccepts(value.accepts, (option, at) => {
       const issues = missing(option, ['scheme', 'network', 'asset', 'payTo'], at)
-      if (nonEmpty(option.network) && !CAIP2.test(option.network)) issues.push(`${at}.network "${option.network}" is not a CAIP-2 id`)
+      if (nonEmpty(option.network) && !CAIP2.test(option.network))
+        issues.push(`${at}.network "${option.network}" is not a CAIP-2 id`)
       if (option.amount !== undefined && !(typeof option.amount === 'string' && ATOMIC_AMOUNT.test(option.amount))) {
         issues.push(`${at}.amount must be a base-10 string of atomic units`)
       }

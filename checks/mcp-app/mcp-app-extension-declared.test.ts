@@ -16,13 +16,25 @@ const TOOLS = { tools: {} }
 describe('mcp-app-extension-declared', () => {
   test('metadata matches the catalog', () => {
     expect(checkMetaSchema.safeParse(check.meta).success).toBe(true)
-    expect(check.meta).toMatchObject({ layer: 'discovery', tier: 'emerging', maturity: 'emerging', bonus: true, draft: false, maxScore: 2, applicability: 'mcp-app' })
+    expect(check.meta).toMatchObject({
+      layer: 'discovery',
+      tier: 'emerging',
+      maturity: 'emerging',
+      bonus: true,
+      draft: false,
+      maxScore: 2,
+      applicability: 'mcp-app',
+    })
     expect(check.meta.appliesTo).toEqual(['mcp-app'])
   })
 
   test.each([
     ['declared under extensions', app, 'pass'],
-    ['declared as true instead of an object', withCapabilities({ ...TOOLS, extensions: { [UI_EXTENSION_ID]: true } }), 'warning'],
+    [
+      'declared as true instead of an object',
+      withCapabilities({ ...TOOLS, extensions: { [UI_EXTENSION_ID]: true } }),
+      'warning',
+    ],
     ['declared under experimental', withCapabilities({ ...TOOLS, experimental: { [UI_EXTENSION_ID]: {} } }), 'warning'],
     ['advertised by the scanner but not declared', withCapabilities(TOOLS), 'fail'],
     ['not declared and the scanner did not advertise it', withCapabilities(TOOLS, mcpServer()), 'na'],
@@ -39,7 +51,13 @@ describe('mcp-app-extension-declared', () => {
       jsonrpc: '2.0',
       id: 'd1',
       method: 'server/discover',
-      params: { _meta: { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [UI_EXTENSION_ID]: { mimeTypes: ['text/html;profile=mcp-app'] } } } } },
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/clientCapabilities': {
+            extensions: { [UI_EXTENSION_ID]: { mimeTypes: ['text/html;profile=mcp-app'] } },
+          },
+        },
+      },
     })
     const plain = withCapabilities(TOOLS, mcpServer())
     const modern = { ...plain, discover: { ...plain.discover, request: { ...plain.discover.request, body } } }

@@ -26,10 +26,15 @@ export default defineCheck({
     needs: ['mcp'],
   },
   run({ mcp }) {
-    if (!mcp.handshake) return unreachable(`The handshake did not succeed (initialize: ${describeExchange(mcp.initialize)}), so the capabilities are unknown`)
+    if (!mcp.handshake)
+      return unreachable(
+        `The handshake did not succeed (initialize: ${describeExchange(mcp.initialize)}), so the capabilities are unknown`,
+      )
     const declared = declaredUiExtension(mcp.handshake.capabilities)
     if (declared?.where === 'extensions' && isRecord(declared.value)) {
-      return pass(`capabilities.extensions["${UI_EXTENSION_ID}"] is declared (${JSON.stringify(declared.value).slice(0, 80)})`)
+      return pass(
+        `capabilities.extensions["${UI_EXTENSION_ID}"] is declared (${JSON.stringify(declared.value).slice(0, 80)})`,
+      )
     }
     if (declared?.where === 'extensions') {
       return warn(
@@ -44,7 +49,9 @@ export default defineCheck({
       )
     }
     if (!scannerAdvertisedUi(mcp)) {
-      return na(`The scanner's initialize did not advertise ${UI_EXTENSION_ID}, so the server was not asked to declare it`)
+      return na(
+        `The scanner's initialize did not advertise ${UI_EXTENSION_ID}, so the server was not asked to declare it`,
+      )
     }
     return fail(
       `The scanner advertised ${UI_EXTENSION_ID} in initialize, but the server's capabilities do not declare it (${Object.keys(mcp.handshake.capabilities ?? {}).join(', ') || 'none'})`,

@@ -39,7 +39,8 @@ export default defineCheck({
     const listed = listedTools(mcp)
     if ('outcome' in listed) return listed.outcome
     const uiTools = [...new Map(uiLinks(listed.tools).map((link) => [link.tool.name, link.tool])).values()]
-    if (uiTools.length === 0) return na('No tool links a UI resource, so there is no UI tool to judge (mcp-app-ui-resource reports this)')
+    if (uiTools.length === 0)
+      return na('No tool links a UI resource, so there is no UI tool to judge (mcp-app-ui-resource reports this)')
     // A call of a UI tool that did not complete leaves its result unknown: the verdict waits for it (error), unless
     // it is already a failure.
     const unfinishedCalls = mcp.toolCalls
@@ -53,7 +54,9 @@ function judgeUiTools(uiTools: readonly McpTool[], toolCalls: McpServerArtifact[
   const names = new Set(uiTools.map((tool) => tool.name))
   const undescribed = uiTools.filter((tool) => text(tool.description).length < MIN_DESCRIPTION).map((tool) => tool.name)
   const calls = toolCalls.filter((call) => names.has(call.name) && call.result !== undefined)
-  const judged = calls.filter((call) => call.result!.isError !== true).map((call) => ({ name: call.name, verdict: callVerdict(call.result!) }))
+  const judged = calls
+    .filter((call) => call.result!.isError !== true)
+    .map((call) => ({ name: call.name, verdict: callVerdict(call.result!) }))
   const errored = calls.filter((call) => call.result!.isError === true).map((call) => call.name)
   const by = (verdict: CallVerdict) => judged.filter((call) => call.verdict === verdict).map((call) => call.name)
 
@@ -74,7 +77,9 @@ function judgeUiTools(uiTools: readonly McpTool[], toolCalls: McpServerArtifact[
   const fixes: string[] = []
   const structuredOnly = by('structured-only')
   if (structuredOnly.length > 0) {
-    issues.push(`${quoted(structuredOnly)} returned only structuredContent, which the model and text-only hosts do not read`)
+    issues.push(
+      `${quoted(structuredOnly)} returned only structuredContent, which the model and text-only hosts do not read`,
+    )
     fixes.push(`add a text summary to content[] of ${quoted(structuredOnly)}`)
   }
   const otherContent = by('other-content')
@@ -83,11 +88,16 @@ function judgeUiTools(uiTools: readonly McpTool[], toolCalls: McpServerArtifact[
     fixes.push(`add a {"type": "text"} item to content[] of ${quoted(otherContent)}`)
   }
   if (undescribed.length > 0) {
-    issues.push(`${undescribed.length} of ${uiTools.length} UI tool(s) have a description under ${MIN_DESCRIPTION} characters (${quoted(undescribed)})`)
+    issues.push(
+      `${undescribed.length} of ${uiTools.length} UI tool(s) have a description under ${MIN_DESCRIPTION} characters (${quoted(undescribed)})`,
+    )
     fixes.push(`describe ${quoted(undescribed)} in a sentence: what it shows and what the text result contains`)
   }
   if (issues.length > 0) return warn(`${issues.join('; ')}; ${evidence}`, fixSentence(fixes), { occurrences })
   const described = `${uiTools.length} UI tool(s) described`
   const texts = by('text')
-  return pass(texts.length > 0 ? `${described}; ${quoted(texts)} returned text in content[]` : `${described}; ${evidence}`, { occurrences })
+  return pass(
+    texts.length > 0 ? `${described}; ${quoted(texts)} returned text in content[]` : `${described}; ${evidence}`,
+    { occurrences },
+  )
 }

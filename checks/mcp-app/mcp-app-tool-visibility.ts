@@ -26,8 +26,13 @@ export default defineCheck({
     const listed = listedTools(mcp)
     if ('outcome' in listed) return listed.outcome
     const links = uiLinks(listed.tools)
-    if (links.length === 0) return na('No tool links a UI resource, so there is no UI tool visibility to judge (mcp-app-ui-resource reports this)')
-    const problems = listed.tools.flatMap((tool) => toolVisibility(tool).problems.map((problem) => `${tool.name}: ${problem}`))
+    if (links.length === 0)
+      return na(
+        'No tool links a UI resource, so there is no UI tool visibility to judge (mcp-app-ui-resource reports this)',
+      )
+    const problems = listed.tools.flatMap((tool) =>
+      toolVisibility(tool).problems.map((problem) => `${tool.name}: ${problem}`),
+    )
     const uiTools = links.map((link) => ({ name: link.tool.name, visibility: toolVisibility(link.tool) }))
     const modelVisible = uiTools.filter((tool) => tool.visibility.modelVisible)
     const appOnly = uiTools.filter((tool) => !tool.visibility.modelVisible).map((tool) => tool.name)

@@ -5,12 +5,19 @@ import { defineCheck, fail, na, type Outcome, pass, warn } from '../../core/engi
 import { listSome } from '../../core/engine/lib/describe.ts'
 import { unreachable } from '../lib/outcomes.ts'
 import { classifyUiMimeType } from '../../core/engine/lib/mcp-app.ts'
-import { type DeclaredCsp, externalReferences, openaiWidgetCsp, undeclaredReferences, validateUiResourceMeta } from '../lib/mcp-app-csp.ts'
+import {
+  type DeclaredCsp,
+  externalReferences,
+  openaiWidgetCsp,
+  undeclaredReferences,
+  validateUiResourceMeta,
+} from '../lib/mcp-app-csp.ts'
 import { fixSentence, MCP_APPS_SPEC_URL, uiContentHtml } from '../lib/mcp-app-ui.ts'
 import { describeExchange, settle, unfinished } from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
-const EXAMPLE = '_meta: {"ui": {"csp": {"connectDomains": ["https://api.example.com"], "resourceDomains": ["https://cdn.example.com"]}, "prefersBorder": true}}'
+const EXAMPLE =
+  '_meta: {"ui": {"csp": {"connectDomains": ["https://api.example.com"], "resourceDomains": ["https://cdn.example.com"]}, "prefersBorder": true}}'
 
 interface Judged {
   uri: string
@@ -63,7 +70,8 @@ function judge(resource: McpServerArtifact['uiResources'][number], listed: McpRe
   }
   if (undeclared.length > 0) {
     const byList = new Map<string, string[]>()
-    for (const reference of undeclared) byList.set(reference.directive, [...(byList.get(reference.directive) ?? []), reference.origin])
+    for (const reference of undeclared)
+      byList.set(reference.directive, [...(byList.get(reference.directive) ?? []), reference.origin])
     const lists = [...byList].map(([directive, origins]) => `${directive}: ${listSome(origins)}`)
     judged.warnings.push(
       `${uri} reaches ${listSome(undeclared.map((reference) => `${reference.origin} (${reference.via})`))} without declaring ${undeclared.length === 1 ? 'it' : 'them'}, so the host's CSP will block ${undeclared.length === 1 ? 'it' : 'them'}`,
@@ -97,11 +105,17 @@ export default defineCheck({
         unfinishedReads.push(`resources/read of ${resource.uri} (${describeExchange(resource.read)})`)
         return []
       }
-      const result = judge(resource, mcp.resources.items.find((item) => item.uri === resource.uri))
+      const result = judge(
+        resource,
+        mcp.resources.items.find((item) => item.uri === resource.uri),
+      )
       return result ? [result] : []
     })
     if (judged.length === 0) {
-      if (unfinishedReads.length > 0) return unreachable(`${listSome(unfinishedReads)} did not complete, so the UI metadata cannot be judged; retry the scan`)
+      if (unfinishedReads.length > 0)
+        return unreachable(
+          `${listSome(unfinishedReads)} did not complete, so the UI metadata cannot be judged; retry the scan`,
+        )
       return na(
         mcp.uiResources.length === 0
           ? 'No UI resource was linked and read, so there is no UI metadata to judge (mcp-app-ui-resource reports why)'
@@ -118,7 +132,11 @@ function verdict(judged: readonly Judged[]): Outcome {
   const warnings = judged.flatMap((entry) => entry.warnings)
   const occurrences = judged.length
   if (errors.length > 0) {
-    return fail(`UI metadata has the wrong types, so hosts cannot apply it: ${listSome(errors, 4)}${warnings.length > 0 ? `; also ${listSome(warnings, 2)}` : ''}`, fixes, { occurrences })
+    return fail(
+      `UI metadata has the wrong types, so hosts cannot apply it: ${listSome(errors, 4)}${warnings.length > 0 ? `; also ${listSome(warnings, 2)}` : ''}`,
+      fixes,
+      { occurrences },
+    )
   }
   if (warnings.length > 0) return warn(listSome(warnings, 4), fixes, { occurrences })
   const origins = judged.reduce((sum, entry) => sum + entry.origins, 0)

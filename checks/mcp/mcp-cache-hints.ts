@@ -19,7 +19,8 @@ export function envelopeProblems(envelope: ResultEnvelope): string[] {
     problems.push(`ttlMs ${JSON.stringify(envelope.ttlMs)} (not an integer >= 0)`)
   }
   if (envelope.cacheScope === undefined) problems.push('no cacheScope')
-  else if (!CACHE_SCOPES.includes(envelope.cacheScope)) problems.push(`cacheScope ${JSON.stringify(envelope.cacheScope)} (not "public" or "private")`)
+  else if (!CACHE_SCOPES.includes(envelope.cacheScope))
+    problems.push(`cacheScope ${JSON.stringify(envelope.cacheScope)} (not "public" or "private")`)
   return problems
 }
 
@@ -33,10 +34,17 @@ function cacheableResults(mcp: McpServerArtifact): [string, ResultEnvelope][] {
   const discovered = resultOf(mcp.discover)
   if (discovered) results.push(['server/discover', resultEnvelope(discovered)])
   if (!isModern(mcp)) return results
-  for (const [method, list] of [['tools/list', mcp.tools], ['resources/list', mcp.resources], ['prompts/list', mcp.prompts]] as const) {
+  for (const [method, list] of [
+    ['tools/list', mcp.tools],
+    ['resources/list', mcp.resources],
+    ['prompts/list', mcp.prompts],
+  ] as const) {
     if (list.pages > 0 && list.envelope) results.push([method, list.envelope])
   }
-  for (const [method, exchange] of [['resources/templates/list', mcp.resourceTemplates], ['resources/read', mcp.resourceRead]] as const) {
+  for (const [method, exchange] of [
+    ['resources/templates/list', mcp.resourceTemplates],
+    ['resources/read', mcp.resourceRead],
+  ] as const) {
     const result = exchange ? resultOf(exchange) : undefined
     if (result) results.push([method, resultEnvelope(result)])
   }
@@ -62,16 +70,30 @@ export default defineCheck({
     needs: ['mcp'],
   },
   run({ mcp }) {
-    if (!speaksModern(mcp)) return na('The server speaks only handshake-based revisions (2025-11-25 or earlier), whose results carry no resultType or cache hints')
-    if (unfinished(mcp.discover)) return unreachable(`server/discover did not complete: ${describeExchange(mcp.discover)}`)
+    if (!speaksModern(mcp))
+      return na(
+        'The server speaks only handshake-based revisions (2025-11-25 or earlier), whose results carry no resultType or cache hints',
+      )
+    if (unfinished(mcp.discover))
+      return unreachable(`server/discover did not complete: ${describeExchange(mcp.discover)}`)
     const results = cacheableResults(mcp)
-    if (results.length === 0) return na('No cacheable result came back (server/discover, the lists and resources/read all failed; other checks report why)')
+    if (results.length === 0)
+      return na(
+        'No cacheable result came back (server/discover, the lists and resources/read all failed; other checks report why)',
+      )
     const flawed = results.flatMap(([method, envelope]) => {
       const problems = envelopeProblems(envelope)
       return problems.length > 0 ? [`${method} has ${problems.join(', ')}`] : []
     })
-    const methods = listSome(results.map(([method]) => method), 6)
-    if (flawed.length > 0) return warn(`${flawed.length} of ${results.length} cacheable results lack what 2026-07-28 requires: ${listSome(flawed, 4)}`, FIX)
+    const methods = listSome(
+      results.map(([method]) => method),
+      6,
+    )
+    if (flawed.length > 0)
+      return warn(
+        `${flawed.length} of ${results.length} cacheable results lack what 2026-07-28 requires: ${listSome(flawed, 4)}`,
+        FIX,
+      )
     return pass(`${methods} ${results.length === 1 ? 'carries' : 'carry'} resultType, ttlMs and cacheScope`)
   },
 })

@@ -2,7 +2,16 @@
 // result), an unknown resource -32602/-32002, malformed JSON -32700 or HTTP 400. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
 import type { McpExchange, McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { describeExchange, errorCode, isModern, MCP_SPEC, resultOf, sentence, settle, unfinished } from '../lib/mcp-checks.ts'
+import {
+  describeExchange,
+  errorCode,
+  isModern,
+  MCP_SPEC,
+  resultOf,
+  sentence,
+  settle,
+  unfinished,
+} from '../lib/mcp-checks.ts'
 
 /** ok: the expected answer; wrong: a JSON-RPC error with the wrong code or status; bad: not a JSON-RPC error at all. */
 type Grade = 'ok' | 'wrong' | 'bad' | 'unfinished'
@@ -46,7 +55,9 @@ export default defineCheck({
     const outcome =
       wrong.length > 0
         ? warn(`Errors are JSON-RPC, but ${wrong.map(line).join('; ')}`, fix(wrong))
-        : pass(`All ${answered.length} bad requests get the expected JSON-RPC errors (${answered.map((probe) => `${probe.label}: ${shortAnswer(probe.exchange)}`).join(', ')})`)
+        : pass(
+            `All ${answered.length} bad requests get the expected JSON-RPC errors (${answered.map((probe) => `${probe.label}: ${shortAnswer(probe.exchange)}`).join(', ')})`,
+          )
     return settle(outcome, pending)
   },
 })
@@ -102,7 +113,11 @@ function gradeMalformed(exchange: McpExchange): Grade {
 
 /** A server error, an HTML page, or a success where an error was due. */
 function broken(exchange: McpExchange): boolean {
-  return (exchange.status ?? 0) >= 500 || exchange.html || (exchange.response?.result !== undefined && exchange.response.error === undefined)
+  return (
+    (exchange.status ?? 0) >= 500 ||
+    exchange.html ||
+    (exchange.response?.result !== undefined && exchange.response.error === undefined)
+  )
 }
 
 function shortAnswer(exchange: McpExchange): string {

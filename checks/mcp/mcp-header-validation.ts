@@ -26,15 +26,31 @@ export default defineCheck({
     needs: ['mcp'],
   },
   run({ mcp }) {
-    if (!speaksModern(mcp)) return na('The server speaks only handshake-based revisions (2025-11-25 or earlier), which have no Mcp-Method header')
+    if (!speaksModern(mcp))
+      return na(
+        'The server speaks only handshake-based revisions (2025-11-25 or earlier), which have no Mcp-Method header',
+      )
     const probe = mcp.probes.headerMismatch
-    if (unfinished(probe)) return unreachable(`server/discover sent with Mcp-Method: tools/list did not complete: ${describeExchange(probe)}`)
+    if (unfinished(probe))
+      return unreachable(
+        `server/discover sent with Mcp-Method: tools/list did not complete: ${describeExchange(probe)}`,
+      )
     const what = 'server/discover sent with the header Mcp-Method: tools/list'
     const code = errorCode(probe)
-    if (probe.status === 400 && code === HEADER_MISMATCH) return pass(`${what} is refused with HTTP 400 and -32020 (HeaderMismatch)`)
-    if (resultOf(probe) !== undefined || (probe.status !== null && probe.status >= 200 && probe.status < 300 && code === undefined)) {
-      return fail(`${what} is accepted (${describeExchange(probe)}): the server does not check the header against the body`, FIX)
+    if (probe.status === 400 && code === HEADER_MISMATCH)
+      return pass(`${what} is refused with HTTP 400 and -32020 (HeaderMismatch)`)
+    if (
+      resultOf(probe) !== undefined ||
+      (probe.status !== null && probe.status >= 200 && probe.status < 300 && code === undefined)
+    ) {
+      return fail(
+        `${what} is accepted (${describeExchange(probe)}): the server does not check the header against the body`,
+        FIX,
+      )
     }
-    return warn(`${what} is refused, but with ${describeExchange(probe)} instead of HTTP 400 and -32020 (HeaderMismatch)`, FIX)
+    return warn(
+      `${what} is refused, but with ${describeExchange(probe)} instead of HTTP 400 and -32020 (HeaderMismatch)`,
+      FIX,
+    )
   },
 })

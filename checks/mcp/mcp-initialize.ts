@@ -49,7 +49,8 @@ function judgeInitialize(mcp: McpServerArtifact): Outcome {
       )
     }
   } else {
-    if (unfinished(initialize)) return unreachable(`initialize to ${mcp.url} did not complete: ${describeExchange(initialize)}`)
+    if (unfinished(initialize))
+      return unreachable(`initialize to ${mcp.url} did not complete: ${describeExchange(initialize)}`)
     const error = initialize.response?.error
     if (error) {
       return fail(
@@ -59,7 +60,10 @@ function judgeInitialize(mcp: McpServerArtifact): Outcome {
     }
     if (initialize.html || !handshake) {
       const why = mcp.handshakeError ? ` (${mcp.handshakeError})` : ''
-      return fail(`initialize got ${describeExchange(initialize)}, not a JSON-RPC result${why}`, `Serve the MCP endpoint at ${mcp.url}: ${FIX_INITIALIZE}`)
+      return fail(
+        `initialize got ${describeExchange(initialize)}, not a JSON-RPC result${why}`,
+        `Serve the MCP endpoint at ${mcp.url}: ${FIX_INITIALIZE}`,
+      )
     }
   }
 
@@ -73,11 +77,15 @@ function judgeInitialize(mcp: McpServerArtifact): Outcome {
 
   const problems: string[] = []
   const pending: string[] = []
-  if (mcp.legacySseOnly) problems.push(`only the deprecated HTTP+SSE transport (2024-11-05) answered; a Streamable HTTP POST got ${describeExchange(initialize)}`)
+  if (mcp.legacySseOnly)
+    problems.push(
+      `only the deprecated HTTP+SSE transport (2024-11-05) answered; a Streamable HTTP POST got ${describeExchange(initialize)}`,
+    )
   if (!text(serverInfo.version)) problems.push('serverInfo.version is missing')
   const notification = mcp.initialized
   if (notification && unfinished(notification)) pending.push('notifications/initialized')
-  else if (notification && notification.status !== 202) problems.push(`notifications/initialized got ${describeExchange(notification)}, not 202 Accepted`)
+  else if (notification && notification.status !== 202)
+    problems.push(`notifications/initialized got ${describeExchange(notification)}, not 202 Accepted`)
 
   const summary = `initialize returns protocolVersion "${String(handshake.protocolVersion)}" and serverInfo "${text(serverInfo.name)}"${text(serverInfo.version) ? ` ${text(serverInfo.version)}` : ''}`
   const outcome =
@@ -86,9 +94,13 @@ function judgeInitialize(mcp: McpServerArtifact): Outcome {
       : warn(
           `${summary}, but ${problems.join('; ')}`,
           [
-            mcp.legacySseOnly && `Serve Streamable HTTP (POST with JSON or SSE responses) at ${mcp.url}, keeping HTTP+SSE only as a fallback.`,
+            mcp.legacySseOnly &&
+              `Serve Streamable HTTP (POST with JSON or SSE responses) at ${mcp.url}, keeping HTTP+SSE only as a fallback.`,
             !text(serverInfo.version) && 'Add serverInfo.version (e.g. "1.0.0") to the InitializeResult.',
-            notification && notification.status !== null && notification.status !== 202 && 'Answer notifications (notifications/initialized) with 202 Accepted and an empty body.',
+            notification &&
+              notification.status !== null &&
+              notification.status !== 202 &&
+              'Answer notifications (notifications/initialized) with 202 Accepted and an empty body.',
           ]
             .filter(Boolean)
             .join(' '),
@@ -100,7 +112,8 @@ function judgeDiscover(mcp: McpServerArtifact): Outcome {
   const { discover, handshake } = mcp
   const fix =
     'Answer server/discover with {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {...}} and serverInfo {name, version} in _meta["io.modelcontextprotocol/serverInfo"].'
-  if (unfinished(discover)) return unreachable(`server/discover to ${mcp.url} did not complete: ${describeExchange(discover)}`)
+  if (unfinished(discover))
+    return unreachable(`server/discover to ${mcp.url} did not complete: ${describeExchange(discover)}`)
   const result = discoverResult(mcp)
   if (!result) return fail(`server/discover got ${describeExchange(discover)}, not a JSON-RPC result`, fix)
   const problems = discoverProblems(result)
@@ -110,7 +123,10 @@ function judgeDiscover(mcp: McpServerArtifact): Outcome {
   const versions = (result.supportedVersions as string[]).join(', ')
   const summary = `server/discover (stateless 2026-07-28) answers supportedVersions [${versions}] and serverInfo "${text(serverInfo.name)}"`
   if (!text(serverInfo.version)) {
-    return warn(`${summary}, but serverInfo.version is missing`, 'Add a version (e.g. "1.0.0") to _meta["io.modelcontextprotocol/serverInfo"].')
+    return warn(
+      `${summary}, but serverInfo.version is missing`,
+      'Add a version (e.g. "1.0.0") to _meta["io.modelcontextprotocol/serverInfo"].',
+    )
   }
   return pass(`${summary} ${text(serverInfo.version)}`)
 }

@@ -2,7 +2,17 @@
 // invalid cursor gets -32602 (or an empty page). Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
 import type { McpList, McpServerArtifact } from '../../core/engine/collectors/mcp.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
-import { describeExchange, errorCode, listFailure, MCP_SPEC, quoted, resultOf, sentence, settle, unfinished } from '../lib/mcp-checks.ts'
+import {
+  describeExchange,
+  errorCode,
+  listFailure,
+  MCP_SPEC,
+  quoted,
+  resultOf,
+  sentence,
+  settle,
+  unfinished,
+} from '../lib/mcp-checks.ts'
 
 export default defineCheck({
   meta: {
@@ -32,7 +42,9 @@ export default defineCheck({
     const pending: string[] = []
     for (const [method, list] of lists) {
       if (list.cursorLoop) {
-        failures.push(`${method} hands out a nextCursor it already gave, so the chain loops (stopped after ${list.pages} pages)`)
+        failures.push(
+          `${method} hands out a nextCursor it already gave, so the chain loops (stopped after ${list.pages} pages)`,
+        )
         fixes.push(`make every ${method} nextCursor new and drop it on the last page`)
       } else if (list.truncated) {
         problems.push(`${method} still returned a nextCursor after ${list.pages} pages`)
@@ -40,7 +52,9 @@ export default defineCheck({
       }
       if (list.duplicatesAcrossPages.length > 0) {
         problems.push(`${method} repeats ${quoted(list.duplicatesAcrossPages)} on more than one page`)
-        fixes.push(`make ${method} cursors point past the items already returned (e.g. keyset cursors, not offsets into a changing list)`)
+        fixes.push(
+          `make ${method} cursors point past the items already returned (e.g. keyset cursors, not offsets into a changing list)`,
+        )
       }
       const failure = listFailure(list)
       if (list.pages > 0 && failure) {
@@ -62,7 +76,10 @@ export default defineCheck({
     const paged = lists.filter(([, list]) => list.pages > 1).map(([method, list]) => `${method} ${list.pages} pages`)
     const summary = paged.length > 0 ? `Pagination: ${paged.join(', ')}` : 'Every list fits on one page'
     if (failures.length > 0) return settle(fail([...failures, ...problems].join('; '), sentence(fixes)), pending)
-    const outcome = problems.length > 0 ? warn(`${summary}, but ${problems.join('; ')}`, sentence(fixes)) : pass(`${summary}; ${probe.detail}`)
+    const outcome =
+      problems.length > 0
+        ? warn(`${summary}, but ${problems.join('; ')}`, sentence(fixes))
+        : pass(`${summary}; ${probe.detail}`)
     return settle(outcome, pending)
   },
 })
@@ -82,7 +99,10 @@ function invalidCursor(mcp: McpServerArtifact): { grade: 'ok' | 'wrong' | 'unfin
     if (result.tools.length === 0) return { grade: 'ok', detail: 'an invalid cursor gets an empty page' }
     const paginates = [mcp.tools, mcp.resources, mcp.prompts].some((list) => list.pages > 1)
     return paginates
-      ? { grade: 'wrong', detail: `an invalid cursor restarts tools/list from the beginning (${result.tools.length} tools)` }
+      ? {
+          grade: 'wrong',
+          detail: `an invalid cursor restarts tools/list from the beginning (${result.tools.length} tools)`,
+        }
       : { grade: 'ok', detail: 'an invalid cursor is ignored, harmless as no list is paginated' }
   }
   return { grade: 'wrong', detail: seen }

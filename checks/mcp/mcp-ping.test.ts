@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'bun:test'
-import { httpReply, mcpContext, mcpServer, modernServer, noResponse, rpcError, rpcResult } from '../../tests/support/mcp-artifacts.ts'
+import {
+  httpReply,
+  mcpContext,
+  mcpServer,
+  modernServer,
+  noResponse,
+  rpcError,
+  rpcResult,
+} from '../../tests/support/mcp-artifacts.ts'
 import check from './mcp-ping.ts'
 
 describe('mcp-ping', () => {
@@ -20,6 +28,8 @@ describe('mcp-ping', () => {
   })
 
   test('says when ping is not implemented', () => {
-    expect(check.run({ mcp: mcpServer({ ping: rpcError('ping', -32601) }) }, mcpContext).details).toContain('not implemented')
+    expect(check.run({ mcp: mcpServer({ ping: rpcError('ping', -32601) }) }, mcpContext).details).toContain(
+      'not implemented',
+    )
   })
 })

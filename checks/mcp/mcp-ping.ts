@@ -5,13 +5,15 @@ import { unreachable } from '../lib/outcomes.ts'
 import { describeExchange, describeRpcError, isModern, MCP_SPEC, resultOf, unfinished } from '../lib/mcp-checks.ts'
 
 const LIMIT_MS = 5000
-const FIX = 'Answer {"jsonrpc": "2.0", "id": ..., "method": "ping"} promptly with {"result": {}} (the MCP SDKs do this for you).'
+const FIX =
+  'Answer {"jsonrpc": "2.0", "id": ..., "method": "ping"} promptly with {"result": {}} (the MCP SDKs do this for you).'
 
 export default defineCheck({
   meta: {
     id: 'mcp-ping',
     name: 'Ping answered',
-    description: 'Clients ping to keep connections alive and to tell a slow tool from a dead server; a server that does not answer gets dropped.',
+    description:
+      'Clients ping to keep connections alive and to tell a slow tool from a dead server; a server that does not answer gets dropped.',
     layer: 'usability',
     applicability: 'mcp',
     tier: 'recommended',
@@ -33,7 +35,10 @@ export default defineCheck({
     const result = resultOf(ping)
     if (!result) return fail(`ping got ${describeExchange(ping)}, not a result object`, FIX)
     if (ping.durationMs > LIMIT_MS) {
-      return fail(`ping took ${Math.round(ping.durationMs)} ms, over the ${LIMIT_MS / 1000} s a client waits`, 'Answer ping straight away, before any slow work (do not queue it behind tool calls).')
+      return fail(
+        `ping took ${Math.round(ping.durationMs)} ms, over the ${LIMIT_MS / 1000} s a client waits`,
+        'Answer ping straight away, before any slow work (do not queue it behind tool calls).',
+      )
     }
     const extra = Object.keys(result).length > 0 ? ` (with extra fields ${Object.keys(result).join(', ')})` : ''
     return pass(`ping answered with an empty result${extra} in ${Math.round(ping.durationMs)} ms`)

@@ -1,10 +1,21 @@
 import { describe, expect, test } from 'bun:test'
-import { httpReply, mcpContext, mcpServer, modernServer, noResponse, rpcError, rpcResult } from '../../tests/support/mcp-artifacts.ts'
+import {
+  httpReply,
+  mcpContext,
+  mcpServer,
+  modernServer,
+  noResponse,
+  rpcError,
+  rpcResult,
+} from '../../tests/support/mcp-artifacts.ts'
 import check from './mcp-protocol-version.ts'
 
 const legacy = (protocolVersion: unknown, overrides: Parameters<typeof mcpServer>[0] = {}) =>
   mcpServer({ handshake: { ...mcpServer().handshake!, protocolVersion }, ...overrides })
-const dualEra = rpcResult('server/discover', { supportedVersions: ['2025-06-18', '2025-11-25', '2026-07-28'], capabilities: {} })
+const dualEra = rpcResult('server/discover', {
+  supportedVersions: ['2025-06-18', '2025-11-25', '2026-07-28'],
+  capabilities: {},
+})
 
 describe('mcp-protocol-version', () => {
   test.each([
@@ -16,11 +27,19 @@ describe('mcp-protocol-version', () => {
     ['deprecated 2024-11-05 over HTTP+SSE', 'warning', legacy('2024-11-05', { legacySseOnly: true })],
     ['an unpublished date', 'warning', legacy('2025-02-30')],
     ['a bogus header is accepted', 'warning', mcpServer({ probes: { bogusVersionHeader: rpcResult('ping', {}) } })],
-    ['a bogus header gets 500', 'warning', mcpServer({ probes: { bogusVersionHeader: rpcError('ping', -32603, { status: 500 }) } })],
+    [
+      'a bogus header gets 500',
+      'warning',
+      mcpServer({ probes: { bogusVersionHeader: rpcError('ping', -32603, { status: 500 }) } }),
+    ],
     ['requested version supported but not echoed', 'warning', legacy('2025-06-18', { discover: dualEra })],
     ['not a date', 'fail', legacy('v1')],
     ['no version at all', 'fail', legacy(undefined)],
-    ['errors whenever the header is present', 'fail', mcpServer({ probes: { correctVersionHeader: rpcError('ping', -32600, { status: 400 }) } })],
+    [
+      'errors whenever the header is present',
+      'fail',
+      mcpServer({ probes: { correctVersionHeader: rpcError('ping', -32600, { status: 400 }) } }),
+    ],
     ['no handshake', 'fail', mcpServer({ initialize: rpcError('initialize', -32603), handshake: null })],
     ['the bogus-header probe timed out', 'error', mcpServer({ probes: { bogusVersionHeader: noResponse('ping') } })],
     ['initialize timed out', 'error', mcpServer({ initialize: noResponse('initialize'), handshake: null })],
@@ -37,7 +56,9 @@ describe('mcp-protocol-version', () => {
 
   test('requests refused for their session id say nothing about the header', () => {
     const refused = httpReply('ping', 404, 'Session not found')
-    const mcp = mcpServer({ probes: { withSession: refused, correctVersionHeader: refused, bogusVersionHeader: refused } })
+    const mcp = mcpServer({
+      probes: { withSession: refused, correctVersionHeader: refused, bogusVersionHeader: refused },
+    })
     const outcome = check.run({ mcp }, mcpContext)
     expect(outcome.status).toBe('pass')
     expect(outcome.details).toContain('could not be judged')

@@ -36,7 +36,10 @@ export default defineCheck({
   run({ mcp }) {
     const handshakeExchange = isModern(mcp) ? mcp.discover : mcp.initialize
     if (!mcp.handshake) {
-      if (unfinished(handshakeExchange)) return unreachable(`The handshake did not complete (${describeExchange(handshakeExchange)}), so no version was negotiated`)
+      if (unfinished(handshakeExchange))
+        return unreachable(
+          `The handshake did not complete (${describeExchange(handshakeExchange)}), so no version was negotiated`,
+        )
       return fail(
         `The handshake failed (${describeExchange(handshakeExchange)}), so no protocol version was negotiated`,
         'Make initialize (or server/discover) succeed first; mcp-initialize says what is wrong.',
@@ -62,13 +65,19 @@ export default defineCheck({
       fixes.push(`Negotiate a published revision (${CURRENT_VERSIONS.join(', ')}).`)
     }
     if (!isModern(mcp) && version !== mcp.requestedVersion && supported.includes(mcp.requestedVersion)) {
-      problems.push(`${mcp.requestedVersion} was requested and server/discover lists it as supported, yet initialize answered ${version}`)
+      problems.push(
+        `${mcp.requestedVersion} was requested and server/discover lists it as supported, yet initialize answered ${version}`,
+      )
       fixes.push(`Echo the client's protocolVersion (${mcp.requestedVersion}) when you support it.`)
     }
 
     // The header was introduced with Streamable HTTP; an HTTP+SSE-only server is judged on the version alone. The
     // probes carry the session id, so when the session itself is refused they say nothing about the header.
-    const notProbed = mcp.legacySseOnly ? 'the version header is not probed over HTTP+SSE' : sessionRefused(mcp) ? 'the version header could not be judged: requests carrying the session id are refused (mcp-session-handling)' : null
+    const notProbed = mcp.legacySseOnly
+      ? 'the version header is not probed over HTTP+SSE'
+      : sessionRefused(mcp)
+        ? 'the version header could not be judged: requests carrying the session id are refused (mcp-session-handling)'
+        : null
     if (!notProbed) {
       const { correctVersionHeader: correct, bogusVersionHeader: bogus } = mcp.probes
       if (unfinished(correct)) pending.push('the request with the negotiated MCP-Protocol-Version header')
@@ -81,7 +90,9 @@ export default defineCheck({
       }
       if (unfinished(bogus)) pending.push('the request with MCP-Protocol-Version: 1999-01-01')
       else if (bogus.status !== 400) {
-        problems.push(`a request carrying MCP-Protocol-Version: 1999-01-01 got ${describeExchange(bogus)}${is2xx(bogus) ? ' (not rejected)' : ''}, not 400`)
+        problems.push(
+          `a request carrying MCP-Protocol-Version: 1999-01-01 got ${describeExchange(bogus)}${is2xx(bogus) ? ' (not rejected)' : ''}, not 400`,
+        )
         fixes.push('Answer 400 Bad Request to an invalid or unsupported MCP-Protocol-Version header.')
       }
     }
@@ -102,5 +113,7 @@ function supportedVersions(mcp: McpServerArtifact): string[] {
 
 function sessionRefused(mcp: McpServerArtifact): boolean {
   const probe = mcp.probes.withSession
-  return mcp.sessionId !== null && probe !== null && !unfinished(probe) && (!is2xx(probe) || probe.response === undefined)
+  return (
+    mcp.sessionId !== null && probe !== null && !unfinished(probe) && (!is2xx(probe) || probe.response === undefined)
+  )
 }

@@ -10,11 +10,34 @@ describe('mcp-resources-prompts-list', () => {
   test.each([
     ['both declared and listed', 'pass', mcpServer()],
     ['resources declared, empty list', 'pass', mcpServer({ resources: mcpList([]), prompts: mcpList([], undeclared) })],
-    ['a resource without a name', 'warning', mcpServer({ resources: mcpList([resource('acme://a', 'a'), resource('acme://b')]) })],
-    ['prompts/list errors', 'fail', mcpServer({ prompts: mcpList([], { error: { code: -32603, message: 'Internal error' } }) })],
-    ['resources/list is not a list', 'fail', mcpServer({ resources: mcpList([], { error: 'the resources/list result has no resources array' }) })],
-    ['neither declared (undeclared -32601 is fine)', 'na', mcpServer({ resources: mcpList([], { ...undeclared, error: { code: -32601, message: 'Method not found' } }), prompts: mcpList([], undeclared) })],
-    ['resources/list timed out', 'error', mcpServer({ resources: mcpList([], { error: 'TIMEOUT: no complete response within 8000 ms' }) })],
+    [
+      'a resource without a name',
+      'warning',
+      mcpServer({ resources: mcpList([resource('acme://a', 'a'), resource('acme://b')]) }),
+    ],
+    [
+      'prompts/list errors',
+      'fail',
+      mcpServer({ prompts: mcpList([], { error: { code: -32603, message: 'Internal error' } }) }),
+    ],
+    [
+      'resources/list is not a list',
+      'fail',
+      mcpServer({ resources: mcpList([], { error: 'the resources/list result has no resources array' }) }),
+    ],
+    [
+      'neither declared (undeclared -32601 is fine)',
+      'na',
+      mcpServer({
+        resources: mcpList([], { ...undeclared, error: { code: -32601, message: 'Method not found' } }),
+        prompts: mcpList([], undeclared),
+      }),
+    ],
+    [
+      'resources/list timed out',
+      'error',
+      mcpServer({ resources: mcpList([], { error: 'TIMEOUT: no complete response within 8000 ms' }) }),
+    ],
   ] as const)('%s -> %s', (_name, expected, mcp) => {
     const outcome = check.run({ mcp }, mcpContext)
     expect(outcome.status).toBe(expected)

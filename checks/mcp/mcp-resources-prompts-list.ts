@@ -23,7 +23,8 @@ export default defineCheck({
     maturity: 'verified',
     maxScore: 4,
     specUrl: `${MCP_SPEC}/server/resources`,
-    recommendation: 'Answer resources/list and prompts/list for every capability you declare, with entries carrying uri and name (resources) or name (prompts).',
+    recommendation:
+      'Answer resources/list and prompts/list for every capability you declare, with entries carrying uri and name (resources) or name (prompts).',
     needs: ['mcp'],
   },
   run({ mcp }) {
@@ -46,21 +47,32 @@ export default defineCheck({
         continue
       }
       if (failure) {
-        failures.push(`${method} failed with ${failure.detail}${list.items.length > 0 ? ` after ${list.items.length} entries` : ''}`)
-        fixes.push(`Make ${method} succeed (return an empty list if there is nothing yet), or stop declaring the ${method.split('/')[0]} capability.`)
+        failures.push(
+          `${method} failed with ${failure.detail}${list.items.length > 0 ? ` after ${list.items.length} entries` : ''}`,
+        )
+        fixes.push(
+          `Make ${method} succeed (return an empty list if there is nothing yet), or stop declaring the ${method.split('/')[0]} capability.`,
+        )
         continue
       }
       const malformed = list.items.filter((item) => fields.some((field) => !text(item[field])))
       if (malformed.length > 0) {
         const first = malformed[0]!
-        problems.push(`${malformed.length} of ${list.items.length} ${method.split('/')[0]} lack ${fields.join(' or ')} (e.g. ${JSON.stringify(first.uri ?? first.name ?? null)})`)
+        problems.push(
+          `${malformed.length} of ${list.items.length} ${method.split('/')[0]} lack ${fields.join(' or ')} (e.g. ${JSON.stringify(first.uri ?? first.name ?? null)})`,
+        )
         fixes.push(`Give every entry of ${method} ${fields.map((field) => `a ${field}`).join(' and ')}.`)
       }
       working.push(`${method} returns ${list.items.length} entr${list.items.length === 1 ? 'y' : 'ies'}`)
     }
     const summary = working.join('; ')
-    if (failures.length > 0) return settle(fail([...failures, ...problems].join('; ') + (summary ? `; ${summary}` : ''), fixes.join(' ')), pending)
-    const outcome = problems.length > 0 ? warn(`${summary}, but ${problems.join('; ')}`, fixes.join(' ')) : pass(summary)
+    if (failures.length > 0)
+      return settle(
+        fail([...failures, ...problems].join('; ') + (summary ? `; ${summary}` : ''), fixes.join(' ')),
+        pending,
+      )
+    const outcome =
+      problems.length > 0 ? warn(`${summary}, but ${problems.join('; ')}`, fixes.join(' ')) : pass(summary)
     return settle(outcome, pending)
   },
 })

@@ -2,7 +2,14 @@
 // client can talk to the server without a handshake. Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/discover
 import { defineCheck, fail, pass } from '../../core/engine/check.ts'
 import { unreachable } from '../lib/outcomes.ts'
-import { describeExchange, discoverProblems, discoverResult, errorCode, MCP_MODERN_SPEC, unfinished } from '../lib/mcp-checks.ts'
+import {
+  describeExchange,
+  discoverProblems,
+  discoverResult,
+  errorCode,
+  MCP_MODERN_SPEC,
+  unfinished,
+} from '../lib/mcp-checks.ts'
 import { isRecord } from '../../core/engine/snapshot.ts'
 
 const FIX =
@@ -37,7 +44,10 @@ export default defineCheck({
       )
     }
     if (errorCode(discover) === -32601) {
-      return fail('server/discover answers -32601 (method not found): the server speaks only the handshake-based revisions, which is fine for today\'s clients', FIX)
+      return fail(
+        "server/discover answers -32601 (method not found): the server speaks only the handshake-based revisions, which is fine for today's clients",
+        FIX,
+      )
     }
     return fail(`server/discover got ${describeExchange(discover)}, not a result`, FIX)
   },

@@ -28,12 +28,20 @@ export default defineCheck({
     const where = isModern(mcp) ? 'the server/discover result' : 'the InitializeResult'
     if (!mcp.handshake) {
       const exchange = isModern(mcp) ? mcp.discover : mcp.initialize
-      if (unfinished(exchange)) return unreachable(`The handshake did not complete (${describeExchange(exchange)}), so serverInfo is unknown`)
-      return fail(`The handshake failed (${describeExchange(exchange)}), so there is no serverInfo`, 'Make initialize (or server/discover) succeed first; mcp-initialize says what is wrong.')
+      if (unfinished(exchange))
+        return unreachable(`The handshake did not complete (${describeExchange(exchange)}), so serverInfo is unknown`)
+      return fail(
+        `The handshake failed (${describeExchange(exchange)}), so there is no serverInfo`,
+        'Make initialize (or server/discover) succeed first; mcp-initialize says what is wrong.',
+      )
     }
     const info = isRecord(mcp.handshake.serverInfo) ? mcp.handshake.serverInfo : {}
     const name = text(info.name)
-    if (!name) return fail(`serverInfo.name is missing from ${where}`, `Add serverInfo {"name": "your-server", "version": "1.0.0", "title": "Your Server"} to ${where}.`)
+    if (!name)
+      return fail(
+        `serverInfo.name is missing from ${where}`,
+        `Add serverInfo {"name": "your-server", "version": "1.0.0", "title": "Your Server"} to ${where}.`,
+      )
 
     const instructions = text(mcp.handshake.instructions)
     const missing: string[] = []
@@ -47,11 +55,18 @@ export default defineCheck({
       fixes.push(`add serverInfo.title (a display name such as "${name}") or a one-line serverInfo.description`)
     }
     if (instructions.length < MIN_INSTRUCTIONS) {
-      missing.push(instructions ? `useful instructions ("${clip(instructions, 40)}" is under ${MIN_INSTRUCTIONS} characters)` : 'instructions')
+      missing.push(
+        instructions
+          ? `useful instructions ("${clip(instructions, 40)}" is under ${MIN_INSTRUCTIONS} characters)`
+          : 'instructions',
+      )
       fixes.push('add an instructions string saying what the server is for and which tools to call first')
     }
     const identity = `serverInfo "${name}"${text(info.version) ? ` ${text(info.version)}` : ''}${text(info.title) ? ` ("${text(info.title)}")` : ''}`
-    if (missing.length === 0) return pass(`${identity} with ${text(info.description) ? 'a description' : 'a title'} and ${instructions.length} characters of instructions`)
+    if (missing.length === 0)
+      return pass(
+        `${identity} with ${text(info.description) ? 'a description' : 'a title'} and ${instructions.length} characters of instructions`,
+      )
     return warn(`${identity}, but ${where} lacks ${missing.join(', ')}`, `In ${where}: ${fixes.join('; ')}.`)
   },
 })

@@ -1,8 +1,19 @@
 import { describe, expect, test } from 'bun:test'
-import { httpReply, mcpContext, mcpServer, modernServer, noResponse, rpcError, rpcResult } from '../../tests/support/mcp-artifacts.ts'
+import {
+  httpReply,
+  mcpContext,
+  mcpServer,
+  modernServer,
+  noResponse,
+  rpcError,
+  rpcResult,
+} from '../../tests/support/mcp-artifacts.ts'
 import check from './mcp-session-handling.ts'
 
-const stateless = mcpServer({ sessionId: null, probes: { withoutSession: null, withSession: null, deleteSession: null } })
+const stateless = mcpServer({
+  sessionId: null,
+  probes: { withoutSession: null, withSession: null, deleteSession: null },
+})
 
 describe('mcp-session-handling', () => {
   test.each([
@@ -12,14 +23,34 @@ describe('mcp-session-handling', () => {
     [
       'MCP 2026-07-28 streamable-http ("do not mint or echo session IDs"): a modern-only server minting Mcp-Session-Id warns',
       'warning',
-      modernServer({ discover: rpcResult('server/discover', modernServer().discover.response!.result, { headers: { 'content-type': 'application/json', 'mcp-session-id': 'minted-by-a-modern-server' } }) }),
+      modernServer({
+        discover: rpcResult('server/discover', modernServer().discover.response!.result, {
+          headers: { 'content-type': 'application/json', 'mcp-session-id': 'minted-by-a-modern-server' },
+        }),
+      }),
     ],
-    ['works without the session id too, DELETE 405', 'pass', mcpServer({ probes: { withoutSession: mcpServer().probes.withSession, deleteSession: httpReply('', 405) } })],
+    [
+      'works without the session id too, DELETE 405',
+      'pass',
+      mcpServer({ probes: { withoutSession: mcpServer().probes.withSession, deleteSession: httpReply('', 405) } }),
+    ],
     ['a short session id', 'warning', mcpServer({ sessionId: 'abc123' })],
-    ['a missing session id gets 500', 'warning', mcpServer({ probes: { withoutSession: rpcError('ping', -32603, { status: 500 }) } })],
+    [
+      'a missing session id gets 500',
+      'warning',
+      mcpServer({ probes: { withoutSession: rpcError('ping', -32603, { status: 500 }) } }),
+    ],
     ['DELETE gets 500', 'warning', mcpServer({ probes: { deleteSession: httpReply('', 500, 'boom') } })],
-    ['the issued id gets 404 on the next request', 'fail', mcpServer({ probes: { withSession: httpReply('ping', 404, 'Session not found') } })],
-    ['the issued id gets 400', 'fail', mcpServer({ probes: { withSession: rpcError('ping', -32000, { status: 400 }) } })],
+    [
+      'the issued id gets 404 on the next request',
+      'fail',
+      mcpServer({ probes: { withSession: httpReply('ping', 404, 'Session not found') } }),
+    ],
+    [
+      'the issued id gets 400',
+      'fail',
+      mcpServer({ probes: { withSession: rpcError('ping', -32000, { status: 400 }) } }),
+    ],
     ['an id with a space', 'fail', mcpServer({ sessionId: 'session id with spaces 1234' })],
     ['only HTTP+SSE', 'na', mcpServer({ legacySseOnly: true })],
     ['the follow-up request timed out', 'error', mcpServer({ probes: { withSession: noResponse('ping') } })],
@@ -31,7 +62,10 @@ describe('mcp-session-handling', () => {
   })
 
   test('names the status the session id got', () => {
-    const outcome = check.run({ mcp: mcpServer({ probes: { withSession: httpReply('ping', 404, 'Session not found') } }) }, mcpContext)
+    const outcome = check.run(
+      { mcp: mcpServer({ probes: { withSession: httpReply('ping', 404, 'Session not found') } }) },
+      mcpContext,
+    )
     expect(outcome.details).toContain('HTTP 404')
   })
 })

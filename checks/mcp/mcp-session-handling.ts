@@ -25,7 +25,13 @@ export default defineCheck({
   run({ mcp }) {
     if (isModern(mcp)) {
       // 2026-07-28 (streamable-http, "Earlier Streamable HTTP Revisions"): a server speaking only this revision SHOULD NOT mint or echo session ids.
-      const exchanges = [mcp.initialize, mcp.discover, mcp.resourceRead, mcp.resourceTemplates, ...Object.values(mcp.probes)]
+      const exchanges = [
+        mcp.initialize,
+        mcp.discover,
+        mcp.resourceRead,
+        mcp.resourceTemplates,
+        ...Object.values(mcp.probes),
+      ]
       const minted = exchanges.find((exchange) => exchange?.headers['mcp-session-id'] !== undefined)
       if (minted) {
         return warn(
@@ -35,7 +41,10 @@ export default defineCheck({
       }
       return pass('Stateless: MCP 2026-07-28 has no sessions, so any instance can answer any request')
     }
-    if (mcp.legacySseOnly) return na('Only the HTTP+SSE transport answered: its session lives in the endpoint URL, so Streamable HTTP session ids do not apply')
+    if (mcp.legacySseOnly)
+      return na(
+        'Only the HTTP+SSE transport answered: its session lives in the endpoint URL, so Streamable HTTP session ids do not apply',
+      )
     const id = mcp.sessionId
     if (id === null) return pass('Stateless: no Mcp-Session-Id is issued, so every request stands alone')
 
@@ -49,13 +58,17 @@ export default defineCheck({
       fixes.push('Issue session ids of visible ASCII only, e.g. a UUID or base64url of 16 random bytes.')
     } else if (id.length < MIN_LENGTH) {
       problems.push(`the Mcp-Session-Id "${id}" has ${id.length} characters, too short to be unguessable`)
-      fixes.push(`Issue cryptographically random session ids of at least ${MIN_LENGTH} characters (e.g. crypto.randomUUID()).`)
+      fixes.push(
+        `Issue cryptographically random session ids of at least ${MIN_LENGTH} characters (e.g. crypto.randomUUID()).`,
+      )
     }
     if (withSession) {
       if (unfinished(withSession)) pending.push('the request carrying the session id')
       else if (!is2xx(withSession) || withSession.response === undefined) {
         failures.push(`the next request carrying the issued Mcp-Session-Id got ${describeExchange(withSession)}`)
-        fixes.push('Accept the Mcp-Session-Id you issued on the requests that follow (keep sessions in a store shared by every instance, or go stateless).')
+        fixes.push(
+          'Accept the Mcp-Session-Id you issued on the requests that follow (keep sessions in a store shared by every instance, or go stateless).',
+        )
       }
     }
     if (withoutSession) {
@@ -69,15 +82,20 @@ export default defineCheck({
       if (unfinished(deleteSession)) pending.push('DELETE with the session id')
       else if (deleteSession.status !== 405 && !is2xx(deleteSession)) {
         problems.push(`DELETE with the Mcp-Session-Id got ${describeExchange(deleteSession)}, not 2xx or 405`)
-        fixes.push('Answer DELETE with the session id by ending the session (200/204), or 405 if clients may not end sessions.')
+        fixes.push(
+          'Answer DELETE with the session id by ending the session (200/204), or 405 if clients may not end sessions.',
+        )
       }
     }
     const summary = `The server issues a ${id.length}-character Mcp-Session-Id`
-    if (failures.length > 0) return settle(fail(`${summary}, but ${[...failures, ...problems].join('; ')}`, fixes.join(' ')), pending)
+    if (failures.length > 0)
+      return settle(fail(`${summary}, but ${[...failures, ...problems].join('; ')}`, fixes.join(' ')), pending)
     const outcome =
       problems.length > 0
         ? warn(`${summary}, but ${problems.join('; ')}`, fixes.join(' '))
-        : pass(`${summary}; it is accepted on the next request${withoutSession?.status === 400 ? ', a request without it gets 400' : ''}${deleteSession ? ', DELETE is handled' : ''}`)
+        : pass(
+            `${summary}; it is accepted on the next request${withoutSession?.status === 400 ? ', a request without it gets 400' : ''}${deleteSession ? ', DELETE is handled' : ''}`,
+          )
     return settle(outcome, pending)
   },
 })

@@ -32,8 +32,11 @@ export default defineCheck({
         `Serve Streamable HTTP at ${mcp.url} (one endpoint: POST answered with JSON or SSE); keep the HTTP+SSE endpoint only for old clients.`,
       )
     }
-    const handshake: [string, McpExchange] = isModern(mcp) ? ['server/discover', mcp.discover] : ['initialize', mcp.initialize]
-    if (unfinished(handshake[1])) return unreachable(`${handshake[0]} did not complete: ${describeExchange(handshake[1])}`)
+    const handshake: [string, McpExchange] = isModern(mcp)
+      ? ['server/discover', mcp.discover]
+      : ['initialize', mcp.initialize]
+    if (unfinished(handshake[1]))
+      return unreachable(`${handshake[0]} did not complete: ${describeExchange(handshake[1])}`)
 
     const { probes } = mcp
     const failures: string[] = []
@@ -64,10 +67,14 @@ export default defineCheck({
       const media = exchange.contentType
       if (media !== JSON_TYPE && media !== SSE_TYPE) {
         failures.push(`${label} got ${describeExchange(exchange)}, not JSON or SSE`)
-        fixes.add('Answer every request with Content-Type application/json (one JSON-RPC response) or text/event-stream.')
+        fixes.add(
+          'Answer every request with Content-Type application/json (one JSON-RPC response) or text/event-stream.',
+        )
       } else if (exchange.response === undefined && !exchange.sseMalformed) {
         failures.push(`${label} got ${media} without a JSON-RPC response in it`)
-        fixes.add(`Return the JSON-RPC response in the ${media} body (for SSE, as a data: event before closing the stream).`)
+        fixes.add(
+          `Return the JSON-RPC response in the ${media} body (for SSE, as a data: event before closing the stream).`,
+        )
       } else mediaSeen.add(media)
     }
     if (malformedSse.length > 0) {
@@ -79,7 +86,9 @@ export default defineCheck({
     if (notification) {
       if (unfinished(notification)) pending.push('notifications/initialized')
       else if (notification.status !== 202 || notification.body.trim() !== '') {
-        problems.push(`the notification notifications/initialized got ${describeExchange(notification)}, not 202 with an empty body`)
+        problems.push(
+          `the notification notifications/initialized got ${describeExchange(notification)}, not 202 with an empty body`,
+        )
         fixes.add('Answer notifications with 202 Accepted and no body.')
       }
     }
@@ -96,11 +105,14 @@ export default defineCheck({
     if (unfinished(bare)) pending.push('the POST without an Accept header')
     else if (bare.html) {
       problems.push(`a POST without Accept: ${JSON_TYPE}, ${SSE_TYPE} got an HTML page`)
-      fixes.add('Answer a POST lacking the MCP Accept header with 406 Not Acceptable (a JSON-RPC error body), not an HTML page.')
+      fixes.add(
+        'Answer a POST lacking the MCP Accept header with 406 Not Acceptable (a JSON-RPC error body), not an HTML page.',
+      )
     }
 
     const recommendation = [...fixes].join(' ')
-    if (failures.length > 0) return settle(fail([...failures.slice(0, 3), ...problems].join('; '), recommendation), pending)
+    if (failures.length > 0)
+      return settle(fail([...failures.slice(0, 3), ...problems].join('; '), recommendation), pending)
     const summary = `Requests are answered as ${[...mediaSeen].join(' and ') || 'JSON or SSE'}`
     const outcome =
       problems.length > 0

@@ -35,7 +35,9 @@ export default defineCheck({
 
     const withoutReadOnly = tools.filter((tool) => hint(tool, 'readOnlyHint') === undefined)
     // readOnlyHint defaults to false, so a tool without it is a writer too.
-    const writersWithoutDestructive = tools.filter((tool) => hint(tool, 'readOnlyHint') !== true && hint(tool, 'destructiveHint') === undefined)
+    const writersWithoutDestructive = tools.filter(
+      (tool) => hint(tool, 'readOnlyHint') !== true && hint(tool, 'destructiveHint') === undefined,
+    )
     const annotated = tools.filter((tool) => HINTS.some((name) => hint(tool, name) !== undefined))
     const complete = tools.filter((tool) => {
       const readOnly = hint(tool, 'readOnlyHint')
@@ -51,10 +53,16 @@ export default defineCheck({
         { ...options, fraction: 0 },
       )
     }
-    if ((tools.length - withoutReadOnly.length) / tools.length >= READ_ONLY_SHARE && writersWithoutDestructive.length === 0) return pass(summary, options)
+    if (
+      (tools.length - withoutReadOnly.length) / tools.length >= READ_ONLY_SHARE &&
+      writersWithoutDestructive.length === 0
+    )
+      return pass(summary, options)
     const fixes = [
-      withoutReadOnly.length > 0 && `set annotations.readOnlyHint on ${quoted(withoutReadOnly.map((tool) => tool.name))}`,
-      writersWithoutDestructive.length > 0 && `set annotations.destructiveHint on ${quoted(writersWithoutDestructive.map((tool) => tool.name))} (true if it deletes or overwrites)`,
+      withoutReadOnly.length > 0 &&
+        `set annotations.readOnlyHint on ${quoted(withoutReadOnly.map((tool) => tool.name))}`,
+      writersWithoutDestructive.length > 0 &&
+        `set annotations.destructiveHint on ${quoted(writersWithoutDestructive.map((tool) => tool.name))} (true if it deletes or overwrites)`,
     ].filter((fix): fix is string => fix !== false)
     return warn(summary, sentence(fixes), options)
   },

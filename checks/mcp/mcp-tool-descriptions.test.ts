@@ -7,17 +7,42 @@ const withTools = (...tools: McpTool[]) => mcpServer({ tools: mcpList(tools) })
 const described = (name: string) => tool(name)
 const bare = (name: string, description?: string) => tool(name, { description })
 const undescribedParams = (name: string) =>
-  tool(name, { inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, additionalProperties: false } })
+  tool(name, {
+    inputSchema: {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'number' } },
+      additionalProperties: false,
+    },
+  })
 
 describe('mcp-tool-descriptions', () => {
   test.each([
     ['every tool and property described', 'pass', withTools(described('a'), described('b'))],
-    ['tools without properties', 'pass', withTools(tool('ping_server', { inputSchema: { type: 'object', additionalProperties: false } }))],
-    ['9 of 10 properties described', 'pass', withTools(...Array.from({ length: 9 }, (_, i) => described(`t${i}`)), tool('t9', { inputSchema: { type: 'object', properties: { x: { type: 'string' } } } }))],
+    [
+      'tools without properties',
+      'pass',
+      withTools(tool('ping_server', { inputSchema: { type: 'object', additionalProperties: false } })),
+    ],
+    [
+      '9 of 10 properties described',
+      'pass',
+      withTools(
+        ...Array.from({ length: 9 }, (_, i) => described(`t${i}`)),
+        tool('t9', { inputSchema: { type: 'object', properties: { x: { type: 'string' } } } }),
+      ),
+    ],
     ['every tool described, few properties', 'warning', withTools(described('a'), undescribedParams('b'))],
-    ['8 of 10 tools described', 'warning', withTools(...Array.from({ length: 8 }, (_, i) => described(`t${i}`)), bare('x'), bare('y', 'Short'))],
+    [
+      '8 of 10 tools described',
+      'warning',
+      withTools(...Array.from({ length: 8 }, (_, i) => described(`t${i}`)), bare('x'), bare('y', 'Short')),
+    ],
     ['half the tools undescribed', 'fail', withTools(described('a'), bare('b'))],
-    ['descriptions that repeat the name', 'fail', withTools(bare('search_anvils', 'Search anvils'), bare('order_anvil', 'order_anvil'))],
+    [
+      'descriptions that repeat the name',
+      'fail',
+      withTools(bare('search_anvils', 'Search anvils'), bare('order_anvil', 'order_anvil')),
+    ],
     ['no tools', 'na', mcpServer({ tools: mcpList([]) })],
   ] as const)('%s -> %s', (_name, expected, mcp) => {
     const outcome = check.run({ mcp }, mcpContext)

@@ -35,15 +35,22 @@ export default defineCheck({
       const problem = descriptionProblem(tool)
       return problem ? [`"${clip(tool.name, 60)}" (${problem})`] : []
     })
-    const properties = tools.flatMap((tool) => schemaProperties(tool.inputSchema).map(([name, schema]) => ({ label: `${tool.name}.${name}`, schema })))
-    const undescribed = properties.filter(({ schema }) => !isRecord(schema) || !text(schema.description)).map(({ label }) => label)
+    const properties = tools.flatMap((tool) =>
+      schemaProperties(tool.inputSchema).map(([name, schema]) => ({ label: `${tool.name}.${name}`, schema })),
+    )
+    const undescribed = properties
+      .filter(({ schema }) => !isRecord(schema) || !text(schema.description))
+      .map(({ label }) => label)
 
     const toolShare = (tools.length - weak.length) / tools.length
     const propertyShare = properties.length === 0 ? 1 : (properties.length - undescribed.length) / properties.length
     // The score follows both shares; the status follows the thresholds of docs/checks.md §6.
     const fraction = properties.length === 0 ? toolShare : (toolShare + propertyShare) / 2
     const options = { fraction, occurrences: tools.length }
-    const propertyPart = properties.length === 0 ? 'no tool takes arguments' : `${properties.length - undescribed.length}/${properties.length} input properties are described`
+    const propertyPart =
+      properties.length === 0
+        ? 'no tool takes arguments'
+        : `${properties.length - undescribed.length}/${properties.length} input properties are described`
     const summary = `${tools.length - weak.length}/${tools.length} tools have a description of ${MIN_LENGTH}+ characters; ${propertyPart}`
     const fixes = [
       weak.length > 0 && `describe what these tools do and when to use them: ${listSome(weak)}`,
@@ -62,11 +69,15 @@ function descriptionProblem(tool: McpTool): string | null {
   const description = text(tool.description)
   if (!description) return 'no description'
   if (words(description) === words(tool.name)) return 'the description repeats the name'
-  if (description.length < MIN_LENGTH) return `"${clip(description, 30)}" is only ${description.length} character${description.length === 1 ? '' : 's'}`
+  if (description.length < MIN_LENGTH)
+    return `"${clip(description, 30)}" is only ${description.length} character${description.length === 1 ? '' : 's'}`
   return null
 }
 
 /** "Search_Anvils" and "search anvils" say the same thing. */
 function words(value: string): string {
-  return value.toLowerCase().replace(/[\s_.-]+/g, ' ').trim()
+  return value
+    .toLowerCase()
+    .replace(/[\s_.-]+/g, ' ')
+    .trim()
 }

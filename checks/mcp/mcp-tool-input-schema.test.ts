@@ -9,7 +9,11 @@ const good = tool('search_anvils')
 
 describe('mcp-tool-input-schema', () => {
   test.each([
-    ['closed, typed object schemas', 'pass', withTools(good, schema('reset', { type: 'object', additionalProperties: false }))],
+    [
+      'closed, typed object schemas',
+      'pass',
+      withTools(good, schema('reset', { type: 'object', additionalProperties: false })),
+    ],
     [
       'draft-07 with $ref and a typed union',
       'pass',
@@ -23,16 +27,44 @@ describe('mcp-tool-input-schema', () => {
         }),
       ),
     ],
-    ['2020-12 $defs', 'pass', withTools(schema('a', { type: 'object', $defs: { id: { type: 'integer' } }, properties: { id: { $ref: '#/$defs/id' } } }))],
-    ['an untyped property', 'warning', withTools(good, schema('b', { type: 'object', properties: { anything: { description: 'Whatever' } } }))],
+    [
+      '2020-12 $defs',
+      'pass',
+      withTools(
+        schema('a', { type: 'object', $defs: { id: { type: 'integer' } }, properties: { id: { $ref: '#/$defs/id' } } }),
+      ),
+    ],
+    [
+      'an untyped property',
+      'warning',
+      withTools(good, schema('b', { type: 'object', properties: { anything: { description: 'Whatever' } } })),
+    ],
     ['a no-argument schema left open', 'warning', withTools(schema('reset', { type: 'object', properties: {} }))],
-    ['required names an undefined property', 'warning', withTools(schema('b', { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'b'] }))],
-    ['an unsupported $schema dialect', 'warning', withTools(schema('b', { $schema: 'https://example.com/my-dialect', type: 'object', additionalProperties: false }))],
+    [
+      'required names an undefined property',
+      'warning',
+      withTools(schema('b', { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'b'] })),
+    ],
+    [
+      'an unsupported $schema dialect',
+      'warning',
+      withTools(
+        schema('b', { $schema: 'https://example.com/my-dialect', type: 'object', additionalProperties: false }),
+      ),
+    ],
     ['a null schema', 'fail', withTools(good, schema('broken', null))],
     ['type is not object', 'fail', withTools(schema('b', { type: 'string' }))],
     ['does not compile', 'fail', withTools(schema('b', { type: 'object', properties: { a: { type: 'strin' } } }))],
-    ['a dangling $ref', 'fail', withTools(schema('b', { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }))],
-    ['required but forbidden', 'fail', withTools(schema('b', { type: 'object', properties: {}, required: ['id'], additionalProperties: false }))],
+    [
+      'a dangling $ref',
+      'fail',
+      withTools(schema('b', { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } })),
+    ],
+    [
+      'required but forbidden',
+      'fail',
+      withTools(schema('b', { type: 'object', properties: {}, required: ['id'], additionalProperties: false })),
+    ],
     ['no tools', 'na', mcpServer({ tools: mcpList([]) })],
   ] as const)('%s -> %s', (_name, expected, mcp) => {
     const outcome = check.run({ mcp }, mcpContext)
@@ -41,7 +73,10 @@ describe('mcp-tool-input-schema', () => {
   })
 
   test('names the tool and the compile error', () => {
-    const outcome = check.run({ mcp: withTools(good, schema('broken', { type: 'object', properties: { a: { type: 'strin' } } })) }, mcpContext)
+    const outcome = check.run(
+      { mcp: withTools(good, schema('broken', { type: 'object', properties: { a: { type: 'strin' } } })) },
+      mcpContext,
+    )
     expect(outcome.details).toContain('"broken": does not compile')
     expect(outcome.recommendation).toContain('"broken"')
     expect(outcome.occurrences).toBe(2)

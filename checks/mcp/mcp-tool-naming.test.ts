@@ -13,7 +13,11 @@ describe('mcp-tool-naming', () => {
     ['a name over 128 characters', 'warning', withTools('a'.repeat(129))],
     ['duplicate names', 'fail', withTools('search', 'search', 'order')],
     ['no tools', 'na', mcpServer({ tools: mcpList([]) })],
-    ['tools/list timed out', 'error', mcpServer({ tools: mcpList([], { error: 'no complete answer within 8000 ms' }) })],
+    [
+      'tools/list timed out',
+      'error',
+      mcpServer({ tools: mcpList([], { error: 'no complete answer within 8000 ms' }) }),
+    ],
   ] as const)('%s -> %s', (_name, expected, mcp) => {
     const outcome = check.run({ mcp }, mcpContext)
     expect(outcome.status).toBe(expected)
@@ -31,9 +35,16 @@ describe('mcp-tool-naming', () => {
 
   test('a tool repeated verbatim across pages is a pagination fault, not a duplicate name', () => {
     const search = tool('search')
-    const mcp = mcpServer({ tools: mcpList([search, tool('order'), search], { pages: 2, duplicatesAcrossPages: ['search'] }) })
+    const mcp = mcpServer({
+      tools: mcpList([search, tool('order'), search], { pages: 2, duplicatesAcrossPages: ['search'] }),
+    })
     expect(check.run({ mcp }, mcpContext).status).toBe('pass')
-    const different = mcpServer({ tools: mcpList([search, tool('search', { description: 'Another tool that searches something else entirely.' })], { pages: 2, duplicatesAcrossPages: ['search'] }) })
+    const different = mcpServer({
+      tools: mcpList([search, tool('search', { description: 'Another tool that searches something else entirely.' })], {
+        pages: 2,
+        duplicatesAcrossPages: ['search'],
+      }),
+    })
     expect(check.run({ mcp: different }, mcpContext).status).toBe('fail')
   })
 })

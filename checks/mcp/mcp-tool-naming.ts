@@ -19,7 +19,8 @@ export default defineCheck({
     maturity: 'verified',
     maxScore: 4,
     specUrl: `${MCP_SPEC}/server/tools#tool-names`,
-    recommendation: 'Name every tool with 1-128 characters from A-Z, a-z, 0-9, _, - and . (e.g. "search_orders"), each name unique.',
+    recommendation:
+      'Name every tool with 1-128 characters from A-Z, a-z, 0-9, _, - and . (e.g. "search_orders"), each name unique.',
     needs: ['mcp'],
   },
   run({ mcp }) {

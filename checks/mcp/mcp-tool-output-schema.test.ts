@@ -1,16 +1,29 @@
 import { describe, expect, test } from 'bun:test'
 import type { McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
-import { mcpContext, mcpList, mcpServer, noResponse, rpcResult, SEARCH_OUTPUT, tool } from '../../tests/support/mcp-artifacts.ts'
+import {
+  mcpContext,
+  mcpList,
+  mcpServer,
+  noResponse,
+  rpcResult,
+  SEARCH_OUTPUT,
+  tool,
+} from '../../tests/support/mcp-artifacts.ts'
 import check from './mcp-tool-output-schema.ts'
 
 const withTools = (...tools: McpTool[]) => mcpServer({ tools: mcpList(tools) })
 const typed = (name: string) => tool(name, { outputSchema: SEARCH_OUTPUT })
 const untyped = (name: string) => tool(name)
 const call = (name: string, structuredContent: unknown, isError?: boolean): McpServerArtifact['toolCalls'][number] => {
-  const result = { content: [{ type: 'text', text: 'ok' }], ...(structuredContent === undefined ? {} : { structuredContent }), ...(isError === undefined ? {} : { isError }) }
+  const result = {
+    content: [{ type: 'text', text: 'ok' }],
+    ...(structuredContent === undefined ? {} : { structuredContent }),
+    ...(isError === undefined ? {} : { isError }),
+  }
   return { name, exchange: rpcResult('tools/call', result), result }
 }
-const deep = (...calls: McpServerArtifact['toolCalls']) => mcpServer({ tools: mcpList([typed('search'), untyped('order')]), toolCalls: calls })
+const deep = (...calls: McpServerArtifact['toolCalls']) =>
+  mcpServer({ tools: mcpList([typed('search'), untyped('order')]), toolCalls: calls })
 
 describe('mcp-tool-output-schema', () => {
   test.each([
@@ -18,10 +31,25 @@ describe('mcp-tool-output-schema', () => {
     ['half the tools declare one', 'pass', withTools(typed('search'), untyped('order'))],
     ['deep mode: conforming structuredContent', 'pass', deep(call('search', { anvils: ['a'] }))],
     ['deep mode: an isError result is not validated', 'pass', deep(call('search', undefined, true))],
-    ['deep mode: a call that timed out is skipped', 'pass', mcpServer({ toolCalls: [{ name: 'search_anvils', exchange: noResponse('tools/call') }] })],
+    [
+      'deep mode: a call that timed out is skipped',
+      'pass',
+      mcpServer({ toolCalls: [{ name: 'search_anvils', exchange: noResponse('tools/call') }] }),
+    ],
     ['one of three declares one', 'warning', withTools(typed('search'), untyped('order'), untyped('cancel'))],
-    ['a declared schema that is not an object', 'warning', withTools(typed('search'), tool('order', { outputSchema: { type: 'array' } }))],
-    ['a declared schema that does not compile', 'warning', withTools(typed('search'), tool('order', { outputSchema: { type: 'object', properties: { a: { type: 'nope' } } } }))],
+    [
+      'a declared schema that is not an object',
+      'warning',
+      withTools(typed('search'), tool('order', { outputSchema: { type: 'array' } })),
+    ],
+    [
+      'a declared schema that does not compile',
+      'warning',
+      withTools(
+        typed('search'),
+        tool('order', { outputSchema: { type: 'object', properties: { a: { type: 'nope' } } } }),
+      ),
+    ],
     ['deep mode: non-conforming structuredContent', 'warning', deep(call('search', { anvils: 'a' }))],
     ['deep mode: no structuredContent', 'warning', deep(call('search', undefined))],
     ['none declared', 'fail', withTools(untyped('search'), untyped('order'))],
@@ -39,6 +67,8 @@ describe('mcp-tool-output-schema', () => {
   })
 
   test('names the tools without a schema', () => {
-    expect(check.run({ mcp: withTools(untyped('search'), untyped('order')) }, mcpContext).recommendation).toContain('"search", "order"')
+    expect(check.run({ mcp: withTools(untyped('search'), untyped('order')) }, mcpContext).recommendation).toContain(
+      '"search", "order"',
+    )
   })
 })

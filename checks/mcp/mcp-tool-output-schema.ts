@@ -58,7 +58,8 @@ export default defineCheck({
     ].filter((problem): problem is string => problem !== false)
     const fixes = [
       broken.length > 0 && `fix the outputSchema of ${listSome(broken)} (an object schema that compiles)`,
-      mismatches.length > 0 && `return structuredContent that matches the declared outputSchema from ${listSome(mismatches)}`,
+      mismatches.length > 0 &&
+        `return structuredContent that matches the declared outputSchema from ${listSome(mismatches)}`,
       valid / tools.length < SHARE && `declare an outputSchema on ${quoted(undeclared)}`,
     ].filter((fix): fix is string => fix !== false)
     return warn(
@@ -70,7 +71,8 @@ export default defineCheck({
 })
 
 function schemaProblem(schema: unknown): string | null {
-  if (!isRecord(schema)) return `it is ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : `a ${typeof schema}`}`
+  if (!isRecord(schema))
+    return `it is ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : `a ${typeof schema}`}`
   if (schema.type !== 'object') return `type is ${JSON.stringify(schema.type) ?? 'missing'}, not "object"`
   const compiled = compileSchema(schema)
   return compiled.ok ? null : compiled.problem

@@ -15,7 +15,9 @@ const baselineCheck = z.object({
   recommendation: z.string().optional(),
   mcpUrl: z.string().optional(),
   /** A page-level check of a multi-page scan: its passing share is compared too. */
-  pages: z.object({ checked: z.number(), passed: z.number(), failing: z.array(z.object({ url: z.string() })) }).optional(),
+  pages: z
+    .object({ checked: z.number(), passed: z.number(), failing: z.array(z.object({ url: z.string() })) })
+    .optional(),
 })
 
 const baselineSchema = z.object({
@@ -42,7 +44,10 @@ export async function readBaseline(path: string, usage: string): Promise<Baselin
   }
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    throw new UsageError(`--baseline ${path}: not a report of \`agent-readiness scan --format json\` (${issue.path.join('.') || 'root'}: ${issue.message})`, usage)
+    throw new UsageError(
+      `--baseline ${path}: not a report of \`agent-readiness scan --format json\` (${issue.path.join('.') || 'root'}: ${issue.message})`,
+      usage,
+    )
   }
   const { data } = parsed
   if (data.score === null || data.grade === null || data.partial) {
@@ -116,7 +121,8 @@ const keyOf = (row: Row) => (row.mcpUrl ? `${row.id} ${row.mcpUrl}` : row.id)
 
 /** What changed, in a phrase: "pass → fail", and for a page-level check the shares and the pages that stopped passing. */
 export function regressionChange(regression: Regression): string {
-  const status = regression.before === regression.after ? regression.after : `${regression.before} → ${regression.after}`
+  const status =
+    regression.before === regression.after ? regression.after : `${regression.before} → ${regression.after}`
   if (!regression.pages) return status
   const { before, after, stoppedPassing } = regression.pages
   const named = stoppedPassing.length > 0 ? `; stopped passing: ${stoppedPassing.join(', ')}` : ''
@@ -127,7 +133,12 @@ export function regressionChange(regression: Regression): string {
 export const rowLabel = (row: { id: string; mcpUrl?: string }) => (row.mcpUrl ? `${row.id} (${row.mcpUrl})` : row.id)
 
 /** Compares this run with a baseline, keyed on check ids (and MCP servers). */
-export function compareWithBaseline(report: CliReport, baseline: BaselineReport, file: string, tolerance: number): BaselineComparison {
+export function compareWithBaseline(
+  report: CliReport,
+  baseline: BaselineReport,
+  file: string,
+  tolerance: number,
+): BaselineComparison {
   const now = new Map(report.layers.flatMap((layer) => layer.checks).map((row) => [keyOf(row), row] as const))
   const then = new Map(baseline.layers.flatMap((layer) => layer.checks).map((row) => [keyOf(row), row] as const))
   const idsNow = new Set([...now.values()].map((row) => row.id))
@@ -151,10 +162,14 @@ export function compareWithBaseline(report: CliReport, baseline: BaselineReport,
       after: after?.status ?? 'not run',
       ...(pages ? { pages } : {}),
       ...(after?.details ? { details: after.details } : {}),
-      ...((after?.recommendation ?? before.recommendation) ? { recommendation: after?.recommendation ?? before.recommendation } : {}),
+      ...((after?.recommendation ?? before.recommendation)
+        ? { recommendation: after?.recommendation ?? before.recommendation }
+        : {}),
     })
   }
-  const fixed = [...now].filter(([key, row]) => row.status === 'pass' && then.has(key) && then.get(key)!.status !== 'pass').map(([, row]) => rowLabel(row))
+  const fixed = [...now]
+    .filter(([key, row]) => row.status === 'pass' && then.has(key) && then.get(key)!.status !== 'pass')
+    .map(([, row]) => rowLabel(row))
   const scoreAfter = report.score ?? 0
   const drop = baseline.score - scoreAfter
   return {
@@ -168,6 +183,12 @@ export function compareWithBaseline(report: CliReport, baseline: BaselineReport,
     scoreRegressed: drop > tolerance,
     regressions,
     fixed,
-    contract: { before: baseline.contractVersion ?? null, after: report.contractVersion ?? null, changed, added, removed },
+    contract: {
+      before: baseline.contractVersion ?? null,
+      after: report.contractVersion ?? null,
+      changed,
+      added,
+      removed,
+    },
   }
 }

@@ -1,4 +1,10 @@
-import { type BaselineComparison, type BaselineReport, compareWithBaseline, regressionChange, rowLabel } from './baseline.ts'
+import {
+  type BaselineComparison,
+  type BaselineReport,
+  compareWithBaseline,
+  regressionChange,
+  rowLabel,
+} from './baseline.ts'
 import type { CliReport } from './report.ts'
 import { UsageError } from './usage.ts'
 
@@ -41,7 +47,9 @@ const joinLines = (...lines: (string | undefined)[]) => lines.filter(Boolean).jo
 
 /** The failed assertions in a line: regressions are named together, however many there are. */
 function failureReasons(failed: Assertion[], baseline: BaselineComparison | undefined): string[] {
-  const reasons = failed.filter((assertion) => !assertion.name.startsWith('regression ')).map((assertion) => assertion.message)
+  const reasons = failed
+    .filter((assertion) => !assertion.name.startsWith('regression '))
+    .map((assertion) => assertion.message)
   const regressed = baseline?.regressions.map(rowLabel) ?? []
   if (regressed.length === 1) reasons.push(`${regressed[0]} no longer passes`)
   if (regressed.length > 1) reasons.push(`${regressed.length} checks no longer pass (${regressed.join(', ')})`)
@@ -73,7 +81,12 @@ export function evaluateGate(report: CliReport, options: GateOptions, usage: str
       check: id,
       passed: failing.length === 0,
       message: first ? `${id} did not pass (${failing.map((row) => row.status).join(', ')})` : `${id} passes`,
-      detail: first && joinLines(...failing.map((row) => row.details && `${rowLabel(row)}: ${row.details}`), first.recommendation && `Fix: ${first.recommendation}`),
+      detail:
+        first &&
+        joinLines(
+          ...failing.map((row) => row.details && `${rowLabel(row)}: ${row.details}`),
+          first.recommendation && `Fix: ${first.recommendation}`,
+        ),
     })
   }
 
@@ -104,7 +117,11 @@ export function evaluateGate(report: CliReport, options: GateOptions, usage: str
       })
     }
     if (baseline.regressions.length === 0) {
-      assertions.push({ name: 'baseline checks', passed: true, message: 'no regression: every check that passed in the baseline passes' })
+      assertions.push({
+        name: 'baseline checks',
+        passed: true,
+        message: 'no regression: every check that passed in the baseline passes',
+      })
     }
   }
 

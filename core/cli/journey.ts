@@ -69,7 +69,8 @@ export function parseJourneyArgs(args: string[]): JourneyArgs | null {
   if (values.help) return null
   if (positionals.length !== 1) throw new UsageError('journey takes exactly one target (a domain)', JOURNEY_USAGE)
   if (!values.intent) throw new UsageError('--intent ID is required (see GET /api/journey/intents)', JOURNEY_USAGE)
-  if (!FORMATS.includes(values.format as Format)) throw new UsageError(`--format is one of ${FORMATS.join(', ')}`, JOURNEY_USAGE)
+  if (!FORMATS.includes(values.format as Format))
+    throw new UsageError(`--format is one of ${FORMATS.join(', ')}`, JOURNEY_USAGE)
   if (values.server !== undefined && (!/^https?:\/\/[^/]/.test(values.server) || !URL.canParse(values.server))) {
     throw new UsageError('--server takes the http(s) URL of a service', JOURNEY_USAGE)
   }
@@ -92,7 +93,17 @@ export function stepLine(step: TrajectoryStep): string {
 
 /** Runs the journey in this process, the way the service's worker does. */
 async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => void): Promise<JourneyReport> {
-  const [{ loadConfig }, { createEngineDeps }, { availableAgents }, { intentById }, { intentPrompt }, { runJourney }, { normalizeInput }, { ScanError }, { SCAN_ERRORS }] = await Promise.all([
+  const [
+    { loadConfig },
+    { createEngineDeps },
+    { availableAgents },
+    { intentById },
+    { intentPrompt },
+    { runJourney },
+    { normalizeInput },
+    { ScanError },
+    { SCAN_ERRORS },
+  ] = await Promise.all([
     import('../config.ts'),
     import('../engine-deps.ts'),
     import('../../journeys/agents/index.ts'),
@@ -106,7 +117,8 @@ async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => v
   const config = loadConfig(args.allowPrivate ? { ...process.env, SCANNER_ALLOW_PRIVATE: 'true' } : process.env)
   const agents = availableAgents(config).filter((agent) => agent.meta.public)
   const agent = agents.find((candidate) => candidate.meta.id === args.agent)
-  if (!agent) throw new UsageError(`--agent is one of ${agents.map((candidate) => candidate.meta.id).join(', ')}`, JOURNEY_USAGE)
+  if (!agent)
+    throw new UsageError(`--agent is one of ${agents.map((candidate) => candidate.meta.id).join(', ')}`, JOURNEY_USAGE)
   const intent = intentById(args.intent)
   if (!intent) throw new UsageError(`"${args.intent}" is not a curated intent (see --help)`, JOURNEY_USAGE)
   let target: { domain: string; origin: string }
@@ -114,13 +126,25 @@ async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => v
     // A local target keeps its scheme and port (`http://127.0.0.1:5160`), as a scan of it does.
     target = normalizeInput(args.target, { allowLocal: config.scanner.allowPrivate })
   } catch (error) {
-    if (error instanceof ScanError) throw new TargetError(`cannot run a journey on ${args.target}: ${error.message}`, SCAN_ERRORS[error.reason].exitCode)
+    if (error instanceof ScanError)
+      throw new TargetError(
+        `cannot run a journey on ${args.target}: ${error.message}`,
+        SCAN_ERRORS[error.reason].exitCode,
+      )
     throw error
   }
   const { domain, origin } = target
   const engine = createEngineDeps(config, args.static ? { browser: null } : {})
   try {
-    const outcome = await runJourney({ agent, intent, prompt: intentPrompt(intent.meta, domain), domain, origin, deps: engine, onStep })
+    const outcome = await runJourney({
+      agent,
+      intent,
+      prompt: intentPrompt(intent.meta, domain),
+      domain,
+      origin,
+      deps: engine,
+      onStep,
+    })
     return {
       domain,
       intent_id: intent.meta.id,
@@ -142,10 +166,19 @@ async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => v
 /** Starts the run on a service and follows its stream: each `trajectory` frame as it comes, then the record. */
 async function runRemotely(args: JourneyArgs, onStep: (step: TrajectoryStep) => void): Promise<JourneyReport> {
   const client = new Client(args.server!.replace(/\/+$/, ''), process.env.AGENT_READINESS_KEY || undefined)
-  const created = await client.json<{ id: string; rate_limited?: true }>('POST', '/api/journey/runs', { intent: { id: args.intent }, domain: args.target, agent: args.agent })
-  if (created.rate_limited) throw new TargetError(`${client.server} is capping runs of ${args.intent} on ${args.target}: try later, or with AGENT_READINESS_KEY`)
+  const created = await client.json<{ id: string; rate_limited?: true }>('POST', '/api/journey/runs', {
+    intent: { id: args.intent },
+    domain: args.target,
+    agent: args.agent,
+  })
+  if (created.rate_limited)
+    throw new TargetError(
+      `${client.server} is capping runs of ${args.intent} on ${args.target}: try later, or with AGENT_READINESS_KEY`,
+    )
   const response = await client.send('GET', `/api/journey/runs/${created.id}/stream`)
-  for await (const { event, data } of response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())) {
+  for await (const { event, data } of response
+    .body!.pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())) {
     if (!data) continue
     if (event === 'trajectory') onStep((JSON.parse(data) as { step: TrajectoryStep }).step)
     if (event === 'error') {
@@ -168,9 +201,13 @@ export function renderJourneyText(report: JourneyReport, { trajectoryShown = fal
     ...(trajectoryShown ? [''] : []),
     `${report.intent_id} on ${report.domain} as ${report.agent.id} (${report.identity}): ${report.verdict.outcome.toUpperCase()}`,
     `  ${report.verdict.reason}`,
-    ...(report.verdict.outcome === 'success' && report.agent_response ? ['', 'Answer', ...report.agent_response.split('\n').map((line) => `  ${line}`)] : []),
+    ...(report.verdict.outcome === 'success' && report.agent_response
+      ? ['', 'Answer', ...report.agent_response.split('\n').map((line) => `  ${line}`)]
+      : []),
     ...(report.insight.comparison ? ['', report.insight.comparison.message] : []),
-    ...(report.insight.related_checks.length > 0 ? ['', `Checks that would help: ${report.insight.related_checks.join(', ')}`] : []),
+    ...(report.insight.related_checks.length > 0
+      ? ['', `Checks that would help: ${report.insight.related_checks.join(', ')}`]
+      : []),
     '',
     `${report.steps.length} steps (${tools} tool calls)${trajectoryShown ? ', above' : ''}`,
     ...(trajectoryShown ? [] : report.steps.map(stepLine)),
@@ -214,7 +251,11 @@ export async function journeyCommand(argv: string[]): Promise<number> {
   // Printed once: a text report on the terminal that watched the steps go by does not repeat them.
   const trajectoryShown = live && process.stdout.isTTY === true
   const output =
-    args.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : args.format === 'junit' ? renderJourneyJunit(report) : renderJourneyText(report, { trajectoryShown })
+    args.format === 'json'
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : args.format === 'junit'
+        ? renderJourneyJunit(report)
+        : renderJourneyText(report, { trajectoryShown })
   process.stdout.write(output)
   return report.verdict.outcome === 'success' ? EXIT_PASS : EXIT_GATE_FAILED
 }

@@ -35,12 +35,19 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
   const config = loadConfig(options.allowPrivate ? { ...process.env, SCANNER_ALLOW_PRIVATE: 'true' } : process.env)
   const engine = createEngineDeps(config, options.static ? { browser: null } : {})
   const unknown = [...(options.only ?? []), ...(options.gateChecks ?? [])].filter((id) => !engine.registry.has(id))
-  if (unknown.length > 0) throw new UsageError(`unknown check ids: ${[...new Set(unknown)].join(', ')} (see GET /api/checks)`, options.usage)
+  if (unknown.length > 0)
+    throw new UsageError(`unknown check ids: ${[...new Set(unknown)].join(', ')} (see GET /api/checks)`, options.usage)
   const isBeta = (id: string) => engine.registry.get(id)?.meta.beta === true
   try {
     if (options.only) {
       // A selective run, as POST /api/scan/checks: rendered checks inline, no relevance judgement.
-      const report = await scan(target, engine, { phase: 'all', checkIds: options.only, mcpUrl: options.mcpUrl, mcpHeaders: options.mcpHeaders, onEvent: options.onEvent })
+      const report = await scan(target, engine, {
+        phase: 'all',
+        checkIds: options.only,
+        mcpUrl: options.mcpUrl,
+        mcpHeaders: options.mcpHeaders,
+        onEvent: options.onEvent,
+      })
       return skipRendered(fromScanReport(report, { partial: true, isBeta }), options.static, engine.registry)
     }
     // The browser starts at once and the rendered checks run beside the static ones: the time of the slower of the two.
@@ -53,8 +60,11 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
       ...(options.pages !== undefined ? { pages: options.pages } : {}),
       onEvent: options.onEvent,
     })
-    const renderedApply = engine.registry.checks.some((check) => check.meta.deep && check.meta.appliesTo.includes(report.urlKind))
-    if (rendering && renderedApply) report = { ...assessRelevance(report, engine.registry).report, analysisStatus: 'complete', pendingChecks: [] }
+    const renderedApply = engine.registry.checks.some(
+      (check) => check.meta.deep && check.meta.appliesTo.includes(report.urlKind),
+    )
+    if (rendering && renderedApply)
+      report = { ...assessRelevance(report, engine.registry).report, analysisStatus: 'complete', pendingChecks: [] }
     return skipRendered(fromScanReport(report, { partial: false, isBeta }), options.static, engine.registry)
   } catch (error) {
     if (!(error instanceof ScanError)) throw error
@@ -71,7 +81,11 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
  * Without a browser a rendered check can only say so (status error, which never counts toward the score); under
  * --static that is the user's choice, so it reads as skipped rather than as a failure in CI reports.
  */
-function skipRendered(report: CliReport, isStatic: boolean, registry: ReturnType<typeof createEngineDeps>['registry']): CliReport {
+function skipRendered(
+  report: CliReport,
+  isStatic: boolean,
+  registry: ReturnType<typeof createEngineDeps>['registry'],
+): CliReport {
   if (!isStatic) return report
   const rendered = (id: string) => registry.get(id)?.meta.deep === true
   return {
@@ -80,7 +94,13 @@ function skipRendered(report: CliReport, isStatic: boolean, registry: ReturnType
       ...layer,
       checks: layer.checks.map((check) =>
         check.status === 'error' && rendered(check.id)
-          ? { ...check, status: 'na', score: 0, naReason: 'Rendered in a browser: skipped by --static', recommendation: undefined }
+          ? {
+              ...check,
+              status: 'na',
+              score: 0,
+              naReason: 'Rendered in a browser: skipped by --static',
+              recommendation: undefined,
+            }
           : check,
       ),
     })),

@@ -33,7 +33,8 @@ class PlainProgress implements Progress {
 
   event(event: ProgressEvent): void {
     if (event.type === 'kind_detected') this.out.write(`scanning as ${field(event, 'kind')}\n`)
-    if (event.type === 'check_complete') this.out.write(`  ${field(event, 'status').padEnd(7)} ${field(event, 'checkId')}\n`)
+    if (event.type === 'check_complete')
+      this.out.write(`  ${field(event, 'status').padEnd(7)} ${field(event, 'checkId')}\n`)
     if (event.type === 'layer_complete') this.out.write(`done: ${field(event, 'layerName')}\n`)
   }
 
@@ -111,7 +112,9 @@ class LiveProgress implements Progress {
     }
     const width = Math.max(20, (this.out.columns || 80) - 1)
     this.clear()
-    this.out.write(`${lines.map((line) => ([...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line)).join('\n')}\n`)
+    this.out.write(
+      `${lines.map((line) => ([...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line)).join('\n')}\n`,
+    )
     this.drawn = lines.length
   }
 }

@@ -44,10 +44,16 @@ export async function scanRemotely(target: string, options: RemoteScan): Promise
   const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000)
   let interval = options.pollMs ?? 1000
   while (result.analysisStatus === 'partial') {
-    if (Date.now() > deadline) throw new TargetError(`${server} did not finish the analysis of ${result.domain} in time`)
+    if (Date.now() > deadline)
+      throw new TargetError(`${server} did not finish the analysis of ${result.domain} in time`)
     await Bun.sleep(interval)
     interval = Math.min(interval * 2, 8000)
-    const response = await client.send('GET', `/api/score/${encodeURIComponent(result.domain)}?format=audit`, undefined, { tolerate429: true })
+    const response = await client.send(
+      'GET',
+      `/api/score/${encodeURIComponent(result.domain)}?format=audit`,
+      undefined,
+      { tolerate429: true },
+    )
     if (response.status === 429) interval = Math.max(interval, Number(response.headers.get('retry-after') ?? 5) * 1000)
     else result = (await response.json()) as AuditResult
   }
@@ -66,15 +72,22 @@ export class Client {
     if (body !== undefined) headers['content-type'] = 'application/json'
     let response: Response
     try {
-      response = await fetch(`${this.server}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      response = await fetch(`${this.server}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
     } catch (error) {
       throw new TargetError(`cannot reach ${this.server}: ${(error as Error).message}`)
     }
     if (response.ok || (response.status === 429 && options.tolerate429)) return response
     const answer = (await response.json().catch(() => ({}))) as { message?: string; error?: string }
     const reason = answer.message ?? answer.error ?? response.statusText
-    const hint = response.status === 429 && !this.key ? ' (set AGENT_READINESS_KEY to a scan key to lift the public limits)' : ''
-    throw new TargetError(`${this.server} answered ${response.status} to ${method} ${path.split('?')[0]}: ${reason}${hint}`)
+    const hint =
+      response.status === 429 && !this.key ? ' (set AGENT_READINESS_KEY to a scan key to lift the public limits)' : ''
+    throw new TargetError(
+      `${this.server} answered ${response.status} to ${method} ${path.split('?')[0]}: ${reason}${hint}`,
+    )
   }
 
   async json<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -90,10 +103,18 @@ async function streamScan(
   pages: number | undefined,
   onEvent: NonNullable<RemoteScan['onEvent']>,
 ): Promise<AuditResult> {
-  const query = new URLSearchParams({ domain: target, format: 'audit', force: '1', ...(mcpUrl ? { mcp: mcpUrl } : {}), ...(pages !== undefined ? { pages: String(pages) } : {}) })
+  const query = new URLSearchParams({
+    domain: target,
+    format: 'audit',
+    force: '1',
+    ...(mcpUrl ? { mcp: mcpUrl } : {}),
+    ...(pages !== undefined ? { pages: String(pages) } : {}),
+  })
   const response = await client.send('GET', `/api/scan/stream?${query}`)
   let result: AuditResult | null = null
-  for await (const { data } of response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())) {
+  for await (const { data } of response
+    .body!.pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())) {
     if (!data) continue
     const event = JSON.parse(data) as { type: string; result?: AuditResult; message?: string }
     if (event.type === 'error') throw new TargetError(`cannot scan ${target}: ${event.message}`)
@@ -123,8 +144,18 @@ interface RunChecksResponse {
 }
 
 /** POST /api/scan/checks answers per-check results without layers: the catalog places them. */
-async function selectiveRun(client: Client, catalog: Catalog, target: string, only: string[], mcpUrl: string | undefined): Promise<CliReport> {
-  const run = await client.json<RunChecksResponse>('POST', '/api/scan/checks', { url: target, checkIds: only, ...(mcpUrl ? { mcpUrl } : {}) })
+async function selectiveRun(
+  client: Client,
+  catalog: Catalog,
+  target: string,
+  only: string[],
+  mcpUrl: string | undefined,
+): Promise<CliReport> {
+  const run = await client.json<RunChecksResponse>('POST', '/api/scan/checks', {
+    url: target,
+    checkIds: only,
+    ...(mcpUrl ? { mcpUrl } : {}),
+  })
   const isBeta = betaLookup(catalog)
   const layerOf = new Map(catalog.checks.map((check) => [check.id, check.layer]))
   return {
@@ -145,7 +176,9 @@ async function selectiveRun(client: Client, catalog: Catalog, target: string, on
         name: layer.name,
         score: null,
         maxScore: null,
-        checks: run.results.filter((check) => layerOf.get(check.id) === layer.id).map((check) => toCheck(check, isBeta)),
+        checks: run.results
+          .filter((check) => layerOf.get(check.id) === layer.id)
+          .map((check) => toCheck(check, isBeta)),
       }))
       .filter((layer) => layer.checks.length > 0),
     topFixes: [],

@@ -111,7 +111,16 @@ interface ScoredShape {
   durationMs: number | null
   urlKind?: string
   finalUrl?: string
-  layers: { id: string; name: string; score: number; maxScore: number; applicable?: boolean; points?: number; maxPoints?: number; checks: CliCheck[] }[]
+  layers: {
+    id: string
+    name: string
+    score: number
+    maxScore: number
+    applicable?: boolean
+    points?: number
+    maxPoints?: number
+    checks: CliCheck[]
+  }[]
   topFixes: CliFix[]
   contractVersion?: string
   blockedBy?: string[]
@@ -123,7 +132,13 @@ interface ScoredShape {
 /** Which checks the catalog marks beta: the scan results do not carry the flag. */
 export type BetaLookup = (id: string) => boolean
 
-function fromScored(shape: ScoredShape, target: string, source: string, partial: boolean, isBeta: BetaLookup): CliReport {
+function fromScored(
+  shape: ScoredShape,
+  target: string,
+  source: string,
+  partial: boolean,
+  isBeta: BetaLookup,
+): CliReport {
   return {
     domain: shape.domain,
     name: shape.name ?? shape.domain,
@@ -146,7 +161,9 @@ function fromScored(shape: ScoredShape, target: string, source: string, partial:
         score: partial ? null : layer.score,
         maxScore: partial ? null : layer.maxScore,
         ...(!partial && layer.applicable !== undefined ? { applicable: layer.applicable } : {}),
-        ...(!partial && layer.points !== undefined && layer.maxPoints !== undefined ? { points: layer.points, maxPoints: layer.maxPoints } : {}),
+        ...(!partial && layer.points !== undefined && layer.maxPoints !== undefined
+          ? { points: layer.points, maxPoints: layer.maxPoints }
+          : {}),
         checks: layer.checks.map((check) => toCheck(check, isBeta)),
       })),
     topFixes: partial
@@ -161,7 +178,9 @@ function fromScored(shape: ScoredShape, target: string, source: string, partial:
     source,
     ...(shape.contractVersion ? { contractVersion: shape.contractVersion } : {}),
     ...(shape.pages && shape.pageSample ? { pages: shape.pages, pageSample: shape.pageSample } : {}),
-    ...(!partial && shape.blockedBy ? { blockedBy: shape.blockedBy, ...(shape.blockFactor !== undefined ? { blockFactor: shape.blockFactor } : {}) } : {}),
+    ...(!partial && shape.blockedBy
+      ? { blockedBy: shape.blockedBy, ...(shape.blockFactor !== undefined ? { blockFactor: shape.blockFactor } : {}) }
+      : {}),
   }
 }
 
@@ -171,6 +190,11 @@ export function fromScanReport(report: ScanReport, options: { partial: boolean; 
 }
 
 /** An AuditScanResult or AuditScoreResult; its `url` is the report page on the service's own site. */
-export function fromAudit(audit: ScoredShape & { url: string }, target: string, server: string, isBeta: BetaLookup): CliReport {
+export function fromAudit(
+  audit: ScoredShape & { url: string },
+  target: string,
+  server: string,
+  isBeta: BetaLookup,
+): CliReport {
   return { ...fromScored(audit, target, server, false, isBeta), reportUrl: audit.url }
 }

@@ -80,7 +80,14 @@ interface ScanArgs {
 
 function idList(value: string | undefined, option: string): string[] | undefined {
   if (value === undefined) return undefined
-  const ids = [...new Set(value.split(',').map((id) => id.trim()).filter(Boolean))]
+  const ids = [
+    ...new Set(
+      value
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ]
   if (ids.length === 0) throw new UsageError(`${option} takes a comma-separated list of check ids`, SCAN_USAGE)
   return ids
 }
@@ -88,14 +95,16 @@ function idList(value: string | undefined, option: string): string[] | undefined
 /** A whole number of points, 0 to 100. */
 function points(value: string | undefined, option: string): number | undefined {
   if (value === undefined) return undefined
-  if (!/^\d+$/.test(value) || Number(value) > 100) throw new UsageError(`${option} is a whole number from 0 to 100`, SCAN_USAGE)
+  if (!/^\d+$/.test(value) || Number(value) > 100)
+    throw new UsageError(`${option} is a whole number from 0 to 100`, SCAN_USAGE)
   return Number(value)
 }
 
 /** A sample size: a whole number from 1 to MAX_PAGES. */
 function pageCount(value: string | undefined): number | undefined {
   if (value === undefined) return undefined
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGES) throw new UsageError(`--pages is a whole number from 1 to ${MAX_PAGES}`, SCAN_USAGE)
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGES)
+    throw new UsageError(`--pages is a whole number from 1 to ${MAX_PAGES}`, SCAN_USAGE)
   return Number(value)
 }
 
@@ -108,12 +117,17 @@ const MANAGED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 
  * `--header` values and the lines `--header-env` names, as headers. A message names the option or the variable and the
  * header's name, never the value: it is a secret.
  */
-function mcpHeaders(lines: string[], variables: string[], env: Record<string, string | undefined>): Record<string, string> | undefined {
+function mcpHeaders(
+  lines: string[],
+  variables: string[],
+  env: Record<string, string | undefined>,
+): Record<string, string> | undefined {
   const sources = [
     ...lines.map((line) => ({ line, from: '--header' })),
     ...variables.map((name) => {
       const line = env[name]
-      if (line === undefined || line.trim() === '') throw new UsageError(`--header-env ${name}: the environment variable is not set`, SCAN_USAGE)
+      if (line === undefined || line.trim() === '')
+        throw new UsageError(`--header-env ${name}: the environment variable is not set`, SCAN_USAGE)
       return { line, from: `--header-env ${name}` }
     }),
   ]
@@ -126,8 +140,10 @@ function mcpHeaders(lines: string[], variables: string[], env: Record<string, st
     if (colon === -1 || !HEADER_NAME.test(name) || value === '' || /[\r\n\0]/.test(value)) {
       throw new UsageError(`${from} takes one "Name: value" header line (the value is not shown)`, SCAN_USAGE)
     }
-    if (MANAGED_HEADERS.has(name.toLowerCase())) throw new UsageError(`${from}: ${name} is set by the HTTP client and cannot be given`, SCAN_USAGE)
-    if (Object.keys(headers).some((known) => known.toLowerCase() === name.toLowerCase())) throw new UsageError(`${from}: the header ${name} is given twice`, SCAN_USAGE)
+    if (MANAGED_HEADERS.has(name.toLowerCase()))
+      throw new UsageError(`${from}: ${name} is set by the HTTP client and cannot be given`, SCAN_USAGE)
+    if (Object.keys(headers).some((known) => known.toLowerCase() === name.toLowerCase()))
+      throw new UsageError(`${from}: the header ${name} is given twice`, SCAN_USAGE)
     headers[name] = value
   }
   return headers
@@ -160,25 +176,48 @@ export function parseScanArgs(args: string[], env: Record<string, string | undef
   )
   if (values.help) return null
   if (positionals.length === 0) throw new UsageError('scan needs a target (a domain or URL)', SCAN_USAGE)
-  if (positionals.length > 1) throw new UsageError(`scan takes exactly one target, not ${positionals.length} (${positionals.join(', ')})`, SCAN_USAGE)
-  if (!FORMATS.includes(values.format as Format)) throw new UsageError(`--format is one of ${FORMATS.join(', ')}`, SCAN_USAGE)
+  if (positionals.length > 1)
+    throw new UsageError(
+      `scan takes exactly one target, not ${positionals.length} (${positionals.join(', ')})`,
+      SCAN_USAGE,
+    )
+  if (!FORMATS.includes(values.format as Format))
+    throw new UsageError(`--format is one of ${FORMATS.join(', ')}`, SCAN_USAGE)
   const minScore = points(values['min-score'], '--min-score')
   const tolerance = points(values.tolerance, '--tolerance')
-  if (tolerance !== undefined && values.baseline === undefined) throw new UsageError('--tolerance applies to --baseline: give the baseline to compare with', SCAN_USAGE)
+  if (tolerance !== undefined && values.baseline === undefined)
+    throw new UsageError('--tolerance applies to --baseline: give the baseline to compare with', SCAN_USAGE)
   const only = idList(values.only, '--only')
   if (only) {
-    const whole = ['--min-score', '--checks', '--baseline', '--save-baseline'].filter((option) => values[option.slice(2) as 'checks'] !== undefined)
-    if (whole.length > 0) throw new UsageError(`--only gives a partial result without an overall score: use it without ${whole.join(' and ')}`, SCAN_USAGE)
+    const whole = ['--min-score', '--checks', '--baseline', '--save-baseline'].filter(
+      (option) => values[option.slice(2) as 'checks'] !== undefined,
+    )
+    if (whole.length > 0)
+      throw new UsageError(
+        `--only gives a partial result without an overall score: use it without ${whole.join(' and ')}`,
+        SCAN_USAGE,
+      )
   }
   if (values.server !== undefined) {
-    if (!/^https?:\/\/[^/]/.test(values.server) || !URL.canParse(values.server)) throw new UsageError('--server takes the http(s) URL of a service', SCAN_USAGE)
-    if (values.static) throw new UsageError('--static applies to in-process scans; the server decides about its browser', SCAN_USAGE)
-    if (values['allow-private']) throw new UsageError("--allow-private applies to in-process scans; the server's SCANNER_ALLOW_PRIVATE decides", SCAN_USAGE)
-    if (values.header || values['header-env']) throw new UsageError('--header and --header-env apply to in-process scans: a service never takes credentials for a target', SCAN_USAGE)
+    if (!/^https?:\/\/[^/]/.test(values.server) || !URL.canParse(values.server))
+      throw new UsageError('--server takes the http(s) URL of a service', SCAN_USAGE)
+    if (values.static)
+      throw new UsageError('--static applies to in-process scans; the server decides about its browser', SCAN_USAGE)
+    if (values['allow-private'])
+      throw new UsageError(
+        "--allow-private applies to in-process scans; the server's SCANNER_ALLOW_PRIVATE decides",
+        SCAN_USAGE,
+      )
+    if (values.header || values['header-env'])
+      throw new UsageError(
+        '--header and --header-env apply to in-process scans: a service never takes credentials for a target',
+        SCAN_USAGE,
+      )
   }
   const headers = mcpHeaders(values.header ?? [], values['header-env'] ?? [], env)
   const pages = pageCount(values.pages)
-  if (pages !== undefined && only) throw new UsageError('--pages applies to a whole scan: use it without --only', SCAN_USAGE)
+  if (pages !== undefined && only)
+    throw new UsageError('--pages applies to a whole scan: use it without --only', SCAN_USAGE)
   return {
     target: positionals[0]!,
     format: values.format as Format,
@@ -200,7 +239,10 @@ export function parseScanArgs(args: string[], env: Record<string, string | undef
 }
 
 /** Whether a stream is a terminal that wants colour: NO_COLOR (any value) turns it off, FORCE_COLOR on. */
-export function wantsColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined> = process.env): boolean {
+export function wantsColor(
+  stream: { isTTY?: boolean },
+  env: Record<string, string | undefined> = process.env,
+): boolean {
   if (env.NO_COLOR) return false
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true
   return stream.isTTY === true && env.TERM !== 'dumb'
@@ -220,7 +262,10 @@ async function writeOutput(path: string, text: string, option: string, append = 
     if (append) await appendFile(path, text)
     else await Bun.write(path, text)
   } catch (error) {
-    throw new UsageError(`${option} ${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, SCAN_USAGE)
+    throw new UsageError(
+      `${option} ${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      SCAN_USAGE,
+    )
   }
 }
 
@@ -270,11 +315,25 @@ export async function scanCommand(argv: string[]): Promise<number> {
   }
   const gate: Gate = evaluateGate(
     report,
-    { minScore: args.minScore, checks: args.checks, only: args.only, ...(baseline && args.baseline ? { baseline: { report: baseline, file: args.baseline, tolerance: args.tolerance } } : {}) },
+    {
+      minScore: args.minScore,
+      checks: args.checks,
+      only: args.only,
+      ...(baseline && args.baseline
+        ? { baseline: { report: baseline, file: args.baseline, tolerance: args.tolerance } }
+        : {}),
+    },
     SCAN_USAGE,
   )
-  if (args.saveBaseline) await writeOutput(args.saveBaseline, `${await render(report, 'json', { gate, color: false })}\n`, '--save-baseline')
-  if (args.summary) await writeOutput(args.summary, `${await render(report, 'markdown', { gate, color: false })}\n\n`, '--summary', true)
+  if (args.saveBaseline)
+    await writeOutput(args.saveBaseline, `${await render(report, 'json', { gate, color: false })}\n`, '--save-baseline')
+  if (args.summary)
+    await writeOutput(
+      args.summary,
+      `${await render(report, 'markdown', { gate, color: false })}\n\n`,
+      '--summary',
+      true,
+    )
   console.log(await render(report, args.format, { gate, color: args.format === 'text' && wantsColor(process.stdout) }))
   // The text report ends with the gate; the other formats are documents, so the gate is told on stderr.
   if (!args.quiet && args.format !== 'text' && gate.active) {

@@ -37,7 +37,8 @@ function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
   for (let i = 1; i <= a.length; i++) {
     const current = [i]
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
     previous = current
   }
   return previous[b.length]!
@@ -58,15 +59,21 @@ export function parseCommandLine<T extends ParseArgsOptionsConfig>(args: string[
     if (!option) {
       // A typo, or a known option with a word too many or too few (`--server-url`, `--save`).
       const close = (name: string) => distance(name, token.name) <= Math.max(1, Math.floor(name.length / 4))
-      const extended = (name: string) => Math.min(name.length, token.name.length) >= 4 && (token.name.startsWith(name) || name.startsWith(token.name))
+      const extended = (name: string) =>
+        Math.min(name.length, token.name.length) >= 4 && (token.name.startsWith(name) || name.startsWith(token.name))
       const near = known.filter(close).concat(known.filter(extended))
       const suggestion = near.length > 0 ? ` (did you mean --${near[0]}?)` : ''
       throw new UsageError(`${token.rawName} is not an option of this command${suggestion}`, usage)
     }
-    if (option.type === 'boolean' && token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`, usage)
+    if (option.type === 'boolean' && token.value !== undefined)
+      throw new UsageError(`${token.rawName} takes no value`, usage)
     // A value that is itself one of our options means the value was left out (`--min-score --quiet`).
-    const swallowed = !token.inlineValue && token.value?.startsWith('-') && known.includes(token.value.replace(/^--?/, '').split('=')[0]!)
-    if (option.type === 'string' && (token.value === undefined || swallowed)) throw new UsageError(`${token.rawName} needs a value`, usage)
+    const swallowed =
+      !token.inlineValue &&
+      token.value?.startsWith('-') &&
+      known.includes(token.value.replace(/^--?/, '').split('=')[0]!)
+    if (option.type === 'string' && (token.value === undefined || swallowed))
+      throw new UsageError(`${token.rawName} needs a value`, usage)
   }
   return parseArgs({ args, options, strict: true, allowPositionals: true })
 }

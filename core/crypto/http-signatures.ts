@@ -54,7 +54,9 @@ export function signatureFields(signatures: readonly (readonly [label: string, M
     'Signature-Input': signatures.map(([label, { input }]) => `${serializeKey(label)}=${input}`).join(', '),
     Signature: serializeDictionary(
       // Copied into a plain ArrayBuffer-backed array: the only byte form structured-headers is typed to take.
-      new Map(signatures.map(([label, { signature }]): [string, Item] => [label, [new Uint8Array(signature), new Map()]])),
+      new Map(
+        signatures.map(([label, { signature }]): [string, Item] => [label, [new Uint8Array(signature), new Map()]]),
+      ),
     ),
   }
 }

@@ -21,7 +21,9 @@ const RFC8037_JWK = {
 const RFC8037_KID = 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k'
 
 const pemOf = (jwk: object): string =>
-  createPrivateKey({ key: jwk as never, format: 'jwk' }).export({ format: 'pem', type: 'pkcs8' }).toString()
+  createPrivateKey({ key: jwk as never, format: 'jwk' })
+    .export({ format: 'pem', type: 'pkcs8' })
+    .toString()
 
 const keysFrom = (signingKey: string | null, signingKeysPrevious: string[] = []) =>
   loadSigningKeys({ signingKey, signingKeysPrevious })
@@ -78,7 +80,9 @@ describe('loadSigningKeys', () => {
     expect(keys.previous[0]!.kid).toBe(RFC9421_KID)
   })
 
-  const rsaJwk = JSON.stringify(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }))
+  const rsaJwk = JSON.stringify(
+    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+  )
   const rsaPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
     .privateKey.export({ format: 'pem', type: 'pkcs8' })
     .toString()
@@ -105,7 +109,10 @@ describe('loadSigningKeys', () => {
   test('an invalid previous key names SIGNING_KEYS_PREVIOUS and its position, never the key material', () => {
     let message = ''
     try {
-      keysFrom(JSON.stringify(RFC9421_JWK), [JSON.stringify(RFC8037_JWK), JSON.stringify({ ...RFC8037_JWK, x: RFC9421_JWK.x })])
+      keysFrom(JSON.stringify(RFC9421_JWK), [
+        JSON.stringify(RFC8037_JWK),
+        JSON.stringify({ ...RFC8037_JWK, x: RFC9421_JWK.x }),
+      ])
     } catch (error) {
       message = (error as Error).message
     }

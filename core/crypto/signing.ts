@@ -60,7 +60,9 @@ export function generateSigningKeyJwk(): string {
 
 /** RFC 7638: SHA-256 over the required members in lexicographic order, no whitespace (RFC 8037 §A.3). */
 export function ed25519Thumbprint(x: string): string {
-  return createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url')
+  return createHash('sha256')
+    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
+    .digest('base64url')
 }
 
 /** Parses one private key given as a JWK (JSON) or a PKCS#8 PEM block; `variable` names it in errors. */
@@ -83,7 +85,9 @@ function parseSigningKey(material: string, variable: string): SigningKey {
     )
   }
   if (privateKey.asymmetricKeyType !== 'ed25519') {
-    throw new Error(`${variable}: expected an Ed25519 key, got ${privateKey.asymmetricKeyType ?? 'an unknown key type'}`)
+    throw new Error(
+      `${variable}: expected an Ed25519 key, got ${privateKey.asymmetricKeyType ?? 'an unknown key type'}`,
+    )
   }
   const x = createPublicKey(privateKey).export({ format: 'jwk' }).x!
   const kid = ed25519Thumbprint(x)
@@ -105,7 +109,9 @@ function privateKeyFromJwk(text: string, variable: string): KeyObject {
   if (typeof jwk !== 'object' || jwk === null) throw new Error(`${variable}: expected a JWK object`)
   const { kty, crv, x, d, kid } = jwk as Record<string, unknown>
   if (kty !== 'OKP' || crv !== 'Ed25519') {
-    throw new Error(`${variable}: expected an Ed25519 key ("kty":"OKP","crv":"Ed25519"), got kty=${String(kty)} crv=${String(crv)}`)
+    throw new Error(
+      `${variable}: expected an Ed25519 key ("kty":"OKP","crv":"Ed25519"), got kty=${String(kty)} crv=${String(crv)}`,
+    )
   }
   if (typeof d !== 'string') throw new Error(`${variable}: the JWK has no "d": a private key is needed to sign`)
   if (typeof x !== 'string') throw new Error(`${variable}: the JWK has no "x"`)

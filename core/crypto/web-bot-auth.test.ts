@@ -18,7 +18,8 @@ const TEST_KEY_JWK = {
   x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs',
 }
 const KID = 'poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U'
-const testKey: SigningKey = loadSigningKeys({ signingKey: JSON.stringify(TEST_KEY_JWK), signingKeysPrevious: [] }).current!
+const testKey: SigningKey = loadSigningKeys({ signingKey: JSON.stringify(TEST_KEY_JWK), signingKeysPrevious: [] })
+  .current!
 const CREATED = 1735689600
 const FAR_EXPIRY = 4889289600
 
@@ -70,7 +71,10 @@ describe('published vectors (docs/checks.md §12.4, §12.5)', () => {
       testKey.sign,
     )
     expect(ours.base).toBe(base)
-    expect(signatureFields([['sig1', ours]])).toEqual({ 'Signature-Input': `sig1=${params}`, Signature: `sig1=:${published}:` })
+    expect(signatureFields([['sig1', ours]])).toEqual({
+      'Signature-Input': `sig1=${params}`,
+      Signature: `sig1=:${published}:`,
+    })
   })
 
   test('vector A (dictionary Signature-Agent): exact signature, verified independently', () => {
@@ -101,7 +105,10 @@ describe('published vectors (docs/checks.md §12.4, §12.5)', () => {
       testKey.sign,
     )
     expect(ours.base).toBe(base)
-    expect(signatureFields([['sig2', ours]])).toEqual({ 'Signature-Input': `sig2=${params}`, Signature: `sig2=:${published}:` })
+    expect(signatureFields([['sig2', ours]])).toEqual({
+      'Signature-Input': `sig2=${params}`,
+      Signature: `sig2=:${published}:`,
+    })
   })
 
   test('vectors B and C (authority only; legacy string Signature-Agent): exact signatures', () => {
@@ -211,7 +218,10 @@ describe('createRequestSigner', () => {
     const first = signer.sign({ method: 'GET', url: 'https://a.example/' })
     const second = signer.sign({ method: 'GET', url: 'https://a.example/' })
     expect(first['Signature-Agent']).toBe('sig1="http://localhost:3000"')
-    const [components, params] = parseDictionary(first['Signature-Input']!).get('sig1') as [unknown[], Map<string, unknown>]
+    const [components, params] = parseDictionary(first['Signature-Input']!).get('sig1') as [
+      unknown[],
+      Map<string, unknown>,
+    ]
     expect(components).toHaveLength(4)
     const created = params.get('created') as number
     expect(created).toBeGreaterThanOrEqual(before)
@@ -221,7 +231,9 @@ describe('createRequestSigner', () => {
     expect(params.get('alg')).toBe('ed25519')
     expect(params.get('tag')).toBe('web-bot-auth')
     expect(Buffer.from(params.get('nonce') as string, 'base64')).toHaveLength(64)
-    const secondNonce = (parseDictionary(second['Signature-Input']!).get('sig1') as [unknown, Map<string, unknown>])[1].get('nonce')
+    const secondNonce = (
+      parseDictionary(second['Signature-Input']!).get('sig1') as [unknown, Map<string, unknown>]
+    )[1].get('nonce')
     expect(secondNonce).not.toBe(params.get('nonce'))
   })
 
@@ -249,7 +261,10 @@ describe('signDirectoryResponse', () => {
   test('one signature per key, labelled binding0, binding1…, each verifiable', () => {
     const other = loadSigningKeys({ signingKey: generateSigningKeyJwk(), signingKeysPrevious: [] }).current!
     const body = JSON.stringify({ keys: [testKey.publicJwk, other.publicJwk] })
-    const headers = signDirectoryResponse([testKey, other], { authority: 'Agent-Readiness.Example', body: new TextEncoder().encode(body) })
+    const headers = signDirectoryResponse([testKey, other], {
+      authority: 'Agent-Readiness.Example',
+      body: new TextEncoder().encode(body),
+    })
     const digest = `sha-256=:${createHash('sha256').update(body).digest('base64')}:`
     expect(headers['Content-Digest']).toBe(digest)
     const inputs = parseDictionary(headers['Signature-Input']!)

@@ -142,7 +142,10 @@ export function createBrowserProvider(
 
   const start = async (onGone: () => void): Promise<Running> => {
     // A remote browser elsewhere cannot reach a proxy on our loopback (README: BROWSER_WS_ENDPOINT).
-    const proxy = !wsEndpoint || isLoopbackEndpoint(wsEndpoint) ? await startEgressProxy(config, { onEvent: options.onEgress }) : null
+    const proxy =
+      !wsEndpoint || isLoopbackEndpoint(wsEndpoint)
+        ? await startEgressProxy(config, { onEvent: options.onEgress })
+        : null
     try {
       // Loaded on the first render: a scan whose checks never render (or the CLI's --help) does not pay for it.
       const { default: puppeteer } = await import('puppeteer-core')
@@ -220,12 +223,18 @@ export function createBrowserProvider(
           (maxChars) => ({
             html: document.documentElement.outerHTML.slice(0, maxChars),
             textLength: (document.body?.innerText ?? '').trim().length,
-            tools: (window as unknown as { __agentReadinessWebmcpTools?: { name: string; description?: string }[] })
-              .__agentReadinessWebmcpTools ?? [],
+            tools:
+              (window as unknown as { __agentReadinessWebmcpTools?: { name: string; description?: string }[] })
+                .__agentReadinessWebmcpTools ?? [],
           }),
           MAX_HTML_CHARS,
         )
-        return { url: page.url(), html: `<!doctype html>${rendered.html}`, textLength: rendered.textLength, webmcpTools: rendered.tools }
+        return {
+          url: page.url(),
+          html: `<!doctype html>${rendered.html}`,
+          textLength: rendered.textLength,
+          webmcpTools: rendered.tools,
+        }
       } finally {
         await context.close().catch(() => {})
       }
@@ -257,7 +266,9 @@ interface PreparedPage {
 
 /** A fresh context with its guarded page, hardened and intercepting, ready for one render. */
 async function openPreparedPage(browser: Browser, contextProxy: string | null): Promise<PreparedPage> {
-  const context = await browser.createBrowserContext(contextProxy ? { proxyServer: contextProxy, proxyBypassList: ['<-loopback>'] } : {})
+  const context = await browser.createBrowserContext(
+    contextProxy ? { proxyServer: contextProxy, proxyBypassList: ['<-loopback>'] } : {},
+  )
   try {
     const page = await openGuardedPage(context)
     await page.setBypassServiceWorker(true)
@@ -316,7 +327,11 @@ async function settle(page: Page, traffic: Traffic, deadline: number, timeoutMs:
       // Answered only once the main thread is free: a script still running is waited for. A page navigating meanwhile
       // has no answer to give: it is not settled yet.
       const timers = await page
-        .evaluate(() => (window as unknown as { __agentReadinessPendingTimers?: () => number }).__agentReadinessPendingTimers?.() ?? 0)
+        .evaluate(
+          () =>
+            (window as unknown as { __agentReadinessPendingTimers?: () => number }).__agentReadinessPendingTimers?.() ??
+            0,
+        )
         .catch(() => 1)
       if (timers > 0) timerSeenAt = performance.now()
       else if (traffic.inFlight.size === 0 && traffic.lastChange === changeBefore) return
@@ -375,9 +390,15 @@ async function answer(request: HTTPRequest, fetch: BrowserFetch, count: number):
     return request.abort('blockedbyclient')
   }
   try {
-    const response = await fetch(url, { method: request.method(), headers: request.headers(), body: request.postData() })
+    const response = await fetch(url, {
+      method: request.method(),
+      headers: request.headers(),
+      body: request.postData(),
+    })
     const headers = Object.fromEntries(
-      Object.entries(response.headers).filter(([name]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(name)),
+      Object.entries(response.headers).filter(
+        ([name]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(name),
+      ),
     )
     // A view of the bytes, not a copy: the body may be the whole per-request cap.
     const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength)

@@ -37,17 +37,24 @@ const server = Bun.serve({
     const { pathname } = new URL(request.url)
     if (pathname.startsWith('/data/')) return new Response(`${pathname.slice('/data/'.length)}-ok`)
     const page = PAGES[pathname]
-    return page ? new Response(`<!doctype html><title>settle</title>${page}`, { headers: { 'content-type': 'text/html' } }) : new Response('', { status: 404 })
+    return page
+      ? new Response(`<!doctype html><title>settle</title>${page}`, { headers: { 'content-type': 'text/html' } })
+      : new Response('', { status: 404 })
   },
 })
 
 const fetch: BrowserFetch = async (url, init) => {
   const response = await globalThis.fetch(url, { method: init.method, headers: init.headers, body: init.body })
-  return { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) }
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: new Uint8Array(await response.arrayBuffer()),
+  }
 }
 
 const provider = createBrowserProvider(loadConfig({ SCANNER_ALLOW_PRIVATE: 'true' }))
-const render = (path: string) => provider!.render(`http://127.0.0.1:${server.port}${path}`, { timeoutMs: 15_000, userAgent: 'test', fetch })
+const render = (path: string) =>
+  provider!.render(`http://127.0.0.1:${server.port}${path}`, { timeoutMs: 15_000, userAgent: 'test', fetch })
 
 describe.skipIf(provider === null)('a render settles when the page has', () => {
   afterAll(async () => {

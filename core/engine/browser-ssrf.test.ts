@@ -33,7 +33,13 @@ async function tcpTrap(host: string, label: string): Promise<TcpTrap | null> {
   const server = net.createServer((socket) => {
     socket.on('error', () => {})
     socket.once('data', (data) => {
-      hits.push(`${label}: ${data.toString('latin1').split('\r\n')[0]!.slice(0, 80).replace(/[^\x20-\x7e]/g, '.')}`)
+      hits.push(
+        `${label}: ${data
+          .toString('latin1')
+          .split('\r\n')[0]!
+          .slice(0, 80)
+          .replace(/[^\x20-\x7e]/g, '.')}`,
+      )
       socket.end('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 3\r\nconnection: close\r\n\r\nhit')
     })
     // A connection that sends nothing (a preconnect) is a hit all the same.
@@ -62,16 +68,30 @@ interface UdpTrap {
 async function udpTrap(host: string): Promise<UdpTrap> {
   const hits: string[] = []
   const socket = dgram.createSocket('udp4')
-  socket.on('message', (message, remote) => hits.push(`udp ${host}: ${message.byteLength} bytes from ${remote.address}:${remote.port}`))
+  socket.on('message', (message, remote) =>
+    hits.push(`udp ${host}: ${message.byteLength} bytes from ${remote.address}:${remote.port}`),
+  )
   await new Promise<void>((resolve) => socket.bind(0, host, () => resolve()))
   return { host, port: socket.address().port, hits, close: () => socket.close() }
 }
 
 /** The hostile page: every vector aims at the traps; the last lines are the controls. */
 function hostilePage(t: { a: string; b: string; c: string | null; d: string; stun: string; turn: string }): string {
-  const http = [`http://${t.a}`, `http://${t.d}`, `http://localhost:${t.d.split(':')[1]}`, 'http://mapped-loop.test', ...(t.c ? [`http://${t.c}`] : [])]
+  const http = [
+    `http://${t.a}`,
+    `http://${t.d}`,
+    `http://localhost:${t.d.split(':')[1]}`,
+    'http://mapped-loop.test',
+    ...(t.c ? [`http://${t.c}`] : []),
+  ]
   const https = [`https://${t.b}`, ...(t.c ? [`https://${t.c}`] : [])]
-  const ws = [`ws://${t.a}`, `wss://${t.b}`, `ws://localhost:${t.d.split(':')[1]}`, 'ws://mapped-loop.test', ...(t.c ? [`ws://${t.c}`] : [])]
+  const ws = [
+    `ws://${t.a}`,
+    `wss://${t.b}`,
+    `ws://localhost:${t.d.split(':')[1]}`,
+    'ws://mapped-loop.test',
+    ...(t.c ? [`ws://${t.c}`] : []),
+  ]
   const A = http[0]
   const script = String.raw`
 // Controls first (the render serves a bounded number of requests): the page registers a WebMCP tool and reaches its own origin.
@@ -183,7 +203,10 @@ describe.skipIf(provider === null)('rendered pages cannot reach non-public addre
         }
         if (url.pathname === '/same-origin') return new Response('same-origin-ok')
         if (url.pathname === '/redirect') {
-          return new Response(null, { status: 302, headers: { location: `http://${a.origin}/v/redirect-${url.searchParams.get('v')}` } })
+          return new Response(null, {
+            status: 302,
+            headers: { location: `http://${a.origin}/v/redirect-${url.searchParams.get('v')}` },
+          })
         }
         return new Response('not found', { status: 404 })
       },
@@ -202,7 +225,11 @@ describe.skipIf(provider === null)('rendered pages cannot reach non-public addre
     const a = traps.find((trap) => trap.label === 'a')!
     const env = {
       SCANNER_ALLOW_PRIVATE: 'false',
-      SCANNER_RESOLVE: [`${HOSTILE}:443:127.0.0.1:${hostile.port!}`, `${HOSTILE}:80:127.0.0.1:${hostile.port!}`, `mapped-loop.test:80:${a.host}:${a.port}`].join(','),
+      SCANNER_RESOLVE: [
+        `${HOSTILE}:443:127.0.0.1:${hostile.port!}`,
+        `${HOSTILE}:80:127.0.0.1:${hostile.port!}`,
+        `mapped-loop.test:80:${a.host}:${a.port}`,
+      ].join(','),
     }
     const config = loadConfig(env)
     const browser = createBrowserProvider(config, { onEgress: (event) => events.push(event) })!
@@ -250,7 +277,8 @@ describe.skipIf(provider === null)('rendered pages cannot reach non-public addre
     }
     try {
       await browser.render(`http://${HOSTILE}/`, { timeoutMs: 20_000, userAgent: 'test', fetch })
-      for (let waited = 0; waited < 5_000 && !a.hits.some((hit) => hit.includes('/v/allowed')); waited += 100) await Bun.sleep(100)
+      for (let waited = 0; waited < 5_000 && !a.hits.some((hit) => hit.includes('/v/allowed')); waited += 100)
+        await Bun.sleep(100)
       expect(a.hits).toContainEqual(expect.stringContaining('GET /v/allowed-ws'))
       expect(events).toContainEqual({ kind: 'connect', destination: a.origin, allowed: true })
     } finally {

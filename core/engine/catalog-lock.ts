@@ -41,7 +41,15 @@ export function lockFor(catalog: CheckCatalog): CatalogLock {
   return {
     contractVersion: catalog.contractVersion,
     layers: catalog.layers.map(({ id, weight }) => ({ id, weight })),
-    checks: catalog.checks.map(({ id, layer, maxScore, bonus, maturity, tier, scope }) => ({ id, layer, maxScore, bonus, maturity, tier, scope })),
+    checks: catalog.checks.map(({ id, layer, maxScore, bonus, maturity, tier, scope }) => ({
+      id,
+      layer,
+      maxScore,
+      bonus,
+      maturity,
+      tier,
+      scope,
+    })),
     sha256: createHash('sha256').update(body).digest('hex'),
   }
 }
@@ -99,7 +107,8 @@ export function changelogHasEntry(changelog: string, version: string): boolean {
 /** Why the lock may not move from `locked` to `next`; null when it may. */
 export function lockRefusal(locked: CatalogLock, next: CatalogLock, changelog: string): string | null {
   const step = versionStep(locked.contractVersion, next.contractVersion)
-  if (step === 'backwards') return `CONTRACT_VERSION ${next.contractVersion} is older than the locked ${locked.contractVersion}`
+  if (step === 'backwards')
+    return `CONTRACT_VERSION ${next.contractVersion} is older than the locked ${locked.contractVersion}`
   if (next.sha256 === locked.sha256) return null
   if (step === 'none') {
     return `The check catalog changed but CONTRACT_VERSION is still ${locked.contractVersion}: bump it in core/version.ts, add a CHANGELOG.md entry and run \`npm run catalog:lock\``
@@ -124,5 +133,7 @@ if (import.meta.main) {
     process.exit(1)
   }
   writeFileSync(LOCK_PATH, serializeLock(next))
-  console.log(`catalog.lock.json: ${next.checks.length} checks, contract ${next.contractVersion}, sha256 ${next.sha256}`)
+  console.log(
+    `catalog.lock.json: ${next.checks.length} checks, contract ${next.contractVersion}, sha256 ${next.sha256}`,
+  )
 }

@@ -15,7 +15,14 @@ const authored = {
 describe('defineCheck', () => {
   test('applies the metadata defaults: flags false, appliesTo and surface from applicability', () => {
     const web = defineCheck({ meta: { ...authored, applicability: 'all' }, run: () => pass('ok') })
-    expect(web.meta).toMatchObject({ bonus: false, draft: false, beta: false, deep: false, essentialsExcluded: false, agentEntryPoint: false })
+    expect(web.meta).toMatchObject({
+      bonus: false,
+      draft: false,
+      beta: false,
+      deep: false,
+      essentialsExcluded: false,
+      agentEntryPoint: false,
+    })
     expect(web.meta).toMatchObject({ appliesTo: ['domain', 'mcp', 'mcp-app'], surface: 'web' })
     const api = defineCheck({ meta: { ...authored, applicability: 'api', protocol: 'rest' }, run: () => pass('ok') })
     expect(api.meta).toMatchObject({ appliesTo: ['domain'], surface: 'api' })
@@ -24,8 +31,8 @@ describe('defineCheck', () => {
   })
 
   test('invalid metadata fails at load, naming the check', () => {
-    expect(() => defineCheck({ meta: { ...authored, applicability: 'all', protocol: 'rest' }, run: () => pass('ok') })).toThrow(
-      'Invalid metadata for check "example-check"',
-    )
+    expect(() =>
+      defineCheck({ meta: { ...authored, applicability: 'all', protocol: 'rest' }, run: () => pass('ok') }),
+    ).toThrow('Invalid metadata for check "example-check"')
   })
 })

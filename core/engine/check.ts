@@ -116,7 +116,9 @@ export const publishedMetaSchema = z.object({
   recommendation: z.string().min(10).optional(),
   scope: z
     .enum(CHECK_SCOPES)
-    .describe('page: judged per HTML page, run on every sampled page of a multi-page scan and scored by the passing share; site: run once'),
+    .describe(
+      'page: judged per HTML page, run on every sampled page of a multi-page scan and scored by the passing share; site: run once',
+    ),
 })
 
 /**
@@ -191,7 +193,11 @@ export interface Outcome {
 
 type OutcomeOptions = Pick<Outcome, 'fraction' | 'occurrences' | 'evidence'>
 
-export const pass = (details: string, options: OutcomeOptions = {}): Outcome => ({ status: 'pass', details, ...options })
+export const pass = (details: string, options: OutcomeOptions = {}): Outcome => ({
+  status: 'pass',
+  details,
+  ...options,
+})
 export const warn = (details: string, recommendation: string, options: OutcomeOptions = {}): Outcome => ({
   status: 'warning',
   details,
@@ -243,8 +249,13 @@ export function defineCheck<const N extends ArtifactKey>(check: {
   run: CheckDefinition<N>['run']
 }): CheckDefinition<N> {
   const parsed = checkMetaSchema.safeParse(check.meta)
-  if (!parsed.success) throw new Error(`Invalid metadata for check "${check.meta.id}":\n${z.prettifyError(parsed.error)}`)
-  return { meta: { ...parsed.data, needs: check.meta.needs }, ...(check.evidence ? { evidence: check.evidence } : {}), run: check.run }
+  if (!parsed.success)
+    throw new Error(`Invalid metadata for check "${check.meta.id}":\n${z.prettifyError(parsed.error)}`)
+  return {
+    meta: { ...parsed.data, needs: check.meta.needs },
+    ...(check.evidence ? { evidence: check.evidence } : {}),
+    run: check.run,
+  }
 }
 
 export interface CollectorContext {

@@ -42,7 +42,10 @@ type EndpointProbe =
  * server that answered initialize but refuses them for want of a token (step-up authorization) has nothing a scan
  * could judge, and is reported as one that requires authentication.
  */
-async function classify(call: Call, capabilities: Record<string, unknown> | undefined): Promise<ScanKind | { refused: AuthRefusal }> {
+async function classify(
+  call: Call,
+  capabilities: Record<string, unknown> | undefined,
+): Promise<ScanKind | { refused: AuthRefusal }> {
   const listed = await collectList(call, 'tools', true, LISTS.tools)
   if (listed.refused) return { refused: listed.refused }
   const tools = listed.items
@@ -61,7 +64,8 @@ const ANSWER_HINTS: Record<McpAnswer, string> = {
 /** docs/checks.md §0 steps 2 and 3: is the URL an MCP endpoint (reachEndpoint), and if so, mcp or mcp-app. */
 async function probeEndpoint(http: ScanSession, url: string, limits: Limits): Promise<EndpointProbe> {
   const reach = await reachEndpoint(http, url, limits)
-  if (reach.state === 'mcp-error') return { state: 'mcp', kind: 'mcp', hint: 'answered initialize with a JSON-RPC error' }
+  if (reach.state === 'mcp-error')
+    return { state: 'mcp', kind: 'mcp', hint: 'answered initialize with a JSON-RPC error' }
   if (reach.state !== 'mcp') return reach
   // The scan's collector opens its own conversation: this one ends once the kind is known.
   const kind = await classify(reach.call, reach.capabilities).finally(() => reach.close())
@@ -71,7 +75,12 @@ async function probeEndpoint(http: ScanSession, url: string, limits: Limits): Pr
 
 function decided(url: string, probe: EndpointProbe): DetectedKind | null {
   if (probe.state === 'auth') {
-    return { kind: 'mcp', mcpUrl: url, authRequired: { status: probe.status, challenge: probe.challenge }, hint: 'MCP server requires authentication' }
+    return {
+      kind: 'mcp',
+      mcpUrl: url,
+      authRequired: { status: probe.status, challenge: probe.challenge },
+      hint: 'MCP server requires authentication',
+    }
   }
   if (probe.state === 'mcp') return { kind: probe.kind, mcpUrl: url, hint: probe.hint }
   return null
@@ -98,15 +107,28 @@ export function embeddedMcpUrls(html: string, pageUrl: string): string[] {
  * A page that is not an endpoint may be a catalog listing: the first embedded MCP URL that validates (at most
  * MAX_VALIDATED tried) decides the kind, with that URL as the MCP target (interface spec: "folded into mcp").
  */
-async function detectListing(http: ScanSession, pageUrl: string, reason: string, limits: Limits): Promise<DetectedKind> {
+async function detectListing(
+  http: ScanSession,
+  pageUrl: string,
+  reason: string,
+  limits: Limits,
+): Promise<DetectedKind> {
   const page = await fetchPage(http, pageUrl).catch((error: unknown) => {
     if (error instanceof CollectorError) return null
     throw error
   })
-  const urls = page && isOk(page) && (page.contentType === 'text/html' || looksLikeHtml(page.body)) ? embeddedMcpUrls(page.body, page.url) : []
+  const urls =
+    page && isOk(page) && (page.contentType === 'text/html' || looksLikeHtml(page.body))
+      ? embeddedMcpUrls(page.body, page.url)
+      : []
   for (const url of urls.slice(0, MAX_VALIDATED)) {
     const found = decided(url, await probeEndpoint(http, url, limits))
-    if (found) return { ...found, embeddedMcpUrls: urls, hint: `listing page ${pathOf(pageUrl)} folded into the MCP server it embeds (${found.hint})` }
+    if (found)
+      return {
+        ...found,
+        embeddedMcpUrls: urls,
+        hint: `listing page ${pathOf(pageUrl)} folded into the MCP server it embeds (${found.hint})`,
+      }
   }
   return {
     kind: 'domain',
@@ -138,9 +160,16 @@ export async function detectKind(
   const reason = 'reason' in probe ? probe.reason : probe.state
   if (input.mcpUrl) {
     if (probe.state === 'unreachable') {
-      throw new ScanError({ reason: 'mcp-unreachable', mcpUrl: candidate, cause: reason }, `The pinned MCP endpoint ${candidate} is unreachable: ${reason}`)
+      throw new ScanError(
+        { reason: 'mcp-unreachable', mcpUrl: candidate, cause: reason },
+        `The pinned MCP endpoint ${candidate} is unreachable: ${reason}`,
+      )
     }
-    return { kind: 'mcp', mcpUrl: candidate, hint: `the pinned MCP endpoint did not answer MCP (${reason}); scanned as the sole MCP target` }
+    return {
+      kind: 'mcp',
+      mcpUrl: candidate,
+      hint: `the pinned MCP endpoint did not answer MCP (${reason}); scanned as the sole MCP target`,
+    }
   }
   return detectListing(http, input.url, reason, limits)
 }

@@ -3,7 +3,12 @@ import type { CheckStatus, Tier } from './check.ts'
 import { computeEssentials, type EssentialsMeta } from './essentials.ts'
 import { type CheckResult, type LayerResult, pointsFor } from './scoring.ts'
 
-function result(id: string, tier: Tier, status: CheckStatus, options: { bonus?: boolean; maxScore?: number; fraction?: number } = {}): CheckResult {
+function result(
+  id: string,
+  tier: Tier,
+  status: CheckStatus,
+  options: { bonus?: boolean; maxScore?: number; fraction?: number } = {},
+): CheckResult {
   const maxScore = options.maxScore ?? 10
   return {
     id,
@@ -28,13 +33,23 @@ const metas = new Map<string, EssentialsMeta>()
 describe('essentials', () => {
   test('required share 80, recommended 20', () => {
     const essentials = computeEssentials(
-      layer([result('req-a', 'required', 'pass'), result('req-b', 'required', 'fail'), result('rec', 'recommended', 'pass')]),
+      layer([
+        result('req-a', 'required', 'pass'),
+        result('req-b', 'required', 'fail'),
+        result('rec', 'recommended', 'pass'),
+      ]),
       metas,
     )
     expect(essentials.required.points).toBe(80)
     expect(essentials.recommended.points).toBe(20)
     expect(essentials.score).toBe(60)
-    expect(essentials.checks['req-b']).toEqual({ tier: 'required', bonus: false, fraction: 0, occurrences: 1, essentialsGain: 40 })
+    expect(essentials.checks['req-b']).toEqual({
+      tier: 'required',
+      bonus: false,
+      fraction: 0,
+      occurrences: 1,
+      essentialsGain: 40,
+    })
     expect(essentials.issues).toEqual(['req-b'])
     expect(essentials.scoreEvidence).toEqual(['req-a', 'rec'])
     expect(essentials.label.headline).toContain('1 required basic missing')
@@ -45,7 +60,10 @@ describe('essentials', () => {
     const without = computeEssentials(layer(base), metas).score!
     const withFailedSignal = computeEssentials(layer([...base, result('sig', 'emerging', 'fail')]), metas).score!
     const withSignals = computeEssentials(
-      layer([...base, ...Array.from({ length: 8 }, (_, i) => result(`sig-${i}`, 'recommended', 'pass', { bonus: true }))]),
+      layer([
+        ...base,
+        ...Array.from({ length: 8 }, (_, i) => result(`sig-${i}`, 'recommended', 'pass', { bonus: true })),
+      ]),
       metas,
     )
     expect(withFailedSignal).toBe(without)
@@ -57,7 +75,10 @@ describe('essentials', () => {
     const policy = new Map<string, EssentialsMeta>([
       ['policy', { surface: 'web', essentialsExcluded: true, essentialsAccess: 'agentsAllowed' }],
     ])
-    const essentials = computeEssentials(layer([result('policy', 'required', 'fail'), result('req', 'required', 'pass')]), policy)
+    const essentials = computeEssentials(
+      layer([result('policy', 'required', 'fail'), result('req', 'required', 'pass')]),
+      policy,
+    )
     expect(essentials.score).toBe(100)
     expect(essentials.checks.policy).toBeUndefined()
     expect(essentials.access).toEqual({ agentsAllowed: false, unchallenged: null, readableWithoutJs: null })
@@ -69,7 +90,11 @@ describe('essentials', () => {
       ['tools', { surface: 'mcp', essentialsExcluded: false }],
     ])
     const essentials = computeEssentials(
-      layer([result('oauth', 'required', 'fail'), result('tools', 'required', 'pass'), result('page', 'required', 'pass')]),
+      layer([
+        result('oauth', 'required', 'fail'),
+        result('tools', 'required', 'pass'),
+        result('page', 'required', 'pass'),
+      ]),
       surfaces,
     )
     expect(essentials.surfaces).toEqual({ web: 100, api: 0, mcp: 100 })

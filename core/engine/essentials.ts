@@ -101,7 +101,9 @@ export function computeEssentials(layers: LayerResult[], metas: ReadonlyMap<stri
   const required = bucket('required')
   const recommended = bucket('recommended')
 
-  const signalResults = measured.filter((result) => essentialsTierOf(result) === 'signal' || result.maturity === 'emerging')
+  const signalResults = measured.filter(
+    (result) => essentialsTierOf(result) === 'signal' || result.maturity === 'emerging',
+  )
   const passedSignals = signalResults.filter((result) => result.status === 'pass').map((result) => result.id)
   const signalEarned = Math.min(SIGNAL_CAP, passedSignals.length * SIGNAL_POINTS)
   for (const result of signalResults) {
@@ -118,9 +120,13 @@ export function computeEssentials(layers: LayerResult[], metas: ReadonlyMap<stri
   const score = hasBuckets ? Math.min(100, Math.round(required.earned + recommended.earned + signalEarned)) : null
   // A result without metadata (a check since removed) counts as web, the surface most checks measure.
   const surfaceScore = (surface: Surface) => {
-    const list = [...buckets.required, ...buckets.recommended].filter((result) => (metas.get(result.id)?.surface ?? 'web') === surface)
+    const list = [...buckets.required, ...buckets.recommended].filter(
+      (result) => (metas.get(result.id)?.surface ?? 'web') === surface,
+    )
     const total = weight(list)
-    return total === 0 ? null : Math.round((list.reduce((sum, result) => sum + result.maxScore * fractionOf(result), 0) / total) * 100)
+    return total === 0
+      ? null
+      : Math.round((list.reduce((sum, result) => sum + result.maxScore * fractionOf(result), 0) / total) * 100)
   }
   const accessFlag = (flag: EssentialsAccessFlag): boolean | null => {
     const result = all.find((entry) => metas.get(entry.id)?.essentialsAccess === flag)
@@ -141,17 +147,23 @@ export function computeEssentials(layers: LayerResult[], metas: ReadonlyMap<stri
     },
     checks,
     issues: measured.filter((result) => result.status !== 'pass' && checks[result.id]).map((result) => result.id),
-    scoreEvidence: measured.filter((result) => result.status === 'pass' && checks[result.id]).map((result) => result.id),
+    scoreEvidence: measured
+      .filter((result) => result.status === 'pass' && checks[result.id])
+      .map((result) => result.id),
   }
 }
 
 function labelFor(score: number | null, required: EssentialsBucket): Essentials['label'] {
-  if (score === null) return { headline: 'Not enough measured', summary: 'No required or recommended check could be measured.' }
+  if (score === null)
+    return { headline: 'Not enough measured', summary: 'No required or recommended check could be measured.' }
   if (required.failing.length === 0 && score >= 90) {
     return { headline: 'Essentials covered', summary: 'Every required basic is in place.' }
   }
   if (required.failing.length === 0) {
-    return { headline: 'Basics in place', summary: 'Every required basic is in place; recommended ones would help agents further.' }
+    return {
+      headline: 'Basics in place',
+      summary: 'Every required basic is in place; recommended ones would help agents further.',
+    }
   }
   return {
     headline: `${required.failing.length} required basic${required.failing.length === 1 ? '' : 's'} missing`,

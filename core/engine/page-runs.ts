@@ -24,7 +24,10 @@ export class PageRuns {
 
   constructor(
     private readonly runner: RunnerBase,
-    source: { collection: Collection; requested: number } | { sample: PageSample } | { collection: Collection; refetch: PageSample },
+    source:
+      | { collection: Collection; requested: number }
+      | { sample: PageSample }
+      | { collection: Collection; refetch: PageSample },
   ) {
     this.drawn = 'sample' in source ? Promise.resolve(source.sample) : null
     this.draw =
@@ -44,11 +47,18 @@ export class PageRuns {
   async judge(check: CheckDefinition, home: Outcome): Promise<{ outcome: Outcome; pages: PageVerdict }> {
     const sample = await this.draw()
     const homeUrl = sample.pages[0]!.url
-    const answered = sample.pages.filter((page) => page.url !== homeUrl && page.httpStatus !== null && page.httpStatus >= 200 && page.httpStatus < 300)
-    const urls = answered.map((page) => page.url).filter((url) => !check.meta.deep || sample.summary.renderedPages.includes(url))
+    const answered = sample.pages.filter(
+      (page) => page.url !== homeUrl && page.httpStatus !== null && page.httpStatus >= 200 && page.httpStatus < 300,
+    )
+    const urls = answered
+      .map((page) => page.url)
+      .filter((url) => !check.meta.deep || sample.summary.renderedPages.includes(url))
     const window = this.closesAt()
     const others = await Promise.all(
-      urls.map(async (url) => ({ url, outcome: await Promise.race([runCheck(check, this.collectionFor(url), this.runner), window]) })),
+      urls.map(async (url) => ({
+        url,
+        outcome: await Promise.race([runCheck(check, this.collectionFor(url), this.runner), window]),
+      })),
     )
     return combinePageOutcomes([{ url: homeUrl, outcome: home }, ...others])
   }
@@ -57,7 +67,11 @@ export class PageRuns {
   private closesAt(): Promise<Outcome> {
     this.window ??= new Promise((resolve) => {
       const timer = setTimeout(
-        () => resolve({ status: 'error', details: `not judged: the page checks of a multi-page scan finish within ${PAGE_RUNS_WINDOW_MS / 1000} s` }),
+        () =>
+          resolve({
+            status: 'error',
+            details: `not judged: the page checks of a multi-page scan finish within ${PAGE_RUNS_WINDOW_MS / 1000} s`,
+          }),
         PAGE_RUNS_WINDOW_MS,
       )
       // The window never keeps a process alive on its own.

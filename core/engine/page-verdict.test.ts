@@ -44,7 +44,10 @@ describe('combinePageOutcomes', () => {
   })
 
   test('at most ten failing pages are listed; the share counts them all', () => {
-    const { outcome, pages } = combinePageOutcomes([page('/', 'pass'), ...Array.from({ length: 14 }, (_, i) => page(`/p${i}`, 'fail'))])
+    const { outcome, pages } = combinePageOutcomes([
+      page('/', 'pass'),
+      ...Array.from({ length: 14 }, (_, i) => page(`/p${i}`, 'fail')),
+    ])
     expect(pages.failing).toHaveLength(MAX_FAILING_PAGES)
     expect(pages).toMatchObject({ checked: 15, passed: 1 })
     expect(outcome.status).toBe('fail')

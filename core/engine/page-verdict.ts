@@ -70,12 +70,20 @@ export function combinePageOutcomes(perPage: readonly PageOutcome[]): { outcome:
   if (judged.length === 0) return { outcome: home as Outcome, pages }
   const status = shareStatus(passed, judged.length)
   const worst = failing[0]
-  const notPassing = failing.length > 0 ? `; not passing: ${failing.slice(0, 3).map((page) => pathOf(page.url)).join(', ')}${failing.length > 3 ? ` and ${failing.length - 3} more` : ''}` : ''
+  const notPassing =
+    failing.length > 0
+      ? `; not passing: ${failing
+          .slice(0, 3)
+          .map((page) => pathOf(page.url))
+          .join(', ')}${failing.length > 3 ? ` and ${failing.length - 3} more` : ''}`
+      : ''
   return {
     outcome: {
       status,
       details: `${passed} of ${judged.length} sampled pages pass${notPassing}. Homepage: ${home.details}`,
-      ...(worst?.outcome.recommendation ? { recommendation: `On ${pathOf(worst.url)} and the other pages listed: ${worst.outcome.recommendation}` } : {}),
+      ...(worst?.outcome.recommendation
+        ? { recommendation: `On ${pathOf(worst.url)} and the other pages listed: ${worst.outcome.recommendation}` }
+        : {}),
       fraction: passed / judged.length,
     },
     pages,

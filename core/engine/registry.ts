@@ -34,7 +34,8 @@ export class CheckRegistry {
       for (const need of definition.meta.needs) {
         const collector = COLLECTORS[need as ArtifactKey]
         if (!collector) problems.push(`${id}: unknown artifact "${need}"`)
-        else if (collector.deep && !definition.meta.deep) problems.push(`${id}: needs deep artifact "${need}" but is not deep`)
+        else if (collector.deep && !definition.meta.deep)
+          problems.push(`${id}: needs deep artifact "${need}" but is not deep`)
       }
       byId.set(id, definition)
     }

@@ -18,7 +18,8 @@ export function assessRelevance(report: ScanReport, registry: CheckRegistry): Re
   const classification = report.siteClassification
   const confident =
     classification?.type &&
-    (classification.source === 'self-declared' || (classification.source === 'classified' && classification.confidence === 'high'))
+    (classification.source === 'self-declared' ||
+      (classification.source === 'classified' && classification.confidence === 'high'))
   if (!confident) return { naCheckIds: [], reasons: {}, report }
   const metas = new Map(registry.checks.map((check) => [check.meta.id, check.meta]))
   const lens = siteTypeLens({ layers: report.layers, classification, declared: null, metas })
@@ -27,7 +28,9 @@ export function assessRelevance(report: ScanReport, registry: CheckRegistry): Re
     .flatMap((layer) => layer.checks)
     .filter((check) => (check.status === 'fail' || check.status === 'warning') && gates.has(check.id))
   if (judged.length === 0) return { naCheckIds: [], reasons: {}, report }
-  const reasons = Object.fromEntries(judged.map((check) => [check.id, `Not applicable: ${gates.get(check.id)} (${classification.basis})`]))
+  const reasons = Object.fromEntries(
+    judged.map((check) => [check.id, `Not applicable: ${gates.get(check.id)} (${classification.basis})`]),
+  )
   const patched = patchReport(
     report,
     judged.map((check) => ({

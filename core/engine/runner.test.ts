@@ -17,7 +17,8 @@ beforeAll(() => {
     fetch(request) {
       const path = new URL(request.url).pathname
       hits.set(path, (hits.get(path) ?? 0) + 1)
-      if (path === '/robots.txt') return new Response('User-agent: *\nAllow: /\n', { headers: { 'content-type': 'text/plain' } })
+      if (path === '/robots.txt')
+        return new Response('User-agent: *\nAllow: /\n', { headers: { 'content-type': 'text/plain' } })
       return new Response('<html><body>home</body></html>', { headers: { 'content-type': 'text/html' } })
     },
   })
@@ -76,13 +77,27 @@ describe('runChecks', () => {
 
   test('evidence is validated against the schema the check declares, and kept on the result', async () => {
     const evidence = z.object({ pages: z.number().int() })
-    const counted = defineCheck({ meta: { ...meta, id: 'counted', needs: ['robots'] }, evidence, run: () => pass('ok', { evidence: { pages: 3 } }) })
-    const miscounted = defineCheck({ meta: { ...meta, id: 'miscounted', needs: ['robots'] }, evidence, run: () => pass('ok', { evidence: { pages: 'three' } }) })
-    const undeclared = defineCheck({ meta: { ...meta, id: 'undeclared', needs: ['robots'] }, run: () => pass('ok', { evidence: { pages: 3 } }) })
+    const counted = defineCheck({
+      meta: { ...meta, id: 'counted', needs: ['robots'] },
+      evidence,
+      run: () => pass('ok', { evidence: { pages: 3 } }),
+    })
+    const miscounted = defineCheck({
+      meta: { ...meta, id: 'miscounted', needs: ['robots'] },
+      evidence,
+      run: () => pass('ok', { evidence: { pages: 'three' } }),
+    })
+    const undeclared = defineCheck({
+      meta: { ...meta, id: 'undeclared', needs: ['robots'] },
+      run: () => pass('ok', { evidence: { pages: 3 } }),
+    })
     const [good, invalid, unschemed] = await runChecks([counted, miscounted, undeclared], options(server.port!))
     expect(good).toMatchObject({ status: 'pass', evidence: { pages: 3 } })
     expect(invalid).toMatchObject({ status: 'error', details: expect.stringContaining('invalid evidence') })
-    expect(unschemed).toMatchObject({ status: 'error', details: expect.stringContaining('declares no evidence schema') })
+    expect(unschemed).toMatchObject({
+      status: 'error',
+      details: expect.stringContaining('declares no evidence schema'),
+    })
   })
 
   test('a failed collector turns its dependent checks into error with the reason', async () => {
@@ -95,7 +110,10 @@ describe('runChecks', () => {
   })
 
   test('without a browser a deep check resolves at once to error, naming the missing browser', async () => {
-    const rendered = defineCheck({ meta: { ...meta, id: 'rendered-check', deep: true, needs: ['rendered'] }, run: () => pass('ok') })
+    const rendered = defineCheck({
+      meta: { ...meta, id: 'rendered-check', deep: true, needs: ['rendered'] },
+      run: () => pass('ok'),
+    })
     const [result] = await runChecks([rendered], options(server.port!))
     expect(result!.status).toBe('error')
     expect(result!.details).toContain('No browser is configured')
@@ -109,7 +127,11 @@ describe('runChecks', () => {
     })
     const events: string[] = []
     const browser = { render: () => Promise.reject(new Error('unused')), close: async () => {} }
-    const results = await runChecks([deep, mcpOnly], { ...options(server.port!), browser, onEvent: (event) => events.push(`${event.type}:${event.checkId}`) })
+    const results = await runChecks([deep, mcpOnly], {
+      ...options(server.port!),
+      browser,
+      onEvent: (event) => events.push(`${event.type}:${event.checkId}`),
+    })
     expect(results[0]!.status).toBe('pending')
     expect(results[1]).toMatchObject({ status: 'na', naReason: expect.stringContaining('mcp') })
     for (const id of ['deep', 'mcp-only']) {

@@ -4,7 +4,15 @@ import type { ScanSession } from '../outbound/session.ts'
 import type { ArtifactKey, ArtifactMap } from './artifacts.ts'
 import type { BrowserProvider } from './browser.ts'
 import { COLLECTORS } from './collectors/index.ts'
-import { type CheckContext, type CheckDefinition, CollectorError, type CollectorContext, LAYERS, type Outcome, type ScanTarget } from './check.ts'
+import {
+  type CheckContext,
+  type CheckDefinition,
+  CollectorError,
+  type CollectorContext,
+  LAYERS,
+  type Outcome,
+  type ScanTarget,
+} from './check.ts'
 import type { CheckStatus } from './check.ts'
 import type { PageRuns } from './page-runs.ts'
 import { type CheckResult, toCheckResult } from './scoring.ts'
@@ -108,7 +116,11 @@ function describeFailure(error: unknown): string {
 }
 
 /** Runs one check against the collection; never throws (a scan never dies of a check). */
-export async function runCheck(check: CheckDefinition, collection: Collection, options: RunnerOptions): Promise<Outcome> {
+export async function runCheck(
+  check: CheckDefinition,
+  collection: Collection,
+  options: RunnerOptions,
+): Promise<Outcome> {
   let artifacts: Record<string, unknown>
   try {
     const values = await withTimeout(
@@ -121,7 +133,10 @@ export async function runCheck(check: CheckDefinition, collection: Collection, o
     return { status: 'error', details: describeFailure(error) }
   }
   try {
-    return withCheckedEvidence(check, check.run(artifacts as never, { target: options.target, ...collection.checkContext }))
+    return withCheckedEvidence(
+      check,
+      check.run(artifacts as never, { target: options.target, ...collection.checkContext }),
+    )
   } catch (error) {
     return {
       status: 'error',
@@ -133,21 +148,29 @@ export async function runCheck(check: CheckDefinition, collection: Collection, o
 /** Programs rely on evidence without reading prose, so evidence outside the check's declared schema is an error of that check. */
 function withCheckedEvidence(check: CheckDefinition, outcome: Outcome): Outcome {
   if (outcome.evidence === undefined) return outcome
-  if (!check.evidence) return { status: 'error', details: 'the check returned evidence but declares no evidence schema' }
+  if (!check.evidence)
+    return { status: 'error', details: 'the check returned evidence but declares no evidence schema' }
   const parsed = check.evidence.safeParse(outcome.evidence)
-  if (!parsed.success) return { status: 'error', details: `the check returned invalid evidence: ${z.prettifyError(parsed.error)}` }
+  if (!parsed.success)
+    return { status: 'error', details: `the check returned invalid evidence: ${z.prettifyError(parsed.error)}` }
   return { ...outcome, evidence: parsed.data }
 }
 
 function notApplicable(check: CheckDefinition, options: RunnerOptions): Outcome {
   const kinds = check.meta.appliesTo.join(', ')
-  return { status: 'na', details: `Applies to ${kinds} scans, not ${options.target.kind}`, naReason: `Applies to ${kinds} scans only` }
+  return {
+    status: 'na',
+    details: `Applies to ${kinds} scans, not ${options.target.kind}`,
+    naReason: `Applies to ${kinds} scans only`,
+  }
 }
 
 /** A scan never dies of its sample: a sample that could not be drawn leaves the homepage's verdict. */
 async function judgedOverPages(check: CheckDefinition, home: Outcome, pageRuns: PageRuns): Promise<CheckResult> {
   const judged = await pageRuns.judge(check, home).catch(() => null)
-  return judged ? { ...toCheckResult(check.meta, judged.outcome), pages: judged.pages } : toCheckResult(check.meta, home)
+  return judged
+    ? { ...toCheckResult(check.meta, judged.outcome), pages: judged.pages }
+    : toCheckResult(check.meta, home)
 }
 
 /** Runs the given checks in catalog order, emitting start/complete events; deep checks wait for the `all` phase. */
@@ -161,14 +184,19 @@ export async function runChecks(
       const layerName = LAYER_NAMES.get(check.meta.layer)!
       const base = { layerId: check.meta.layer, layerName, checkId: check.meta.id, checkName: check.meta.name }
       options.onEvent?.({ type: 'check_start', ...base })
-      const outcome: Outcome | { status: 'pending'; details: string } = !check.meta.appliesTo.includes(options.target.kind)
+      const outcome: Outcome | { status: 'pending'; details: string } = !check.meta.appliesTo.includes(
+        options.target.kind,
+      )
         ? notApplicable(check, options)
         : // Without a browser nothing later could resolve a deep check: it reports its error now.
           check.meta.deep && options.phase === 'static' && options.browser !== null
           ? { status: 'pending', details: 'Resolved by the background analysis (rendered in a real browser)' }
           : await runCheck(check, collection, options)
       const result =
-        options.pageRuns && check.meta.scope === 'page' && outcome.status !== 'pending' && check.meta.appliesTo.includes(options.target.kind)
+        options.pageRuns &&
+        check.meta.scope === 'page' &&
+        outcome.status !== 'pending' &&
+        check.meta.appliesTo.includes(options.target.kind)
           ? await judgedOverPages(check, outcome, options.pageRuns)
           : toCheckResult(check.meta, outcome)
       options.onEvent?.({

@@ -30,7 +30,13 @@ export interface EngineDeps {
 export type ScanEvent =
   | { type: 'kind_detecting' }
   | { type: 'kind_detected'; kind: ScanKind; mcpUrl?: string; embeddedMcpUrls?: string[]; hint?: string }
-  | { type: 'scan_init'; layerMaxScores: Record<string, number>; totalChecks: number; checkRoster: string[]; staticOnly: boolean }
+  | {
+      type: 'scan_init'
+      layerMaxScores: Record<string, number>
+      totalChecks: number
+      checkRoster: string[]
+      staticOnly: boolean
+    }
   | CheckEvent
   | { type: 'layer_complete'; layerId: string; layerName: string }
 
@@ -112,7 +118,11 @@ function sessionFor(deps: EngineDeps, credentials: OriginCredentials | null = nu
 }
 
 /** The caller's MCP headers scoped to the origin of `url` (the MCP endpoint), or none. */
-function mcpCredentials(url: string, headers: Readonly<Record<string, string>> | undefined, allowLocal: boolean): OriginCredentials | null {
+function mcpCredentials(
+  url: string,
+  headers: Readonly<Record<string, string>> | undefined,
+  allowLocal: boolean,
+): OriginCredentials | null {
   if (!headers || Object.keys(headers).length === 0) return null
   return { origin: normalizeInput(url, { allowLocal }).origin, headers }
 }
@@ -152,7 +162,11 @@ export async function resolveTarget(
   options.onEvent?.({ type: 'kind_detecting' })
   const detected = await detectKind(http, { url: normalized.url, hasPath: normalized.hasPath, mcpUrl: pinned })
   if (detected.authRequired) {
-    const failure = { reason: 'mcp-auth-required', mcpUrl: detected.mcpUrl!, urlKind: detected.kind === 'mcp-app' ? 'mcp-app' : 'mcp' } as const
+    const failure = {
+      reason: 'mcp-auth-required',
+      mcpUrl: detected.mcpUrl!,
+      urlKind: detected.kind === 'mcp-app' ? 'mcp-app' : 'mcp',
+    } as const
     throw new ScanError(failure, `The MCP server at ${failure.mcpUrl} requires authentication; no score was produced`)
   }
   options.onEvent?.({
@@ -181,7 +195,12 @@ export function scoreResults(registry: CheckRegistry, results: CheckResult[]): S
   return scoreScan(
     results.map((result) => {
       const check = registry.get(result.id)
-      return { result, layer: check?.meta.layer ?? 'discovery', beta: check?.meta.beta ?? true, stopsAgents: check?.meta.stopsAgents ?? false }
+      return {
+        result,
+        layer: check?.meta.layer ?? 'discovery',
+        beta: check?.meta.beta ?? true,
+        stopsAgents: check?.meta.stopsAgents ?? false,
+      }
     }),
   )
 }
@@ -224,7 +243,12 @@ class LayerProgress {
 export const MAX_FANOUT_SERVERS = 3
 
 /** How an advertised MCP server relates to the domain, reported as `mcpKind` on its results. */
-function mcpKindOf(url: string, kind: ScanKind, serverInfo: Record<string, unknown> | undefined, domain: string): string {
+function mcpKindOf(
+  url: string,
+  kind: ScanKind,
+  serverInfo: Record<string, unknown> | undefined,
+  domain: string,
+): string {
   if (kind === 'mcp-app') return 'app'
   const label = `${url} ${String(serverInfo?.name ?? '')} ${String(serverInfo?.title ?? '')}`
   if (/\bdocs?\b|documentation/i.test(label)) return 'docs'
@@ -250,16 +274,30 @@ async function planFanout(
   const mcpOnly = checks.filter((check) => !check.meta.appliesTo.includes('domain'))
   if (runner.target.kind !== 'domain' || mcpOnly.length === 0) return []
   const endpoints = await collection.get('mcpEndpoints').catch(() => null)
-  const urls = [...new Set(endpoints?.probes.filter((probe) => probe.answered && !probe.authRequired).map((probe) => probe.url) ?? [])]
+  const urls = [
+    ...new Set(
+      endpoints?.probes.filter((probe) => probe.answered && !probe.authRequired).map((probe) => probe.url) ?? [],
+    ),
+  ]
   const plans = await Promise.all(
     urls.slice(0, MAX_FANOUT_SERVERS).map(async (url): Promise<FanoutPlan | null> => {
-      const base: ScanTarget = { kind: 'mcp', domain: runner.target.domain, origin: new URL(url).origin, url, mcpUrl: url }
+      const base: ScanTarget = {
+        kind: 'mcp',
+        domain: runner.target.domain,
+        origin: new URL(url).origin,
+        url,
+        mcpUrl: url,
+      }
       const probe = new Collection({ ...runner, target: base })
       const mcp = await probe.get('mcp').catch(() => null)
       // A server whose tools are refused after the handshake (step-up authorization) requires auth like one whose
       // initialize is refused: not scanned, rather than graded on what it would not show.
       if (!mcp?.handshake || mcp.tools.refused) return null
-      const kind = classifyMcpServer({ capabilities: mcp.handshake.capabilities, tools: mcp.tools.items, resources: mcp.resources.items })
+      const kind = classifyMcpServer({
+        capabilities: mcp.handshake.capabilities,
+        tools: mcp.tools.items,
+        resources: mcp.resources.items,
+      })
       // The kind is known only now; a collection for the final target reuses the session, so nothing is fetched twice.
       const target = { ...base, kind }
       return {
@@ -317,7 +355,10 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   const collection = new Collection(runner)
   const multiPage = (options.pages ?? 1) > 1
   // Only a page-level check needs the pages: re-checking robots.txt alone fetches none of them.
-  const stored = target.kind === 'domain' && checks.some((check) => check.meta.scope === 'page') ? await options.storedSample?.(target) : null
+  const stored =
+    target.kind === 'domain' && checks.some((check) => check.meta.scope === 'page')
+      ? await options.storedSample?.(target)
+      : null
   const pageRuns = stored
     ? new PageRuns(runner, { collection, refetch: stored })
     : multiPage && target.kind === 'domain'
@@ -329,7 +370,11 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   const fanout = planFanout(collection, checks, runner).then((plans) => {
     for (const plan of plans) progress.add(plan.checks)
     // The later scan_init is authoritative: it counts the fan-out slots too.
-    if (plans.length > 0) scanInit([{ kind: target.kind, checks }, ...plans.map((plan) => ({ kind: plan.target.kind, checks: plan.checks }))])
+    if (plans.length > 0)
+      scanInit([
+        { kind: target.kind, checks },
+        ...plans.map((plan) => ({ kind: plan.target.kind, checks: plan.checks })),
+      ])
     progress.seal()
     return Promise.all(
       plans.map(async (plan) => {
@@ -345,8 +390,10 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
   })
   const results = mergeFanout(await main, (await fanout).flat())
   // Reuses the artifacts the checks already collected; a site that cannot be classified is simply unclassified.
-  const siteClassification = target.kind === 'domain' ? await collection.get('siteClassification').catch(() => null) : null
-  const identity: SiteIdentity | null = target.kind === 'domain' ? await collection.get('siteIdentity').catch(() => null) : null
+  const siteClassification =
+    target.kind === 'domain' ? await collection.get('siteClassification').catch(() => null) : null
+  const identity: SiteIdentity | null =
+    target.kind === 'domain' ? await collection.get('siteIdentity').catch(() => null) : null
   const profile = target.kind === 'domain' ? await siteProfile(collection) : null
   // An MCP server is named by its own serverInfo (title, else name); the checks already collected it.
   const server = target.kind === 'domain' ? null : await collection.get('mcp').catch(() => null)
@@ -369,7 +416,9 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
     contractVersion: CONTRACT_VERSION,
     ...authentication(credentials),
     ...(pageRuns ? await sampleFields(pageRuns) : {}),
-    ...(multiPage && !pageRuns ? { pagesIgnored: `pages applies to domain scans only: the ${target.kind} server was scanned as itself` } : {}),
+    ...(multiPage && !pageRuns
+      ? { pagesIgnored: `pages applies to domain scans only: the ${target.kind} server was scanned as itself` }
+      : {}),
   }
 }
 
@@ -392,9 +441,16 @@ async function siteProfile(collection: Collection): Promise<SiteProfile | null> 
  * background worker calls this, so it needs nothing but the stored report (an authenticated CLI scan passes its
  * MCP headers again: they are never stored).
  */
-export async function resolvePending(report: ScanReport, deps: EngineDeps, options: Pick<ScanOptions, 'mcpHeaders'> = {}): Promise<ScanReport> {
+export async function resolvePending(
+  report: ScanReport,
+  deps: EngineDeps,
+  options: Pick<ScanOptions, 'mcpHeaders'> = {},
+): Promise<ScanReport> {
   if (report.pendingChecks.length === 0) return report
-  const http = sessionFor(deps, mcpCredentials(report.mcpUrl ?? report.url, options.mcpHeaders, deps.config.scanner.allowPrivate))
+  const http = sessionFor(
+    deps,
+    mcpCredentials(report.mcpUrl ?? report.url, options.mcpHeaders, deps.config.scanner.allowPrivate),
+  )
   const target: ScanTarget = {
     kind: report.urlKind,
     domain: report.domain,
@@ -404,8 +460,14 @@ export async function resolvePending(report: ScanReport, deps: EngineDeps, optio
   }
   const runner = { target, config: deps.config, http, browser: deps.browser, phase: 'all' as const }
   // A multi-page scan's rendered checks are judged over the same sample's rendered pages, not a new draw.
-  const pageRuns = report.pages && report.pageSample ? new PageRuns(runner, { sample: { pages: report.pages, summary: report.pageSample } }) : undefined
-  const resolved = await runChecks(selectChecks(deps.registry, report.pendingChecks), { ...runner, ...(pageRuns ? { pageRuns } : {}) })
+  const pageRuns =
+    report.pages && report.pageSample
+      ? new PageRuns(runner, { sample: { pages: report.pages, summary: report.pageSample } })
+      : undefined
+  const resolved = await runChecks(selectChecks(deps.registry, report.pendingChecks), {
+    ...runner,
+    ...(pageRuns ? { pageRuns } : {}),
+  })
   return patchReport(report, resolved, deps.registry)
 }
 
@@ -417,5 +479,11 @@ export function patchReport(report: ScanReport, patch: CheckResult[], registry: 
   const merged = current.map((result) => replacements.get(key(result)) ?? result)
   const known = new Set(current.map(key))
   const added = patch.filter((result) => !known.has(key(result)))
-  return { ...report, ...scoreResults(registry, mergeFanout(merged, added).map((result) => ({ ...result, estScoreGain: undefined }))) }
+  return {
+    ...report,
+    ...scoreResults(
+      registry,
+      mergeFanout(merged, added).map((result) => ({ ...result, estScoreGain: undefined })),
+    ),
+  }
 }

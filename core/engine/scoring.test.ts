@@ -1,12 +1,28 @@
 import { describe, expect, test } from 'bun:test'
 import type { CheckStatus, LayerId } from './check.ts'
-import { BLOCKED_FACTOR, type CheckResult, ctaFor, gradeFor, pointsFor, type ScoredEntry, scoreScan, TOP_FIXES_MAX } from './scoring.ts'
+import {
+  BLOCKED_FACTOR,
+  type CheckResult,
+  ctaFor,
+  gradeFor,
+  pointsFor,
+  type ScoredEntry,
+  scoreScan,
+  TOP_FIXES_MAX,
+} from './scoring.ts'
 
 function entry(
   id: string,
   layer: LayerId,
   status: CheckStatus,
-  options: { maxScore?: number; score?: number; bonus?: boolean; maturity?: 'verified' | 'emerging'; beta?: boolean; stopsAgents?: boolean } = {},
+  options: {
+    maxScore?: number
+    score?: number
+    bonus?: boolean
+    maturity?: 'verified' | 'emerging'
+    beta?: boolean
+    stopsAgents?: boolean
+  } = {},
 ): ScoredEntry {
   const maxScore = options.maxScore ?? 10
   const result: CheckResult = {
@@ -106,7 +122,14 @@ describe('scoreScan', () => {
     ])
     const byId = Object.fromEntries(card.layers.map((layer) => [layer.id, layer]))
     // discovery weighs 30 of the 85 applicable: 35.3 points, half earned.
-    expect(byId.discovery).toMatchObject({ score: 10, maxScore: 20, weight: 30, maxPoints: 35.3, points: 17.6, applicable: true })
+    expect(byId.discovery).toMatchObject({
+      score: 10,
+      maxScore: 20,
+      weight: 30,
+      maxPoints: 35.3,
+      points: 17.6,
+      applicable: true,
+    })
     expect(byId.accessibility).toMatchObject({ weight: 25, maxPoints: 29.4, points: 0 })
     expect(byId.usability).toMatchObject({ weight: 30, maxPoints: 35.3, points: 35.3 })
     const applicable = card.layers.filter((layer) => layer.applicable)
@@ -170,7 +193,10 @@ describe('scoreScan', () => {
   })
 
   test('bonus fixes rank after every non-bonus fix', () => {
-    const card = scoreScan([entry('bonus', 'discovery', 'fail', { bonus: true, maxScore: 50 }), entry('small', 'discovery', 'warning', { maxScore: 1 })])
+    const card = scoreScan([
+      entry('bonus', 'discovery', 'fail', { bonus: true, maxScore: 50 }),
+      entry('small', 'discovery', 'warning', { maxScore: 1 }),
+    ])
     expect(card.topFixes.map((fix) => fix.id)).toEqual(['small', 'bonus'])
   })
 })
@@ -196,7 +222,10 @@ describe('checks that stop agents outright', () => {
     const raw = blocked.layers.reduce((sum, layer) => sum + layer.points!, 0)
     expect(blocked.score).toBe(Math.round(raw * BLOCKED_FACTOR))
     expect(open.score).toBeGreaterThan(blocked.score)
-    const perfect = scoreScan([entry('bot-challenge-free', 'accessibility', 'fail', { stopsAgents: true }), entry('rest', 'discovery', 'pass', { maxScore: 1000 })])
+    const perfect = scoreScan([
+      entry('bot-challenge-free', 'accessibility', 'fail', { stopsAgents: true }),
+      entry('rest', 'discovery', 'pass', { maxScore: 1000 }),
+    ])
     expect(perfect.score).toBeLessThan(70)
     expect(['C', 'D', 'F']).toContain(perfect.grade)
   })
@@ -215,7 +244,12 @@ describe('checks that stop agents outright', () => {
     const both = site('fail', [entry('robots-ai-agents-allowed', 'accessibility', 'fail', { stopsAgents: true })])
     expect(both.blockedBy!.sort()).toEqual(['bot-challenge-free', 'robots-ai-agents-allowed'])
     expect(both.blockFactor).toBeCloseTo(BLOCKED_FACTOR ** 2, 4)
-    expect(both.topFixes.slice(0, 2).map((fix) => fix.id).sort()).toEqual(['bot-challenge-free', 'robots-ai-agents-allowed'])
+    expect(
+      both.topFixes
+        .slice(0, 2)
+        .map((fix) => fix.id)
+        .sort(),
+    ).toEqual(['bot-challenge-free', 'robots-ai-agents-allowed'])
     expect(both.topFixes.every((fix) => fix.estScoreGain > 0)).toBe(true)
   })
 
@@ -225,7 +259,10 @@ describe('checks that stop agents outright', () => {
   })
 
   test('an emerging or beta blocker never blocks', () => {
-    const emerging = scoreScan([entry('x', 'accessibility', 'fail', { stopsAgents: true, maturity: 'emerging' }), entry('y', 'discovery', 'pass')])
+    const emerging = scoreScan([
+      entry('x', 'accessibility', 'fail', { stopsAgents: true, maturity: 'emerging' }),
+      entry('y', 'discovery', 'pass'),
+    ])
     expect(emerging.blockFactor).toBe(1)
     expect(emerging.score).toBe(100)
   })
@@ -245,7 +282,11 @@ describe('top fixes never promise nothing', () => {
 
   test('an unearned bonus costs nothing and still shows as an upside-only fix after the others', () => {
     const without = scoreScan([entry('a', 'discovery', 'warning'), entry('b', 'usability', 'pass')])
-    const withBonus = scoreScan([entry('a', 'discovery', 'warning'), entry('b', 'usability', 'pass'), entry('mcp', 'discovery', 'fail', { bonus: true, maxScore: 8 })])
+    const withBonus = scoreScan([
+      entry('a', 'discovery', 'warning'),
+      entry('b', 'usability', 'pass'),
+      entry('mcp', 'discovery', 'fail', { bonus: true, maxScore: 8 }),
+    ])
     expect(withBonus.score).toBe(without.score)
     expect(withBonus.topFixes.map((fix) => [fix.id, fix.bonus])).toEqual([
       ['a', false],
@@ -272,7 +313,9 @@ describe('MCP fan-out', () => {
     expect(single.score).toBe(50)
     expect(twoServers.score).toBe(75)
     expect(twoServers.layers.find((layer) => layer.id === 'usability')!.maxScore).toBe(20)
-    const failing = twoServers.layers.flatMap((layer) => layer.checks).find((check) => check.mcpUrl === 'https://a.test/mcp')!
+    const failing = twoServers.layers
+      .flatMap((layer) => layer.checks)
+      .find((check) => check.mcpUrl === 'https://a.test/mcp')!
     expect(failing.estScoreGain).toBe(25)
   })
 })
@@ -289,32 +332,38 @@ describe('a top fix gains what re-checking it alone adds', () => {
   const LAYER_IDS: LayerId[] = ['discovery', 'accessibility', 'usability', 'payments']
   const STATUSES: CheckStatus[] = ['pass', 'warning', 'fail', 'na']
 
-  test.each([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])('random scan %i: every gain is the re-scored difference within a point (blocks, bonuses, fractions, fan-out)', (seed) => {
-    const random = sequence(seed)
-    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!
-    const entries = Array.from({ length: 24 }, (_, index) => {
-      const status = pick(STATUSES)
-      const maxScore = pick([2, 3, 5, 8, 10])
-      const fraction = status === 'warning' ? random() : undefined
-      const made = entry(`c${index}`, pick(LAYER_IDS), status, {
-        maxScore,
-        score: pointsFor(status, maxScore, fraction),
-        bonus: random() < 0.15,
-        stopsAgents: index < 3,
+  test.each([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])(
+    'random scan %i: every gain is the re-scored difference within a point (blocks, bonuses, fractions, fan-out)',
+    (seed) => {
+      const random = sequence(seed)
+      const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!
+      const entries = Array.from({ length: 24 }, (_, index) => {
+        const status = pick(STATUSES)
+        const maxScore = pick([2, 3, 5, 8, 10])
+        const fraction = status === 'warning' ? random() : undefined
+        const made = entry(`c${index}`, pick(LAYER_IDS), status, {
+          maxScore,
+          score: pointsFor(status, maxScore, fraction),
+          bonus: random() < 0.15,
+          stopsAgents: index < 3,
+        })
+        // Two servers of a fan-out share one id.
+        if (index >= 20) Object.assign(made.result, { id: 'fan-out', mcpUrl: `https://mcp${index}.test/mcp` })
+        return made
       })
-      // Two servers of a fan-out share one id.
-      if (index >= 20) Object.assign(made.result, { id: 'fan-out', mcpUrl: `https://mcp${index}.test/mcp` })
-      return made
-    })
-    const card = scoreScan(entries)
-    for (const fix of card.topFixes) {
-      const fixed = entries.map((scored) =>
-        scored.result.id === fix.id && scored.result.mcpUrl === fix.mcpUrl
-          ? { ...scored, result: { ...scored.result, status: 'pass' as const, score: scored.result.maxScore } }
-          : { ...scored, result: { ...scored.result } },
-      )
-      const added = scoreScan(fixed).score - card.score
-      expect({ id: fix.id, close: Math.abs(added - fix.estScoreGain) <= 1 }, `re-check adds ${added}, estimated ${fix.estScoreGain}`).toEqual({ id: fix.id, close: true })
-    }
-  })
+      const card = scoreScan(entries)
+      for (const fix of card.topFixes) {
+        const fixed = entries.map((scored) =>
+          scored.result.id === fix.id && scored.result.mcpUrl === fix.mcpUrl
+            ? { ...scored, result: { ...scored.result, status: 'pass' as const, score: scored.result.maxScore } }
+            : { ...scored, result: { ...scored.result } },
+        )
+        const added = scoreScan(fixed).score - card.score
+        expect(
+          { id: fix.id, close: Math.abs(added - fix.estScoreGain) <= 1 },
+          `re-check adds ${added}, estimated ${fix.estScoreGain}`,
+        ).toEqual({ id: fix.id, close: true })
+      }
+    },
+  )
 })

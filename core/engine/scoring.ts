@@ -151,9 +151,13 @@ interface Counted {
  * not beta. A bonus counts what it earned on both sides, so it can only raise the score and an unearned bonus
  * leaves the denominator (spec: CheckResult.bonus).
  */
-function contribution(check: Pick<CheckResult, 'status' | 'score' | 'maxScore' | 'bonus' | 'maturity'>, beta: boolean): Counted {
+function contribution(
+  check: Pick<CheckResult, 'status' | 'score' | 'maxScore' | 'bonus' | 'maturity'>,
+  beta: boolean,
+): Counted {
   if (beta || check.maturity !== 'verified') return { earned: 0, denominator: 0 }
-  if (check.status !== 'pass' && check.status !== 'warning' && check.status !== 'fail') return { earned: 0, denominator: 0 }
+  if (check.status !== 'pass' && check.status !== 'warning' && check.status !== 'fail')
+    return { earned: 0, denominator: 0 }
   if (check.bonus) return { earned: check.score, denominator: check.score }
   return { earned: check.score, denominator: check.maxScore }
 }
@@ -212,9 +216,13 @@ const tenths = (value: number) => Math.round(value * 10) / 10
 export function scoreScan(entries: ScoredEntry[]): Scorecard {
   // A check run against several MCP servers of a domain (fan-out) counts once: each server's row weighs 1/n.
   const servers = new Map<string, number>()
-  for (const { result } of entries) if (result.mcpUrl !== undefined) servers.set(result.id, (servers.get(result.id) ?? 0) + 1)
+  for (const { result } of entries)
+    if (result.mcpUrl !== undefined) servers.set(result.id, (servers.get(result.id) ?? 0) + 1)
   const weightOf = (result: CheckResult) => (result.mcpUrl === undefined ? 1 : 1 / servers.get(result.id)!)
-  const weighted = (counted: Counted, weight: number): Counted => ({ earned: counted.earned * weight, denominator: counted.denominator * weight })
+  const weighted = (counted: Counted, weight: number): Counted => ({
+    earned: counted.earned * weight,
+    denominator: counted.denominator * weight,
+  })
 
   const totals: LayerTotals = new Map()
   for (const entry of entries) {
@@ -227,7 +235,8 @@ export function scoreScan(entries: ScoredEntry[]): Scorecard {
   }
   // A blocking check failing on any row (of a fan-out) blocks; the block lifts when no row of it fails.
   const blockingRows = new Map<string, number>()
-  for (const entry of entries) if (blocks(entry)) blockingRows.set(entry.result.id, (blockingRows.get(entry.result.id) ?? 0) + 1)
+  for (const entry of entries)
+    if (blocks(entry)) blockingRows.set(entry.result.id, (blockingRows.get(entry.result.id) ?? 0) + 1)
   const blockFactor = BLOCKED_FACTOR ** blockingRows.size
   const exact = overall(totals) * blockFactor
 
@@ -235,7 +244,10 @@ export function scoreScan(entries: ScoredEntry[]): Scorecard {
     const { result } = entry
     if (result.status !== 'fail' && result.status !== 'warning') continue
     const before = weighted(contribution(result, entry.beta), weightOf(result))
-    const after = weighted(contribution({ ...result, status: 'pass', score: result.maxScore }, entry.beta), weightOf(result))
+    const after = weighted(
+      contribution({ ...result, status: 'pass', score: result.maxScore }, entry.beta),
+      weightOf(result),
+    )
     const layerTotals = totals.get(entry.layer) ?? { earned: 0, denominator: 0 }
     const fixed = new Map(totals)
     fixed.set(entry.layer, {

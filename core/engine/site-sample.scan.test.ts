@@ -29,7 +29,8 @@ describe('the sample and robots.txt', () => {
 
   test('a Crawl-delay beyond 2 s leaves the homepage alone, and the result says why', async () => {
     const robots = `User-agent: *\nCrawl-delay: 10\nDisallow: /private/\n\nSitemap: {{origin}}/sitemap_index.xml\n`
-    const pagePaths = () => new Set(site!.requests.filter((path) => /^\/(docs|blog|guides|products)\/[^.]*$/.test(path)))
+    const pagePaths = () =>
+      new Set(site!.requests.filter((path) => /^\/(docs|blog|guides|products)\/[^.]*$/.test(path)))
     await sampleOf(robots, 1)
     // What a one-page scan fetches anyway (a product page for the commerce checks): the sample adds nothing to it.
     const onePage = pagePaths()
@@ -52,7 +53,11 @@ describe('a re-check over a stored sample', () => {
     await site!.stop()
     site = startMultipageSite('robots-sample.test', MULTIPAGE_ROBOTS)
     const engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: site.resolveRule }), { browser: null })
-    const report = await scan(site.host, engine, { phase: 'all', checkIds: ['structured-data-jsonld'], storedSample: async () => stored })
+    const report = await scan(site.host, engine, {
+      phase: 'all',
+      checkIds: ['structured-data-jsonld'],
+      storedSample: async () => stored,
+    })
     expect(site.requests.filter(nowDisallowed)).toEqual([])
     const samePages = stored.pages.filter((page) => !nowDisallowed(page.url)).map((page) => page.url)
     expect(report.pages!.map((page) => page.url)).toEqual(samePages)

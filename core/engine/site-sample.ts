@@ -63,14 +63,16 @@ const MAX_CHILD_SITEMAPS = 5
 /** Candidate URLs kept, so that a 50,000-URL sitemap costs a bounded amount of sorting. */
 const MAX_CANDIDATES = 5_000
 /** Paths that name documents other than HTML pages. */
-const NOT_A_PAGE = /\.(xml|txt|md|json|pdf|png|jpe?g|gif|svg|webp|avif|ico|css|js|mjs|zip|gz|tgz|mp3|mp4|webm|woff2?|ttf)$/i
+const NOT_A_PAGE =
+  /\.(xml|txt|md|json|pdf|png|jpe?g|gif|svg|webp|avif|ico|css|js|mjs|zip|gz|tgz|mp3|mp4|webm|woff2?|ttf)$/i
 
 /** The canonical form two spellings of one page share: no fragment, the default port dropped by URL, query kept. */
 export function normalisePageUrl(raw: string, base: string): string | null {
   const url = URL.parse(raw, base)
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return null
   url.hash = ''
-  if (url.pathname !== '/' && url.pathname.endsWith('/index.html')) url.pathname = url.pathname.slice(0, -'index.html'.length)
+  if (url.pathname !== '/' && url.pathname.endsWith('/index.html'))
+    url.pathname = url.pathname.slice(0, -'index.html'.length)
   return url.href
 }
 
@@ -104,9 +106,10 @@ export function spreadSample(candidates: readonly string[], count: number): stri
 /** Markdown links and bare URLs of an llms.txt, resolved against it. */
 function llmsLinks(body: string, base: string): string[] {
   const links = [...body.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1]!)
-  return [...links, ...[...body.matchAll(/https?:\/\/[^\s"'`<>()[\]{},\\]+/g)].map((match) => match[0].replace(/[.;:!?]+$/, ''))].map(
-    (link) => URL.parse(link, base)?.href ?? link,
-  )
+  return [
+    ...links,
+    ...[...body.matchAll(/https?:\/\/[^\s"'`<>()[\]{},\\]+/g)].map((match) => match[0].replace(/[.;:!?]+$/, '')),
+  ].map((link) => URL.parse(link, base)?.href ?? link)
 }
 
 /** The sitemap's page URLs; for an index, those of its first child sitemaps (read within the sitemap's own cap). */
@@ -114,11 +117,15 @@ async function sitemapPages(collection: Collection, http: ScanSession): Promise<
   const sitemap = await collection.get('sitemap').catch(() => null)
   if (!sitemap?.parsed || !sitemap.response) return []
   if (sitemap.parsed.root !== 'sitemapindex') return sitemap.parsed.locs
-  const children = sitemap.parsed.locs.slice(0, MAX_CHILD_SITEMAPS).map((loc) => URL.parse(loc, sitemap.response!.url)?.href)
+  const children = sitemap.parsed.locs
+    .slice(0, MAX_CHILD_SITEMAPS)
+    .map((loc) => URL.parse(loc, sitemap.response!.url)?.href)
   const read = await Promise.all(
     children.map(async (url) => {
       if (!url) return []
-      const response = await fetchSnapshot(http, url, { headers: { accept: ACCEPT.xml }, maxBytes: READ_CAP }).catch(() => null)
+      const response = await fetchSnapshot(http, url, { headers: { accept: ACCEPT.xml }, maxBytes: READ_CAP }).catch(
+        () => null,
+      )
       if (!response || !isOk(response)) return []
       const parsed = parseSitemap(response)
       return parsed?.root === 'urlset' ? parsed.locs : []
@@ -145,7 +152,12 @@ async function llmsTxtLinks(collection: Collection): Promise<string[]> {
 }
 
 /** Runs `work` over `items` with at most `limit` at once, `spacingMs` apart at the start (Crawl-delay). */
-async function pooled<T, R>(items: readonly T[], limit: number, spacingMs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+async function pooled<T, R>(
+  items: readonly T[],
+  limit: number,
+  spacingMs: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length)
   let next = 0
   let lastStart = 0
@@ -168,7 +180,12 @@ async function pooled<T, R>(items: readonly T[], limit: number, spacingMs: numbe
  * Finds the candidates, draws the sample and fetches its pages (the homepage is the scan's own fetch, memoised).
  * A page is fetched exactly as the page-level collectors fetch it, so their `homepage` artifact is this response.
  */
-export async function samplePages(collection: Collection, http: ScanSession, target: ScanTarget, requested: number): Promise<PageSample> {
+export async function samplePages(
+  collection: Collection,
+  http: ScanSession,
+  target: ScanTarget,
+  requested: number,
+): Promise<PageSample> {
   const homepage = await collection.get('homepage').catch(() => null)
   const homeUrl = `${target.origin}/`
   const origins = new Set([target.origin, ...(homepage ? [new URL(homepage.url).origin] : [])])
@@ -180,11 +197,22 @@ export async function samplePages(collection: Collection, http: ScanSession, tar
   ])
   const sources = new Map<string, PageSource>()
   const homeForms = new Set([homeUrl, ...(homepage ? [normalisePageUrl(homepage.url, homeUrl)] : [])])
-  for (const [source, urls] of [['sitemap', fromSitemap], ['llms', fromLlms], ['link', fromLinks]] as const) {
+  for (const [source, urls] of [
+    ['sitemap', fromSitemap],
+    ['llms', fromLlms],
+    ['link', fromLinks],
+  ] as const) {
     for (const raw of urls) {
       if (sources.size === MAX_CANDIDATES) break
       const url = normalisePageUrl(raw, homeUrl)
-      if (!url || homeForms.has(url) || sources.has(url) || !origins.has(new URL(url).origin) || NOT_A_PAGE.test(new URL(url).pathname)) continue
+      if (
+        !url ||
+        homeForms.has(url) ||
+        sources.has(url) ||
+        !origins.has(new URL(url).origin) ||
+        NOT_A_PAGE.test(new URL(url).pathname)
+      )
+        continue
       sources.set(url, source)
     }
   }
@@ -196,8 +224,18 @@ export async function samplePages(collection: Collection, http: ScanSession, tar
   const { count, note } = affordableCount(requested, crawlDelay)
   const picked = spreadSample(allowed, count - 1)
   const home: SampledPage = { url: homeUrl, source: 'home', httpStatus: homepage?.status ?? null, durationMs: 0 }
-  const pages = [home, ...(await fetchPages(http, picked.map((url) => ({ url, source: sources.get(url)! })), crawlDelay))]
-  const short = pages.length < requested && !note ? `The site offered ${allowed.length} allowed pages besides the homepage` : undefined
+  const pages = [
+    home,
+    ...(await fetchPages(
+      http,
+      picked.map((url) => ({ url, source: sources.get(url)! })),
+      crawlDelay,
+    )),
+  ]
+  const short =
+    pages.length < requested && !note
+      ? `The site offered ${allowed.length} allowed pages besides the homepage`
+      : undefined
   return {
     pages,
     summary: {
@@ -215,15 +253,28 @@ export async function samplePages(collection: Collection, http: ScanSession, tar
  * Crawl-delay: a page robots.txt now disallows is dropped, never fetched, and a longer Crawl-delay shrinks the
  * sample as it would a new one. The homepage is the run's own fetch, memoised.
  */
-export async function refetchSample(collection: Collection, http: ScanSession, target: ScanTarget, stored: PageSample): Promise<PageSample> {
-  const [homepage, robots] = await Promise.all([collection.get('homepage').catch(() => null), collection.get('robots').catch(() => null)])
+export async function refetchSample(
+  collection: Collection,
+  http: ScanSession,
+  target: ScanTarget,
+  stored: PageSample,
+): Promise<PageSample> {
+  const [homepage, robots] = await Promise.all([
+    collection.get('homepage').catch(() => null),
+    collection.get('robots').catch(() => null),
+  ])
   const others = stored.pages.slice(1).filter((page) => {
     const { pathname, search } = new URL(page.url)
     return robots?.isAllowed(SCANNER_ROBOTS_TOKEN, `${pathname}${search}`) ?? true
   })
   const crawlDelay = robots?.crawlDelay(SCANNER_ROBOTS_TOKEN) ?? 0
   const { count, note } = affordableCount(stored.summary.requested, crawlDelay)
-  const home: SampledPage = { url: `${target.origin}/`, source: 'home', httpStatus: homepage?.status ?? null, durationMs: 0 }
+  const home: SampledPage = {
+    url: `${target.origin}/`,
+    source: 'home',
+    httpStatus: homepage?.status ?? null,
+    durationMs: 0,
+  }
   const pages = [home, ...(await fetchPages(http, others.slice(0, count - 1), crawlDelay))]
   const skipped = stored.pages.length - 1 - others.length
   return {
@@ -238,7 +289,11 @@ export async function refetchSample(collection: Collection, http: ScanSession, t
 }
 
 /** Fetches sampled pages within the pages' byte budget, at most PAGE_FETCH_CONCURRENCY at once, Crawl-delay apart. */
-async function fetchPages(http: ScanSession, picked: readonly Pick<SampledPage, 'url' | 'source'>[], crawlDelay: number): Promise<SampledPage[]> {
+async function fetchPages(
+  http: ScanSession,
+  picked: readonly Pick<SampledPage, 'url' | 'source'>[],
+  crawlDelay: number,
+): Promise<SampledPage[]> {
   const budget: ByteBudget = { remaining: PAGES_MAX_BYTES }
   return pooled(picked, PAGE_FETCH_CONCURRENCY, crawlDelay * 1000, async ({ url, source }): Promise<SampledPage> => {
     const started = performance.now()

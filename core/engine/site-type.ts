@@ -23,7 +23,8 @@ export interface SiteTypeLens {
 
 type Rule = { state: 'gated'; gate: string } | { state: 'bonus' }
 /** What a rubric reads of a check; every rule is stated in metadata, never in check ids. */
-export type SiteTypeMeta = Pick<CheckMeta, 'layer' | 'surface' | 'siteTypeRole' | 'beta'> & Partial<Pick<CheckMeta, 'stopsAgents'>>
+export type SiteTypeMeta = Pick<CheckMeta, 'layer' | 'surface' | 'siteTypeRole' | 'beta'> &
+  Partial<Pick<CheckMeta, 'stopsAgents'>>
 type Rubric = (meta: SiteTypeMeta) => Rule | null
 
 /** Payments checks beyond showing a price: a checkout, a payment protocol, product markup. */
@@ -81,12 +82,19 @@ export function siteTypeLens(input: {
   metas: ReadonlyMap<string, SiteTypeMeta>
 }): SiteTypeLens | null {
   const results = input.layers.flatMap((layer) => layer.checks)
-  const scorable = results.some((result) => result.status === 'pass' || result.status === 'warning' || result.status === 'fail')
+  const scorable = results.some(
+    (result) => result.status === 'pass' || result.status === 'warning' || result.status === 'fail',
+  )
   // The spec's null: a scan with no layers to score has no site-type reading at all.
   if (!scorable) return null
   const classification = input.classification
   const resolved: Pick<SiteTypeLens, 'type' | 'source' | 'confidence' | 'basis'> | null = input.declared
-    ? { type: input.declared, source: 'declared', confidence: 'high', basis: `the caller declared siteType=${input.declared}` }
+    ? {
+        type: input.declared,
+        source: 'declared',
+        confidence: 'high',
+        basis: `the caller declared siteType=${input.declared}`,
+      }
     : classification
   if (!resolved || resolved.type === null) return UNAVAILABLE(resolved?.basis ?? 'the site was not classified')
   const rubric = RUBRICS[resolved.type]

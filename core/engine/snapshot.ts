@@ -29,8 +29,7 @@ export interface HtmlPage extends HttpSnapshot {
 
 /** Browser-like request headers, so that a site serves what a person would see. */
 export const BROWSER_HEADERS = {
-  'user-agent':
-    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
   'accept-language': 'en-US,en;q=0.9',
 } as const
@@ -61,7 +60,11 @@ export function toSnapshot(result: FetchResult): HttpSnapshot {
  * Fetches one URL through the scan session. Outbound failures (DNS, refused address, timeout) become a
  * CollectorError, so the checks that need this artifact report `error` with the reason.
  */
-export async function fetchSnapshot(http: ScanSession, url: string, options: RequestOptions = {}): Promise<HttpSnapshot> {
+export async function fetchSnapshot(
+  http: ScanSession,
+  url: string,
+  options: RequestOptions = {},
+): Promise<HttpSnapshot> {
   try {
     return toSnapshot(await http.request(url, options))
   } catch (error) {
@@ -76,9 +79,7 @@ export function toHtmlPage(snapshot: HttpSnapshot): HtmlPage {
 }
 
 export async function fetchPage(http: ScanSession, url: string, options: RequestOptions = {}): Promise<HtmlPage> {
-  return toHtmlPage(
-    await fetchSnapshot(http, url, { ...options, headers: { ...BROWSER_HEADERS, ...options.headers } }),
-  )
+  return toHtmlPage(await fetchSnapshot(http, url, { ...options, headers: { ...BROWSER_HEADERS, ...options.headers } }))
 }
 
 /** True when a body looks like an HTML document (a soft-404 page served in place of a text resource). */

@@ -12,9 +12,10 @@ export function deterministicSummary(report: ScanReport): string {
   const worst = sorted.at(-1)
   const fix = report.topFixes[0]
   const subject = report.name && report.name !== report.domain ? `${report.name} (${report.domain})` : report.domain
-  const strengths = best && worst && best !== worst
-    ? `agents do best on ${best.name.toLowerCase()} (${percent(best)}%) and worst on ${worst.name.toLowerCase()} (${percent(worst)}%)`
-    : 'no layer could be measured apart from the others'
+  const strengths =
+    best && worst && best !== worst
+      ? `agents do best on ${best.name.toLowerCase()} (${percent(best)}%) and worst on ${worst.name.toLowerCase()} (${percent(worst)}%)`
+      : 'no layer could be measured apart from the others'
   const next = fix ? `; the biggest win is ${fix.name.toLowerCase()} (+${fix.estScoreGain})` : ''
   return `${subject} scores ${report.score}/100 (${report.grade}) for AI agents: ${strengths}${next}.`
 }
@@ -57,7 +58,14 @@ async function callOpenAiCompatible(llm: Llm, system: string, user: string): Pro
   const response = await fetch(`${(llm.baseUrl ?? 'https://api.openai.com/v1').replace(/\/$/, '')}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${llm.apiKey}` },
-    body: JSON.stringify({ model: llm.model, max_tokens: 120, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] }),
+    body: JSON.stringify({
+      model: llm.model,
+      max_tokens: 120,
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: user },
+      ],
+    }),
     signal: AbortSignal.timeout(LLM_TIMEOUT_MS),
   })
   if (!response.ok) throw new Error(`model answered ${response.status}`)

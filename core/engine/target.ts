@@ -17,7 +17,10 @@ const MAX_INPUT_LENGTH = 2048
 
 /** Recent normalisations: hot read routes (score, badge) see the same few domains over and over. */
 const MEMO_LIMIT = 5000
-const memos = { public: new Map<string, Readonly<NormalizedInput>>(), local: new Map<string, Readonly<NormalizedInput>>() }
+const memos = {
+  public: new Map<string, Readonly<NormalizedInput>>(),
+  local: new Map<string, Readonly<NormalizedInput>>(),
+}
 
 export interface NormalizeOptions {
   /**
@@ -45,7 +48,10 @@ export function normalizeInput(raw: string, options: NormalizeOptions = {}): Rea
 
 /** `localhost`, `*.localhost` (RFC 6761) and IP literals outside the public unicast range. */
 export function isLocalHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1')
+  const host = hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1')
   if (host === 'localhost' || host.endsWith('.localhost')) return true
   if (!ipaddr.isValid(host)) return false
   const address = ipaddr.process(host)
@@ -72,7 +78,8 @@ function parse(raw: string, allowLocal: boolean): NormalizedInput {
   } catch {
     throw invalid(raw, 'not a valid URL')
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(raw, `scheme "${url.protocol}" is not http or https`)
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid(raw, `scheme "${url.protocol}" is not http or https`)
   if (url.username || url.password) throw invalid(raw, 'credentials in the URL are not accepted')
   const domain = url.hostname.toLowerCase().replace(/\.$/, '')
   const isIpLiteral = /^\[.*\]$/.test(url.hostname) || /^\d{1,3}(\.\d{1,3}){3}$/.test(domain)

@@ -24,7 +24,14 @@ afterAll(async () => {
 })
 
 const echoJob = (name: string, retryLimit = 0) =>
-  defineJob({ name, data: z.object({ value: z.string() }), retryLimit, retryDelaySeconds: 1, expireInSeconds: 60, heartbeatSeconds: 10 })
+  defineJob({
+    name,
+    data: z.object({ value: z.string() }),
+    retryLimit,
+    retryDelaySeconds: 1,
+    expireInSeconds: 60,
+    heartbeatSeconds: 10,
+  })
 
 /** Resolves with what `take` returns once it returns something, polling every 50 ms; rejects after `ms`. */
 async function eventually<T>(take: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
@@ -40,7 +47,9 @@ async function eventually<T>(take: () => T | undefined | Promise<T | undefined>,
 describe('JobQueue', () => {
   test('a queue that was only built refuses to send, so building an app never depends on started timers', async () => {
     const built = JobQueue.create(database, createLogger(testConfig()), { namespace: `test-${randomUUID()}.` })
-    await expect(built.send(echoJob('never-started'), { value: 'x' })).rejects.toThrow(/before the job queue was started/)
+    await expect(built.send(echoJob('never-started'), { value: 'x' })).rejects.toThrow(
+      /before the job queue was started/,
+    )
     await built.stop()
   })
 
@@ -99,7 +108,10 @@ describe('JobQueue', () => {
   })
 
   test('namespaces keep the jobs of two queues on one database apart', async () => {
-    const other = JobQueue.create(database, createLogger(testConfig()), { namespace: `test-${randomUUID()}.`, supervise: false })
+    const other = JobQueue.create(database, createLogger(testConfig()), {
+      namespace: `test-${randomUUID()}.`,
+      supervise: false,
+    })
     await other.start()
     try {
       const job = echoJob('isolated')

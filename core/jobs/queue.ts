@@ -127,7 +127,11 @@ export class JobQueue {
    * Runs `handler` for each job, `concurrency` at a time in this process. A handler that throws fails the
    * attempt; pg-boss retries it with backoff until `retryLimit`.
    */
-  async work<T>(job: JobDefinition<T>, concurrency: number, handler: (data: T, attempt: Attempt) => Promise<void>): Promise<void> {
+  async work<T>(
+    job: JobDefinition<T>,
+    concurrency: number,
+    handler: (data: T, attempt: Attempt) => Promise<void>,
+  ): Promise<void> {
     await this.declare(job)
     const name = this.queueName(job)
     const id = await this.boss.work<object>(
@@ -169,7 +173,8 @@ export class JobQueue {
   /** Jobs of a queue that are waiting, running or due for a retry (read now, not from cached queue stats). */
   async pending(job: JobDefinition<unknown>): Promise<number> {
     const found = await this.boss.findJobs(this.queueName(job))
-    return found.filter((entry) => entry.state === 'created' || entry.state === 'active' || entry.state === 'retry').length
+    return found.filter((entry) => entry.state === 'created' || entry.state === 'active' || entry.state === 'retry')
+      .length
   }
 
   /** Stops taking jobs, lets running handlers finish (up to a grace period), then closes pg-boss's connections. */

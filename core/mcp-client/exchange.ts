@@ -41,7 +41,8 @@ export function lowerHeaders(headers: Headersish): Record<string, string> {
 /** The exchange was refused for want of authorization (401, or 403 with a Bearer challenge); null otherwise. */
 export function authRefusal(exchange: Pick<McpExchange, 'status' | 'headers'>): AuthRefusal | null {
   const challenge = exchange.headers['www-authenticate'] ?? null
-  if (exchange.status === 401 || (exchange.status === 403 && isBearerChallenge(challenge ?? undefined))) return { status: exchange.status, challenge }
+  if (exchange.status === 401 || (exchange.status === 403 && isBearerChallenge(challenge ?? undefined)))
+    return { status: exchange.status, challenge }
   return null
 }
 
@@ -56,7 +57,11 @@ export function describeError(error: unknown, signal?: AbortSignal): string {
  * The JSON-RPC messages of a JSON body or of the `data:` of each SSE event; `malformed` when an event's data is not
  * JSON. An SSE body read only in part (`ended` false) may stop inside an event, which is then left out.
  */
-function parseMessages(text: string, sse: boolean, ended: boolean): { messages: Record<string, unknown>[]; malformed: boolean } {
+function parseMessages(
+  text: string,
+  sse: boolean,
+  ended: boolean,
+): { messages: Record<string, unknown>[]; malformed: boolean } {
   const messages: Record<string, unknown>[] = []
   const take = (value: unknown): void => {
     for (const item of Array.isArray(value) ? value : [value]) if (isRecord(item)) messages.push(item)
@@ -98,9 +103,14 @@ function rpcError(value: unknown): JsonRpcError {
  * The response to `id`. A response with a null id answers too: one request travels per POST, and a server that
  * rejects it before reading its id (bad header, bad JSON) answers with null.
  */
-export function responseTo(messages: Record<string, unknown>[], id: string | number | undefined): McpExchange['response'] {
+export function responseTo(
+  messages: Record<string, unknown>[],
+  id: string | number | undefined,
+): McpExchange['response'] {
   const message = messages.find(
-    (candidate) => ('result' in candidate || 'error' in candidate) && (id === undefined || candidate.id === id || candidate.id === null),
+    (candidate) =>
+      ('result' in candidate || 'error' in candidate) &&
+      (id === undefined || candidate.id === id || candidate.id === null),
   )
   if (!message) return undefined
   return 'error' in message ? { error: rpcError(message.error) } : { result: message.result }
@@ -140,10 +150,18 @@ async function readBody(
   try {
     for (;;) {
       const { done, value } = await reader.read()
-      if (done) return signal.aborted ? { text, ended: false, error: describeError(signal.reason, signal) } : { text: text + decoder.decode(), ended: true }
+      if (done)
+        return signal.aborted
+          ? { text, ended: false, error: describeError(signal.reason, signal) }
+          : { text: text + decoder.decode(), ended: true }
       const searchFrom = Math.max(checked, text.length - 2)
       text += decoder.decode(value, { stream: true })
-      if (text.length >= READ_CHARS) return { text: text.slice(0, READ_CHARS), ended: false, error: `body passed ${READ_CHARS} characters; read stopped` }
+      if (text.length >= READ_CHARS)
+        return {
+          text: text.slice(0, READ_CHARS),
+          ended: false,
+          error: `body passed ${READ_CHARS} characters; read stopped`,
+        }
       if (sse && id !== undefined) {
         const end = lastEventEnd(text, searchFrom)
         if (end === -1) continue
@@ -217,7 +235,13 @@ export async function describeResponse(
 }
 
 /** One raw exchange through the scan session: streamed (never memoised), bounded in time by its own timeout and the budget. */
-export async function send(http: ScanSession, url: string, outgoing: Outgoing, limits: Limits, headersOnly = false): Promise<McpExchange> {
+export async function send(
+  http: ScanSession,
+  url: string,
+  outgoing: Outgoing,
+  limits: Limits,
+  headersOnly = false,
+): Promise<McpExchange> {
   const started = performance.now()
   const signal = AbortSignal.any([limits.budget, AbortSignal.timeout(limits.timeoutMs)])
   let response: Response

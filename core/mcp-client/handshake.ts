@@ -8,7 +8,15 @@ import type { ScanSession } from '../outbound/session.ts'
 import { describeError, failedExchange } from './exchange.ts'
 import { INITIALIZE, MCP_MODERN_VERSION, MODERN_ERROR_CODES, SSE_FALLBACK_STATUSES } from './protocol.ts'
 import { SseChannel } from './sse.ts'
-import { guardedFetch, HandshakeRecorder, NO_RECONNECT, newClient, sdkCall, within, withoutListening } from './transports.ts'
+import {
+  guardedFetch,
+  HandshakeRecorder,
+  NO_RECONNECT,
+  newClient,
+  sdkCall,
+  within,
+  withoutListening,
+} from './transports.ts'
 import type { Call, Handshake, Limits, McpEra, McpExchange } from './types.ts'
 import type { McpWire } from './wire.ts'
 
@@ -62,11 +70,22 @@ const notSent = (method: string): McpExchange =>
  * initialize that `server/discover` answers, makes the endpoint modern; 400/404/405 leads to the HTTP+SSE
  * transport; a JSON-RPC answer the SDK refused is used raw.
  */
-export async function connect(http: ScanSession, wire: McpWire, discover: Promise<McpExchange>, limits: Limits): Promise<Connection> {
+export async function connect(
+  http: ScanSession,
+  wire: McpWire,
+  discover: Promise<McpExchange>,
+  limits: Limits,
+): Promise<Connection> {
   const recorder = new HandshakeRecorder(guardedFetch(http.asFetch()), limits)
   const client = newClient()
-  const transport = new StreamableHTTPClientTransport(new URL(wire.url), { fetch: withoutListening(recorder.fetch), reconnectionOptions: NO_RECONNECT })
-  const refused = await within(client.connect(transport, { timeout: limits.timeoutMs, signal: limits.budget }), limits.timeoutMs + 1_000).then(
+  const transport = new StreamableHTTPClientTransport(new URL(wire.url), {
+    fetch: withoutListening(recorder.fetch),
+    reconnectionOptions: NO_RECONNECT,
+  })
+  const refused = await within(
+    client.connect(transport, { timeout: limits.timeoutMs, signal: limits.budget }),
+    limits.timeoutMs + 1_000,
+  ).then(
     () => undefined,
     (error: unknown) => describeError(error),
   )
@@ -78,7 +97,15 @@ export async function connect(http: ScanSession, wire: McpWire, discover: Promis
   if (refused === undefined) {
     wire.adopt(transport.sessionId ?? null, isRecord(result) ? result.protocolVersion : undefined)
     const handshake = handshakeOf(result)
-    return { era: 'legacy', legacySseOnly: false, initialize, initialized, handshake, call: sdkCall(client, limits), close: () => client.close() }
+    return {
+      era: 'legacy',
+      legacySseOnly: false,
+      initialize,
+      initialized,
+      handshake,
+      call: sdkCall(client, limits),
+      close: () => client.close(),
+    }
   }
   const failed: Connection = {
     era: 'legacy',
@@ -94,14 +121,26 @@ export async function connect(http: ScanSession, wire: McpWire, discover: Promis
   if (isRecord(result)) {
     // A JSON-RPC result the SDK would not take (an unknown version, a missing field): the checks judge it; lists go raw.
     wire.adopt(initialize.headers['mcp-session-id'] ?? null, result.protocolVersion)
-    return { ...failed, initialized: initialized ?? (await wire.notify('notifications/initialized')), handshake: handshakeOf(result) }
+    return {
+      ...failed,
+      initialized: initialized ?? (await wire.notify('notifications/initialized')),
+      handshake: handshakeOf(result),
+    }
   }
   const discovered = await discover
   if (isRecord(discovered.response?.result)) return modern(wire, discovered, failed)
   if (!maySpeakSse(initialize)) return failed
   const sse = await connectSse(http, wire, limits)
   if (sse.error !== undefined) return { ...failed, handshakeError: `${refused}; HTTP+SSE fallback: ${sse.error}` }
-  return { era: 'legacy', legacySseOnly: true, initialize, initialized: sse.initialized, handshake: sse.handshake, call: wire.call, close: sse.close }
+  return {
+    era: 'legacy',
+    legacySseOnly: true,
+    initialize,
+    initialized: sse.initialized,
+    handshake: sse.handshake,
+    call: wire.call,
+    close: sse.close,
+  }
 }
 
 /**
@@ -112,7 +151,9 @@ export async function connectSse(
   http: ScanSession,
   wire: McpWire,
   limits: Limits,
-): Promise<{ handshake: Handshake; initialized: McpExchange; close(): Promise<void>; error?: undefined } | { error: string }> {
+): Promise<
+  { handshake: Handshake; initialized: McpExchange; close(): Promise<void>; error?: undefined } | { error: string }
+> {
   const opened = await SseChannel.open(http, wire.url, limits)
   if (opened.error !== undefined) return { error: opened.error }
   const { channel } = opened
@@ -123,7 +164,11 @@ export async function connectSse(
     wire.sse = null
     await channel.close()
     const error = initialize.response?.error
-    return { error: error ? `initialize answered JSON-RPC error ${error.code} ${JSON.stringify(error.message)}` : `initialize got no result (${initialize.error ?? `HTTP ${initialize.status}`})` }
+    return {
+      error: error
+        ? `initialize answered JSON-RPC error ${error.code} ${JSON.stringify(error.message)}`
+        : `initialize got no result (${initialize.error ?? `HTTP ${initialize.status}`})`,
+    }
   }
   wire.adopt(null, handshake.protocolVersion)
   const initialized = await wire.notify('notifications/initialized')

@@ -36,13 +36,19 @@ function toResource(raw: unknown): McpResource {
 
 function toPrompt(raw: unknown): McpPrompt {
   const entry = isRecord(raw) ? raw : {}
-  return { name: typeof entry.name === 'string' ? entry.name : '', ...optionalString('description', entry.description), raw }
+  return {
+    name: typeof entry.name === 'string' ? entry.name : '',
+    ...optionalString('description', entry.description),
+    raw,
+  }
 }
 
 /** The envelope fields a result carries, only those present (a legacy result has none). */
 export function resultEnvelope(result: unknown): ResultEnvelope {
   if (!isRecord(result)) return {}
-  return Object.fromEntries((['resultType', 'ttlMs', 'cacheScope'] as const).filter((key) => key in result).map((key) => [key, result[key]]))
+  return Object.fromEntries(
+    (['resultType', 'ttlMs', 'cacheScope'] as const).filter((key) => key in result).map((key) => [key, result[key]]),
+  )
 }
 
 export const LISTS = {
@@ -82,7 +88,8 @@ export async function collectList<T>(
       list.items.push(item)
       keys.add(spec.keyOf(item))
     }
-    for (const key of keys) if (earlierPages.has(key) && !list.duplicatesAcrossPages.includes(key)) list.duplicatesAcrossPages.push(key)
+    for (const key of keys)
+      if (earlierPages.has(key) && !list.duplicatesAcrossPages.includes(key)) list.duplicatesAcrossPages.push(key)
     for (const key of keys) earlierPages.add(key)
     const next = isRecord(outcome.result) ? outcome.result.nextCursor : undefined
     if (typeof next !== 'string' || next === '') break

@@ -14,7 +14,13 @@ export type McpAnswer = 'initialize' | 'discover' | 'sse'
 
 export type EndpointReach =
   /** An open conversation to read lists through; `close` ends it (a legacy session is deleted, politely). */
-  | { state: 'mcp'; answer: McpAnswer; capabilities: Record<string, unknown> | undefined; call: Call; close(): Promise<void> }
+  | {
+      state: 'mcp'
+      answer: McpAnswer
+      capabilities: Record<string, unknown> | undefined
+      call: Call
+      close(): Promise<void>
+    }
   /** A JSON-RPC error to initialize or discover: an MCP server, but nothing to read. */
   | { state: 'mcp-error' }
   | { state: 'auth'; status: number; challenge: string | null }
@@ -45,12 +51,28 @@ export async function reachEndpoint(http: ScanSession, url: string, limits: Limi
   const discovered = handshakeOfDiscover(discover.response?.result)
   if (discovered) {
     wire.era = 'modern'
-    return { state: 'mcp', answer: 'discover', capabilities: discovered.capabilities, call: wire.call, close: async () => {} }
+    return {
+      state: 'mcp',
+      answer: 'discover',
+      capabilities: discovered.capabilities,
+      call: wire.call,
+      close: async () => {},
+    }
   }
   if (initialize.response || discover.response) return { state: 'mcp-error' }
   if (maySpeakSse(initialize)) {
     const sse = await connectSse(http, wire, limits)
-    if (sse.error === undefined) return { state: 'mcp', answer: 'sse', capabilities: sse.handshake.capabilities, call: wire.call, close: sse.close }
+    if (sse.error === undefined)
+      return {
+        state: 'mcp',
+        answer: 'sse',
+        capabilities: sse.handshake.capabilities,
+        call: wire.call,
+        close: sse.close,
+      }
   }
-  return { state: 'not-mcp', reason: `initialize got ${initialize.status}${initialize.html ? ' with an HTML page' : ''}` }
+  return {
+    state: 'not-mcp',
+    reason: `initialize got ${initialize.status}${initialize.html ? ' with an HTML page' : ''}`,
+  }
 }

@@ -28,7 +28,8 @@ const site = recordingSite({
         }),
         { headers: { 'content-type': 'text/event-stream' } },
       ),
-    '/html': () => new Response('<!doctype html><html><body>Hello</body></html>', { headers: { 'content-type': 'text/html' } }),
+    '/html': () =>
+      new Response('<!doctype html><html><body>Hello</body></html>', { headers: { 'content-type': 'text/html' } }),
     '/messages': async (request) => {
       const body = await request.text()
       setTimeout(() => state.reply(body, control), 5)
@@ -46,7 +47,12 @@ async function open(endpoint = '/messages?sessionId=s1'): Promise<SseChannel> {
   return opened.channel
 }
 
-const request = (id: string, method = 'ping') => ({ method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id, method }), id })
+const request = (id: string, method = 'ping') => ({
+  method: 'POST' as const,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ jsonrpc: '2.0', id, method }),
+  id,
+})
 
 describe('SseChannel', () => {
   test('the answer is the stream message with the request id; other sessions’ answers and notifications are ignored', async () => {
@@ -67,9 +73,14 @@ describe('SseChannel', () => {
   })
 
   test('a body the server cannot read draws its parse error (id null) on the stream', async () => {
-    state.reply = (_body, out) => out.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })
+    state.reply = (_body, out) =>
+      out.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })
     const channel = await open()
-    const exchange = await channel.post({ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' })
+    const exchange = await channel.post({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":',
+    })
     expect(exchange.response?.error?.code).toBe(-32700)
     await channel.close()
   })

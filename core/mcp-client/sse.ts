@@ -52,14 +52,26 @@ export class SseChannel {
     try {
       response = await http.stream(url, { ...outgoing, timeoutMs: limits.timeoutMs, signal: streamSignal })
     } catch (error) {
-      return { error: describeError(error, deadline), opening: failedExchange(outgoing, describeError(error, deadline), started) }
+      return {
+        error: describeError(error, deadline),
+        opening: failedExchange(outgoing, describeError(error, deadline), started),
+      }
     }
-    const isStream = response.status >= 200 && response.status < 300 && mediaType(response.headers.get('content-type')) === SSE_ACCEPT
+    const isStream =
+      response.status >= 200 && response.status < 300 && mediaType(response.headers.get('content-type')) === SSE_ACCEPT
     if (!isStream) {
       const opening = await describeResponse(outgoing, response, deadline, started)
-      return { error: `GET with Accept: ${SSE_ACCEPT} got HTTP ${response.status}${opening.contentType ? ` ${opening.contentType}` : ''}, not an event stream`, opening }
+      return {
+        error: `GET with Accept: ${SSE_ACCEPT} got HTTP ${response.status}${opening.contentType ? ` ${opening.contentType}` : ''}, not an event stream`,
+        opening,
+      }
     }
-    const opening = await describeResponse(outgoing, { status: response.status, headers: response.headers, body: null }, deadline, started)
+    const opening = await describeResponse(
+      outgoing,
+      { status: response.status, headers: response.headers, body: null },
+      deadline,
+      started,
+    )
     const base = response.url || url
     let announce: (endpoint: string) => void = () => {}
     const announced = new Promise<string>((resolve) => (announce = resolve))
@@ -72,13 +84,20 @@ export class SseChannel {
       announced.then((data) => ({ data })),
       events.then((why) => ({ failed: why })),
       new Promise<{ failed: string }>((resolve) =>
-        deadline.addEventListener('abort', () => resolve({ failed: `no endpoint event within ${limits.timeoutMs} ms` }), { once: true }),
+        deadline.addEventListener(
+          'abort',
+          () => resolve({ failed: `no endpoint event within ${limits.timeoutMs} ms` }),
+          { once: true },
+        ),
       ),
     ])
     const messageUrl = 'data' in endpoint ? sameOrigin(endpoint.data, base) : null
     if (messageUrl === null) {
       stop.abort()
-      const why = 'data' in endpoint ? `the endpoint event names ${JSON.stringify(endpoint.data.slice(0, 200))}, not a URL on the stream's origin` : endpoint.failed
+      const why =
+        'data' in endpoint
+          ? `the endpoint event names ${JSON.stringify(endpoint.data.slice(0, 200))}, not a URL on the stream's origin`
+          : endpoint.failed
       return { error: why, opening }
     }
     channel = new SseChannel(http, opening, messageUrl, limits, stop)
@@ -106,10 +125,15 @@ export class SseChannel {
     const message = await Promise.race([answer, timer.elapsed]).finally(timer.cancel)
     this.waiting.delete(awaited!)
     const durationMs = Math.round(performance.now() - started)
-    if (isRecord(message)) return { ...exchange, messages: [message], response: responseTo([message], outgoing.id), durationMs }
+    if (isRecord(message))
+      return { ...exchange, messages: [message], response: responseTo([message], outgoing.id), durationMs }
     // Nothing drawn by a malformed body: accepted without a word, which the checks judge as such.
     if (awaited === null) return exchange
-    return { ...exchange, durationMs, error: typeof message === 'string' ? message : `no answer on the SSE stream within ${wait} ms` }
+    return {
+      ...exchange,
+      durationMs,
+      error: typeof message === 'string' ? message : `no answer on the SSE stream within ${wait} ms`,
+    }
   }
 
   /** Ends the stream: the server sees the session go. */
@@ -176,7 +200,10 @@ function delay(ms: number, signal: AbortSignal): { elapsed: Promise<undefined>; 
 }
 
 /** Reads the stream event by event until it ends; resolves with why it ended. */
-async function readEvents(body: ReadableStream<BufferSource> | null, onEvent: (event: string, data: string) => void): Promise<string> {
+async function readEvents(
+  body: ReadableStream<BufferSource> | null,
+  onEvent: (event: string, data: string) => void,
+): Promise<string> {
   if (!body) return 'the stream had no body'
   const reader = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader()
   try {
@@ -197,25 +224,44 @@ async function readEvents(body: ReadableStream<BufferSource> | null, onEvent: (e
  * is left unread (it never ends by itself), anything else is read up to `maxBytes`. Outbound failures become a
  * CollectorError, as fetchSnapshot's do.
  */
-export async function streamHead(http: ScanSession, url: string, options: Omit<RequestOptions, 'method' | 'maxBytes'>, maxBytes: number): Promise<HttpSnapshot> {
+export async function streamHead(
+  http: ScanSession,
+  url: string,
+  options: Omit<RequestOptions, 'method' | 'maxBytes'>,
+  maxBytes: number,
+): Promise<HttpSnapshot> {
   const started = performance.now()
   try {
     const response = await http.stream(url, { ...options, method: 'GET' })
     const contentType = mediaType(response.headers.get('content-type'))
-    const { text, truncated } = contentType === SSE_ACCEPT ? { text: '', truncated: true } : await readUpTo(response.body, maxBytes)
+    const { text, truncated } =
+      contentType === SSE_ACCEPT ? { text: '', truncated: true } : await readUpTo(response.body, maxBytes)
     if (contentType === SSE_ACCEPT) await response.body?.cancel().catch(() => {})
     const headers: Record<string, string> = {}
     response.headers.forEach((value, name) => {
       headers[name.toLowerCase()] = value
     })
-    return { requestedUrl: url, url: response.url || url, status: response.status, headers, contentType, body: text, truncated, redirects: [], durationMs: Math.round(performance.now() - started) }
+    return {
+      requestedUrl: url,
+      url: response.url || url,
+      status: response.status,
+      headers,
+      contentType,
+      body: text,
+      truncated,
+      redirects: [],
+      durationMs: Math.round(performance.now() - started),
+    }
   } catch (error) {
     if (error instanceof OutboundError) throw new CollectorError(`${url}: ${error.message}`, { cause: error })
     throw error
   }
 }
 
-async function readUpTo(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+async function readUpTo(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<{ text: string; truncated: boolean }> {
   if (!body) return { text: '', truncated: false }
   const reader = body.getReader()
   const chunks: Uint8Array[] = []

@@ -36,8 +36,10 @@ export class HandshakeRecorder {
     const message = body === undefined ? undefined : parseJson(body)
     const method = isRecord(message) && typeof message.method === 'string' ? message.method : undefined
     // First come only: the handshake's first attempt is what the endpoint answered.
-    if (method === undefined || !RECORDED_METHODS.has(method) || this.recorded.has(method)) return this.inner(input, init)
-    const id = isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined
+    if (method === undefined || !RECORDED_METHODS.has(method) || this.recorded.has(method))
+      return this.inner(input, init)
+    const id =
+      isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined
     const outgoing: Outgoing = {
       method: 'POST',
       headers: lowerHeaders(init?.headers),
@@ -54,12 +56,22 @@ export class HandshakeRecorder {
     this.recorded.set(
       method,
       split.then(
-        ({ response, mine }) => describeResponse(outgoing, { status: response.status, headers: response.headers, body: mine }, signal, started),
+        ({ response, mine }) =>
+          describeResponse(
+            outgoing,
+            { status: response.status, headers: response.headers, body: mine },
+            signal,
+            started,
+          ),
         (error: unknown) => failedExchange(outgoing, describeError(error, signal), started),
       ),
     )
     const { response, theirs } = await split
-    const copy = new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers })
+    const copy = new Response(theirs, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    })
     Object.defineProperty(copy, 'url', { value: response.url })
     return copy
   }
@@ -75,7 +87,12 @@ export function guardedFetch(fetch: FetchLike): FetchLike {
 }
 
 /** A stream the SDK would resume is not reopened: a scan reads, it does not listen. */
-export const NO_RECONNECT = { initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1, maxRetries: 0 }
+export const NO_RECONNECT = {
+  initialReconnectionDelay: 1_000,
+  maxReconnectionDelay: 1_000,
+  reconnectionDelayGrowFactor: 1,
+  maxRetries: 0,
+}
 
 /**
  * Keeps the streamable client from opening its listening GET stream after the handshake: a scan does not listen,
@@ -83,7 +100,10 @@ export const NO_RECONNECT = { initialReconnectionDelay: 1_000, maxReconnectionDe
  * The SDK takes 405 as "this server offers no stream"; nothing is sent.
  */
 export function withoutListening(fetch: FetchLike): FetchLike {
-  return (input, init) => ((init?.method ?? 'GET').toUpperCase() === 'GET' ? Promise.resolve(new Response(null, { status: 405 })) : fetch(input, init))
+  return (input, init) =>
+    (init?.method ?? 'GET').toUpperCase() === 'GET'
+      ? Promise.resolve(new Response(null, { status: 405 }))
+      : fetch(input, init)
 }
 
 export function newClient(): Client {
@@ -103,14 +123,20 @@ export function sdkCall(client: Client, limits: Limits): Call {
   return async (method, params) => {
     try {
       // Results are taken as they come: the checks judge malformed lists, which the SDK's schemas would reject.
-      return { result: await client.request({ method, params }, z.unknown(), { timeout: limits.timeoutMs, signal: limits.budget }) }
+      return {
+        result: await client.request({ method, params }, z.unknown(), {
+          timeout: limits.timeoutMs,
+          signal: limits.budget,
+        }),
+      }
     } catch (error) {
       if (error instanceof McpError) {
         const message = error.message.replace(/^MCP error -?\d+: /, '')
         return { error: { code: error.code, message, ...(error.data !== undefined ? { data: error.data } : {}) } }
       }
       // Without an auth provider the SDK throws a 401 as is, keeping the challenge to itself.
-      if (error instanceof StreamableHTTPError && error.code === 401) return { error: describeError(error), refused: { status: 401, challenge: null } }
+      if (error instanceof StreamableHTTPError && error.code === 401)
+        return { error: describeError(error), refused: { status: 401, challenge: null } }
       return { error: describeError(error) }
     }
   }

@@ -117,5 +117,7 @@ export interface Limits {
 export type ListMethod = 'tools/list' | 'resources/list' | 'prompts/list'
 
 /** A call's outcome as list collection sees it: a result, or a JSON-RPC error, or why nothing usable came back. */
-export type CallOutcome = { result: unknown; error?: undefined } | { result?: undefined; error: JsonRpcError | string; refused?: AuthRefusal }
+export type CallOutcome =
+  | { result: unknown; error?: undefined }
+  | { result?: undefined; error: JsonRpcError | string; refused?: AuthRefusal }
 export type Call = (method: ListMethod, params: Record<string, unknown>) => Promise<CallOutcome>

@@ -78,7 +78,11 @@ export class McpWire {
   readonly call: Call = async (method, params) => outcomeOf(await this.request(method, params))
 
   notify(method: string): Promise<McpExchange> {
-    return this.send({ method: 'POST', headers: this.legacyHeaders(), body: JSON.stringify({ jsonrpc: '2.0', method }) })
+    return this.send({
+      method: 'POST',
+      headers: this.legacyHeaders(),
+      body: JSON.stringify({ jsonrpc: '2.0', method }),
+    })
   }
 
   /** GET with `Accept: text/event-stream`, read up to the headers (over HTTP+SSE, the GET that opened the session). */
@@ -103,7 +107,12 @@ export class McpWire {
   private post(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<McpExchange> {
     const id = this.id()
     const body = options.rawBody ?? JSON.stringify({ jsonrpc: '2.0', id, method, params })
-    return this.send({ method: 'POST', headers: this.legacyHeaders(options), body, ...(options.rawBody === undefined ? { id } : {}) })
+    return this.send({
+      method: 'POST',
+      headers: this.legacyHeaders(options),
+      body,
+      ...(options.rawBody === undefined ? { id } : {}),
+    })
   }
 
   private legacyHeaders(options: RequestOptions = {}): Record<string, string> {
@@ -114,7 +123,11 @@ export class McpWire {
     return headers
   }
 
-  private modernRequest(method: string, params: Record<string, unknown>, options: RequestOptions): Omit<Outgoing, 'method'> {
+  private modernRequest(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+  ): Omit<Outgoing, 'method'> {
     const id = this.id()
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -123,7 +136,12 @@ export class McpWire {
       'mcp-method': options.methodHeader ?? method,
     }
     // 2026-07-28 servers reject a request whose Mcp-Name header does not repeat the named tool, prompt or resource.
-    const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined
+    const name =
+      method === 'resources/read'
+        ? params.uri
+        : method === 'tools/call' || method === 'prompts/get'
+          ? params.name
+          : undefined
     if (typeof name === 'string') headers['mcp-name'] = name
     if (options.rawBody !== undefined) return { headers, body: options.rawBody }
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } })

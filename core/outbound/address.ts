@@ -76,7 +76,11 @@ const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3')
 
 const parsedV4 = IPV4_RANGES.map(([cidr, scope, reason]) => ({ net: ipaddr.IPv4.parseCIDR(cidr), scope, reason }))
 const parsedV6 = IPV6_RANGES.map(([cidr, scope, reason]) => ({ net: ipaddr.IPv6.parseCIDR(cidr), scope, reason }))
-const parsedEmbedding = IPV6_EMBEDDING.map(([cidr, offset, form]) => ({ net: ipaddr.IPv6.parseCIDR(cidr), offset, form }))
+const parsedEmbedding = IPV6_EMBEDDING.map(([cidr, offset, form]) => ({
+  net: ipaddr.IPv6.parseCIDR(cidr),
+  offset,
+  form,
+}))
 
 /** Classifies an address in any spelling `parseHostAsIp` accepts; anything that is not an address is forbidden. */
 export function classifyAddress(ip: string): AddressClass {

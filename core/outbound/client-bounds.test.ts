@@ -47,7 +47,11 @@ beforeAll(() => {
       const gzip = { 'content-type': 'text/plain', 'content-encoding': 'gzip' }
       if (path.startsWith('/bomb')) return new Response(streamed(path, gzipZeroChunks(1024)), { headers: gzip })
       if (path.startsWith('/endless-gzip')) return new Response(streamed(path, gzipZeroChunks(null)), { headers: gzip })
-      if (path.startsWith('/endless')) return new Response(streamed(path, () => plain), { headers: { 'content-type': 'text/plain' } })
+      if (path.startsWith('/endless'))
+        return new Response(
+          streamed(path, () => plain),
+          { headers: { 'content-type': 'text/plain' } },
+        )
       return new Response('small')
     },
   })
@@ -76,22 +80,27 @@ describe('request(): the cap holds after decompression, while streaming', () => 
   })
 
   test('six bombs at once stay far below what one uncapped would cost', async () => {
-    const { value: results, growthMb } = await rssGrowth(() => Promise.all(Array.from({ length: 6 }, (_, index) => client.request(`${origin}/bomb-${index}`))))
+    const { value: results, growthMb } = await rssGrowth(() =>
+      Promise.all(Array.from({ length: 6 }, (_, index) => client.request(`${origin}/bomb-${index}`))),
+    )
     expect(results.map((result) => result.body.byteLength)).toEqual(Array(6).fill(CAP))
     expect(growthMb).toBeLessThan(256)
   })
 
-  test.each(['/endless-gzip', '/endless'])('%s: cut at the cap, and the connection is dropped (the server stops writing)', async (path) => {
-    const result = await client.request(`${origin}${path}`)
-    expect(result.body.byteLength).toBe(CAP)
-    expect(result.truncated).toBe(true)
-    expect(await eventually(() => cancelled[path] === true)).toBe(true)
-    const written = sent[path]!
-    await Bun.sleep(100)
-    // Nothing more is pulled once the client hung up; what was written is the cap plus socket buffers, not more.
-    expect(sent[path]).toBe(written)
-    expect(written).toBeLessThan(path === '/endless' ? CAP + 32 * MiB : 32 * MiB)
-  })
+  test.each(['/endless-gzip', '/endless'])(
+    '%s: cut at the cap, and the connection is dropped (the server stops writing)',
+    async (path) => {
+      const result = await client.request(`${origin}${path}`)
+      expect(result.body.byteLength).toBe(CAP)
+      expect(result.truncated).toBe(true)
+      expect(await eventually(() => cancelled[path] === true)).toBe(true)
+      const written = sent[path]!
+      await Bun.sleep(100)
+      // Nothing more is pulled once the client hung up; what was written is the cap plus socket buffers, not more.
+      expect(sent[path]).toBe(written)
+      expect(written).toBeLessThan(path === '/endless' ? CAP + 32 * MiB : 32 * MiB)
+    },
+  )
 })
 
 describe('stream(): passing the cap is an error that drops the connection', () => {
@@ -133,8 +142,16 @@ describe('a byte budget shared by requests', () => {
 
   test('maxBytes 0 answers the headers and reads none of the body: nothing is decompressed or taken from the budget', async () => {
     const session = new ScanSession(client, config)
-    const [bomb, endless] = await Promise.all([session.request(`${origin}/bomb-headers`, { maxBytes: 0 }), session.request(`${origin}/endless-headers`, { maxBytes: 0 })])
-    expect([bomb.status, bomb.body.byteLength, bomb.truncated, bomb.headers.get('content-encoding')]).toEqual([200, 0, true, 'gzip'])
+    const [bomb, endless] = await Promise.all([
+      session.request(`${origin}/bomb-headers`, { maxBytes: 0 }),
+      session.request(`${origin}/endless-headers`, { maxBytes: 0 }),
+    ])
+    expect([bomb.status, bomb.body.byteLength, bomb.truncated, bomb.headers.get('content-encoding')]).toEqual([
+      200,
+      0,
+      true,
+      'gzip',
+    ])
     expect([endless.body.byteLength, endless.truncated]).toEqual([0, true])
     expect(session.bytesLeft).toBe(SCAN_MAX_BYTES)
   })

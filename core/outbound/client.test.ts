@@ -79,7 +79,10 @@ beforeAll(() => {
           return Response.json(echo)
         }
         case '/to':
-          return new Response(null, { status: Number(param('status') || 302), headers: { location: param('location') } })
+          return new Response(null, {
+            status: Number(param('status') || 302),
+            headers: { location: param('location') },
+          })
         case '/chain': {
           const left = Number(param('n'))
           if (left === 0) return new Response('end of chain')
@@ -93,13 +96,25 @@ beforeAll(() => {
           const text = encoder.encode(param('text'))
           const coding = param('coding')
           const body =
-            coding === 'gzip' ? gzipSync(text) : coding === 'deflate' ? deflateSync(text) : coding === 'br' ? brotliCompressSync(text) : text
-          return new Response(body, { headers: { 'content-encoding': coding, 'content-type': 'text/plain; charset=utf-8' } })
+            coding === 'gzip'
+              ? gzipSync(text)
+              : coding === 'deflate'
+                ? deflateSync(text)
+                : coding === 'br'
+                  ? brotliCompressSync(text)
+                  : text
+          return new Response(body, {
+            headers: { 'content-encoding': coding, 'content-type': 'text/plain; charset=utf-8' },
+          })
         }
         case '/latin1':
-          return new Response(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), { headers: { 'content-type': 'text/plain; charset=ISO-8859-1' } })
+          return new Response(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), {
+            headers: { 'content-type': 'text/plain; charset=ISO-8859-1' },
+          })
         case '/bom':
-          return new Response(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), { headers: { 'content-type': 'application/json; charset=iso-8859-1' } })
+          return new Response(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), {
+            headers: { 'content-type': 'application/json; charset=iso-8859-1' },
+          })
         case '/not-json':
           return new Response('<!doctype html><p>soft 404</p>', { headers: { 'content-type': 'text/html' } })
         case '/hang':
@@ -214,7 +229,10 @@ describe('address checks', () => {
   })
 
   test('a name whose DNS answer is private is refused (localhost → 127.0.0.1)', async () => {
-    const error = await expectCode(createOutboundClient(loadConfig({}), null).request(`http://localhost:${port}/echo`), 'BLOCKED_ADDRESS')
+    const error = await expectCode(
+      createOutboundClient(loadConfig({}), null).request(`http://localhost:${port}/echo`),
+      'BLOCKED_ADDRESS',
+    )
     expect(error.message).toContain('(loopback) for localhost')
   })
 
@@ -228,7 +246,12 @@ describe('address checks', () => {
 
   test('metadata, unspecified and multicast addresses are refused even with SCANNER_ALLOW_PRIVATE', async () => {
     const client = createOutboundClient(configWith(), null)
-    for (const url of ['http://169.254.169.254/latest/meta-data/', `http://0.0.0.0:${port}/echo`, 'http://[fd00:ec2::254]/', 'http://224.0.0.1/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      `http://0.0.0.0:${port}/echo`,
+      'http://[fd00:ec2::254]/',
+      'http://224.0.0.1/',
+    ]) {
       const error = await expectCode(client.request(url), 'BLOCKED_ADDRESS')
       expect(error.message).toContain('never allowed')
     }
@@ -266,8 +289,14 @@ describe('URLs', () => {
   })
 
   test('a redirect to another scheme or to a URL with credentials is refused', async () => {
-    await expectCode(client().request(`${origin}/to?location=${encodeURIComponent('file:///etc/passwd')}`), 'UNSUPPORTED_SCHEME')
-    await expectCode(client().request(`${origin}/to?location=${encodeURIComponent(`http://a:b@127.0.0.1:${port}/echo`)}`), 'INVALID_URL')
+    await expectCode(
+      client().request(`${origin}/to?location=${encodeURIComponent('file:///etc/passwd')}`),
+      'UNSUPPORTED_SCHEME',
+    )
+    await expectCode(
+      client().request(`${origin}/to?location=${encodeURIComponent(`http://a:b@127.0.0.1:${port}/echo`)}`),
+      'INVALID_URL',
+    )
   })
 
   test('an unknown name is a DNS failure', async () => {
@@ -477,12 +506,16 @@ describe('headers and Web Bot Auth', () => {
   test('a POST body is covered through Content-Digest', async () => {
     const client = createOutboundClient(configWith(), signer)
     const echo = (await client.request(`${origin}/echo`, { method: 'POST', body: 'payload' })).json<Echo>()
-    expect(echo.headers['content-digest']).toBe(`sha-256=:${new Bun.CryptoHasher('sha256').update('payload').digest('base64')}:`)
+    expect(echo.headers['content-digest']).toBe(
+      `sha-256=:${new Bun.CryptoHasher('sha256').update('payload').digest('base64')}:`,
+    )
     expect(echo.headers['signature-input']).toContain('"content-digest"')
   })
 
   test('sign: false sends an unsigned request', async () => {
-    const echo = (await createOutboundClient(configWith(), signer).request(`${origin}/echo`, { sign: false })).json<Echo>()
+    const echo = (
+      await createOutboundClient(configWith(), signer).request(`${origin}/echo`, { sign: false })
+    ).json<Echo>()
     expect(echo.headers.signature).toBeUndefined()
   })
 })

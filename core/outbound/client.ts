@@ -197,9 +197,10 @@ class Outbound implements OutboundClient {
       const { exchange, finalUrl, redirects } = await this.follow(requestedUrl, options, deadline.signal)
       const maxBytes = options.maxBytes ?? this.scanner.maxBytes
       // maxBytes 0 asks for the headers only: the body is dropped unread (`truncated` says there was one).
-      const { body, truncated } = exchange.body && maxBytes > 0
-        ? await readCapped(exchange.body, maxBytes, deadline.signal, options.budget)
-        : { body: new Uint8Array(), truncated: exchange.body !== null }
+      const { body, truncated } =
+        exchange.body && maxBytes > 0
+          ? await readCapped(exchange.body, maxBytes, deadline.signal, options.budget)
+          : { body: new Uint8Array(), truncated: exchange.body !== null }
       exchange.discard()
       return fetchResult({
         url: finalUrl,
@@ -234,7 +235,11 @@ class Outbound implements OutboundClient {
     const { exchange, finalUrl, redirects } = result
     if (exchange.status < 200 || exchange.status > 599) {
       exchange.discard()
-      throw new OutboundError('CONNECTION_FAILED', finalUrl, `${finalUrl} answered with unusable status ${exchange.status}`)
+      throw new OutboundError(
+        'CONNECTION_FAILED',
+        finalUrl,
+        `${finalUrl} answered with unusable status ${exchange.status}`,
+      )
     }
     const body = exchange.body
       ? webStream(exchange, options.maxBytes ?? this.scanner.maxBytes, finalUrl, options.signal, options.budget)
@@ -377,7 +382,12 @@ class Outbound implements OutboundClient {
       return { ...destination, tls: !destination.mapped && url.protocol === 'https:' }
     } catch (error) {
       if (error instanceof EgressRefusal) {
-        throw new OutboundError(error.code === 'DNS_FAILURE' ? 'DNS_FAILURE' : 'BLOCKED_ADDRESS', url.href, error.message, { cause: error })
+        throw new OutboundError(
+          error.code === 'DNS_FAILURE' ? 'DNS_FAILURE' : 'BLOCKED_ADDRESS',
+          url.href,
+          error.message,
+          { cause: error },
+        )
       }
       throw error
     }
@@ -393,15 +403,25 @@ function targetUrl(raw: string, base: string, redirects: RedirectHop[]): URL {
     throw new OutboundError('INVALID_URL', raw, `"${raw}" is not a valid URL`, { cause: error, redirects })
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new OutboundError('UNSUPPORTED_SCHEME', url.href, `${url.protocol} URLs are not fetched, only http: and https:`, {
-      redirects,
-    })
+    throw new OutboundError(
+      'UNSUPPORTED_SCHEME',
+      url.href,
+      `${url.protocol} URLs are not fetched, only http: and https:`,
+      {
+        redirects,
+      },
+    )
   }
   // Credentials in a URL would be sent to whatever host the URL names; a scan has no business with them.
   if (url.username || url.password) {
-    throw new OutboundError('INVALID_URL', url.href.replace(/\/\/[^@/]*@/, '//'), 'URLs with user:password@ are refused', {
-      redirects,
-    })
+    throw new OutboundError(
+      'INVALID_URL',
+      url.href.replace(/\/\/[^@/]*@/, '//'),
+      'URLs with user:password@ are refused',
+      {
+        redirects,
+      },
+    )
   }
   url.hash = ''
   return url
@@ -545,14 +565,18 @@ function webStream(
         size += value.byteLength
         if (size > maxBytes) {
           finish()
-          controller.error(new OutboundError('BODY_TOO_LARGE', url, `${url}: the response body passed ${maxBytes} bytes`))
+          controller.error(
+            new OutboundError('BODY_TOO_LARGE', url, `${url}: the response body passed ${maxBytes} bytes`),
+          )
           return
         }
         if (budget) {
           if (value.byteLength > budget.remaining) {
             budget.remaining = 0
             finish()
-            controller.error(new OutboundError('BODY_TOO_LARGE', url, `${url}: the byte budget shared with other requests is spent`))
+            controller.error(
+              new OutboundError('BODY_TOO_LARGE', url, `${url}: the byte budget shared with other requests is spent`),
+            )
             return
           }
           budget.remaining -= value.byteLength

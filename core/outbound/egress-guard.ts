@@ -41,7 +41,10 @@ export async function checkDestination(
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new EgressRefusal('INVALID_DESTINATION', `${rawHost}:${port} is not a valid destination`)
   }
-  const host = rawHost.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  const host = rawHost
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
   if (host === '') throw new EgressRefusal('INVALID_DESTINATION', 'empty host')
   const rule = scanner.resolve.find((candidate) => candidate.host === host && candidate.port === port)
   const connectHost = rule ? rule.address : host

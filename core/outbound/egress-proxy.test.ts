@@ -19,11 +19,15 @@ beforeAll(() => {
     hostname: targetHost,
     fetch(request) {
       const url = new URL(request.url)
-      if (url.pathname === '/redirect') return new Response(null, { status: 302, headers: { location: 'http://127.0.0.3/next' } })
+      if (url.pathname === '/redirect')
+        return new Response(null, { status: 302, headers: { location: 'http://127.0.0.3/next' } })
       const headers = new Headers({ 'x-path': url.pathname })
       headers.append('set-cookie', 'a=1')
       headers.append('set-cookie', 'b=2')
-      return new Response(`hello ${request.method} ${url.pathname} ${request.headers.get('proxy-connection') ?? 'no-proxy-header'}`, { headers })
+      return new Response(
+        `hello ${request.method} ${url.pathname} ${request.headers.get('proxy-connection') ?? 'no-proxy-header'}`,
+        { headers },
+      )
     },
   })
 })
@@ -54,7 +58,10 @@ async function talk(proxy: EgressProxy, text: string, until?: RegExp): Promise<s
   })
 }
 
-async function withProxy(env: Record<string, string>, run: (proxy: EgressProxy, events: EgressEvent[]) => Promise<void>): Promise<void> {
+async function withProxy(
+  env: Record<string, string>,
+  run: (proxy: EgressProxy, events: EgressEvent[]) => Promise<void>,
+): Promise<void> {
   const events: EgressEvent[] = []
   const proxy = await startEgressProxy(loadConfig(env), { onEvent: (event) => events.push(event) })
   try {
@@ -85,21 +92,34 @@ describe('egress proxy, SCANNER_ALLOW_PRIVATE=false', () => {
 
   test('a plain request to a loopback address is refused with 403 and never sent', async () => {
     await withProxy(env, async (proxy, events) => {
-      const answer = await talk(proxy, `GET http://${origin()}/secret HTTP/1.1\r\nhost: ${origin()}\r\nconnection: close\r\n\r\n`)
+      const answer = await talk(
+        proxy,
+        `GET http://${origin()}/secret HTTP/1.1\r\nhost: ${origin()}\r\nconnection: close\r\n\r\n`,
+      )
       expect(answer).toStartWith('HTTP/1.1 403')
       expect(events).toMatchObject([{ kind: 'request', destination: `http://${origin()}/secret`, allowed: false }])
     })
   })
 
   test('a SCANNER_RESOLVE mapping to loopback obeys the private-address rule', async () => {
-    await withProxy({ ...env, SCANNER_RESOLVE: `evil.test:443:${targetHost}:${target.port},evil.test:80:${targetHost}:${target.port}` }, async (proxy, events) => {
-      expect(await talk(proxy, 'CONNECT evil.test:443 HTTP/1.1\r\nhost: evil.test:443\r\n\r\n')).toStartWith('HTTP/1.1 403')
-      expect(await talk(proxy, 'GET http://evil.test/ HTTP/1.1\r\nhost: evil.test\r\nconnection: close\r\n\r\n')).toStartWith('HTTP/1.1 403')
-      expect(events.map((event) => event.reason)).toEqual([
-        expect.stringContaining('for evil.test (mapped to 127.0.0.2 by SCANNER_RESOLVE)'),
-        expect.stringContaining('for evil.test (mapped to 127.0.0.2 by SCANNER_RESOLVE)'),
-      ])
-    })
+    await withProxy(
+      {
+        ...env,
+        SCANNER_RESOLVE: `evil.test:443:${targetHost}:${target.port},evil.test:80:${targetHost}:${target.port}`,
+      },
+      async (proxy, events) => {
+        expect(await talk(proxy, 'CONNECT evil.test:443 HTTP/1.1\r\nhost: evil.test:443\r\n\r\n')).toStartWith(
+          'HTTP/1.1 403',
+        )
+        expect(
+          await talk(proxy, 'GET http://evil.test/ HTTP/1.1\r\nhost: evil.test\r\nconnection: close\r\n\r\n'),
+        ).toStartWith('HTTP/1.1 403')
+        expect(events.map((event) => event.reason)).toEqual([
+          expect.stringContaining('for evil.test (mapped to 127.0.0.2 by SCANNER_RESOLVE)'),
+          expect.stringContaining('for evil.test (mapped to 127.0.0.2 by SCANNER_RESOLVE)'),
+        ])
+      },
+    )
   })
 })
 
@@ -123,7 +143,11 @@ describe('egress proxy, SCANNER_ALLOW_PRIVATE=true', () => {
 
   test('a redirect is handed back to the browser, not followed (the next hop comes through here again)', async () => {
     await withProxy(env, async (proxy) => {
-      const answer = await talk(proxy, `GET http://${origin()}/redirect HTTP/1.1\r\nhost: ${origin()}\r\nconnection: close\r\n\r\n`, /\r\n\r\n/)
+      const answer = await talk(
+        proxy,
+        `GET http://${origin()}/redirect HTTP/1.1\r\nhost: ${origin()}\r\nconnection: close\r\n\r\n`,
+        /\r\n\r\n/,
+      )
       expect(answer).toStartWith('HTTP/1.1 302')
       expect(answer.toLowerCase()).toContain('location: http://127.0.0.3/next')
     })
@@ -159,17 +183,21 @@ describe('egress proxy, SCANNER_ALLOW_PRIVATE=true', () => {
     ['multicast', '224.0.0.1:80'],
   ])('%s is refused even so', async (_name, destination) => {
     await withProxy(env, async (proxy, events) => {
-      expect(await talk(proxy, `CONNECT ${destination} HTTP/1.1\r\nhost: ${destination}\r\n\r\n`)).toStartWith('HTTP/1.1 403')
-      expect(await talk(proxy, `GET http://${destination}/ HTTP/1.1\r\nhost: ${destination}\r\nconnection: close\r\n\r\n`)).toStartWith(
+      expect(await talk(proxy, `CONNECT ${destination} HTTP/1.1\r\nhost: ${destination}\r\n\r\n`)).toStartWith(
         'HTTP/1.1 403',
       )
+      expect(
+        await talk(proxy, `GET http://${destination}/ HTTP/1.1\r\nhost: ${destination}\r\nconnection: close\r\n\r\n`),
+      ).toStartWith('HTTP/1.1 403')
       expect(events.every((event) => !event.allowed && /never allowed/.test(event.reason ?? ''))).toBe(true)
     })
   })
 
   test('the proxy is not a web server, and a WebSocket upgrade must be a CONNECT', async () => {
     await withProxy(env, async (proxy) => {
-      expect(await talk(proxy, `GET /page HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n`)).toStartWith('HTTP/1.1 400')
+      expect(await talk(proxy, `GET /page HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n`)).toStartWith(
+        'HTTP/1.1 400',
+      )
       const upgrade = await talk(
         proxy,
         `GET http://${origin()}/ws HTTP/1.1\r\nhost: ${origin()}\r\nconnection: upgrade\r\nupgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,

@@ -61,7 +61,10 @@ const HOP_HEADERS = new Set([
 const DECODED_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'])
 const MAX_CONNECTIONS = 128
 
-export async function startEgressProxy(config: Pick<Config, 'scanner'>, options: EgressProxyOptions = {}): Promise<EgressProxy> {
+export async function startEgressProxy(
+  config: Pick<Config, 'scanner'>,
+  options: EgressProxyOptions = {},
+): Promise<EgressProxy> {
   const { scanner } = config
   const client = options.client ?? createOutboundClient(config, null)
   const emit = (event: EgressEvent): void => {
@@ -134,8 +137,20 @@ export async function startEgressProxy(config: Pick<Config, 'scanner'>, options:
       })
     } catch (error) {
       const code = error instanceof OutboundError ? error.code : 'CONNECTION_FAILED'
-      const status = code === 'BLOCKED_ADDRESS' ? 403 : code === 'INVALID_URL' || code === 'UNSUPPORTED_SCHEME' ? 400 : code === 'TIMEOUT' ? 504 : 502
-      emit({ kind: 'request', destination, allowed: false, reason: error instanceof Error ? error.message : String(error) })
+      const status =
+        code === 'BLOCKED_ADDRESS'
+          ? 403
+          : code === 'INVALID_URL' || code === 'UNSUPPORTED_SCHEME'
+            ? 400
+            : code === 'TIMEOUT'
+              ? 504
+              : 502
+      emit({
+        kind: 'request',
+        destination,
+        allowed: false,
+        reason: error instanceof Error ? error.message : String(error),
+      })
       if (!response.headersSent) response.writeHead(status, { 'content-type': 'text/plain' }).end(`${code}\n`)
       return
     }
@@ -162,7 +177,9 @@ export async function startEgressProxy(config: Pick<Config, 'scanner'>, options:
     socket.on('error', () => socket.destroy())
     const refuse = (status: number, reason: string): void => {
       emit({ kind: 'connect', destination: raw, allowed: false, reason })
-      socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Bad Gateway'}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`)
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Bad Gateway'}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`,
+      )
     }
     // CONNECT names host:port and nothing else; the URL parser canonicalises every IPv4 and IPv6 spelling.
     const port = /:(\d{1,5})$/.exec(raw)?.[1]
@@ -179,13 +196,20 @@ export async function startEgressProxy(config: Pick<Config, 'scanner'>, options:
     try {
       destination = await checkDestination(scanner, host, Number(port))
     } catch (error) {
-      refuse(error instanceof EgressRefusal && error.code !== 'BLOCKED_ADDRESS' ? 502 : 403, error instanceof Error ? error.message : String(error))
+      refuse(
+        error instanceof EgressRefusal && error.code !== 'BLOCKED_ADDRESS' ? 502 : 403,
+        error instanceof Error ? error.message : String(error),
+      )
       return
     }
     if (socket.destroyed) return
     let upstream: net.Socket
     try {
-      upstream = await connectFirst(destination.addresses.map(({ address }) => address), destination.port, scanner.timeoutMs)
+      upstream = await connectFirst(
+        destination.addresses.map(({ address }) => address),
+        destination.port,
+        scanner.timeoutMs,
+      )
     } catch (error) {
       refuse(502, error instanceof Error ? error.message : String(error))
       return

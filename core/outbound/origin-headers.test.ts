@@ -22,18 +22,23 @@ beforeAll(() => {
       const path = new URL(request.url).pathname
       received.push({ host, path, headers: Object.fromEntries(request.headers) })
       if (path === '/stay') return new Response(null, { status: 302, headers: { location: '/echo' } })
-      if (path === '/leave') return new Response(null, { status: 307, headers: { location: 'https://other.test/back' } })
+      if (path === '/leave')
+        return new Response(null, { status: 307, headers: { location: 'https://other.test/back' } })
       if (path === '/back') return new Response(null, { status: 302, headers: { location: 'https://owner.test/echo' } })
       return new Response('ok')
     },
   })
   const rules = ['owner.test', 'other.test'].map((host) => `${host}:443:127.0.0.1:${server.port}`).join(',')
   const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: rules })
-  session = new ScanSession(createOutboundClient(config, null), config, { origin: 'https://owner.test', headers: { Authorization: SECRET.authorization, 'X-Api-Key': SECRET['x-api-key'] } })
+  session = new ScanSession(createOutboundClient(config, null), config, {
+    origin: 'https://owner.test',
+    headers: { Authorization: SECRET.authorization, 'X-Api-Key': SECRET['x-api-key'] },
+  })
 })
 afterAll(() => server.stop(true))
 
-const secretsIn = (headers: Record<string, string>) => Object.values(headers).filter((value) => value === SECRET.authorization || value === SECRET['x-api-key'])
+const secretsIn = (headers: Record<string, string>) =>
+  Object.values(headers).filter((value) => value === SECRET.authorization || value === SECRET['x-api-key'])
 
 test('the origin gets the headers on every hop that stays on it, streams included', async () => {
   received.length = 0
@@ -50,8 +55,15 @@ test('another host never gets them: not when asked directly, not after a redirec
   received.length = 0
   await session.request('https://other.test/echo')
   await session.request('https://owner.test/leave')
-  expect(received.map((entry) => `${entry.host}${entry.path}`)).toEqual(['other.test/echo', 'owner.test/leave', 'other.test/back', 'owner.test/echo'])
-  expect(received.filter((entry) => entry.host === 'other.test').flatMap((entry) => secretsIn(entry.headers))).toEqual([])
+  expect(received.map((entry) => `${entry.host}${entry.path}`)).toEqual([
+    'other.test/echo',
+    'owner.test/leave',
+    'other.test/back',
+    'owner.test/echo',
+  ])
+  expect(received.filter((entry) => entry.host === 'other.test').flatMap((entry) => secretsIn(entry.headers))).toEqual(
+    [],
+  )
   // Once dropped they stay dropped: the hop back to the origin came from the other host.
   expect(secretsIn(received.at(-1)!.headers)).toEqual([])
 })

@@ -59,7 +59,9 @@ describe('ScanSession memo', () => {
     // Later calls are memo hits as well.
     await session.request(`${origin}/robots.txt#fragment`)
     expect(hits.get('/robots.txt')).toBe(1)
-    expect(session.log).toEqual([{ method: 'GET', url: `${origin}/robots.txt`, status: 200, durationMs: expect.any(Number) }])
+    expect(session.log).toEqual([
+      { method: 'GET', url: `${origin}/robots.txt`, status: 200, durationMs: expect.any(Number) },
+    ])
   })
 
   test('a new session fetches again', async () => {
@@ -119,7 +121,13 @@ describe('ScanSession memo', () => {
     expect((error as OutboundError).code).toBe('BLOCKED_ADDRESS')
     expect(session.requestCount).toBe(1)
     expect(session.log).toEqual([
-      { method: 'GET', url: `${origin}/refused`, status: null, durationMs: expect.any(Number), error: 'BLOCKED_ADDRESS' },
+      {
+        method: 'GET',
+        url: `${origin}/refused`,
+        status: null,
+        durationMs: expect.any(Number),
+        error: 'BLOCKED_ADDRESS',
+      },
     ])
   })
 

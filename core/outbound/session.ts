@@ -94,7 +94,12 @@ export class ScanSession {
 
   /** Streams are never memoised; the host slot is held until the headers arrive, not for the whole stream. */
   stream(url: string | URL, options: RequestOptions = {}): Promise<Response> {
-    return this.dispatch(url, options, (response) => response.status, () => this.client.stream(url, { budget: this.budget, ...this.scoped(url), ...options }))
+    return this.dispatch(
+      url,
+      options,
+      (response) => response.status,
+      () => this.client.stream(url, { budget: this.budget, ...this.scoped(url), ...options }),
+    )
   }
 
   /** Body bytes the scan may still read. */
@@ -108,7 +113,12 @@ export class ScanSession {
   }
 
   private send(url: string | URL, options: RequestOptions): Promise<FetchResult> {
-    return this.dispatch(url, options, (result) => result.status, () => this.client.request(url, { budget: this.budget, ...this.scoped(url), ...options }))
+    return this.dispatch(
+      url,
+      options,
+      (result) => result.status,
+      () => this.client.request(url, { budget: this.budget, ...this.scoped(url), ...options }),
+    )
   }
 
   /** The credentials' headers when `url` is on their origin (compared after URL parsing: case, default ports). */

@@ -82,7 +82,11 @@ describe('yamlShapeProblem', () => {
     ['flow nesting (1 MB of {"a":)', 'depth', () => '{"a":'.repeat(200_000)],
     ['compact sequences on one line', 'depth', () => `${'- '.repeat(1_000_000)}x`],
     ['nested complex keys', 'depth', () => `${'? '.repeat(2_000)}x`],
-    ['ever deeper indentation', 'depth', () => Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')],
+    [
+      'ever deeper indentation',
+      'depth',
+      () => Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n'),
+    ],
     ['indented sequences', 'depth', () => Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(i)}-`).join('\n')],
     ['too many nodes', 'nodes', () => Array.from({ length: MAX_YAML_NODES }, (_, i) => `k${i}: v`).join('\n')],
     ['too long', 'size', () => `a: "${'x'.repeat(3 * 1024 * 1024)}"`],
@@ -124,7 +128,8 @@ describe('yamlShapeProblem', () => {
         const text = stringify(value, style)
         const estimate = estimatedDepth(text)
         const real = depthOf(value)
-        if (estimate < real || estimate > real + 1) misses.push(`${JSON.stringify(style)}: real ${real}, estimated ${estimate}`)
+        if (estimate < real || estimate > real + 1)
+          misses.push(`${JSON.stringify(style)}: real ${real}, estimated ${estimate}`)
       }
     }
     expect(misses).toEqual([])
@@ -133,7 +138,9 @@ describe('yamlShapeProblem', () => {
 
 describe('parseBoundedYaml', () => {
   test('parses YAML within the bounds; a later duplicate key wins (no pairwise duplicate check, quadratic in keys)', () => {
-    expect(parseBoundedYaml('openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths:\n  /a: {}\n  /a: {get: {}}\n')).toEqual({
+    expect(
+      parseBoundedYaml('openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths:\n  /a: {}\n  /a: {get: {}}\n'),
+    ).toEqual({
       openapi: '3.1.0',
       info: { title: 't', version: '1' },
       paths: { '/a': { get: {} } },
@@ -142,7 +149,10 @@ describe('parseBoundedYaml', () => {
 
   test('a billion-laughs alias bomb is refused as an alias limit', () => {
     let text = 'l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n'
-    for (let level = 1; level < 10; level++) text += `l${level}: &l${level} [${Array(10).fill(`*l${level - 1}`).join(', ')}]\n`
+    for (let level = 1; level < 10; level++)
+      text += `l${level}: &l${level} [${Array(10)
+        .fill(`*l${level - 1}`)
+        .join(', ')}]\n`
     expect(limitOf(() => parseBoundedYaml(text))).toBe('aliases')
   })
 

@@ -46,9 +46,13 @@ export interface JsonLimits {
  * JSON.parse behind a size and a nesting bound; throws ParseLimitError over a bound and JSON's SyntaxError when the
  * text is not JSON.
  */
-export function parseBoundedJson(text: string, { maxChars = MAX_DOCUMENT_CHARS, maxDepth = MAX_JSON_DEPTH }: JsonLimits = {}): unknown {
+export function parseBoundedJson(
+  text: string,
+  { maxChars = MAX_DOCUMENT_CHARS, maxDepth = MAX_JSON_DEPTH }: JsonLimits = {},
+): unknown {
   if (text.length > maxChars) throw new ParseLimitError('size', `the document is longer than ${maxChars} characters`)
-  if (jsonNestingExceeds(text, maxDepth)) throw new ParseLimitError('depth', `the document nests more than ${maxDepth} levels deep`)
+  if (jsonNestingExceeds(text, maxDepth))
+    throw new ParseLimitError('depth', `the document nests more than ${maxDepth} levels deep`)
   return JSON.parse(text)
 }
 
@@ -74,8 +78,12 @@ export interface YamlLimits {
  * collection sits at a greater column than its parent), so `- - - x` on one line and ever-deeper indentation both
  * count. Null when the text is within every bound. The text need not be valid YAML.
  */
-export function yamlShapeProblem(text: string, { maxChars = MAX_YAML_CHARS, maxDepth = MAX_YAML_DEPTH, maxNodes = MAX_YAML_NODES }: YamlLimits = {}): ParseLimitError | null {
-  if (text.length > maxChars) return new ParseLimitError('size', `the YAML document is longer than ${maxChars} characters`)
+export function yamlShapeProblem(
+  text: string,
+  { maxChars = MAX_YAML_CHARS, maxDepth = MAX_YAML_DEPTH, maxNodes = MAX_YAML_NODES }: YamlLimits = {},
+): ParseLimitError | null {
+  if (text.length > maxChars)
+    return new ParseLimitError('size', `the YAML document is longer than ${maxChars} characters`)
   const blocks: { column: number; seq: boolean }[] = []
   let flow = 0
   let column = 0
@@ -116,7 +124,8 @@ export function yamlShapeProblem(text: string, { maxChars = MAX_YAML_CHARS, maxD
       flow = 0
     } else if (token === '{' || token === '[') {
       nodes++
-      if (++flow + blocks.length > maxDepth) return new ParseLimitError('depth', `the YAML document nests more than ${maxDepth} levels deep`)
+      if (++flow + blocks.length > maxDepth)
+        return new ParseLimitError('depth', `the YAML document nests more than ${maxDepth} levels deep`)
     } else if (token === '}' || token === ']') {
       if (flow > 0) flow--
     } else if (flow === 0 && (token === '-' || token === '?' || token === ':')) {
@@ -132,7 +141,8 @@ export function yamlShapeProblem(text: string, { maxChars = MAX_YAML_CHARS, maxD
       }
       if (top?.column !== at || top.seq !== seq) {
         blocks.push({ column: at, seq })
-        if (blocks.length + flow > maxDepth) return new ParseLimitError('depth', `the YAML document nests more than ${maxDepth} levels deep`)
+        if (blocks.length + flow > maxDepth)
+          return new ParseLimitError('depth', `the YAML document nests more than ${maxDepth} levels deep`)
       }
       nodeStart = -1
     } else if (first !== 0x20 && first !== 0x23 && nodeStart === -1 && flow === 0) {
@@ -169,7 +179,8 @@ export function parseBoundedYaml(text: string, limits: YamlLimits = {}): unknown
     return parseYamlText(text, { maxAliasCount: limits.maxAliasCount ?? MAX_YAML_ALIASES, uniqueKeys: false })
   } catch (error) {
     // The package stops an alias bomb with a ReferenceError; to callers it is a document over a bound.
-    if (error instanceof ReferenceError && /alias/i.test(error.message)) throw new ParseLimitError('aliases', error.message)
+    if (error instanceof ReferenceError && /alias/i.test(error.message))
+      throw new ParseLimitError('aliases', error.message)
     throw error
   }
 }

@@ -94,7 +94,9 @@ describe('boundHtml', () => {
 
 describe('loadBoundedHtml', () => {
   test('what the checks do with a page (selectors, text) works on 5 MB of nested tags without a stack overflow', () => {
-    const $ = loadBoundedHtml(`<!doctype html><html><head><title>T</title></head><body>${'<div>'.repeat(1_000_000)}deep`)
+    const $ = loadBoundedHtml(
+      `<!doctype html><html><head><title>T</title></head><body>${'<div>'.repeat(1_000_000)}deep`,
+    )
     expect($('title').text()).toBe('T')
     expect($('div').length).toBeGreaterThan(100)
     expect(() => $('body').text()).not.toThrow()

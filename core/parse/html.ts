@@ -27,14 +27,64 @@ export interface BoundedHtml {
   cut: 'size' | 'elements' | 'depth' | null
 }
 
-const VOID = new Set(['area', 'base', 'basefont', 'bgsound', 'br', 'col', 'embed', 'frame', 'hr', 'image', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr'])
+const VOID = new Set([
+  'area',
+  'base',
+  'basefont',
+  'bgsound',
+  'br',
+  'col',
+  'embed',
+  'frame',
+  'hr',
+  'image',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+])
 /** Elements whose content is text up to their own end tag. */
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript'])
 /** Start tags that never add depth (the parser merges them into the existing html, head and body). */
 const MERGED = new Set(['html', 'head', 'body'])
 const BLOCK_CLOSES_P = [
-  'address', 'article', 'aside', 'blockquote', 'details', 'dialog', 'dir', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer',
-  'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'details',
+  'dialog',
+  'dir',
+  'div',
+  'dl',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'ul',
 ]
 /** Open elements a start tag closes implicitly when they are on top (the HTML parser's common cases, as htmlparser2 has them). */
 const IMPLIED_CLOSE = new Map<string, Set<string>>([
@@ -58,7 +108,8 @@ const IMPLIED_CLOSE = new Map<string, Set<string>>([
 ])
 
 const isLetter = (code: number): boolean => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)
-const isSpace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d
+const isSpace = (code: number): boolean =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d
 
 /**
  * One pass over the tags of an HTML text, with the HTML parser's main nesting rules (void elements, raw-text
@@ -66,7 +117,10 @@ const isSpace = (code: number): boolean => code === 0x20 || code === 0x09 || cod
  * the text cut before the start tag that passes the element or depth bound, or at the size bound. Linear in the
  * text; the open-element stack never exceeds the depth bound.
  */
-export function boundHtml(html: string, { maxChars = MAX_HTML_CHARS, maxElements = MAX_HTML_ELEMENTS, maxDepth = MAX_HTML_DEPTH }: HtmlLimits = {}): BoundedHtml {
+export function boundHtml(
+  html: string,
+  { maxChars = MAX_HTML_CHARS, maxElements = MAX_HTML_ELEMENTS, maxDepth = MAX_HTML_DEPTH }: HtmlLimits = {},
+): BoundedHtml {
   const sized = html.length > maxChars
   const text = sized ? html.slice(0, maxChars) : html
   const stack: string[] = []
@@ -122,7 +176,8 @@ export function boundHtml(html: string, { maxChars = MAX_HTML_CHARS, maxElements
         const end = text.indexOf(String.fromCharCode(quote), position + 1)
         position = end === -1 ? text.length : end + 1
       } else {
-        while (position < text.length && !isSpace(text.charCodeAt(position)) && text.charCodeAt(position) !== 0x3e) position++
+        while (position < text.length && !isSpace(text.charCodeAt(position)) && text.charCodeAt(position) !== 0x3e)
+          position++
       }
     }
     if (position >= text.length) break
@@ -131,7 +186,8 @@ export function boundHtml(html: string, { maxChars = MAX_HTML_CHARS, maxElements
     if (closing) {
       const open = stack.lastIndexOf(name)
       if (open !== -1) {
-        for (let popped = stack.length - 1; popped >= open; popped--) if (stack[popped] === 'svg' || stack[popped] === 'math') foreign--
+        for (let popped = stack.length - 1; popped >= open; popped--)
+          if (stack[popped] === 'svg' || stack[popped] === 'math') foreign--
         stack.length = open
       } else if (name === 'body' || name === 'html') {
         stack.length = 0

@@ -52,7 +52,11 @@ export function xmlNestingExceeds(text: string, maxDepth: number): boolean {
     const next = text.charCodeAt(index + 1)
     if (next === BANG) {
       // <!-- … -->, <![CDATA[ … ]]>, <!DOCTYPE …>: nothing in them opens an element.
-      const close = text.startsWith('<!--', index) ? text.indexOf('-->', index + 4) : text.startsWith('<![CDATA[', index) ? text.indexOf(']]>', index + 9) : text.indexOf('>', index + 2)
+      const close = text.startsWith('<!--', index)
+        ? text.indexOf('-->', index + 4)
+        : text.startsWith('<![CDATA[', index)
+          ? text.indexOf(']]>', index + 9)
+          : text.indexOf('>', index + 2)
       if (close === -1) return false
       index = text.indexOf('<', close)
       continue

@@ -6,7 +6,11 @@ import { guardJsonResponse, jsonStreamGuard } from './stream.ts'
 const encoder = new TextEncoder()
 
 /** Pipes `parts` (each a chunk) through the guard and reads it all: the text, or the error the stream ended with. */
-async function through(parts: string[], sse: boolean, limits?: Parameters<typeof jsonStreamGuard>[1]): Promise<string | Error> {
+async function through(
+  parts: string[],
+  sse: boolean,
+  limits?: Parameters<typeof jsonStreamGuard>[1],
+): Promise<string | Error> {
   const source = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const part of parts) controller.enqueue(encoder.encode(part))
@@ -39,7 +43,9 @@ describe('jsonStreamGuard', () => {
 
   test('SSE: each event is judged on its own, and nesting restarts after a blank line (LF or CRLF)', async () => {
     const event = `data: ${'['.repeat(40)}${']'.repeat(40)}\n\n`
-    expect(await through([event.repeat(10), event.replaceAll('\n', '\r\n').repeat(10)], true, { maxDepth: 40 })).toBeString()
+    expect(
+      await through([event.repeat(10), event.replaceAll('\n', '\r\n').repeat(10)], true, { maxDepth: 40 }),
+    ).toBeString()
     expect(await through([`data: ${'['.repeat(41)}\n\n`], true, { maxDepth: 40 })).toBeInstanceOf(ParseLimitError)
   })
 
@@ -49,7 +55,9 @@ describe('jsonStreamGuard', () => {
   })
 
   test('SSE: a stray quote cannot hide the nesting of the lines after it', async () => {
-    expect(await through([`id: "x\ndata: ${'['.repeat(41)}\n\n`], true, { maxDepth: 40 })).toBeInstanceOf(ParseLimitError)
+    expect(await through([`id: "x\ndata: ${'['.repeat(41)}\n\n`], true, { maxDepth: 40 })).toBeInstanceOf(
+      ParseLimitError,
+    )
   })
 
   test('SSE: an event past the size bound errors the stream; many small events do not', async () => {
@@ -62,7 +70,10 @@ describe('jsonStreamGuard', () => {
 
 describe('guardJsonResponse', () => {
   test('guards JSON and event streams, keeps status, headers and url; leaves other types alone', async () => {
-    const response = new Response('['.repeat(MAX_JSON_DEPTH + 1), { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } })
+    const response = new Response('['.repeat(MAX_JSON_DEPTH + 1), {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    })
     Object.defineProperty(response, 'url', { value: 'https://example.test/mcp' })
     const guarded = guardJsonResponse(response)
     expect(guarded.url).toBe('https://example.test/mcp')

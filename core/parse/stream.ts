@@ -25,7 +25,10 @@ const CR = 0x0d
  * `sse`: the body is an event stream, each event's JSON judged on its own (nesting restarts at every blank line,
  * and a string never spans lines, so a stray quote cannot hide what follows).
  */
-export function jsonStreamGuard(sse: boolean, { maxDepth = MAX_JSON_DEPTH, maxEventBytes = MAX_SSE_EVENT_BYTES }: JsonStreamLimits = {}): TransformStream<Uint8Array, Uint8Array> {
+export function jsonStreamGuard(
+  sse: boolean,
+  { maxDepth = MAX_JSON_DEPTH, maxEventBytes = MAX_SSE_EVENT_BYTES }: JsonStreamLimits = {},
+): TransformStream<Uint8Array, Uint8Array> {
   let depth = 0
   let inString = false
   let escaped = false

@@ -160,7 +160,14 @@ export interface ReportModel {
   layerNote: string | null
   /** Every check of the report, in catalog order, with its anchor and group (for re-check and lookups). */
   checks: ReportCheck[]
-  counts: { fixes: number; issues: number; passed: number; notApplicable: number; pending: number; requiredFailing: number }
+  counts: {
+    fixes: number
+    issues: number
+    passed: number
+    notApplicable: number
+    pending: number
+    requiredFailing: number
+  }
 }
 
 const FAILING = new Set(['fail', 'warning', 'error'])
@@ -186,18 +193,33 @@ function originOf(input: ReportInput): string {
  * A required-tier check that fails: the only case the report words as "required" (a warning on a required-tier check
  * is an improvement, and a "Required" mark beside it reads as a failure the verdict then denies).
  */
-export const requiredCheckFails = (check: Pick<ReportCheck, 'required' | 'status'>): boolean => check.required && check.status === 'fail'
+export const requiredCheckFails = (check: Pick<ReportCheck, 'required' | 'status'>): boolean =>
+  check.required && check.status === 'fail'
 
 /** Highest impact first: what stops agents, then the larger gain, then a required check, then fail before warning before error. */
 function byImpact(a: ReportCheck, b: ReportCheck): number {
-  return Number(b.blocksAgents) - Number(a.blocksAgents) || b.gain - a.gain || Number(b.required) - Number(a.required) || (STATUS_WEIGHT[a.status] ?? 3) - (STATUS_WEIGHT[b.status] ?? 3) || a.id.localeCompare(b.id)
+  return (
+    Number(b.blocksAgents) - Number(a.blocksAgents) ||
+    b.gain - a.gain ||
+    Number(b.required) - Number(a.required) ||
+    (STATUS_WEIGHT[a.status] ?? 3) - (STATUS_WEIGHT[b.status] ?? 3) ||
+    a.id.localeCompare(b.id)
+  )
 }
 
 function layerSummary(layer: ReportLayerInput, checks: ReportCheck[]): ReportLayer {
-  const counted = checks.filter((check) => check.status === 'pass' || check.status === 'warning' || check.status === 'fail')
+  const counted = checks.filter(
+    (check) => check.status === 'pass' || check.status === 'warning' || check.status === 'fail',
+  )
   const applicable = layer.applicable ?? (layer.maxScore !== null ? layer.maxScore > 0 : counted.length > 0)
   const onScale = layer.points !== undefined && layer.maxPoints !== undefined && layer.maxPoints > 0
-  const percent = !applicable ? null : onScale ? Math.round((layer.points! / layer.maxPoints!) * 100) : layer.score !== null && layer.maxScore ? Math.round((layer.score / layer.maxScore) * 100) : null
+  const percent = !applicable
+    ? null
+    : onScale
+      ? Math.round((layer.points! / layer.maxPoints!) * 100)
+      : layer.score !== null && layer.maxScore
+        ? Math.round((layer.score / layer.maxScore) * 100)
+        : null
   const label =
     layer.score === null || layer.maxScore === null
       ? 'Not scored'
@@ -225,14 +247,27 @@ function layerSummary(layer: ReportLayerInput, checks: ReportCheck[]): ReportLay
   }
 }
 
-function verdictFor(input: ReportInput, fixes: ReportFix[], blocking: ReportCheck[], requiredFailing: ReportCheck[], failingCount: number, extrasNotMet: number, pendingCount: number): string {
-  const pending = pendingCount > 0 ? ` ${pendingCount} background check${pendingCount === 1 ? ' is' : 's are'} still running.` : ''
-  if (input.score === null) return `Partial run: ${failingCount === 0 ? 'every check that ran passes' : `${failingCount} of the checks that ran need work`}.${pending}`
+function verdictFor(
+  input: ReportInput,
+  fixes: ReportFix[],
+  blocking: ReportCheck[],
+  requiredFailing: ReportCheck[],
+  failingCount: number,
+  extrasNotMet: number,
+  pendingCount: number,
+): string {
+  const pending =
+    pendingCount > 0 ? ` ${pendingCount} background check${pendingCount === 1 ? ' is' : 's are'} still running.` : ''
+  if (input.score === null)
+    return `Partial run: ${failingCount === 0 ? 'every check that ran passes' : `${failingCount} of the checks that ran need work`}.${pending}`
   const first = fixes[0]
   const lead = first ? `start with "${first.check.name}" (+${formatGain(first.gain)} points)` : ''
   if (failingCount === 0) {
     // Extras (bonus, emerging, beta) not met never lower the score: they are not "improvements that remain".
-    const extras = extrasNotMet > 0 ? ` (${extrasNotMet} extra${extrasNotMet === 1 ? '' : 's'} not met, which never lower${extrasNotMet === 1 ? 's' : ''} it)` : ''
+    const extras =
+      extrasNotMet > 0
+        ? ` (${extrasNotMet} extra${extrasNotMet === 1 ? '' : 's'} not met, which never lower${extrasNotMet === 1 ? 's' : ''} it)`
+        : ''
     return `${input.score}/100 (${input.grade}): every applicable check passes${extras}.${pending}`
   }
   if (blocking.length > 0) {
@@ -240,7 +275,10 @@ function verdictFor(input: ReportInput, fixes: ReportFix[], blocking: ReportChec
     return `${input.score}/100 (${input.grade}): AI agents are stopped outright (${named} fails), which holds the whole score down; ${lead || 'fix that first'}.${pending}`
   }
   if (requiredFailing.length > 0) {
-    const named = requiredFailing.length === 1 ? `required check "${requiredFailing[0]!.name}" fails` : `${requiredFailing.length} required checks fail`
+    const named =
+      requiredFailing.length === 1
+        ? `required check "${requiredFailing[0]!.name}" fails`
+        : `${requiredFailing.length} required checks fail`
     return `${input.score}/100 (${input.grade}): ${named}, so agents are held back; ${lead || 'fix the required checks first'}.${pending}`
   }
   return `${input.score}/100 (${input.grade}): no required check fails; ${failingCount} improvement${failingCount === 1 ? '' : 's'} remain${failingCount === 1 ? 's' : ''}${lead ? `, ${lead}` : ''}.${pending}`
@@ -248,7 +286,12 @@ function verdictFor(input: ReportInput, fixes: ReportFix[], blocking: ReportChec
 
 function layerNoteFor(layers: ReportLayer[]): string | null {
   const dropped = layers.filter((layer) => !layer.applicable && layer.weight !== null && layer.weight > 0)
-  if (dropped.length === 0 || dropped.length === layers.length || layers.some((layer) => layer.maxPoints === null && layer.applicable)) return null
+  if (
+    dropped.length === 0 ||
+    dropped.length === layers.length ||
+    layers.some((layer) => layer.maxPoints === null && layer.applicable)
+  )
+    return null
   const names = dropped.map((layer) => layer.name).join(' and ')
   const points = dropped.reduce((sum, layer) => sum + layer.weight!, 0)
   return `${names} ${dropped.length === 1 ? 'does' : 'do'} not apply here, so ${dropped.length === 1 ? 'its' : 'their'} ${points} points are shared among the other layers.`
@@ -264,7 +307,8 @@ export function buildReportModel(input: ReportInput): ReportModel {
       // MCP fan-out repeats an id once per server; only the first row takes the plain anchor.
       const count = (seen.get(check.id) ?? 0) + 1
       seen.set(check.id, count)
-      const naReason = check.status === 'na' ? (check.naReason ?? check.details ?? 'Does not apply to this target') : undefined
+      const naReason =
+        check.status === 'na' ? (check.naReason ?? check.details ?? 'Does not apply to this target') : undefined
       const details = check.details && check.details !== naReason ? check.details : undefined
       return {
         id: check.id,
@@ -284,20 +328,32 @@ export function buildReportModel(input: ReportInput): ReportModel {
         ...(check.mcpUrl ? { mcpUrl: check.mcpUrl } : {}),
         gain: check.estScoreGain ?? 0,
         anchor: count === 1 ? `check-${check.id}` : `check-${check.id}-${count}`,
-        group: check.status === 'pass' ? 'passed' : check.status === 'na' ? 'na' : check.status === 'pending' ? 'pending' : 'issue',
+        group:
+          check.status === 'pass'
+            ? 'passed'
+            : check.status === 'na'
+              ? 'na'
+              : check.status === 'pending'
+                ? 'pending'
+                : 'issue',
       }
     }),
   )
   const checks = layerChecks.flat()
   const extras = new Set(
-    input.layers.flatMap((layer) => layer.checks).filter((check) => check.bonus || check.maturity === 'emerging' || check.beta).map((check) => check.id),
+    input.layers
+      .flatMap((layer) => layer.checks)
+      .filter((check) => check.bonus || check.maturity === 'emerging' || check.beta)
+      .map((check) => check.id),
   )
 
   // Top fixes keep the engine's ranking; a fix worth nothing (an old stored report) is no fix.
   const fixes: ReportFix[] = []
   for (const fix of input.topFixes) {
     if (fix.estScoreGain <= 0) continue
-    const check = checks.find((candidate) => candidate.id === fix.id && candidate.group === 'issue' && candidate.mcpUrl === fix.mcpUrl)
+    const check = checks.find(
+      (candidate) => candidate.id === fix.id && candidate.group === 'issue' && candidate.mcpUrl === fix.mcpUrl,
+    )
     if (!check) continue
     check.group = 'fix'
     fixes.push({ rank: fixes.length + 1, gain: fix.estScoreGain, check, remedy: remedyFor(check.id, site) })
@@ -318,13 +374,23 @@ export function buildReportModel(input: ReportInput): ReportModel {
   const blocking = checks.filter((check) => check.blocksAgents)
   const passed = checks.filter((check) => check.group === 'passed')
   const layers = input.layers.map((layer, index) => layerSummary(layer, layerChecks[index]!))
-  const naGroups = [...notApplicable].map(([reason, grouped]) => ({ reason, checks: grouped })).sort((a, b) => b.checks.length - a.checks.length)
+  const naGroups = [...notApplicable]
+    .map(([reason, grouped]) => ({ reason, checks: grouped }))
+    .sort((a, b) => b.checks.length - a.checks.length)
 
   return {
     domain: input.domain,
     score: input.score,
     grade: input.grade,
-    verdict: verdictFor(input, fixes, blocking, requiredFailing, input.score === null ? failing.length : counted.length, failing.length - counted.length, pending.length),
+    verdict: verdictFor(
+      input,
+      fixes,
+      blocking,
+      requiredFailing,
+      input.score === null ? failing.length : counted.length,
+      failing.length - counted.length,
+      pending.length,
+    ),
     blocking,
     partial: input.score === null,
     fixes,

@@ -18,13 +18,26 @@ describe('remedies', () => {
       expect(remedy.snippet.label.length).toBeGreaterThan(5)
       // A server setting comes with every server's recipe; a rendering fix names the frameworks instead.
       if (remedy.recipes.length > 0 && id !== 'content-without-js') {
-        expect(remedy.recipes.map((recipe) => recipe.server)).toEqual(['nginx', 'Apache', 'Caddy', 'Cloudflare', 'Express', 'Next.js'])
+        expect(remedy.recipes.map((recipe) => recipe.server)).toEqual([
+          'nginx',
+          'Apache',
+          'Caddy',
+          'Cloudflare',
+          'Express',
+          'Next.js',
+        ])
       }
     }
   })
 
   test('the headers and robots fixes come with per-server recipes', () => {
-    for (const id of ['robots-txt', 'robots-ai-agents-allowed', 'link-headers', 'bot-challenge-free', 'markdown-negotiation']) {
+    for (const id of [
+      'robots-txt',
+      'robots-ai-agents-allowed',
+      'link-headers',
+      'bot-challenge-free',
+      'markdown-negotiation',
+    ]) {
       expect(remedyFor(id, site)!.recipes.length).toBe(6)
     }
   })
@@ -32,7 +45,9 @@ describe('remedies', () => {
   test('snippets are written for the scanned site', () => {
     expect(remedyFor('robots-txt', site)!.snippet.code).toContain('Sitemap: https://acme.test/sitemap.xml')
     expect(remedyFor('llms-txt', site)!.snippet.code).toStartWith('# acme.test\n')
-    const catalog = JSON.parse(remedyFor('mcp-server-card', site)!.snippet.code) as { entries: { identifier: string; data: { remotes: { url: string }[] } }[] }
+    const catalog = JSON.parse(remedyFor('mcp-server-card', site)!.snippet.code) as {
+      entries: { identifier: string; data: { remotes: { url: string }[] } }[]
+    }
     expect(catalog.entries[0]!.identifier).toBe('urn:air:acme.test:mcp')
     expect(catalog.entries[0]!.data.remotes[0]!.url).toBe('https://acme.test/mcp')
   })

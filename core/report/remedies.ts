@@ -10,7 +10,17 @@ import { SKILLS_V02_SCHEMA } from '../engine/lib/skills-index.ts'
  */
 
 /** What a snippet is written in, for the code block's label and the Markdown fence. */
-export type SnippetLanguage = 'text' | 'http' | 'json' | 'html' | 'xml' | 'markdown' | 'nginx' | 'apache' | 'caddy' | 'javascript'
+export type SnippetLanguage =
+  | 'text'
+  | 'http'
+  | 'json'
+  | 'html'
+  | 'xml'
+  | 'markdown'
+  | 'nginx'
+  | 'apache'
+  | 'caddy'
+  | 'javascript'
 
 export interface Snippet {
   /** What the block is, e.g. "Add to /robots.txt". */
@@ -42,7 +52,9 @@ export interface RemedySite {
 type RemedyFactory = (site: RemedySite) => Remedy
 
 /** The agents that fetch for a person or for an AI search index: the ones a site should let in. */
-const WELCOME_AGENTS = AI_AGENTS.filter((agent) => agent.purpose !== 'training' && !agent.tokenOnly && !agent.deprecated).map((agent) => agent.token)
+const WELCOME_AGENTS = AI_AGENTS.filter(
+  (agent) => agent.purpose !== 'training' && !agent.tokenOnly && !agent.deprecated,
+).map((agent) => agent.token)
 
 const agentGroup = () => [...WELCOME_AGENTS.map((token) => `User-agent: ${token}`), 'Allow: /'].join('\n')
 
@@ -53,8 +65,16 @@ function headerRecipes(name: string, value: string, path = '/'): Recipe[] {
   const quoted = value.replaceAll('"', '\\"')
   const single = value.replaceAll("'", "\\'")
   return [
-    { server: 'nginx', language: 'nginx', code: `location = ${path} {\n    add_header ${name} "${quoted}" always;\n    # keep your existing try_files / proxy_pass here\n}` },
-    { server: 'Apache', language: 'apache', code: `<Location "${path}">\n    Header always set ${name} "${quoted}"\n</Location>` },
+    {
+      server: 'nginx',
+      language: 'nginx',
+      code: `location = ${path} {\n    add_header ${name} "${quoted}" always;\n    # keep your existing try_files / proxy_pass here\n}`,
+    },
+    {
+      server: 'Apache',
+      language: 'apache',
+      code: `<Location "${path}">\n    Header always set ${name} "${quoted}"\n</Location>`,
+    },
     { server: 'Caddy', language: 'caddy', code: `@page path ${path}\nheader @page ${name} "${quoted}"` },
     {
       server: 'Cloudflare',
@@ -97,7 +117,11 @@ function fileRecipes(path: string, type: string, source: string, headers: Record
       language: 'apache',
       code: `# file at DocumentRoot${path}\n<Location "${path}">\n    Header always set Content-Type ${singleQuoted(type)}\n${all.map(([name, value]) => `    Header always set ${name} "${quoted(value)}"\n`).join('')}</Location>`,
     },
-    { server: 'Caddy', language: 'caddy', code: `@doc path ${path}\nheader @doc Content-Type ${caddyQuoted(type)}${all.map(([name, value]) => `\nheader @doc ${name} ${caddyQuoted(value)}`).join('')}` },
+    {
+      server: 'Caddy',
+      language: 'caddy',
+      code: `@doc path ${path}\nheader @doc Content-Type ${caddyQuoted(type)}${all.map(([name, value]) => `\nheader @doc ${name} ${caddyQuoted(value)}`).join('')}`,
+    },
     {
       server: 'Cloudflare',
       language: 'text',
@@ -119,8 +143,16 @@ function fileRecipes(path: string, type: string, source: string, headers: Record
 /** robots.txt is a file everywhere but also a switch at Cloudflare and a route in Next.js. */
 function robotsRecipes(body: string, origin: string): Recipe[] {
   return [
-    { server: 'nginx', language: 'nginx', code: `location = /robots.txt {\n    default_type text/plain;\n    alias /var/www/site/robots.txt;\n}` },
-    { server: 'Apache', language: 'apache', code: `# the file at DocumentRoot/robots.txt is served as text/plain by default;\n# make sure no rewrite rule sends /robots.txt to your app\nRewriteRule ^robots\\.txt$ - [L]` },
+    {
+      server: 'nginx',
+      language: 'nginx',
+      code: `location = /robots.txt {\n    default_type text/plain;\n    alias /var/www/site/robots.txt;\n}`,
+    },
+    {
+      server: 'Apache',
+      language: 'apache',
+      code: `# the file at DocumentRoot/robots.txt is served as text/plain by default;\n# make sure no rewrite rule sends /robots.txt to your app\nRewriteRule ^robots\\.txt$ - [L]`,
+    },
     { server: 'Caddy', language: 'caddy', code: `handle /robots.txt {\n    root * /var/www/site\n    file_server\n}` },
     {
       server: 'Cloudflare',
@@ -160,7 +192,10 @@ const serverCard = (label: string, { domain, origin }: RemedySite): Remedy => {
     snippet: {
       label,
       language: 'json',
-      code: json({ specVersion: '1.0', entries: [{ identifier: `urn:air:${domain}:mcp`, type: 'application/mcp-server-card+json', data: card }] }),
+      code: json({
+        specVersion: '1.0',
+        entries: [{ identifier: `urn:air:${domain}:mcp`, type: 'application/mcp-server-card+json', data: card }],
+      }),
     },
     recipes: fileRecipes('/.well-known/ai-catalog.json', 'application/ai-catalog+json', 'ai-catalog.json'),
   }
@@ -169,18 +204,32 @@ const serverCard = (label: string, { domain, origin }: RemedySite): Remedy => {
 export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
   'robots-txt': ({ origin }) => {
     const body = `User-agent: *\nAllow: /\n${CONTENT_SIGNAL}\n\nSitemap: ${origin}/sitemap.xml`
-    return { snippet: { label: 'Publish as /robots.txt', language: 'text', code: body }, recipes: robotsRecipes(body, origin) }
+    return {
+      snippet: { label: 'Publish as /robots.txt', language: 'text', code: body },
+      recipes: robotsRecipes(body, origin),
+    }
   },
   'robots-ai-agents-allowed': ({ origin }) => {
     const body = `${agentGroup()}\n\nSitemap: ${origin}/sitemap.xml`
-    return { snippet: { label: 'Add to /robots.txt, before other groups', language: 'text', code: agentGroup() }, recipes: robotsRecipes(body, origin) }
+    return {
+      snippet: { label: 'Add to /robots.txt, before other groups', language: 'text', code: agentGroup() },
+      recipes: robotsRecipes(body, origin),
+    }
   },
   'robots-ai-rules-explicit': () => ({
-    snippet: { label: 'Add to /robots.txt', language: 'text', code: `User-agent: *\n${CONTENT_SIGNAL}\n\n${agentGroup()}` },
+    snippet: {
+      label: 'Add to /robots.txt',
+      language: 'text',
+      code: `User-agent: *\n${CONTENT_SIGNAL}\n\n${agentGroup()}`,
+    },
     recipes: [],
   }),
   'content-signals': () => ({
-    snippet: { label: 'Add to the "User-agent: *" group of /robots.txt', language: 'text', code: `User-agent: *\n${CONTENT_SIGNAL}\nAllow: /` },
+    snippet: {
+      label: 'Add to the "User-agent: *" group of /robots.txt',
+      language: 'text',
+      code: `User-agent: *\n${CONTENT_SIGNAL}\nAllow: /`,
+    },
     recipes: [],
   }),
   'bot-challenge-free': () => ({
@@ -195,27 +244,48 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
         language: 'nginx',
         code: `# remove user-agent blocks such as\n#   if ($http_user_agent ~* "(GPTBot|ChatGPT-User|ClaudeBot|PerplexityBot)") { return 403; }\n# and exempt assistants from limit_req / challenge modules:\nmap $http_user_agent $ai_assistant {\n    default 0;\n    "~*(${WELCOME_AGENTS.join('|')})" 1;\n}`,
       },
-      { server: 'Apache', language: 'apache', code: `# remove rules such as\n#   RewriteCond %{HTTP_USER_AGENT} (GPTBot|ChatGPT-User|ClaudeBot) [NC]\n#   RewriteRule .* - [F]\n# and exclude these agents from mod_security / mod_evasive challenges` },
-      { server: 'Caddy', language: 'caddy', code: `# remove matchers that answer AI agents with 403, e.g.\n#   @ai header_regexp User-Agent (GPTBot|ChatGPT-User|ClaudeBot)\n#   respond @ai 403` },
+      {
+        server: 'Apache',
+        language: 'apache',
+        code: `# remove rules such as\n#   RewriteCond %{HTTP_USER_AGENT} (GPTBot|ChatGPT-User|ClaudeBot) [NC]\n#   RewriteRule .* - [F]\n# and exclude these agents from mod_security / mod_evasive challenges`,
+      },
+      {
+        server: 'Caddy',
+        language: 'caddy',
+        code: `# remove matchers that answer AI agents with 403, e.g.\n#   @ai header_regexp User-Agent (GPTBot|ChatGPT-User|ClaudeBot)\n#   respond @ai 403`,
+      },
       {
         server: 'Cloudflare',
         language: 'text',
         code: 'Security > Bots: turn off "Block AI bots" for assistants, or in AI Crawl Control set\nChatGPT-User, Claude-User and Perplexity-User to Allow; Security > WAF: add the Skip rule above.',
       },
-      { server: 'Express', language: 'javascript', code: `// bot-protection middleware: let declared assistants pass\nconst ASSISTANTS = /${WELCOME_AGENTS.join('|')}/i\napp.use((req, res, next) => ASSISTANTS.test(req.get('user-agent') ?? '') ? next() : botGuard(req, res, next))` },
-      { server: 'Next.js', language: 'javascript', code: `// middleware.ts: skip the challenge for declared assistants\nconst ASSISTANTS = /${WELCOME_AGENTS.join('|')}/i\nexport function middleware(request) {\n  if (ASSISTANTS.test(request.headers.get('user-agent') ?? '')) return NextResponse.next()\n  return challenge(request)\n}` },
+      {
+        server: 'Express',
+        language: 'javascript',
+        code: `// bot-protection middleware: let declared assistants pass\nconst ASSISTANTS = /${WELCOME_AGENTS.join('|')}/i\napp.use((req, res, next) => ASSISTANTS.test(req.get('user-agent') ?? '') ? next() : botGuard(req, res, next))`,
+      },
+      {
+        server: 'Next.js',
+        language: 'javascript',
+        code: `// middleware.ts: skip the challenge for declared assistants\nconst ASSISTANTS = /${WELCOME_AGENTS.join('|')}/i\nexport function middleware(request) {\n  if (ASSISTANTS.test(request.headers.get('user-agent') ?? '')) return NextResponse.next()\n  return challenge(request)\n}`,
+      },
     ],
   }),
   'llms-txt': ({ domain, origin }) => ({
     snippet: {
-      label: 'Write your own sentence and links in place of the placeholders, then publish as /llms.txt (text/markdown)',
+      label:
+        'Write your own sentence and links in place of the placeholders, then publish as /llms.txt (text/markdown)',
       language: 'markdown',
       code: `# ${domain}\n\n> One sentence on what ${domain} offers and who it is for.\n\n## Docs\n\n- [Getting started](${origin}/docs/): where to begin\n- [Pricing](${origin}/pricing): plans and limits\n\n## Optional\n\n- [About](${origin}/about): the company`,
     },
     recipes: fileRecipes('/llms.txt', 'text/markdown; charset=utf-8', 'llms.txt'),
   }),
   'llms-full-txt': ({ domain }) => ({
-    snippet: { label: 'Replace the placeholders with your docs, then publish as /llms-full.txt (one Markdown file)', language: 'markdown', code: `# ${domain}\n\n> One sentence on what ${domain} offers.\n\n## Getting started\n\n(the full text of each documentation page, in order)` },
+    snippet: {
+      label: 'Replace the placeholders with your docs, then publish as /llms-full.txt (one Markdown file)',
+      language: 'markdown',
+      code: `# ${domain}\n\n> One sentence on what ${domain} offers.\n\n## Getting started\n\n(the full text of each documentation page, in order)`,
+    },
     recipes: fileRecipes('/llms-full.txt', 'text/markdown; charset=utf-8', 'llms-full.txt'),
   }),
   'sitemap-xml': ({ origin }) => ({
@@ -228,11 +298,25 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
   }),
   'link-headers': () => {
     const value = '</llms.txt>; rel="describedby"; type="text/markdown", </.well-known/api-catalog>; rel="api-catalog"'
-    return { snippet: { label: 'Send on the homepage response (drop api-catalog if you have no API)', language: 'http', code: `Link: ${value}` }, recipes: headerRecipes('Link', value) }
+    return {
+      snippet: {
+        label: 'Send on the homepage response (drop api-catalog if you have no API)',
+        language: 'http',
+        code: `Link: ${value}`,
+      },
+      recipes: headerRecipes('Link', value),
+    }
   },
   'openapi-description': () => {
     const value = '</openapi.json>; rel="service-desc"; type="application/json"'
-    return { snippet: { label: 'Publish /openapi.json and send on the homepage response', language: 'http', code: `Link: ${value}` }, recipes: headerRecipes('Link', value) }
+    return {
+      snippet: {
+        label: 'Publish /openapi.json and send on the homepage response',
+        language: 'http',
+        code: `Link: ${value}`,
+      },
+      recipes: headerRecipes('Link', value),
+    }
   },
   'api-catalog': ({ origin }) => ({
     snippet: {
@@ -248,12 +332,21 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
         ],
       }),
     },
-    recipes: fileRecipes('/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"', 'api-catalog.json', {
-      Link: '</.well-known/api-catalog>; rel="api-catalog"',
-    }),
+    recipes: fileRecipes(
+      '/.well-known/api-catalog',
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      'api-catalog.json',
+      {
+        Link: '</.well-known/api-catalog>; rel="api-catalog"',
+      },
+    ),
   }),
   'cors-public-metadata': () => ({
-    snippet: { label: 'Send on /llms.txt, /openapi.json and /.well-known/* responses', language: 'http', code: 'Access-Control-Allow-Origin: *' },
+    snippet: {
+      label: 'Send on /llms.txt, /openapi.json and /.well-known/* responses',
+      language: 'http',
+      code: 'Access-Control-Allow-Origin: *',
+    },
     recipes: headerRecipes('Access-Control-Allow-Origin', '*', '/llms.txt'),
   }),
   'markdown-negotiation': () => ({
@@ -263,22 +356,56 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
       code: 'Content-Type: text/markdown; charset=utf-8\nVary: Accept',
     },
     recipes: [
-      { server: 'nginx', language: 'nginx', code: `map $http_accept $page_suffix {\n    default "";\n    "~*^text/markdown" ".md";\n}\nlocation / {\n    add_header Vary Accept always;\n    try_files $uri$page_suffix $uri $uri/index.html$page_suffix $uri/ =404;\n}\ntypes { text/markdown md; }` },
-      { server: 'Apache', language: 'apache', code: `AddType "text/markdown; charset=utf-8" .md\nHeader append Vary Accept\nRewriteEngine On\nRewriteCond %{HTTP_ACCEPT} ^text/markdown\nRewriteCond %{REQUEST_FILENAME}.md -f\nRewriteRule ^(.*)$ $1.md [L]` },
-      { server: 'Caddy', language: 'caddy', code: `@md header_regexp Accept ^text/markdown\nheader Vary Accept\nrewrite @md {path}.md\nheader *.md Content-Type "text/markdown; charset=utf-8"` },
-      { server: 'Cloudflare', language: 'text', code: 'AI Crawl Control > "Markdown for Agents": on (converts HTML to Markdown\nfor requests with Accept: text/markdown), or a Worker that serves your .md files.' },
-      { server: 'Express', language: 'javascript', code: `app.get('*', (req, res, next) => {\n  res.vary('Accept')\n  if (req.accepts(['text/html', 'text/markdown']) !== 'text/markdown') return next()\n  res.type('text/markdown; charset=utf-8').send(markdownFor(req.path))\n})` },
-      { server: 'Next.js', language: 'javascript', code: `// middleware.ts\nexport function middleware(request) {\n  if (request.headers.get('accept')?.startsWith('text/markdown')) {\n    return NextResponse.rewrite(new URL(\`/md\${request.nextUrl.pathname}\`, request.url))\n  }\n}` },
+      {
+        server: 'nginx',
+        language: 'nginx',
+        code: `map $http_accept $page_suffix {\n    default "";\n    "~*^text/markdown" ".md";\n}\nlocation / {\n    add_header Vary Accept always;\n    try_files $uri$page_suffix $uri $uri/index.html$page_suffix $uri/ =404;\n}\ntypes { text/markdown md; }`,
+      },
+      {
+        server: 'Apache',
+        language: 'apache',
+        code: `AddType "text/markdown; charset=utf-8" .md\nHeader append Vary Accept\nRewriteEngine On\nRewriteCond %{HTTP_ACCEPT} ^text/markdown\nRewriteCond %{REQUEST_FILENAME}.md -f\nRewriteRule ^(.*)$ $1.md [L]`,
+      },
+      {
+        server: 'Caddy',
+        language: 'caddy',
+        code: `@md header_regexp Accept ^text/markdown\nheader Vary Accept\nrewrite @md {path}.md\nheader *.md Content-Type "text/markdown; charset=utf-8"`,
+      },
+      {
+        server: 'Cloudflare',
+        language: 'text',
+        code: 'AI Crawl Control > "Markdown for Agents": on (converts HTML to Markdown\nfor requests with Accept: text/markdown), or a Worker that serves your .md files.',
+      },
+      {
+        server: 'Express',
+        language: 'javascript',
+        code: `app.get('*', (req, res, next) => {\n  res.vary('Accept')\n  if (req.accepts(['text/html', 'text/markdown']) !== 'text/markdown') return next()\n  res.type('text/markdown; charset=utf-8').send(markdownFor(req.path))\n})`,
+      },
+      {
+        server: 'Next.js',
+        language: 'javascript',
+        code: `// middleware.ts\nexport function middleware(request) {\n  if (request.headers.get('accept')?.startsWith('text/markdown')) {\n    return NextResponse.rewrite(new URL(\`/md\${request.nextUrl.pathname}\`, request.url))\n  }\n}`,
+      },
     ],
   }),
   'markdown-alternates': () => ({
-    snippet: { label: 'Publish /index.html.md and name it in the <head> of the homepage', language: 'html', code: '<link rel="alternate" type="text/markdown" href="/index.html.md">' },
+    snippet: {
+      label: 'Publish /index.html.md and name it in the <head> of the homepage',
+      language: 'html',
+      code: '<link rel="alternate" type="text/markdown" href="/index.html.md">',
+    },
     recipes: [],
   }),
   'mcp-endpoint-advertised': (site) =>
-    serverCard('If you run an MCP server: publish as /.well-known/ai-catalog.json, its server card inline (or serve the card at <mcp-url>/server-card)', site),
+    serverCard(
+      'If you run an MCP server: publish as /.well-known/ai-catalog.json, its server card inline (or serve the card at <mcp-url>/server-card)',
+      site,
+    ),
   'mcp-server-card': (site) =>
-    serverCard('Publish as /.well-known/ai-catalog.json (application/ai-catalog+json), the card inline (or serve it at <mcp-url>/server-card)', site),
+    serverCard(
+      'Publish as /.well-known/ai-catalog.json (application/ai-catalog+json), the card inline (or serve it at <mcp-url>/server-card)',
+      site,
+    ),
   'structured-data-jsonld': ({ domain, origin }) => ({
     snippet: {
       label: 'Add to the <head> of the homepage',
@@ -296,21 +423,55 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
     recipes: [],
   }),
   'http-error-semantics': () => ({
-    snippet: { label: 'An unknown path answers 404 (JSON errors for API paths)', language: 'http', code: 'HTTP/1.1 404 Not Found\nContent-Type: application/problem+json\n\n{"type": "about:blank", "title": "Not Found", "status": 404}' },
+    snippet: {
+      label: 'An unknown path answers 404 (JSON errors for API paths)',
+      language: 'http',
+      code: 'HTTP/1.1 404 Not Found\nContent-Type: application/problem+json\n\n{"type": "about:blank", "title": "Not Found", "status": 404}',
+    },
     recipes: [
-      { server: 'nginx', language: 'nginx', code: 'location / {\n    try_files $uri $uri/ =404;   # not /index.html for every path\n}\nerror_page 404 /404.html;' },
-      { server: 'Apache', language: 'apache', code: 'ErrorDocument 404 /404.html\n# a catch-all rewrite to index.html must skip unknown paths, or let the app answer 404' },
+      {
+        server: 'nginx',
+        language: 'nginx',
+        code: 'location / {\n    try_files $uri $uri/ =404;   # not /index.html for every path\n}\nerror_page 404 /404.html;',
+      },
+      {
+        server: 'Apache',
+        language: 'apache',
+        code: 'ErrorDocument 404 /404.html\n# a catch-all rewrite to index.html must skip unknown paths, or let the app answer 404',
+      },
       { server: 'Caddy', language: 'caddy', code: 'handle_errors {\n    rewrite * /404.html\n    file_server\n}' },
-      { server: 'Cloudflare', language: 'text', code: 'Pages: add a 404.html at the root of the output (without it Pages serves index.html with 200 for every path).' },
-      { server: 'Express', language: 'javascript', code: `// after every route\napp.use((req, res) => {\n  res.status(404)\n  if (req.path.startsWith('/api/')) return res.type('application/problem+json').send({ title: 'Not Found', status: 404 })\n  res.send('Not found')\n})` },
-      { server: 'Next.js', language: 'javascript', code: '// app/not-found.tsx: rendered with status 404 for unknown paths\nexport default function NotFound() {\n  return <h1>Not found</h1>\n}' },
+      {
+        server: 'Cloudflare',
+        language: 'text',
+        code: 'Pages: add a 404.html at the root of the output (without it Pages serves index.html with 200 for every path).',
+      },
+      {
+        server: 'Express',
+        language: 'javascript',
+        code: `// after every route\napp.use((req, res) => {\n  res.status(404)\n  if (req.path.startsWith('/api/')) return res.type('application/problem+json').send({ title: 'Not Found', status: 404 })\n  res.send('Not found')\n})`,
+      },
+      {
+        server: 'Next.js',
+        language: 'javascript',
+        code: '// app/not-found.tsx: rendered with status 404 for unknown paths\nexport default function NotFound() {\n  return <h1>Not found</h1>\n}',
+      },
     ],
   }),
   'agent-skills-index': ({ origin }) => ({
     snippet: {
       label: 'Publish as /.well-known/agent-skills/index.json',
       language: 'json',
-      code: json({ $schema: SKILLS_V02_SCHEMA, skills: [{ name: 'use-our-api', type: 'skill-md', description: 'How an agent uses this site', url: `${origin}/.well-known/agent-skills/use-our-api/SKILL.md` }] }),
+      code: json({
+        $schema: SKILLS_V02_SCHEMA,
+        skills: [
+          {
+            name: 'use-our-api',
+            type: 'skill-md',
+            description: 'How an agent uses this site',
+            url: `${origin}/.well-known/agent-skills/use-our-api/SKILL.md`,
+          },
+        ],
+      }),
     },
     recipes: [],
   }),
@@ -339,11 +500,19 @@ export const REMEDIES: Readonly<Record<string, RemedyFactory>> = {
     ],
   }),
   'semantic-html': () => ({
-    snippet: { label: 'Page landmarks agents navigate by', language: 'html', code: '<header><nav aria-label="Main">…</nav></header>\n<main>\n  <h1>What this page is</h1>\n  …\n</main>\n<footer>…</footer>' },
+    snippet: {
+      label: 'Page landmarks agents navigate by',
+      language: 'html',
+      code: '<header><nav aria-label="Main">…</nav></header>\n<main>\n  <h1>What this page is</h1>\n  …\n</main>\n<footer>…</footer>',
+    },
     recipes: [],
   }),
   'accessible-forms': () => ({
-    snippet: { label: 'Every field named and labelled', language: 'html', code: '<label for="email">Email</label>\n<input id="email" name="email" type="email" autocomplete="email">\n<button type="submit">Subscribe</button>' },
+    snippet: {
+      label: 'Every field named and labelled',
+      language: 'html',
+      code: '<label for="email">Email</label>\n<input id="email" name="email" type="email" autocomplete="email">\n<button type="submit">Subscribe</button>',
+    },
     recipes: [],
   }),
 }

@@ -43,7 +43,13 @@ const poor: ReportInput = {
         check('web-bot-auth-accepted', 'error', { details: 'probe timed out' }),
       ],
     },
-    { id: 'payments', name: 'Payments', score: 0, maxScore: 0, checks: [check('pricing-machine-readable', 'na', { naReason: 'No commerce signals' })] },
+    {
+      id: 'payments',
+      name: 'Payments',
+      score: 0,
+      maxScore: 0,
+      checks: [check('pricing-machine-readable', 'na', { naReason: 'No commerce signals' })],
+    },
     { id: 'usability', name: 'Usability', score: 0, maxScore: 0, checks: [check('webmcp-tools', 'pending')] },
   ],
   topFixes: [
@@ -75,7 +81,13 @@ describe('buildReportModel', () => {
     expect(model.passed.map((entry) => entry.id)).toEqual(['robots-txt'])
     expect(model.pending.map((entry) => entry.id)).toEqual(['webmcp-tools'])
     expect(model.notApplicable).toEqual([
-      { reason: 'No API signals', checks: [expect.objectContaining({ id: 'api-catalog' }), expect.objectContaining({ id: 'openapi-description' })] },
+      {
+        reason: 'No API signals',
+        checks: [
+          expect.objectContaining({ id: 'api-catalog' }),
+          expect.objectContaining({ id: 'openapi-description' }),
+        ],
+      },
       { reason: 'No commerce signals', checks: [expect.objectContaining({ id: 'pricing-machine-readable' })] },
     ])
     // The details that only repeat the reason are not printed a second time.
@@ -84,7 +96,9 @@ describe('buildReportModel', () => {
   })
 
   test('a layer with nothing applicable says so instead of 0 / 0', () => {
-    const labels = Object.fromEntries(model.layers.map((layer) => [layer.id, [layer.label, layer.applicable, layer.percent]]))
+    const labels = Object.fromEntries(
+      model.layers.map((layer) => [layer.id, [layer.label, layer.applicable, layer.percent]]),
+    )
     expect(labels).toEqual({
       discovery: ['10 / 40', true, 25],
       accessibility: ['0 / 20', true, 0],
@@ -126,7 +140,9 @@ describe('buildReportModel', () => {
   })
 
   test('the verdict names the required failures and the first fix; a required warning is not one of them', () => {
-    expect(model.verdict).toBe('22/100 (F): required check "Check bot-challenge-free" fails, so agents are held back; start with "Check bot-challenge-free" (+12 points). 1 background check is still running.')
+    expect(model.verdict).toBe(
+      '22/100 (F): required check "Check bot-challenge-free" fails, so agents are held back; start with "Check bot-challenge-free" (+12 points). 1 background check is still running.',
+    )
   })
 
   test('a report whose only gaps are warnings of required checks reads as improvements, not as held back', () => {
@@ -135,14 +151,30 @@ describe('buildReportModel', () => {
       score: 91,
       grade: 'A',
       topFixes: [{ id: 'sitemap-xml', estScoreGain: 2 }],
-      layers: [{ ...poor.layers[0]!, checks: [check('robots-txt', 'pass', { tier: 'required' }), check('sitemap-xml', 'warning', { estScoreGain: 2, tier: 'required', score: 5 })] }],
+      layers: [
+        {
+          ...poor.layers[0]!,
+          checks: [
+            check('robots-txt', 'pass', { tier: 'required' }),
+            check('sitemap-xml', 'warning', { estScoreGain: 2, tier: 'required', score: 5 }),
+          ],
+        },
+      ],
     })
     expect(warned.counts.requiredFailing).toBe(0)
-    expect(warned.verdict).toBe('91/100 (A): no required check fails; 1 improvement remains, start with "Check sitemap-xml" (+2 points).')
+    expect(warned.verdict).toBe(
+      '91/100 (A): no required check fails; 1 improvement remains, start with "Check sitemap-xml" (+2 points).',
+    )
   })
 
   test('a clean report and a partial run read as such', () => {
-    const clean = buildReportModel({ ...poor, score: 100, grade: 'A+', topFixes: [], layers: [{ ...poor.layers[0]!, checks: [check('robots-txt', 'pass')] }] })
+    const clean = buildReportModel({
+      ...poor,
+      score: 100,
+      grade: 'A+',
+      topFixes: [],
+      layers: [{ ...poor.layers[0]!, checks: [check('robots-txt', 'pass')] }],
+    })
     expect(clean.verdict).toBe('100/100 (A+): every applicable check passes.')
     // Extras not met (bonus, emerging, beta) never lower the score: a 100 with some is still clean, and says so.
     const withExtras = buildReportModel({
@@ -150,11 +182,29 @@ describe('buildReportModel', () => {
       score: 100,
       grade: 'A+',
       topFixes: [],
-      layers: [{ ...poor.layers[0]!, checks: [check('robots-txt', 'pass'), check('ai-catalog', 'fail', { bonus: true }), check('server-discover', 'fail', { maturity: 'emerging' }), check('beta-one', 'warning', { beta: true })] }],
+      layers: [
+        {
+          ...poor.layers[0]!,
+          checks: [
+            check('robots-txt', 'pass'),
+            check('ai-catalog', 'fail', { bonus: true }),
+            check('server-discover', 'fail', { maturity: 'emerging' }),
+            check('beta-one', 'warning', { beta: true }),
+          ],
+        },
+      ],
     })
-    expect(withExtras.verdict).toBe('100/100 (A+): every applicable check passes (3 extras not met, which never lower it).')
+    expect(withExtras.verdict).toBe(
+      '100/100 (A+): every applicable check passes (3 extras not met, which never lower it).',
+    )
     expect(clean.fixes).toEqual([])
-    const partial = buildReportModel({ ...poor, score: null, grade: null, topFixes: [], layers: [{ ...poor.layers[0]!, score: null, maxScore: null }] })
+    const partial = buildReportModel({
+      ...poor,
+      score: null,
+      grade: null,
+      topFixes: [],
+      layers: [{ ...poor.layers[0]!, score: null, maxScore: null }],
+    })
     expect(partial.partial).toBe(true)
     expect(partial.layers[0]!.label).toBe('Not scored')
     expect(partial.verdict).toStartWith('Partial run: 2 of the checks that ran need work')
@@ -177,7 +227,10 @@ describe('buildReportModel', () => {
       ],
       topFixes: [{ id: 'mcp-tool-descriptions', estScoreGain: 2, mcpUrl: 'https://b.test/mcp' }],
     })
-    expect(fanout.checks.map((entry) => entry.anchor)).toEqual(['check-mcp-tool-descriptions', 'check-mcp-tool-descriptions-2'])
+    expect(fanout.checks.map((entry) => entry.anchor)).toEqual([
+      'check-mcp-tool-descriptions',
+      'check-mcp-tool-descriptions-2',
+    ])
     expect(fanout.fixes[0]!.check.anchor).toBe('check-mcp-tool-descriptions-2')
   })
 })

@@ -3,7 +3,8 @@ import { AppError } from '../errors.ts'
 /** Bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-export const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` })
+export const tooLarge = () =>
+  new AppError('PAYLOAD_TOO_LARGE', { message: `The body limit is ${MAX_BODY_BYTES} bytes` })
 
 /** onRequest: a declared length over the cap is refused before anything reads the body. */
 export function declaresTooLarge(request: Request): boolean {

@@ -9,7 +9,8 @@ const MARKED_OBJECT: object = Object.create(Object.prototype, { toJSON: { value:
 const MARKED_ARRAY: object = Object.create(Array.prototype, { toJSON: { value: bodyPlaceholder } })
 
 export function markBody(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null) Object.setPrototypeOf(value, Array.isArray(value) ? MARKED_ARRAY : MARKED_OBJECT)
+  if (typeof value === 'object' && value !== null)
+    Object.setPrototypeOf(value, Array.isArray(value) ? MARKED_ARRAY : MARKED_OBJECT)
   return value
 }
 
@@ -19,4 +20,3 @@ export function unmarkBody(value: unknown): void {
   if (prototype === MARKED_OBJECT) Object.setPrototypeOf(value, Object.prototype)
   else if (prototype === MARKED_ARRAY) Object.setPrototypeOf(value, Array.prototype)
 }
-

@@ -60,7 +60,8 @@ function acceptsHtmlForm(request: Request, contentType: string | undefined): boo
 function parseForm(text: string): Record<string, string> {
   const fields: Record<string, string> = {}
   for (const [name, value] of new URLSearchParams(text)) {
-    if (!isValidText(name) || !isValidText(value)) throw invalidInput('body', isValidText(name) ? name : '', INVALID_TEXT_MESSAGE)
+    if (!isValidText(name) || !isValidText(value))
+      throw invalidInput('body', isValidText(name) ? name : '', INVALID_TEXT_MESSAGE)
     // defineProperty: a field named __proto__ is data, never the object's prototype.
     Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true })
   }

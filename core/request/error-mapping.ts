@@ -52,7 +52,9 @@ export function errorMapper(pieces: {
         // Elysia wraps what our parser threw (INVALID_JSON, PAYLOAD_TOO_LARGE) as the cause of its ParseError.
         return errorResponse(
           request,
-          error.cause instanceof AppError ? error.cause : new AppError('INVALID_JSON', { message: 'The request body could not be parsed' }),
+          error.cause instanceof AppError
+            ? error.cause
+            : new AppError('INVALID_JSON', { message: 'The request body could not be parsed' }),
         )
       case 'NOT_FOUND':
         return errorResponse(
@@ -83,8 +85,13 @@ interface ValidationIssue {
 function issuesOf(all: readonly unknown[]): ValidationIssue[] {
   return all.map((raw) => {
     const issue = (raw ?? {}) as { path?: unknown; message?: unknown; summary?: unknown }
-    const path = Array.isArray(issue.path) ? issue.path.join('.') : typeof issue.path === 'string' ? issue.path.replace(/^\//, '').replaceAll('/', '.') : ''
-    const message = typeof issue.message === 'string' ? issue.message : typeof issue.summary === 'string' ? issue.summary : 'invalid'
+    const path = Array.isArray(issue.path)
+      ? issue.path.join('.')
+      : typeof issue.path === 'string'
+        ? issue.path.replace(/^\//, '').replaceAll('/', '.')
+        : ''
+    const message =
+      typeof issue.message === 'string' ? issue.message : typeof issue.summary === 'string' ? issue.summary : 'invalid'
     return { path, message }
   })
 }

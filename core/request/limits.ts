@@ -1,6 +1,14 @@
 import type { DocumentDecoration } from 'elysia'
 import { AppError } from '../errors.ts'
-import { type Caller, consume, LIMITS, type LimitName, type LimitSpec, rateLimitHeaders, retryAfterSeconds } from '../limits.ts'
+import {
+  type Caller,
+  consume,
+  LIMITS,
+  type LimitName,
+  type LimitSpec,
+  rateLimitHeaders,
+  retryAfterSeconds,
+} from '../limits.ts'
 import type { Store } from '../store/types.ts'
 import { databaseUnavailable } from './caller.ts'
 

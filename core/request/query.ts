@@ -7,7 +7,15 @@ import { invalidInput } from './invalid-input.ts'
  * it, so the query is read again from the URL. Query and path text is checked here, once for every route, like
  * body text in the body parser.
  */
-export function reparseQuery({ request, query, params }: { request: Request; query: unknown; params?: Record<string, unknown> }): void {
+export function reparseQuery({
+  request,
+  query,
+  params,
+}: {
+  request: Request
+  query: unknown
+  params?: Record<string, unknown>
+}): void {
   for (const [name, value] of Object.entries(params ?? {})) {
     // Elysia hands over null for a segment whose percent-encoding does not decode (%E0%A4%A, %ED%A0%80).
     if (typeof value !== 'string') throw invalidInput('params', name, 'is not valid percent-encoded UTF-8')

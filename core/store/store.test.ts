@@ -122,7 +122,8 @@ function storeContract(backend: TestBackend) {
     test('denied hits are not recorded, so they do not keep the window closed', async () => {
       const t0 = Date.now()
       await store.slidingWindowHit('d', 1, 1_000, t0)
-      for (let i = 1; i <= 5; i++) expect((await store.slidingWindowHit('d', 1, 1_000, t0 + i * 100)).allowed).toBe(false)
+      for (let i = 1; i <= 5; i++)
+        expect((await store.slidingWindowHit('d', 1, 1_000, t0 + i * 100)).allowed).toBe(false)
       expect(await store.slidingWindowHit('d', 1, 1_000, t0 + 1_000)).toMatchObject({ allowed: true, count: 1 })
     })
 
@@ -133,7 +134,12 @@ function storeContract(backend: TestBackend) {
 
     test('peek answers like a hit and records nothing', async () => {
       const t0 = Date.now()
-      expect(await store.slidingWindowPeek('p', 2, 1_000, t0)).toEqual({ allowed: true, count: 0, retryAfterMs: 0, resetMs: 0 })
+      expect(await store.slidingWindowPeek('p', 2, 1_000, t0)).toEqual({
+        allowed: true,
+        count: 0,
+        retryAfterMs: 0,
+        resetMs: 0,
+      })
       await store.slidingWindowHit('p', 2, 1_000, t0)
       await store.slidingWindowHit('p', 2, 1_000, t0 + 200)
       for (let i = 0; i < 3; i++) {
@@ -150,7 +156,10 @@ function storeContract(backend: TestBackend) {
     test('a lowered limit waits until enough hits leave, not just the oldest', async () => {
       const t0 = Date.now()
       for (let i = 0; i < 4; i++) await store.slidingWindowHit('lowered', 4, 1_000, t0 + i * 100)
-      expect(await store.slidingWindowHit('lowered', 2, 1_000, t0 + 400)).toMatchObject({ allowed: false, retryAfterMs: 800 })
+      expect(await store.slidingWindowHit('lowered', 2, 1_000, t0 + 400)).toMatchObject({
+        allowed: false,
+        retryAfterMs: 800,
+      })
     })
 
     test("on the store's own clock the window expires in real time", async () => {
@@ -174,15 +183,23 @@ function storeContract(backend: TestBackend) {
       await store.slidingWindowHit('aging', 3, 100)
       expect((await store.slidingWindowPeek('aging', 3, 100)).count).toBe(2)
       await sleep(230)
-      expect(await store.slidingWindowPeek('aging', 3, 100)).toEqual({ allowed: true, count: 0, retryAfterMs: 0, resetMs: 0 })
+      expect(await store.slidingWindowPeek('aging', 3, 100)).toEqual({
+        allowed: true,
+        count: 0,
+        retryAfterMs: 0,
+        resetMs: 0,
+      })
     })
 
     test('50 concurrent hits against a limit of 10 admit exactly 10', async () => {
       const results = await Promise.all(Array.from({ length: 50 }, () => store.slidingWindowHit('race', 10, 60_000)))
       expect(results.filter((result) => result.allowed)).toHaveLength(10)
-      expect(results.filter((result) => result.allowed).map((result) => result.count).toSorted((a, b) => a - b)).toEqual(
-        Array.from({ length: 10 }, (_, i) => i + 1),
-      )
+      expect(
+        results
+          .filter((result) => result.allowed)
+          .map((result) => result.count)
+          .toSorted((a, b) => a - b),
+      ).toEqual(Array.from({ length: 10 }, (_, i) => i + 1))
       expect((await store.slidingWindowPeek('race', 10, 60_000)).count).toBe(10)
     })
   })

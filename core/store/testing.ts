@@ -39,7 +39,8 @@ export function testBackends(): TestBackend[] {
       name: 'redis',
       skip: redisUrl === null,
       // A prefix per store as well, so one test's leftovers cannot leak into the next.
-      open: (options = {}) => openStore({ redisUrl, logLevel: 'silent' }, { ...options, prefix: `${runPrefix}${++opened}:` }),
+      open: (options = {}) =>
+        openStore({ redisUrl, logLevel: 'silent' }, { ...options, prefix: `${runPrefix}${++opened}:` }),
       openPeers: async () => {
         const prefix = `${runPrefix}${++opened}:`
         const open = () => openStore({ redisUrl, logLevel: 'silent' }, { prefix })

@@ -64,8 +64,14 @@ describe('ai-sdk agent', () => {
   test('finds pricing through the tools the model called, and accounts for every model step', async () => {
     const { outcome, requests } = await journeyWith(
       [
-        { toolCalls: [{ name: 'fetch_page', arguments: { url: 'https://store.test/' } }], usage: { prompt_tokens: 1_000, completion_tokens: 40, prompt_tokens_details: { cached_tokens: 200 } } },
-        { toolCalls: [{ name: 'fetch_page', arguments: { url: '/pages/pricing' } }], usage: { prompt_tokens: 2_500, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 800 } } },
+        {
+          toolCalls: [{ name: 'fetch_page', arguments: { url: 'https://store.test/' } }],
+          usage: { prompt_tokens: 1_000, completion_tokens: 40, prompt_tokens_details: { cached_tokens: 200 } },
+        },
+        {
+          toolCalls: [{ name: 'fetch_page', arguments: { url: '/pages/pricing' } }],
+          usage: { prompt_tokens: 2_500, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 800 } },
+        },
         { text: ANSWER, usage: { prompt_tokens: 4_000, completion_tokens: 60 } },
       ],
       PRICES,
@@ -112,7 +118,10 @@ describe('ai-sdk agent', () => {
 
     const pricingResult = third!.body.messages.filter((message) => message.role === 'tool').at(-1)!
     expect(pricingResult.tool_call_id).toBe('call_2_1')
-    expect(JSON.parse(pricingResult.content as string)).toMatchObject({ url: 'https://store.test/pages/pricing', status: 200 })
+    expect(JSON.parse(pricingResult.content as string)).toMatchObject({
+      url: 'https://store.test/pages/pricing',
+      status: 200,
+    })
     // Satisfied after the second call: the tools are withdrawn and the model's next turn is its answer.
     expect(second!.body.tools).toHaveLength(2)
     expect(third!.body.tools).toBeUndefined()
@@ -123,11 +132,27 @@ describe('ai-sdk agent', () => {
       { toolCalls: [{ name: 'fetch_page', arguments: { url: 'https://store.test/' } }], usage: USAGE },
       { toolCalls: [{ name: 'fetch_page', arguments: { url: '/pages/pricing' } }], usage: USAGE },
     ]
-    const invented = await journeyWith([...visit, { text: 'The backpack costs $5 per month.\nSource: https://store.test/pages/pricing', usage: USAGE }], PRICES)
-    expect(invented.outcome.verdict).toEqual({ outcome: 'failure', reason: 'The answer states 5 USD, which no page the agent read states.', evidence_step_ids: [] })
+    const invented = await journeyWith(
+      [...visit, { text: 'The backpack costs $5 per month.\nSource: https://store.test/pages/pricing', usage: USAGE }],
+      PRICES,
+    )
+    expect(invented.outcome.verdict).toEqual({
+      outcome: 'failure',
+      reason: 'The answer states 5 USD, which no page the agent read states.',
+      evidence_step_ids: [],
+    })
     const uncited = await journeyWith([...visit, { text: 'The backpack costs $89.00.', usage: USAGE }], PRICES)
-    expect(uncited.outcome.verdict).toMatchObject({ outcome: 'failure', reason: 'The answer does not cite a page that shows it.' })
-    const supported = await journeyWith([...visit, { text: 'The Trail Backpack 28 L costs $89.00.\nSource: https://store.test/pages/pricing', usage: USAGE }], PRICES)
+    expect(uncited.outcome.verdict).toMatchObject({
+      outcome: 'failure',
+      reason: 'The answer does not cite a page that shows it.',
+    })
+    const supported = await journeyWith(
+      [
+        ...visit,
+        { text: 'The Trail Backpack 28 L costs $89.00.\nSource: https://store.test/pages/pricing', usage: USAGE },
+      ],
+      PRICES,
+    )
     expect(supported.outcome.verdict.outcome).toBe('success')
     // The model was asked for the same shape as the built-in agent's answer.
     expect(JSON.stringify(supported.requests[0]!.body.messages)).toContain('Source: <URL>')
@@ -136,20 +161,29 @@ describe('ai-sdk agent', () => {
   test('once the step budget is spent, the tools are withdrawn and the model answers', async () => {
     const { outcome, requests } = await journeyWith(
       [
-        { toolCalls: [{ name: 'fetch_page', arguments: { url: 'https://store.test/' } }], usage: { prompt_tokens: 1_000, completion_tokens: 20 } },
+        {
+          toolCalls: [{ name: 'fetch_page', arguments: { url: 'https://store.test/' } }],
+          usage: { prompt_tokens: 1_000, completion_tokens: 20 },
+        },
         { text: 'I ran out of steps before finding prices.', usage: { prompt_tokens: 2_000, completion_tokens: 15 } },
       ],
       PRICES,
       { maxSteps: 2, maxMs: 60_000 },
     )
-    expect(outcome.steps.filter((step) => step.type === 'tool').map((step) => step.url_path)).toEqual(['/robots.txt', '/'])
+    expect(outcome.steps.filter((step) => step.type === 'tool').map((step) => step.url_path)).toEqual([
+      '/robots.txt',
+      '/',
+    ])
     expect(requests[1]!.body.tools).toBeUndefined()
     expect(outcome.verdict.outcome).toBe('failure')
     expect(outcome.agent_response).toBe('I ran out of steps before finding prices.')
   })
 
   test('cost is null when the prices are not configured', async () => {
-    const { outcome } = await journeyWith([{ text: 'I did not look.', usage: { prompt_tokens: 900, completion_tokens: 10 } }], {})
+    const { outcome } = await journeyWith(
+      [{ text: 'I did not look.', usage: { prompt_tokens: 900, completion_tokens: 10 } }],
+      {},
+    )
     expect(outcome.verdict.outcome).toBe('failure')
     expect(outcome.agent_response).toBe('I did not look.')
     expect(outcome.usage).toMatchObject({ input_tokens: 900, output_tokens: 10, cost_usd: null })
@@ -203,8 +237,23 @@ describe('ai-sdk agent', () => {
       },
     })
     try {
-      const config = loadConfig({ LLM_PROVIDER: 'anthropic', LLM_BASE_URL: `http://127.0.0.1:${anthropic.port}`, LLM_API_KEY: 'test', LLM_MODEL: 'scripted-claude', SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: site.resolveRule, LOG_LEVEL: 'silent', ...PRICES })
-      const outcome = await runJourney({ agent: createAiSdkAgent(config.llm!), intent: findPricing, prompt: 'p', domain: site.host, deps: createEngineDeps(config, { browser: null }) })
+      const config = loadConfig({
+        LLM_PROVIDER: 'anthropic',
+        LLM_BASE_URL: `http://127.0.0.1:${anthropic.port}`,
+        LLM_API_KEY: 'test',
+        LLM_MODEL: 'scripted-claude',
+        SCANNER_ALLOW_PRIVATE: 'true',
+        SCANNER_RESOLVE: site.resolveRule,
+        LOG_LEVEL: 'silent',
+        ...PRICES,
+      })
+      const outcome = await runJourney({
+        agent: createAiSdkAgent(config.llm!),
+        intent: findPricing,
+        prompt: 'p',
+        domain: site.host,
+        deps: createEngineDeps(config, { browser: null }),
+      })
       expect(received).toEqual([{ path: '/v1/messages', key: 'test' }])
       expect(outcome.agent_response).toBe('No prices checked.')
       expect(outcome.usage).toMatchObject({ cache_read_tokens: 30, cache_write_tokens: 50, output_tokens: 8 })
@@ -217,7 +266,11 @@ describe('ai-sdk agent', () => {
 describe('availableAgents', () => {
   const ASSISTANTS = ['chatgpt-user', 'claude-user', 'perplexity-user', 'mistralai-user']
   test('without LLM configuration: the deterministic agent, then the same agent under each assistant identity, then the browser baseline', () => {
-    expect(availableAgents(loadConfig({})).map((agent) => agent.meta.id)).toEqual(['deterministic', ...ASSISTANTS, 'browser'])
+    expect(availableAgents(loadConfig({})).map((agent) => agent.meta.id)).toEqual([
+      'deterministic',
+      ...ASSISTANTS,
+      'browser',
+    ])
   })
   test('adds the model agent after the assistant identities when LLM_* is set', () => {
     const agents = availableAgents(configFor('http://127.0.0.1:9/v1', {}))

@@ -22,7 +22,7 @@ const instructions = (domain: string) =>
     `Stay on ${domain}: start from its home page or a well-known location, then follow what the site offers (links, llms.txt, sitemaps).`,
     'robots.txt is enforced for you: a URL it disallows comes back as an error, so do not retry it.',
     'Each tool call spends a step of a small budget: fetch what is likely to help, never the same URL twice.',
-    'When the task is done, or the site does not let you do it, stop calling tools and answer in at most three sentences with what the task asks for (prices with their currency and period; the support address or form; the API reference and OpenAPI URLs; the terms and privacy URLs; the agent entry points; the OAuth endpoints; the payment protocol and its endpoint; or, for what the product is, two sentences from the site\'s own description).',
+    "When the task is done, or the site does not let you do it, stop calling tools and answer in at most three sentences with what the task asks for (prices with their currency and period; the support address or form; the API reference and OpenAPI URLs; the terms and privacy URLs; the agent entry points; the OAuth endpoints; the payment protocol and its endpoint; or, for what the product is, two sentences from the site's own description).",
     'Quote only what the pages you fetched say. End with a line `Source: <URL>` naming the page that states the answer.',
   ].join('\n')
 
@@ -34,7 +34,14 @@ const instructions = (domain: string) =>
 export function createAiSdkAgent(llm: Llm): AgentDefinition {
   const model = languageModel(llm)
   return defineAgent({
-    meta: { id: 'ai-sdk', harness: 'ai-sdk', model: llm.model, label: `${llm.model} (AI SDK)`, public: true, identity: SELF },
+    meta: {
+      id: 'ai-sdk',
+      harness: 'ai-sdk',
+      model: llm.model,
+      label: `${llm.model} (AI SDK)`,
+      public: true,
+      identity: SELF,
+    },
     async run(run) {
       const usage: LanguageModelUsage[] = []
       run.say(`Task: ${run.prompt}`, 'Task')
@@ -71,12 +78,24 @@ export function createAiSdkAgent(llm: Llm): AgentDefinition {
  * An Anthropic LLM_BASE_URL names the host, as for the summaries (core/engine/summary.ts); the SDK wants its /v1.
  */
 function languageModel(llm: Llm): LanguageModel {
-  if (llm.provider === 'anthropic') return createAnthropic({ apiKey: llm.apiKey, ...(llm.baseUrl ? { baseURL: `${llm.baseUrl.replace(/\/$/, '')}/v1` } : {}) })(llm.model)
-  return createOpenAICompatible({ name: 'openai', baseURL: llm.baseUrl ?? 'https://api.openai.com/v1', apiKey: llm.apiKey, includeUsage: true })(llm.model)
+  if (llm.provider === 'anthropic')
+    return createAnthropic({
+      apiKey: llm.apiKey,
+      ...(llm.baseUrl ? { baseURL: `${llm.baseUrl.replace(/\/$/, '')}/v1` } : {}),
+    })(llm.model)
+  return createOpenAICompatible({
+    name: 'openai',
+    baseURL: llm.baseUrl ?? 'https://api.openai.com/v1',
+    apiKey: llm.apiKey,
+    includeUsage: true,
+  })(llm.model)
 }
 
 /** Sums the model steps; a figure no step reported stays null. */
-function runUsage(steps: readonly LanguageModelUsage[], llm: Pick<Llm, 'priceInputPerMTok' | 'priceOutputPerMTok'>): RunUsage {
+function runUsage(
+  steps: readonly LanguageModelUsage[],
+  llm: Pick<Llm, 'priceInputPerMTok' | 'priceOutputPerMTok'>,
+): RunUsage {
   const sum = (read: (step: LanguageModelUsage) => number | undefined) =>
     steps.reduce<number | null>((total, step) => {
       const value = read(step)

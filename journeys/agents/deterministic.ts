@@ -1,4 +1,12 @@
-import { type AgentDefinition, type AgentIdentity, answerText, defineAgent, type FetchedPage, NO_USAGE, type StepSource } from '../types.ts'
+import {
+  type AgentDefinition,
+  type AgentIdentity,
+  answerText,
+  defineAgent,
+  type FetchedPage,
+  NO_USAGE,
+  type StepSource,
+} from '../types.ts'
 import { SELF } from '../identities.ts'
 import { onSite } from '../insights.ts'
 import type { FetchIntent } from '../session.ts'
@@ -12,7 +20,13 @@ interface Candidate {
 }
 
 /** How much each kind of pointer is worth before relevance: an agent reads the machine-facing ones first. */
-const SOURCE_WEIGHT: Partial<Record<StepSource, number>> = { 'well-known': 8, 'llms-txt': 5, 'link-header': 3, alternate: 3, sitemap: 1 }
+const SOURCE_WEIGHT: Partial<Record<StepSource, number>> = {
+  'well-known': 8,
+  'llms-txt': 5,
+  'link-header': 3,
+  alternate: 3,
+  sitemap: 1,
+}
 /** Well-known URIs (RFC 8615) and files with a conventional name: an agent knows them without a link. */
 const REGISTERED_PATH = /^\/\.well-known\/|\.[a-z]+$/
 /** rel values that name machine-readable descriptions of the site: a tie-breaker among relevant pointers. */
@@ -29,14 +43,20 @@ const FALLBACK_SCORE = 0.5
  * or a challenge met. Its answer is the one the intent's judge draws from the evidence, with the page it came
  * from. The same site therefore gives the same trajectory and answer every time.
  */
-export function createDeterministicAgent(meta: Pick<AgentDefinition['meta'], 'id' | 'label' | 'public'>, identity: AgentIdentity): AgentDefinition {
+export function createDeterministicAgent(
+  meta: Pick<AgentDefinition['meta'], 'id' | 'label' | 'public'>,
+  identity: AgentIdentity,
+): AgentDefinition {
   return defineAgent({
     meta: { ...meta, harness: 'builtin', model: 'deterministic', identity },
     run: walk,
   })
 }
 
-export default createDeterministicAgent({ id: 'deterministic', label: 'Built-in deterministic agent', public: true }, SELF)
+export default createDeterministicAgent(
+  { id: 'deterministic', label: 'Built-in deterministic agent', public: true },
+  SELF,
+)
 
 async function walk(run: Parameters<AgentDefinition['run']>[0]): ReturnType<AgentDefinition['run']> {
   const { tools, intent, origin } = run
@@ -60,12 +80,26 @@ async function walk(run: Parameters<AgentDefinition['run']>[0]): ReturnType<Agen
     for (const link of page.links) {
       const host = new URL(link.url).host
       const local = onSite(host, run.domain)
-      const source: StepSource = link.rel === 'sitemap-entry' ? 'sitemap' : /llms(-full)?\.txt$/.test(page.url) ? 'llms-txt' : page.headers.link?.includes(link.url) && !link.text ? 'link-header' : /alternate/.test(link.rel) ? 'alternate' : 'link'
+      const source: StepSource =
+        link.rel === 'sitemap-entry'
+          ? 'sitemap'
+          : /llms(-full)?\.txt$/.test(page.url)
+            ? 'llms-txt'
+            : page.headers.link?.includes(link.url) && !link.text
+              ? 'link-header'
+              : /alternate/.test(link.rel)
+                ? 'alternate'
+                : 'link'
       const path = new URL(link.url).pathname.replace(/[-_/.]/g, ' ')
       const matched = 3 * relevance(`${link.text} ${link.rel}`) + 2 * relevance(path)
       // Where a pointer came from only matters once it is relevant: a site's api-catalog is no help to find its terms.
       const bonus = matched > 0 ? (SOURCE_WEIGHT[source] ?? 0) + (MACHINE_RELS.test(link.rel) ? 1 : 0) : 0
-      const score = matched > 0 ? matched * (local ? 1 : 0.3) + bonus : local && count(fallback, `${link.text} ${path}`) > 0 ? FALLBACK_SCORE : 0
+      const score =
+        matched > 0
+          ? matched * (local ? 1 : 0.3) + bonus
+          : local && count(fallback, `${link.text} ${path}`) > 0
+            ? FALLBACK_SCORE
+            : 0
       offer(link.url, { source, anchor: link.text || link.rel || undefined, parentId: page.stepId }, score)
     }
   }
@@ -79,7 +113,11 @@ async function walk(run: Parameters<AgentDefinition['run']>[0]): ReturnType<Agen
   // Registered locations (/.well-known/…, files such as /openapi.json) are where an agent looks first; a guessed
   // page path (/contact) comes after a visible link that says what it is.
   intent.meta.paths.forEach((path, index) =>
-    offer(new URL(path, origin).href, { source: 'well-known', anchor: path }, (REGISTERED_PATH.test(path) ? 20 : 4.5) - index * 0.01),
+    offer(
+      new URL(path, origin).href,
+      { source: 'well-known', anchor: path },
+      (REGISTERED_PATH.test(path) ? 20 : 4.5) - index * 0.01,
+    ),
   )
   offer(`${origin}/llms.txt`, { source: 'well-known', anchor: 'llms.txt' }, 6)
   offer(`${origin}/sitemap.xml`, { source: 'well-known', anchor: 'sitemap' }, 2)
@@ -94,7 +132,8 @@ async function walk(run: Parameters<AgentDefinition['run']>[0]): ReturnType<Agen
     frontier.delete(next.url)
     tools.nextTurn()
     let page = await tools.fetchPage(next.url, next.how)
-    if (page?.jsOnly && run.hasBudget()) page = (await tools.renderPage(next.url, { ...next.how, parentId: page.stepId })) ?? page
+    if (page?.jsOnly && run.hasBudget())
+      page = (await tools.renderPage(next.url, { ...next.how, parentId: page.stepId })) ?? page
     if (page && page.status < 400 && !page.challenged) follow(page)
   }
 

@@ -9,11 +9,17 @@ import deterministic, { createDeterministicAgent } from './deterministic.ts'
  * walk as `deterministic`, so a different outcome is the edge treating that identity differently.
  */
 const ASSISTANTS = ASSISTANT_IDENTITIES.map((identity) =>
-  createDeterministicAgent({ id: identity.id.toLowerCase(), label: `Built-in agent as ${identity.id}`, public: true }, identity),
+  createDeterministicAgent(
+    { id: identity.id.toLowerCase(), label: `Built-in agent as ${identity.id}`, public: true },
+    identity,
+  ),
 )
 
 /** The baseline of a compare run: the same walk as a person's browser. Not runnable on its own. */
-export const BROWSER_AGENT = createDeterministicAgent({ id: 'browser', label: 'Built-in agent as a browser (compare baseline)', public: false }, BROWSER)
+export const BROWSER_AGENT = createDeterministicAgent(
+  { id: 'browser', label: 'Built-in agent as a browser (compare baseline)', public: false },
+  BROWSER,
+)
 
 /**
  * The agents this deployment can run: the built-in deterministic agent always, first; the same agent under each

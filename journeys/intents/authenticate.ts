@@ -18,10 +18,14 @@ function protectedResource(page: FetchedPage): boolean {
 function endpoints(page: FetchedPage): string {
   const metadata = jsonObject(page)!
   if (authorizationServer(page)) {
-    const named = (['issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint'] as const).filter((key) => hasUrl(metadata, key))
+    const named = (['issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint'] as const).filter(
+      (key) => hasUrl(metadata, key),
+    )
     return `OAuth ${named.map((key) => `${key.replace('_', ' ')} ${metadata[key] as string}`).join('; ')} (metadata ${page.finalUrl}).`
   }
-  const servers = (metadata.authorization_servers as unknown[]).filter((server): server is string => typeof server === 'string')
+  const servers = (metadata.authorization_servers as unknown[]).filter(
+    (server): server is string => typeof server === 'string',
+  )
   return `OAuth protected resource ${metadata.resource as string}, authorization servers ${servers.join(', ')} (metadata ${page.finalUrl}).`
 }
 
@@ -37,15 +41,22 @@ export default defineIntent({
     prompt: 'Find out how an agent can authenticate with {domain}: its OAuth authorization server and token endpoint.',
     layers: ['identity'],
     keywords: ['oauth', 'authentication', 'authorization', 'openid', 'token', 'login', 'sign in'],
-    paths: ['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
+    paths: [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+    ],
     relatedChecks: ['oauth-protected-resource', 'oauth-authorization-server', 'oauth-client-registration'],
   },
   judge(_trajectory, evidence) {
     const metadata = completedPages(evidence).filter((page) => authorizationServer(page) || protectedResource(page))
     // The authorization server's metadata first: its token endpoint is the answer.
     const ordered = [...metadata.filter(authorizationServer), ...metadata.filter((page) => !authorizationServer(page))]
-    const judged = judgement(ordered, (page) => `${page.finalUrl} is OAuth metadata an agent can authenticate with.`, 'No OAuth authorization server or protected resource metadata was found.', (found) =>
-      answerFrom(found[0]!, found.slice(0, 2).map(endpoints).join(' ')),
+    const judged = judgement(
+      ordered,
+      (page) => `${page.finalUrl} is OAuth metadata an agent can authenticate with.`,
+      'No OAuth authorization server or protected resource metadata was found.',
+      (found) => answerFrom(found[0]!, found.slice(0, 2).map(endpoints).join(' ')),
     )
     // Protected resource metadata names the server; its token endpoint is what an agent needs: it keeps looking for it.
     return { ...judged, settled: metadata.some(authorizationServer) }

@@ -40,11 +40,21 @@ export default defineIntent({
   judge(_trajectory, evidence) {
     const described = completedPages(evidence).filter((page) => {
       const path = pathOf(page)
-      if (/llms\.txt$/i.test(path)) return !/html/.test(page.contentType) && page.title.length > 0 && /^#\s.+\n+>\s*\S.{40,}/m.test(page.text)
-      return /html/.test(page.contentType) && readable(page) && page.title.length > 0 && page.text.length >= MIN_DESCRIPTION_CHARS && OVERVIEW_PATH.test(path)
+      if (/llms\.txt$/i.test(path))
+        return !/html/.test(page.contentType) && page.title.length > 0 && /^#\s.+\n+>\s*\S.{40,}/m.test(page.text)
+      return (
+        /html/.test(page.contentType) &&
+        readable(page) &&
+        page.title.length > 0 &&
+        page.text.length >= MIN_DESCRIPTION_CHARS &&
+        OVERVIEW_PATH.test(path)
+      )
     })
-    return judgement(described, (page) => `${page.finalUrl} describes what the product does.`, 'No overview page or llms.txt summary the agent could read describes the product.', ([page]) =>
-      answerFrom(page!, twoSentences(page!)),
+    return judgement(
+      described,
+      (page) => `${page.finalUrl} describes what the product does.`,
+      'No overview page or llms.txt summary the agent could read describes the product.',
+      ([page]) => answerFrom(page!, twoSentences(page!)),
     )
   },
 })

@@ -23,7 +23,9 @@ const robotsWithAgentGroups = (page: FetchedPage) => namedAgents(page).length > 
 /** The endpoint an MCP server card names (its first remote, or `endpoint` / `url`). */
 function mcpEndpoint(page: FetchedPage): string | null {
   const card = jsonObject(page)!
-  const remote = Array.isArray(card.remotes) ? card.remotes.find((entry) => isRecord(entry) && typeof entry.url === 'string') : undefined
+  const remote = Array.isArray(card.remotes)
+    ? card.remotes.find((entry) => isRecord(entry) && typeof entry.url === 'string')
+    : undefined
   if (isRecord(remote)) return remote.url as string
   return hasString(card, 'endpoint') ? (card.endpoint as string) : hasString(card, 'url') ? (card.url as string) : null
 }
@@ -43,7 +45,8 @@ function entryPoints(found: readonly FetchedPage[]): string {
 function mcpCard(page: FetchedPage): boolean {
   const card = jsonObject(page)
   if (!card || !/\/\.well-known\/mcp|\/mcp\/server-card/.test(pathOf(page))) return false
-  const remotes = Array.isArray(card.remotes) && card.remotes.some((remote) => isRecord(remote) && typeof remote.url === 'string')
+  const remotes =
+    Array.isArray(card.remotes) && card.remotes.some((remote) => isRecord(remote) && typeof remote.url === 'string')
   return remotes || hasString(card, 'endpoint') || hasString(card, 'url')
 }
 
@@ -51,7 +54,10 @@ function mcpCard(page: FetchedPage): boolean {
 function agentCard(page: FetchedPage): boolean {
   const card = jsonObject(page)
   if (!card || !/\/\.well-known\/agent(-card)?\.json$/.test(pathOf(page))) return false
-  return hasString(card, 'name') && (Array.isArray(card.supportedInterfaces) || hasString(card, 'url') || Array.isArray(card.skills))
+  return (
+    hasString(card, 'name') &&
+    (Array.isArray(card.supportedInterfaces) || hasString(card, 'url') || Array.isArray(card.skills))
+  )
 }
 
 /** llms.txt as the convention has it: served as text, with an H1. */
@@ -67,18 +73,33 @@ export default defineIntent({
   meta: {
     id: 'find-agent-access',
     title: 'Find how agents may access the site',
-    prompt: 'How can an AI agent use {domain}? Find what it publishes for agents: an MCP server, an agent card, llms.txt or robots.txt rules for AI agents.',
+    prompt:
+      'How can an AI agent use {domain}? Find what it publishes for agents: an MCP server, an agent card, llms.txt or robots.txt rules for AI agents.',
     layers: ['access', 'discovery'],
     keywords: ['mcp', 'agent', 'llms', 'a2a', 'server-card', 'ai-catalog'],
     paths: ['/.well-known/mcp/server-card.json', '/.well-known/mcp.json', '/.well-known/agent-card.json', '/llms.txt'],
-    relatedChecks: ['mcp-server-card', 'a2a-agent-card', 'llms-txt', 'robots-ai-rules-explicit', 'mcp-endpoint-advertised'],
+    relatedChecks: [
+      'mcp-server-card',
+      'a2a-agent-card',
+      'llms-txt',
+      'robots-ai-rules-explicit',
+      'mcp-endpoint-advertised',
+    ],
   },
   judge(_trajectory, evidence) {
-    const published = completedPages(evidence).filter((page) => mcpCard(page) || agentCard(page) || llmsTxt(page) || robotsWithAgentGroups(page))
+    const published = completedPages(evidence).filter(
+      (page) => mcpCard(page) || agentCard(page) || llmsTxt(page) || robotsWithAgentGroups(page),
+    )
     // Entry points first: what the answer leads with and cites.
-    const ordered = [...published.filter((page) => !robotsWithAgentGroups(page)), ...published.filter(robotsWithAgentGroups)]
-    const judged = judgement(ordered, (page) => `${page.finalUrl} tells agents how to use the site.`, 'Nothing the agent read (robots.txt, llms.txt, MCP or A2A cards) addresses agents.', (found) =>
-      answerFrom(found[0]!, entryPoints(found)),
+    const ordered = [
+      ...published.filter((page) => !robotsWithAgentGroups(page)),
+      ...published.filter(robotsWithAgentGroups),
+    ]
+    const judged = judgement(
+      ordered,
+      (page) => `${page.finalUrl} tells agents how to use the site.`,
+      'Nothing the agent read (robots.txt, llms.txt, MCP or A2A cards) addresses agents.',
+      (found) => answerFrom(found[0]!, entryPoints(found)),
     )
     // robots.txt rules say what agents may do, not where to start: an agent with pointers left looks for an entry point.
     return { ...judged, settled: published.some((page) => !robotsWithAgentGroups(page)) }

@@ -25,6 +25,11 @@ export default defineIntent({
   },
   judge(_trajectory, evidence) {
     const found = completedPages(evidence).filter(isOpenApi)
-    return judgement(found, (page) => `${page.finalUrl} is an OpenAPI description.`, 'No OpenAPI or Swagger document was found.', ([page]) => answerFrom(page!, described(page!)))
+    return judgement(
+      found,
+      (page) => `${page.finalUrl} is an OpenAPI description.`,
+      'No OpenAPI or Swagger document was found.',
+      ([page]) => answerFrom(page!, described(page!)),
+    )
   },
 })

@@ -36,7 +36,11 @@ export default defineIntent({
       priced,
       (page) => `Prices are stated at ${page.finalUrl}.`,
       'No page the agent could read states prices with a currency.',
-      ([page]) => answerFrom(page!, `Prices at ${page!.finalUrl}: ${page!.prices.slice(0, ANSWER_PRICES).map(describePrice).join('; ')}.`),
+      ([page]) =>
+        answerFrom(
+          page!,
+          `Prices at ${page!.finalUrl}: ${page!.prices.slice(0, ANSWER_PRICES).map(describePrice).join('; ')}.`,
+        ),
     )
   },
 })

@@ -7,14 +7,29 @@ const TOPIC = /contact|support|help|about|team|imprint|impressum|get in touch/i
 
 /** A form that sends a message: somewhere to write it and a way to be answered. */
 function contactForm(page: FetchedPage): FetchedPage['forms'][number] | undefined {
-  return page.forms.find((form) => form.method === 'post' && form.fields.some((field) => /^(message|body|comment|question|enquiry|inquiry|description|details)\b/.test(field)) && form.fields.some((field) => /email|phone/.test(field)))
+  return page.forms.find(
+    (form) =>
+      form.method === 'post' &&
+      form.fields.some((field) =>
+        /^(message|body|comment|question|enquiry|inquiry|description|details)\b/.test(field),
+      ) &&
+      form.fields.some((field) => /email|phone/.test(field)),
+  )
 }
 
 /** The addresses a page gives (mailto: and JSON-LD first, then the text of a contact page), and its contact form. */
 function contact(page: FetchedPage): string {
-  const emails = page.emails.length > 0 ? page.emails : TOPIC.test(topicOf(page)) ? [...new Set(page.text.match(new RegExp(EMAIL.source, 'gi')) ?? [])].map((email) => email.toLowerCase()) : []
+  const emails =
+    page.emails.length > 0
+      ? page.emails
+      : TOPIC.test(topicOf(page))
+        ? [...new Set(page.text.match(new RegExp(EMAIL.source, 'gi')) ?? [])].map((email) => email.toLowerCase())
+        : []
   const form = contactForm(page)
-  const parts = [...(emails.length > 0 ? [`email ${emails.slice(0, 3).join(', ')}`] : []), ...(form ? [`contact form at ${page.finalUrl} (posts to ${form.action})`] : [])]
+  const parts = [
+    ...(emails.length > 0 ? [`email ${emails.slice(0, 3).join(', ')}`] : []),
+    ...(form ? [`contact form at ${page.finalUrl} (posts to ${form.action})`] : []),
+  ]
   return `Contact: ${parts.join('; ')}.`
 }
 
@@ -35,8 +50,17 @@ export default defineIntent({
   },
   judge(_trajectory, evidence) {
     const reachable = completedPages(evidence).filter(
-      (page) => readable(page) && (contactForm(page) !== undefined || page.emails.length > 0 || (TOPIC.test(topicOf(page)) && EMAIL.test(page.text))),
+      (page) =>
+        readable(page) &&
+        (contactForm(page) !== undefined ||
+          page.emails.length > 0 ||
+          (TOPIC.test(topicOf(page)) && EMAIL.test(page.text))),
     )
-    return judgement(reachable, (page) => `${page.finalUrl} says how to reach the team.`, 'No page the agent could read gives a contact email or form.', ([page]) => answerFrom(page!, contact(page!)))
+    return judgement(
+      reachable,
+      (page) => `${page.finalUrl} says how to reach the team.`,
+      'No page the agent could read gives a contact email or form.',
+      ([page]) => answerFrom(page!, contact(page!)),
+    )
   },
 })

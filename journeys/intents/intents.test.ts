@@ -26,12 +26,24 @@ const TABLE: Record<string, Row> = {
   'find-terms': { success: { excellent: ['/legal'] }, failure: ['blog', 'poor'] },
   // The docs site's "Command reference" documents a CLI, not an HTTP API.
   // Both sites point at their OpenAPI description (Link header, service-desc), which the agent reads before the HTML docs.
-  'find-api-reference': { success: { excellent: ['/openapi.json'], 'api-company': ['/openapi.yaml'] }, failure: ['docs', 'blog'] },
-  'find-openapi': { success: { excellent: ['/openapi.json'], 'api-company': ['/openapi.yaml'] }, failure: ['docs', 'poor'] },
-  'read-docs-markdown': { success: { docs: ['/getting-started.md'], excellent: ['/docs.md'] }, failure: ['api-company', 'blog'] },
+  'find-api-reference': {
+    success: { excellent: ['/openapi.json'], 'api-company': ['/openapi.yaml'] },
+    failure: ['docs', 'blog'],
+  },
+  'find-openapi': {
+    success: { excellent: ['/openapi.json'], 'api-company': ['/openapi.yaml'] },
+    failure: ['docs', 'poor'],
+  },
+  'read-docs-markdown': {
+    success: { docs: ['/getting-started.md'], excellent: ['/docs.md'] },
+    failure: ['api-company', 'blog'],
+  },
   // blog's robots.txt has a `*` group only, and it publishes nothing else for agents. robots.txt rules for AI agents
   // say what agents may do, not where to start: the agent goes on to excellent's MCP server card, which leads.
-  'find-agent-access': { success: { excellent: ['/.well-known/mcp/server-card.json', '/robots.txt'], docs: ['/llms.txt'] }, failure: ['blog', 'store'] },
+  'find-agent-access': {
+    success: { excellent: ['/.well-known/mcp/server-card.json', '/robots.txt'], docs: ['/llms.txt'] },
+    failure: ['blog', 'store'],
+  },
   // Protected resource metadata names the authorization server; the agent goes on to its metadata for the token endpoint.
   authenticate: {
     success: {
@@ -40,7 +52,10 @@ const TABLE: Record<string, Row> = {
     },
     failure: ['blog', 'docs'],
   },
-  transact: { success: { excellent: ['/.well-known/acp.json'], store: ['/.well-known/acp.json'] }, failure: ['blog', 'api-company'] },
+  transact: {
+    success: { excellent: ['/.well-known/acp.json'], store: ['/.well-known/acp.json'] },
+    failure: ['blog', 'api-company'],
+  },
 }
 
 const INTENTS_DIR = import.meta.dir
@@ -49,7 +64,10 @@ let deps: ReturnType<typeof createEngineDeps>
 
 beforeAll(async () => {
   sites = await startFixtureSites()
-  deps = createEngineDeps(loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: resolveRules(sites), LOG_LEVEL: 'silent' }), { browser: null })
+  deps = createEngineDeps(
+    loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: resolveRules(sites), LOG_LEVEL: 'silent' }),
+    { browser: null },
+  )
 })
 afterAll(() => Promise.all(sites.map((site) => site.stop())))
 
@@ -68,7 +86,9 @@ describe('curated intents against the fixture sites (deterministic agent)', () =
     }
   })
 
-  const successes = Object.entries(TABLE).flatMap(([id, row]) => Object.entries(row.success).map(([site, paths]) => [id, site as SiteName, paths!] as const))
+  const successes = Object.entries(TABLE).flatMap(([id, row]) =>
+    Object.entries(row.success).map(([site, paths]) => [id, site as SiteName, paths!] as const),
+  )
   test.each(successes)('%s: done on %s, citing %p', async (id, name, paths) => {
     const outcome = await journey(id, name)
     expect(outcome.verdict.outcome).toBe('success')
@@ -86,18 +106,25 @@ describe('curated intents against the fixture sites (deterministic agent)', () =
     expect(outcome.steps.filter((step) => step.type === 'tool').length).toBeGreaterThan(1)
   })
 
-  test.each(INTENTS.map((intent) => intent.meta.id))('%s: blocked by the bot challenge, and the insight says so', async (id) => {
-    const outcome = await journey(id, 'bot-challenged')
-    expect(outcome.verdict.outcome).toBe('blocked')
-    const challenge = outcome.insight.observations.find((observation) => observation.kind === 'challenge')
-    expect(challenge?.step_ids.length).toBeGreaterThan(0)
-    expect(challenge!.step_ids).toContain(outcome.steps.find((step) => step.url === 'https://bot-challenged.test/')!.id)
-  })
+  test.each(INTENTS.map((intent) => intent.meta.id))(
+    '%s: blocked by the bot challenge, and the insight says so',
+    async (id) => {
+      const outcome = await journey(id, 'bot-challenged')
+      expect(outcome.verdict.outcome).toBe('blocked')
+      const challenge = outcome.insight.observations.find((observation) => observation.kind === 'challenge')
+      expect(challenge?.step_ids.length).toBeGreaterThan(0)
+      expect(challenge!.step_ids).toContain(
+        outcome.steps.find((step) => step.url === 'https://bot-challenged.test/')!.id,
+      )
+    },
+  )
 })
 
 describe('intent registration', () => {
   /** Intent files on disk: everything but the registry and the tests. */
-  const files = [...new Bun.Glob('*.ts').scanSync({ cwd: INTENTS_DIR })].filter((file) => file !== 'index.ts' && !file.endsWith('.test.ts')).sort()
+  const files = [...new Bun.Glob('*.ts').scanSync({ cwd: INTENTS_DIR })]
+    .filter((file) => file !== 'index.ts' && !file.endsWith('.test.ts'))
+    .sort()
 
   test('every file under journeys/intents/ is registered in INTENTS, once, as the id of its file name', () => {
     const ids = INTENTS.map((intent) => intent.meta.id)

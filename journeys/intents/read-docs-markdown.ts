@@ -2,7 +2,8 @@ import { defineIntent } from '../types.ts'
 import { answerFrom, completedPages, isMarkdown, judgement, pathOf, topicOf } from '../judging.ts'
 
 /** What documentation pages are called; a product page or the home page in Markdown is not documentation. */
-const DOCS = /docs?\b|documentation|guide|reference|getting started|quickstart|tutorial|manual|commands|configuration|\bapi\b|changelog|release notes/i
+const DOCS =
+  /docs?\b|documentation|guide|reference|getting started|quickstart|tutorial|manual|commands|configuration|\bapi\b|changelog|release notes/i
 /** A Markdown document with something in it, not a stub. */
 const MIN_CHARS = 200
 
@@ -23,10 +24,22 @@ export default defineIntent({
   },
   judge(_trajectory, evidence) {
     const read = completedPages(evidence).filter(
-      (page) => isMarkdown(page) && !/llms(-full)?\.txt$/i.test(pathOf(page)) && page.headings.length > 0 && page.text.length >= MIN_CHARS && DOCS.test(topicOf(page)),
+      (page) =>
+        isMarkdown(page) &&
+        !/llms(-full)?\.txt$/i.test(pathOf(page)) &&
+        page.headings.length > 0 &&
+        page.text.length >= MIN_CHARS &&
+        DOCS.test(topicOf(page)),
     )
-    return judgement(read, (page) => `${page.finalUrl} is documentation in Markdown.`, 'No documentation page was served as Markdown.', ([page]) =>
-      answerFrom(page!, `Documentation in Markdown at ${page!.finalUrl}: "${page!.title}" (${page!.contentType || 'text/markdown'}).`),
+    return judgement(
+      read,
+      (page) => `${page.finalUrl} is documentation in Markdown.`,
+      'No documentation page was served as Markdown.',
+      ([page]) =>
+        answerFrom(
+          page!,
+          `Documentation in Markdown at ${page!.finalUrl}: "${page!.title}" (${page!.contentType || 'text/markdown'}).`,
+        ),
     )
   },
 })

@@ -18,7 +18,9 @@ function protocol(page: FetchedPage): string {
   const requirements = x402Requirements(page)
   if (requirements) {
     const accepts: Record<string, unknown> = (requirements.accepts as unknown[]).find(isRecord) ?? {}
-    const terms = [accepts.scheme, accepts.network, accepts.amount ?? accepts.maxAmountRequired, accepts.asset].filter((value): value is string => typeof value === 'string')
+    const terms = [accepts.scheme, accepts.network, accepts.amount ?? accepts.maxAmountRequired, accepts.asset].filter(
+      (value): value is string => typeof value === 'string',
+    )
     return `x402 at ${page.finalUrl}${terms.length > 0 ? ` (${terms.join(', ')})` : ''}`
   }
   const doc = jsonObject(page)!
@@ -36,19 +38,33 @@ function decoded(header: string): unknown {
 }
 
 function paymentRequirements(value: unknown): boolean {
-  return isRecord(value) && typeof value.x402Version === 'number' && Array.isArray(value.accepts) && value.accepts.length > 0
+  return (
+    isRecord(value) && typeof value.x402Version === 'number' && Array.isArray(value.accepts) && value.accepts.length > 0
+  )
 }
 
 /** ACP discovery: the protocol it speaks and where its API is. */
 function acp(page: FetchedPage): boolean {
   const doc = jsonObject(page)
-  return doc !== null && pathOf(page) === '/.well-known/acp.json' && isRecord(doc.protocol) && doc.protocol.name === 'acp' && hasString(doc, 'api_base_url')
+  return (
+    doc !== null &&
+    pathOf(page) === '/.well-known/acp.json' &&
+    isRecord(doc.protocol) &&
+    doc.protocol.name === 'acp' &&
+    hasString(doc, 'api_base_url')
+  )
 }
 
 /** A UCP business profile with at least one service. */
 function ucp(page: FetchedPage): boolean {
   const doc = jsonObject(page)
-  return doc !== null && pathOf(page) === '/.well-known/ucp' && isRecord(doc.ucp) && isRecord(doc.ucp.services) && Object.keys(doc.ucp.services).length > 0
+  return (
+    doc !== null &&
+    pathOf(page) === '/.well-known/ucp' &&
+    isRecord(doc.ucp) &&
+    isRecord(doc.ucp.services) &&
+    Object.keys(doc.ucp.services).length > 0
+  )
 }
 
 /**
@@ -66,9 +82,15 @@ export default defineIntent({
     relatedChecks: ['x402-payment-required', 'acp-discovery', 'ucp-profile', 'mpp-payment-challenge'],
   },
   judge(_trajectory, evidence) {
-    const ready = [...evidence.pages.filter(x402), ...completedPages(evidence).filter((page) => acp(page) || ucp(page))].sort((a, b) => evidence.pages.indexOf(a) - evidence.pages.indexOf(b))
-    return judgement(ready, (page) => `${page.finalUrl} offers agents a way to pay.`, 'No x402 challenge, ACP discovery or UCP profile was found.', (found) =>
-      answerFrom(found[0]!, `Payment: ${found.slice(0, 3).map(protocol).join('; ')}.`),
+    const ready = [
+      ...evidence.pages.filter(x402),
+      ...completedPages(evidence).filter((page) => acp(page) || ucp(page)),
+    ].sort((a, b) => evidence.pages.indexOf(a) - evidence.pages.indexOf(b))
+    return judgement(
+      ready,
+      (page) => `${page.finalUrl} offers agents a way to pay.`,
+      'No x402 challenge, ACP discovery or UCP profile was found.',
+      (found) => answerFrom(found[0]!, `Payment: ${found.slice(0, 3).map(protocol).join('; ')}.`),
     )
   },
 })

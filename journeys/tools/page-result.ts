@@ -46,7 +46,11 @@ function pageResult(page: FetchedPage): PageResult {
     text: page.text.slice(0, TEXT_CHARS),
     text_truncated: page.text.length > TEXT_CHARS,
     headings: page.headings.slice(0, HEADINGS),
-    links: page.links.slice(0, LINKS).map((link) => ({ url: link.url, text: link.text.slice(0, LINK_TEXT_CHARS), ...(link.rel ? { rel: link.rel } : {}) })),
+    links: page.links.slice(0, LINKS).map((link) => ({
+      url: link.url,
+      text: link.text.slice(0, LINK_TEXT_CHARS),
+      ...(link.rel ? { rel: link.rel } : {}),
+    })),
     links_omitted: Math.max(0, page.links.length - LINKS),
   }
 }
@@ -60,7 +64,8 @@ export async function visitForModel(
   rawUrl: string,
   load: (url: string, how: FetchIntent) => Promise<FetchedPage | null>,
 ): Promise<PageResult | ToolRefusal> {
-  if (run.tools.challenged()) return { error: 'A bot challenge or a refusal answered instead of the site: it does not let you in, say so.' }
+  if (run.tools.challenged())
+    return { error: 'A bot challenge or a refusal answered instead of the site: it does not let you in, say so.' }
   if (run.signal.aborted || !run.hasBudget()) return { error: 'The step budget is spent: answer with what you found.' }
   let target: URL
   try {
@@ -68,11 +73,13 @@ export async function visitForModel(
   } catch {
     return { error: `"${rawUrl}" is not a URL.` }
   }
-  if (target.protocol !== 'https:' && target.protocol !== 'http:') return { error: 'Only http and https URLs can be fetched.' }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:')
+    return { error: 'Only http and https URLs can be fetched.' }
   const page = await load(target.href, provenance(run, target.href))
   if (page) return pageResult(page)
   const step = run.tools.steps.findLast((candidate) => candidate.type === 'tool' && candidate.url === target.href)
-  if (step?.status === 'blocked') return { error: `robots.txt disallows ${target.pathname} for ${run.tools.identity.robotsToken}.` }
+  if (step?.status === 'blocked')
+    return { error: `robots.txt disallows ${target.pathname} for ${run.tools.identity.robotsToken}.` }
   return { error: step?.label ?? 'Nothing answered.' }
 }
 
@@ -80,7 +87,12 @@ export async function visitForModel(
 function provenance(run: AgentRun, url: string): FetchIntent {
   for (const page of run.tools.evidence.pages.toReversed()) {
     const link = page.links.find((candidate) => candidate.url === url)
-    if (link) return { source: link.rel === 'sitemap-entry' ? 'sitemap' : 'link', anchor: link.text || link.rel || undefined, parentId: page.stepId }
+    if (link)
+      return {
+        source: link.rel === 'sitemap-entry' ? 'sitemap' : 'link',
+        anchor: link.text || link.rel || undefined,
+        parentId: page.stepId,
+      }
   }
   return { source: run.tools.evidence.pages.length === 0 && new URL(url).pathname === '/' ? 'start' : 'model' }
 }

@@ -45,7 +45,11 @@ export async function catalogDumpStream(
       .orderBy(asc(ardEntries.domain))
       .limit(batchSize)
   const encoder = new TextEncoder()
-  const head = JSON.stringify({ version: CONTRACT_VERSION, generatedAt: (options.now ?? new Date()).toISOString(), publisher: publisher(config) })
+  const head = JSON.stringify({
+    version: CONTRACT_VERSION,
+    generatedAt: (options.now ?? new Date()).toISOString(),
+    publisher: publisher(config),
+  })
   // An empty batch means the index is exhausted; every pull either enqueues or closes, so the stream never stalls.
   let batch: EntryRow[] = await readAfter(null)
   let first = true
@@ -60,7 +64,11 @@ export async function catalogDumpStream(
         controller.close()
         return
       }
-      controller.enqueue(encoder.encode(`${first ? '' : ','}${current.map((row) => JSON.stringify(toArdRecord(row, config))).join(',')}`))
+      controller.enqueue(
+        encoder.encode(
+          `${first ? '' : ','}${current.map((row) => JSON.stringify(toArdRecord(row, config))).join(',')}`,
+        ),
+      )
       first = false
       try {
         batch = current.length < batchSize ? [] : await readAfter(current.at(-1)!.domain)

@@ -1,6 +1,27 @@
-import { arrayContains, eq, gt, gte, inArray, lt, lte, ne, not, notInArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
+import {
+  arrayContains,
+  eq,
+  gt,
+  gte,
+  inArray,
+  lt,
+  lte,
+  ne,
+  not,
+  notInArray,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm'
 import { AppError } from '../../core/errors.ts'
-import { LIST_FILTER_FIELDS, LIST_OPERATORS, type ListFilterField, type ListOperator, ORDER_BY_FIELDS, type OrderByField } from './model.ts'
+import {
+  LIST_FILTER_FIELDS,
+  LIST_OPERATORS,
+  type ListFilterField,
+  type ListOperator,
+  ORDER_BY_FIELDS,
+  type OrderByField,
+} from './model.ts'
 import { ardEntries } from './tables.ts'
 
 /**
@@ -72,7 +93,11 @@ function tokenize(input: string, parameter: 'filter' | 'orderBy'): Token[] {
     }
     if (char === '!') throw syntaxError(parameter, `"!" at position ${at} is only valid in the operator "!="`, at)
     if (char === '(' || char === ')') {
-      throw syntaxError(parameter, `parentheses (position ${at}) are not supported: conditions are joined by AND only`, at)
+      throw syntaxError(
+        parameter,
+        `parentheses (position ${at}) are not supported: conditions are joined by AND only`,
+        at,
+      )
     }
     if (char === '"' || char === "'") {
       let value = ''
@@ -106,7 +131,8 @@ function tokenize(input: string, parameter: 'filter' | 'orderBy'): Token[] {
   return tokens
 }
 
-const isKeyword = (token: Token | undefined, keyword: string) => token?.kind === 'word' && token.text.toUpperCase() === keyword
+const isKeyword = (token: Token | undefined, keyword: string) =>
+  token?.kind === 'word' && token.text.toUpperCase() === keyword
 
 export function parseListFilter(input: string): ListCondition[] {
   const tokens = tokenize(input, 'filter')
@@ -116,30 +142,52 @@ export function parseListFilter(input: string): ListCondition[] {
     if (conditions.length > 0) {
       const joiner = tokens[index]!
       if (isKeyword(joiner, 'OR')) {
-        throw syntaxError('filter', `OR (position ${joiner.at}) is not supported: conditions are joined by AND`, joiner.at)
+        throw syntaxError(
+          'filter',
+          `OR (position ${joiner.at}) is not supported: conditions are joined by AND`,
+          joiner.at,
+        )
       }
-      if (!isKeyword(joiner, 'AND')) throw syntaxError('filter', `expected AND at position ${joiner.at}, found "${joiner.text}"`, joiner.at)
+      if (!isKeyword(joiner, 'AND'))
+        throw syntaxError('filter', `expected AND at position ${joiner.at}, found "${joiner.text}"`, joiner.at)
       index += 1
       if (index >= tokens.length) throw syntaxError('filter', 'expected a condition after AND', joiner.at)
     }
     const [fieldToken, operatorToken, valueToken] = [tokens[index]!, tokens[index + 1], tokens[index + 2]]
     conditions.push(parseCondition(fieldToken, operatorToken, valueToken))
-    if (conditions.length > MAX_CONDITIONS) throw syntaxError('filter', `at most ${MAX_CONDITIONS} conditions are supported`)
+    if (conditions.length > MAX_CONDITIONS)
+      throw syntaxError('filter', `at most ${MAX_CONDITIONS} conditions are supported`)
     index += 3
   }
   return conditions
 }
 
-function parseCondition(fieldToken: Token, operatorToken: Token | undefined, valueToken: Token | undefined): ListCondition {
+function parseCondition(
+  fieldToken: Token,
+  operatorToken: Token | undefined,
+  valueToken: Token | undefined,
+): ListCondition {
   if (fieldToken.kind !== 'word') {
-    throw syntaxError('filter', `expected a field name at position ${fieldToken.at}, found "${fieldToken.text}"`, fieldToken.at)
+    throw syntaxError(
+      'filter',
+      `expected a field name at position ${fieldToken.at}, found "${fieldToken.text}"`,
+      fieldToken.at,
+    )
   }
   const field = LIST_FILTER_FIELDS.find((name) => name === fieldToken.text)
   if (!field) {
-    throw syntaxError('filter', `unsupported field "${fieldToken.text}"; supported: ${LIST_FILTER_FIELDS.join(', ')}`, fieldToken.at)
+    throw syntaxError(
+      'filter',
+      `unsupported field "${fieldToken.text}"; supported: ${LIST_FILTER_FIELDS.join(', ')}`,
+      fieldToken.at,
+    )
   }
   if (operatorToken?.kind !== 'operator') {
-    throw syntaxError('filter', `expected an operator (${LIST_OPERATORS.join(' ')}) after "${field}"`, operatorToken?.at ?? fieldToken.at)
+    throw syntaxError(
+      'filter',
+      `expected an operator (${LIST_OPERATORS.join(' ')}) after "${field}"`,
+      operatorToken?.at ?? fieldToken.at,
+    )
   }
   const operator = LIST_OPERATORS.find((candidate) => candidate === operatorToken.text)!
   if (!FIELD_OPERATORS[field].includes(operator)) {
@@ -153,13 +201,22 @@ function parseCondition(fieldToken: Token, operatorToken: Token | undefined, val
     throw syntaxError('filter', `expected a value after "${field} ${operator}"`, valueToken?.at ?? operatorToken.at)
   }
   const value = valueToken.text
-  if (value.length > MAX_VALUE_LENGTH) throw syntaxError('filter', `values are at most ${MAX_VALUE_LENGTH} characters`, valueToken.at)
+  if (value.length > MAX_VALUE_LENGTH)
+    throw syntaxError('filter', `values are at most ${MAX_VALUE_LENGTH} characters`, valueToken.at)
   const equality = operator === '=' || operator === '!=' ? operator : null
   switch (field) {
     case 'type':
     case 'publisherId': {
-      const values = [...new Set(value.split(',').map((part) => part.trim()).filter(Boolean))].sort()
-      if (values.length === 0) throw syntaxError('filter', `expected a value after "${field} ${operator}"`, valueToken.at)
+      const values = [
+        ...new Set(
+          value
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean),
+        ),
+      ].sort()
+      if (values.length === 0)
+        throw syntaxError('filter', `expected a value after "${field} ${operator}"`, valueToken.at)
       return { field, operator: equality!, values }
     }
     case 'tags':
@@ -182,12 +239,25 @@ export function parseListOrder(input: string | undefined): ListOrder {
   if (!fieldToken) return DEFAULT_ORDER
   const field = ORDER_BY_FIELDS.find((name) => fieldToken.kind === 'word' && name === fieldToken.text)
   if (!field) {
-    throw syntaxError('orderBy', `unsupported field "${fieldToken.text}"; supported: ${ORDER_BY_FIELDS.join(', ')}`, fieldToken.at)
+    throw syntaxError(
+      'orderBy',
+      `unsupported field "${fieldToken.text}"; supported: ${ORDER_BY_FIELDS.join(', ')}`,
+      fieldToken.at,
+    )
   }
   if (directionToken && !isKeyword(directionToken, 'ASC') && !isKeyword(directionToken, 'DESC')) {
-    throw syntaxError('orderBy', `expected ASC or DESC after "${field}", found "${directionToken.text}"`, directionToken.at)
+    throw syntaxError(
+      'orderBy',
+      `expected ASC or DESC after "${field}", found "${directionToken.text}"`,
+      directionToken.at,
+    )
   }
-  if (extra) throw syntaxError('orderBy', `unexpected "${extra.text}" at position ${extra.at}: one field and a direction`, extra.at)
+  if (extra)
+    throw syntaxError(
+      'orderBy',
+      `unexpected "${extra.text}" at position ${extra.at}: one field and a direction`,
+      extra.at,
+    )
   return { field, direction: isKeyword(directionToken, 'DESC') ? 'desc' : 'asc' }
 }
 

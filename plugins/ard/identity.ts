@@ -42,7 +42,10 @@ export function attestationUrl(config: ArdConfig, domain: string): string {
 
 /** This registry as a catalog entry and in its own descriptor. */
 export function registryIdentity(config: ArdConfig) {
-  return { identifier: `urn:air:${publisherHost(config)}:registry:scorecards`, displayName: `${SERVICE_NAME} scorecard registry` }
+  return {
+    identifier: `urn:air:${publisherHost(config)}:registry:scorecards`,
+    displayName: `${SERVICE_NAME} scorecard registry`,
+  }
 }
 
 export function publisher(config: ArdConfig) {

@@ -31,7 +31,11 @@ describe('the index follows the scans table', () => {
       trustManifest: {
         identity: 'urn:air:localhost:scorecard:trail-shoes.test',
         attestations: [
-          { type: 'agent-readiness-scorecard', uri: 'http://localhost:3000/api/ard/attestation/trail-shoes.test', mediaType: 'application/jose' },
+          {
+            type: 'agent-readiness-scorecard',
+            uri: 'http://localhost:3000/api/ard/attestation/trail-shoes.test',
+            mediaType: 'application/jose',
+          },
         ],
       },
       oraScorecard: { score: 96, grade: 'A+', category: 'ecommerce-retail', checkedAt: '2025-06-01T12:00:00.000Z' },
@@ -46,15 +50,25 @@ describe('the index follows the scans table', () => {
   })
 
   test('without MCP endpoints an entry is the website; MCP scans and blind-probe finds are MCP servers', async () => {
-    const { body } = await agents({ filter: 'publisherId = city-shoes.test,weather.test,blind.test', orderBy: 'identifier' })
+    const { body } = await agents({
+      filter: 'publisherId = city-shoes.test,weather.test,blind.test',
+      orderBy: 'identifier',
+    })
     const [blind, city, weather] = body.items
     expect(city).toMatchObject({ type: 'text/html', mcpEndpoints: [] })
     expect(city.tags).toEqual(['ecommerce-retail', 'website', 'grade-d'])
-    expect(weather).toMatchObject({ type: SERVER_CARD, url: 'https://weather.test/mcp', mcpEndpoints: [{ url: 'https://weather.test/mcp', source: 'scan' }] })
+    expect(weather).toMatchObject({
+      type: SERVER_CARD,
+      url: 'https://weather.test/mcp',
+      mcpEndpoints: [{ url: 'https://weather.test/mcp', source: 'scan' }],
+    })
     expect(weather.tags).toEqual(['mcp-server', 'mcp', 'grade-c'])
     expect(weather.category).toBeUndefined()
     expect(weather.oraScorecard).toEqual({ score: 64, grade: 'C', checkedAt: '2025-06-01T12:00:00.000Z' })
-    expect(blind).toMatchObject({ type: SERVER_CARD, mcpEndpoints: [{ url: 'https://blind.test/mcp', source: 'blind-probe' }] })
+    expect(blind).toMatchObject({
+      type: SERVER_CARD,
+      mcpEndpoints: [{ url: 'https://blind.test/mcp', source: 'blind-probe' }],
+    })
   })
 
   test('a failing stored-scan listener rolls the scan write back: the index and the scans table never disagree', async () => {
@@ -63,7 +77,9 @@ describe('the index follows the scans table', () => {
         throw new Error('listener failed')
       },
     ])
-    await expect(failing.insert(report({ domain: 'rolled-back.test', score: 80 }), { ephemeral: false })).rejects.toThrow('listener failed')
+    await expect(
+      failing.insert(report({ domain: 'rolled-back.test', score: 80 }), { ephemeral: false }),
+    ).rejects.toThrow('listener failed')
     expect(await world.repository.count('rolled-back.test')).toBe(0)
   })
 
@@ -72,25 +88,52 @@ describe('the index follows the scans table', () => {
     const [deploy, trail] = body.items
     expect(deploy.tags).toContain('openapi-description')
     expect(trail.tags).not.toContain('openapi-description')
-    const tagged = REGISTERED_CHECKS.filter(({ definition }) => definition.meta.agentEntryPoint).map(({ definition }) => definition.meta.id)
+    const tagged = REGISTERED_CHECKS.filter(({ definition }) => definition.meta.agentEntryPoint).map(
+      ({ definition }) => definition.meta.id,
+    )
     expect(tagged).toContain('openapi-description')
     expect(tagged).not.toContain('robots-txt')
   })
 
-  test('endpoints come from the check\'s typed evidence: rewording its details leaves the entry unchanged', async () => {
-    const target = { kind: 'domain' as const, domain: 'reworded.test', origin: 'https://reworded.test', url: 'https://reworded.test/' }
-    const probe = { url: 'https://reworded.test/mcp', source: 'server-card' as const, answered: true, authRequired: false, status: 200 }
+  test("endpoints come from the check's typed evidence: rewording its details leaves the entry unchanged", async () => {
+    const target = {
+      kind: 'domain' as const,
+      domain: 'reworded.test',
+      origin: 'https://reworded.test',
+      url: 'https://reworded.test/',
+    }
+    const probe = {
+      url: 'https://reworded.test/mcp',
+      source: 'server-card' as const,
+      answered: true,
+      authRequired: false,
+      status: 200,
+    }
     const outcome = mcpEndpointAdvertised.run({ mcpEndpoints: { probes: [probe] } }, { target })
     const seed = (details: string, scannedAt: string) =>
-      scanReport({ domain: 'reworded.test', score: 70, scannedAt, layers: [discoveryLayer([toCheckResult(mcpEndpointAdvertised.meta, { ...outcome, details })])] })
+      scanReport({
+        domain: 'reworded.test',
+        score: 70,
+        scannedAt,
+        layers: [discoveryLayer([toCheckResult(mcpEndpointAdvertised.meta, { ...outcome, details })])],
+      })
     const entry = async () => {
-      const { updatedAt: _updatedAt, oraScorecard: _oraScorecard, ...rest } = (await agents({ filter: 'publisherId = reworded.test' })).body.items[0]
+      const {
+        updatedAt: _updatedAt,
+        oraScorecard: _oraScorecard,
+        ...rest
+      } = (await agents({ filter: 'publisherId = reworded.test' })).body.items[0]
       return rest
     }
     await world.repository.insert(seed(outcome.details, '2025-03-01T00:00:00.000Z'), { ephemeral: false })
     const before = await entry()
-    expect(before).toMatchObject({ type: SERVER_CARD, mcpEndpoints: [{ url: 'https://reworded.test/mcp', source: 'server-card' }] })
-    await world.repository.insert(seed('Entirely different prose, naming no URL', '2025-04-01T00:00:00.000Z'), { ephemeral: false })
+    expect(before).toMatchObject({
+      type: SERVER_CARD,
+      mcpEndpoints: [{ url: 'https://reworded.test/mcp', source: 'server-card' }],
+    })
+    await world.repository.insert(seed('Entirely different prose, naming no URL', '2025-04-01T00:00:00.000Z'), {
+      ephemeral: false,
+    })
     expect(await entry()).toEqual(before)
     world.indexed += 1
   })
@@ -110,13 +153,23 @@ describe('the index follows the scans table', () => {
   })
 
   test('the entry follows the newest scan, a late update of an older one does not regress it, summaries flow in', async () => {
-    const older = await world.repository.insert(report({ domain: 'moved.test', name: 'Old Name', score: 90, scannedAt: '2025-01-01T00:00:00.000Z' }), { ephemeral: false })
-    const newer = await world.repository.insert(report({ domain: 'moved.test', name: 'New Name', score: 50, scannedAt: '2025-02-01T00:00:00.000Z' }), { ephemeral: false })
+    const older = await world.repository.insert(
+      report({ domain: 'moved.test', name: 'Old Name', score: 90, scannedAt: '2025-01-01T00:00:00.000Z' }),
+      { ephemeral: false },
+    )
+    const newer = await world.repository.insert(
+      report({ domain: 'moved.test', name: 'New Name', score: 50, scannedAt: '2025-02-01T00:00:00.000Z' }),
+      { ephemeral: false },
+    )
     const entry = async () => (await agents({ filter: 'publisherId = moved.test' })).body.items[0]
     expect(await entry()).toMatchObject({ displayName: 'New Name', oraScorecard: { score: 50, grade: 'C' } })
     await world.repository.update(older.id, { ...older.result!, name: 'Late Old Name' })
     expect(await entry()).toMatchObject({ displayName: 'New Name' })
-    await world.repository.update(newer.id, { ...newer.result!, score: 52 }, 'Agents can browse the catalogue but cannot check out.')
+    await world.repository.update(
+      newer.id,
+      { ...newer.result!, score: 52 },
+      'Agents can browse the catalogue but cannot check out.',
+    )
     const updated = await entry()
     expect(updated.oraScorecard.score).toBe(52)
     expect(updated.description).toContain('Agents can browse the catalogue but cannot check out.')
@@ -137,7 +190,12 @@ describe('descriptor, catalogs and the dump', () => {
       catalogDump: { method: 'GET', url: 'http://localhost:3000/api/ard/catalog.json' },
       attestation: { method: 'GET', url: 'http://localhost:3000/api/ard/attestation/{domain}' },
     })
-    expect(body.pagination).toEqual({ model: 'opaque-token', tokenField: 'pageToken', maxPageSize: 100, defaultPageSize: { search: 10, list: 20 } })
+    expect(body.pagination).toEqual({
+      model: 'opaque-token',
+      tokenField: 'pageToken',
+      maxPageSize: 100,
+      defaultPageSize: { search: 10, list: 20 },
+    })
     expect(body.search.filterFields).toEqual(['category', 'tags', 'type', 'grade', 'publisherId', 'identifier'])
     expect(body.list).toMatchObject({
       filterFields: ['type', 'displayName', 'publisherId', 'tags', 'updatedAt'],
@@ -146,7 +204,11 @@ describe('descriptor, catalogs and the dump', () => {
     })
     expect(body.explore.facetFields).toEqual(['category', 'tags', 'type', 'grade'])
     expect(body.federation).toEqual({ modes: ['auto', 'referrals', 'none'], default: 'auto', upstreams: [] })
-    expect(body.mediaTypes).toMatchObject({ registry: 'application/ai-registry+json', catalog: 'application/ai-catalog+json', attestation: 'application/jose' })
+    expect(body.mediaTypes).toMatchObject({
+      registry: 'application/ai-registry+json',
+      catalog: 'application/ai-catalog+json',
+      attestation: 'application/jose',
+    })
   })
 
   test('our AI catalog, at /api/ard/catalog and the well-known path', async () => {
@@ -177,7 +239,10 @@ describe('descriptor, catalogs and the dump', () => {
     const { response, body } = await send('/api/ard/catalog.json')
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
     expect(response.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600')
-    expect(body).toMatchObject({ version: CONTRACT_VERSION, publisher: { displayName: 'agent-readiness', identifier: 'localhost', url: 'http://localhost:3000' } })
+    expect(body).toMatchObject({
+      version: CONTRACT_VERSION,
+      publisher: { displayName: 'agent-readiness', identifier: 'localhost', url: 'http://localhost:3000' },
+    })
     expect(Number.isNaN(Date.parse(body.generatedAt))).toBe(false)
     expect(body.data).toHaveLength((await agents()).body.total)
     const ids = domains(body.data)
@@ -188,7 +253,9 @@ describe('descriptor, catalogs and the dump', () => {
   test('the dump streams in keyset batches without losing or repeating an entry', async () => {
     const { deps } = world.isolated
     const now = new Date('2026-01-01T00:00:00.000Z')
-    const batched = await new Response(await catalogDumpStream(deps.database.db, deps.config, deps.log, { batchSize: 4, now })).json()
+    const batched = await new Response(
+      await catalogDumpStream(deps.database.db, deps.config, deps.log, { batchSize: 4, now }),
+    ).json()
     const whole = await new Response(await catalogDumpStream(deps.database.db, deps.config, deps.log, { now })).json()
     expect(batched).toEqual(whole)
     expect(batched.data).toHaveLength(world.indexed)
@@ -200,7 +267,11 @@ describe('descriptor, catalogs and the dump', () => {
       const { status } = await send('/api/ard/explore', { method: 'POST', json: {}, ip })
       expect(status).toBe(400)
     }
-    const { status, response, body } = await send('/api/ard/search', { method: 'POST', json: { query: { text: 'shoes' } }, ip })
+    const { status, response, body } = await send('/api/ard/search', {
+      method: 'POST',
+      json: { query: { text: 'shoes' } },
+      ip,
+    })
     expect(status).toBe(429)
     expect(body.errorCode).toBe('RATE_LIMIT_EXCEEDED')
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)

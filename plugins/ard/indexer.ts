@@ -44,7 +44,11 @@ export function ardIndexer(config: ArdConfig, registry: Pick<CheckRegistry, 'che
   }
 }
 
-const KIND_NOUNS: Record<ScanReport['urlKind'], string> = { domain: 'website', mcp: 'MCP server', 'mcp-app': 'MCP App server' }
+const KIND_NOUNS: Record<ScanReport['urlKind'], string> = {
+  domain: 'website',
+  mcp: 'MCP server',
+  'mcp-app': 'MCP App server',
+}
 const KIND_TAGS: Record<ScanReport['urlKind'], string> = { domain: 'website', mcp: 'mcp-server', 'mcp-app': 'mcp-app' }
 
 /** One typical need per market category, phrased as an agent's user would: the seed of representativeQueries. */
@@ -80,7 +84,11 @@ function entryValues(row: IndexableScan, config: ArdConfig, entryPointChecks: re
   const kind = category ? `${category} ${KIND_NOUNS[report.urlKind]}` : KIND_NOUNS[report.urlKind]
   // The report carries no description of the site: a factual sentence from what the scan established, plus
   // the one-sentence verdict once the background analysis wrote it.
-  const description = [`${displayName}: ${kind} at ${row.domain}.`, `Agent readiness ${row.score}/100, grade ${row.grade}.`, row.agenticSummary]
+  const description = [
+    `${displayName}: ${kind} at ${row.domain}.`,
+    `Agent readiness ${row.score}/100, grade ${row.grade}.`,
+    row.agenticSummary,
+  ]
     .filter(Boolean)
     .join(' ')
   return {
@@ -126,7 +134,13 @@ function mcpEndpointsOf(report: ScanReport, checks: CheckResult[]): McpEndpoint[
   return [...found].map(([url, source]) => ({ url, source }))
 }
 
-function tagsOf(report: ScanReport, checks: CheckResult[], grade: string, hasMcp: boolean, entryPointChecks: readonly string[]): string[] {
+function tagsOf(
+  report: ScanReport,
+  checks: CheckResult[],
+  grade: string,
+  hasMcp: boolean,
+  entryPointChecks: readonly string[],
+): string[] {
   const passing = new Set(checks.filter((check) => check.status === 'pass').map((check) => check.id))
   const tags = [
     report.category,

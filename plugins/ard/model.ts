@@ -66,14 +66,24 @@ export const searchBody = z.object({
     .max(MAX_PAGE_SIZE)
     .default(SEARCH_PAGE_SIZE)
     .describe(`Results per page, 1-${MAX_PAGE_SIZE}, default ${SEARCH_PAGE_SIZE}`),
-  pageToken: z.string().max(1024).optional().describe('Opaque token of the previous page; only valid for the same query'),
+  pageToken: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe('Opaque token of the previous page; only valid for the same query'),
 })
 
 export type SearchBody = z.infer<typeof searchBody>
 
 const facetRequest = z.object({
   field: z.enum(FACET_FIELDS).describe(`One of ${FACET_FIELDS.join(', ')}`),
-  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(FACET_LIMIT).describe(`Buckets returned, default ${FACET_LIMIT}`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(FACET_LIMIT)
+    .describe(`Buckets returned, default ${FACET_LIMIT}`),
   minCount: z.number().int().min(1).default(1).describe('Buckets with fewer entries are left out'),
 })
 
@@ -84,7 +94,10 @@ export const exploreBody = z.object({
       .array(facetRequest)
       .min(1)
       .max(FACET_FIELDS.length)
-      .refine((facets) => new Set(facets.map((facet) => facet.field)).size === facets.length, 'each facet field may appear once'),
+      .refine(
+        (facets) => new Set(facets.map((facet) => facet.field)).size === facets.length,
+        'each facet field may appear once',
+      ),
   }),
 })
 
@@ -106,7 +119,11 @@ export const agentsQuery = z.object({
     .max(MAX_PAGE_SIZE)
     .default(LIST_PAGE_SIZE)
     .describe(`Entries per page, 1-${MAX_PAGE_SIZE}, default ${LIST_PAGE_SIZE}`),
-  pageToken: z.string().max(1024).optional().describe('Opaque token of the previous page; only valid for the same filter and order'),
+  pageToken: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe('Opaque token of the previous page; only valid for the same filter and order'),
 })
 
 export type AgentsQuery = z.infer<typeof agentsQuery>

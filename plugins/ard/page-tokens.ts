@@ -28,7 +28,8 @@ export class PageTokens {
     }
     const parsed = tokenPayload.safeParse(parseJson(Buffer.from(payload, 'base64url').toString('utf8')))
     if (!parsed.success) throw invalidToken('pageToken is not valid')
-    if (parsed.data.q !== scope) throw invalidToken('pageToken was issued for a different query; send the same query or no token')
+    if (parsed.data.q !== scope)
+      throw invalidToken('pageToken was issued for a different query; send the same query or no token')
     return parsed.data.o
   }
 
@@ -39,7 +40,9 @@ export class PageTokens {
   }
 
   private async mac(payload: string): Promise<string> {
-    return createHmac('sha256', await this.key()).update(`ard-page-token:v1:${payload}`).digest('base64url')
+    return createHmac('sha256', await this.key())
+      .update(`ard-page-token:v1:${payload}`)
+      .digest('base64url')
   }
 }
 

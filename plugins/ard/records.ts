@@ -15,9 +15,12 @@ export interface ArdContext {
 
 /** Every column but the search vector, which only matching reads. */
 /** Search vectors and discover's text are for matching only: never read back into a record. */
-export const ENTRY_COLUMNS = (({ search: _search, discoverSearch: _discoverSearch, discoverText: _discoverText, ...columns }) => columns)(
-  getTableColumns(ardEntries),
-)
+export const ENTRY_COLUMNS = (({
+  search: _search,
+  discoverSearch: _discoverSearch,
+  discoverText: _discoverText,
+  ...columns
+}) => columns)(getTableColumns(ardEntries))
 export type EntryRow = Omit<typeof ardEntries.$inferSelect, 'search' | 'discoverSearch' | 'discoverText'>
 
 /** `oraScorecard` carries score and grade only for a scored domain: never a fabricated 0/F. */
@@ -37,7 +40,13 @@ export function toArdRecord(row: EntryRow, config: ArdConfig): ArdRecord {
     mcpEndpoints: row.mcpEndpoints,
     trustManifest: {
       identity: row.identifier,
-      attestations: [{ type: 'agent-readiness-scorecard', uri: attestationUrl(config, row.domain), mediaType: ARD_MEDIA.attestation }],
+      attestations: [
+        {
+          type: 'agent-readiness-scorecard',
+          uri: attestationUrl(config, row.domain),
+          mediaType: ARD_MEDIA.attestation,
+        },
+      ],
     },
     oraScorecard: {
       ...(scored ? { score: row.score!, grade: row.grade as NonNullable<ArdRecord['oraScorecard']['grade']> } : {}),

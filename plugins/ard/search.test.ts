@@ -10,13 +10,19 @@ describe('POST /api/ard/search', () => {
     expect(status).toBe(200)
     expect(body.referrals).toEqual([])
     expect(body.pageToken).toBeUndefined()
-    expect(body.results[0]).toMatchObject({ identifier: 'urn:air:localhost:scorecard:trail-shoes.test', source: 'http://localhost:3000/api/ard' })
+    expect(body.results[0]).toMatchObject({
+      identifier: 'urn:air:localhost:scorecard:trail-shoes.test',
+      source: 'http://localhost:3000/api/ard',
+    })
     expect(domains(body.results)).toContain('city-shoes.test')
     const scores = body.results.map((result: { score: number }) => result.score)
     expect(scores.every((score: number) => Number.isInteger(score) && score >= 0 && score <= 100)).toBe(true)
     expect(scores).toEqual([...scores].sort((a, b) => b - a))
     // Both names match "shoes" alike; the more agent-ready site ranks first.
-    expect(domains((await search({ query: { text: 'shoes' } })).body.results).slice(0, 2)).toEqual(['trail-shoes.test', 'city-shoes.test'])
+    expect(domains((await search({ query: { text: 'shoes' } })).body.results).slice(0, 2)).toEqual([
+      'trail-shoes.test',
+      'city-shoes.test',
+    ])
     expect(domains((await search({ query: { text: 'deploy' } })).body.results)[0]).toBe('deploy.test')
     // Websearch syntax is honoured: an exact phrase, an exclusion.
     expect(domains((await search({ query: { text: '"shoe store"' } })).body.results)).toEqual(['city-shoes.test'])
@@ -33,17 +39,27 @@ describe('POST /api/ard/search', () => {
   test('filters: OR within a field, AND across fields, any-of for tags', async () => {
     const all = await dump()
     const matching = async (filter: Record<string, string | string[]>) =>
-      (await search({ query: { filter }, pageSize: 100 })).body.results.map((result: Entry) => result.publisherId).sort()
+      (await search({ query: { filter }, pageSize: 100 })).body.results
+        .map((result: Entry) => result.publisherId)
+        .sort()
     const expected = (keep: (entry: Entry) => boolean) => domains(all.filter(keep)).sort()
 
     const retailOrPayments = await matching({ category: ['ecommerce-retail', 'payments-fintech'] })
-    expect(retailOrPayments).toEqual(expected((entry) => entry.category === 'ecommerce-retail' || entry.category === 'payments-fintech'))
+    expect(retailOrPayments).toEqual(
+      expected((entry) => entry.category === 'ecommerce-retail' || entry.category === 'payments-fintech'),
+    )
     expect(retailOrPayments.length).toBeGreaterThan(2)
     expect(await matching({ category: 'ecommerce-retail', grade: 'A+' })).toEqual(['trail-shoes.test'])
-    expect(await matching({ tags: ['mcp', 'llms-txt'] })).toEqual(expected((entry) => entry.tags.includes('mcp') || entry.tags.includes('llms-txt')))
-    expect(await matching({ type: SERVER_CARD, tags: 'llms-txt' })).toEqual(expected((entry) => entry.type === SERVER_CARD && entry.tags.includes('llms-txt')))
+    expect(await matching({ tags: ['mcp', 'llms-txt'] })).toEqual(
+      expected((entry) => entry.tags.includes('mcp') || entry.tags.includes('llms-txt')),
+    )
+    expect(await matching({ type: SERVER_CARD, tags: 'llms-txt' })).toEqual(
+      expected((entry) => entry.type === SERVER_CARD && entry.tags.includes('llms-txt')),
+    )
     expect(await matching({ identifier: 'urn:air:localhost:scorecard:ledger.test' })).toEqual(['ledger.test'])
-    expect(await matching({ grade: ['A', 'A+'], publisherId: ['deploy.test', 'ledger.test', 'trail-shoes.test'] })).toEqual(['deploy.test', 'trail-shoes.test'])
+    expect(
+      await matching({ grade: ['A', 'A+'], publisherId: ['deploy.test', 'ledger.test', 'trail-shoes.test'] }),
+    ).toEqual(['deploy.test', 'trail-shoes.test'])
     const textAndFilter = await search({ query: { text: 'shoes', filter: { grade: 'D' } } })
     expect(domains(textAndFilter.body.results)).toEqual(['city-shoes.test'])
   })
@@ -118,11 +134,20 @@ describe('GET /api/ard/agents', () => {
   test.each([
     ['type = "application/mcp-server-card+json"', (entry: Entry) => entry.type === SERVER_CARD],
     ["type != 'application/mcp-server-card+json'", (entry: Entry) => entry.type !== SERVER_CARD],
-    ['publisherId = trail-shoes.test,ledger.test', (entry: Entry) => ['trail-shoes.test', 'ledger.test'].includes(entry.publisherId)],
-    ['tags = mcp AND displayName != "weather tools"', (entry: Entry) => entry.tags.includes('mcp') && entry.displayName !== 'Weather Tools'],
+    [
+      'publisherId = trail-shoes.test,ledger.test',
+      (entry: Entry) => ['trail-shoes.test', 'ledger.test'].includes(entry.publisherId),
+    ],
+    [
+      'tags = mcp AND displayName != "weather tools"',
+      (entry: Entry) => entry.tags.includes('mcp') && entry.displayName !== 'Weather Tools',
+    ],
     ['tags != website', (entry: Entry) => !entry.tags.includes('website')],
     ['displayName = "TRAILHEAD RUNNING SHOES"', (entry: Entry) => entry.displayName === 'Trailhead Running Shoes'],
-    ['displayName >= m and displayName < r', (entry: Entry) => entry.displayName.toLowerCase() >= 'm' && entry.displayName.toLowerCase() < 'r'],
+    [
+      'displayName >= m and displayName < r',
+      (entry: Entry) => entry.displayName.toLowerCase() >= 'm' && entry.displayName.toLowerCase() < 'r',
+    ],
     ['updatedAt > 2000-01-01', () => true],
     ['updatedAt <= 2000-01-01T00:00:00Z', () => false],
     ['   ', () => true],
@@ -137,12 +162,18 @@ describe('GET /api/ard/agents', () => {
   test.each([
     ['identifier', (a: Entry, b: Entry) => (a.identifier < b.identifier ? -1 : 1)],
     ['identifier DESC', (a: Entry, b: Entry) => (a.identifier < b.identifier ? 1 : -1)],
-    ['displayName desc', (a: Entry, b: Entry) => b.displayName.toLowerCase().localeCompare(a.displayName.toLowerCase())],
+    [
+      'displayName desc',
+      (a: Entry, b: Entry) => b.displayName.toLowerCase().localeCompare(a.displayName.toLowerCase()),
+    ],
   ])('orderBy %s', async (orderBy, compare) => {
     const { body } = await agents({ orderBy, pageSize: 100 })
     const order = (await dump()).sort(compare)
     if (orderBy.startsWith('identifier')) expect(domains(body.items)).toEqual(domains(order))
-    else expect(body.items.map((item: Entry) => item.displayName.toLowerCase())).toEqual(order.map((entry) => entry.displayName.toLowerCase()))
+    else
+      expect(body.items.map((item: Entry) => item.displayName.toLowerCase())).toEqual(
+        order.map((entry) => entry.displayName.toLowerCase()),
+      )
   })
 
   test.each([
@@ -170,7 +201,9 @@ describe('GET /api/ard/agents', () => {
     ['filter', ['type = a', 'type = b'], 'filter'],
   ])('400 INVALID_ARGUMENT: %s=%s', async (parameter, value, mentioned) => {
     const values = typeof value === 'string' ? [value] : value
-    const { status, body } = await send(`/api/ard/agents?${new URLSearchParams(values.map((each) => [parameter, each]))}`)
+    const { status, body } = await send(
+      `/api/ard/agents?${new URLSearchParams(values.map((each) => [parameter, each]))}`,
+    )
     expect(status).toBe(400)
     expect(body.errorCode).toBe('INVALID_ARGUMENT')
     expect(body.message).toContain(mentioned)
@@ -205,7 +238,9 @@ describe('paging returns every entry exactly once (property)', () => {
           : search({ query, pageSize, ...(pageToken ? { pageToken } : {}) })
       const reference = await fetchPage(100)
       expect(reference.status).toBe(200)
-      const expected: string[] = (listing ? reference.body.items : reference.body.results).map((entry: Entry) => entry.identifier)
+      const expected: string[] = (listing ? reference.body.items : reference.body.results).map(
+        (entry: Entry) => entry.identifier,
+      )
       expect(expected.length).toBeGreaterThan(1)
       if (listing) expect(reference.body.total).toBe(expected.length)
 
@@ -233,26 +268,38 @@ describe('POST /api/ard/explore', () => {
   test('facet counts per field over the whole index', async () => {
     const all = await dump()
     const { status, body } = await explore({
-      resultType: { facets: [{ field: 'category', limit: 100 }, { field: 'type' }, { field: 'grade' }, { field: 'tags', limit: 2 }] },
+      resultType: {
+        facets: [{ field: 'category', limit: 100 }, { field: 'type' }, { field: 'grade' }, { field: 'tags', limit: 2 }],
+      },
     })
     expect(status).toBe(200)
     expect(body.resultType).toBe('facets')
     const tally = (values: (string | undefined)[]) => {
       const counts = new Map<string, number>()
       for (const value of values) if (value !== undefined) counts.set(value, (counts.get(value) ?? 0) + 1)
-      return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1))
+      return [...counts]
+        .map(([value, count]) => ({ value, count }))
+        .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1))
     }
     expect(body.facets.category).toEqual({ buckets: tally(all.map((entry) => entry.category)), otherCount: 0 })
     expect(body.facets.type).toEqual({ buckets: tally(all.map((entry) => entry.type)), otherCount: 0 })
     expect(body.facets.grade).toEqual({ buckets: tally(all.map((entry) => entry.oraScorecard.grade)), otherCount: 0 })
     const tags = tally(all.flatMap((entry) => entry.tags))
-    expect(body.facets.tags).toEqual({ buckets: tags.slice(0, 2), otherCount: tags.slice(2).reduce((sum, tag) => sum + tag.count, 0) })
+    expect(body.facets.tags).toEqual({
+      buckets: tags.slice(0, 2),
+      otherCount: tags.slice(2).reduce((sum, tag) => sum + tag.count, 0),
+    })
   })
 
   test('minCount and a query narrow the counted entries', async () => {
     const all = await dump()
-    const { body } = await explore({ query: { filter: { type: [SERVER_CARD] } }, resultType: { facets: [{ field: 'type' }, { field: 'tags', minCount: 3 }] } })
-    expect(body.facets.type.buckets).toEqual([{ value: SERVER_CARD, count: all.filter((entry) => entry.type === SERVER_CARD).length }])
+    const { body } = await explore({
+      query: { filter: { type: [SERVER_CARD] } },
+      resultType: { facets: [{ field: 'type' }, { field: 'tags', minCount: 3 }] },
+    })
+    expect(body.facets.type.buckets).toEqual([
+      { value: SERVER_CARD, count: all.filter((entry) => entry.type === SERVER_CARD).length },
+    ])
     expect(body.facets.tags.buckets.every((bucket: { count: number }) => bucket.count >= 3)).toBe(true)
     expect(body.facets.tags.buckets.map((bucket: { value: string }) => bucket.value)).toContain('mcp')
     const text = (await explore({ query: { text: 'shoes' }, resultType: { facets: [{ field: 'category' }] } })).body

@@ -110,7 +110,11 @@ async function facetGroups(
   minCount: number,
 ): Promise<{ value: string; count: number }[]> {
   if (field === 'tags') {
-    const tags = db.select({ value: sql<string>`unnest(${ardEntries.tags})`.as('value') }).from(ardEntries).where(where).as('tags')
+    const tags = db
+      .select({ value: sql<string>`unnest(${ardEntries.tags})`.as('value') })
+      .from(ardEntries)
+      .where(where)
+      .as('tags')
     return db
       .select({ value: tags.value, count: count() })
       .from(tags)

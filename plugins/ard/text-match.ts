@@ -35,8 +35,14 @@ export function textMatch(text: string): TextMatch {
   const words = [...new Set(trimmed.split(/\s+/))].slice(0, MAX_WORDS)
   const query = tsquery(words.join(' or '))
   const terms = words.map(tsquery)
-  const matched = sql.join(terms.map((term) => sql`(${ardEntries.search} @@ ${term})::int`), sql` + `)
-  const counted = sql.join(terms.map((term) => sql`(numnode(${term}) > 0)::int`), sql` + `)
+  const matched = sql.join(
+    terms.map((term) => sql`(${ardEntries.search} @@ ${term})::int`),
+    sql` + `,
+  )
+  const counted = sql.join(
+    terms.map((term) => sql`(numnode(${term}) > 0)::int`),
+    sql` + `,
+  )
   return {
     where: sql`${ardEntries.search} @@ ${query}`,
     relevance: sql<number>`((${matched})::float8 / greatest(${counted}, 1) * ${strength(query)})`,

@@ -26,8 +26,7 @@ export function badgePlugin({ context, scans }: BadgeNeeds) {
       detail: {
         tags: ['Scan'],
         summary: "SVG badge of a domain's score and grade",
-        description:
-          `An \`image/svg+xml\` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname); \`mcp\` names one of the domain's MCP servers, whose own report the badge then shows. Cached ${cacheLifetime(BADGE_CACHE_SECONDS)}; partial and ephemeral results are \`no-store\`. 404 \`NOT_FOUND\` when the domain has no score. ${describeIpLimit('badge')}.`,
+        description: `An \`image/svg+xml\` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname); \`mcp\` names one of the domain's MCP servers, whose own report the badge then shows. Cached ${cacheLifetime(BADGE_CACHE_SECONDS)}; partial and ephemeral results are \`no-store\`. 404 \`NOT_FOUND\` when the domain has no score. ${describeIpLimit('badge')}.`,
         responses: badgeResponses,
         ...wire({ answers: { 200: ['Cache-Control'] } }),
       },

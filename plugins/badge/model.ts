@@ -9,7 +9,9 @@ export const badgeQuery = z.object({
     .string()
     .max(2048)
     .optional()
-    .describe("An MCP server's URL on this domain: the badge of that server's own report instead of the domain's newest scan"),
+    .describe(
+      "An MCP server's URL on this domain: the badge of that server's own report instead of the domain's newest scan",
+    ),
 })
 
 /**

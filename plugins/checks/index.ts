@@ -34,12 +34,14 @@ export function checksPlugin(deps: ChecksNeeds) {
       detail: {
         tags: ['Checks'],
         summary: 'Catalog of every check',
-        description:
-          `Generated from the checks' own metadata. Byte-stable between check-set changes (ETag), CORS \`*\`, cacheable for ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('checksCatalog')}.`,
+        description: `Generated from the checks' own metadata. Byte-stable between check-set changes (ETag), CORS \`*\`, cacheable for ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('checksCatalog')}.`,
         ...wire({
           answers: {
             200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'],
-            304: { description: 'Not modified (If-None-Match matched the ETag)', headers: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'] },
+            304: {
+              description: 'Not modified (If-None-Match matched the ETag)',
+              headers: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'],
+            },
           },
         }),
       },

@@ -6,5 +6,7 @@ export { checkCatalogSchema as checkCatalog } from '../../core/engine/catalog.ts
 export const catalogQuery = z.object({
   include: commaList
     .optional()
-    .describe('Comma list; `essentials` adds essentialsTier, essentialsBonusOnly and essentialsExcluded to every check'),
+    .describe(
+      'Comma list; `essentials` adds essentialsTier, essentialsBonusOnly and essentialsExcluded to every check',
+    ),
 })

@@ -61,9 +61,15 @@ export class OutboxMailer {
       })
     } catch (error) {
       const lastError = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH)
-      await this.deps.database.db.update(outbox).set({ status: 'failed', attempts, lastError }).where(eq(outbox.id, row.id))
+      await this.deps.database.db
+        .update(outbox)
+        .set({ status: 'failed', attempts, lastError })
+        .where(eq(outbox.id, row.id))
       // The address and the text stay in the table: they are personal data, and the log is read more widely.
-      this.deps.log.warn({ outboxId: row.id, kind: row.kind, attempt: row.attempts + 1, error: lastError }, 'mail not sent')
+      this.deps.log.warn(
+        { outboxId: row.id, kind: row.kind, attempt: row.attempts + 1, error: lastError },
+        'mail not sent',
+      )
       return false
     }
     await this.deps.database.db
@@ -98,10 +104,15 @@ export class ContactService {
       .values(mails.map((mail) => ({ ...mail, status })))
       .returning()
     if (!this.mailer.configured) {
-      this.deps.log.info({ outboxIds: rows.map((row) => row.id), kinds: rows.map((row) => row.kind) }, 'contact form: no SMTP_URL, mails kept in the outbox table')
+      this.deps.log.info(
+        { outboxIds: rows.map((row) => row.id), kinds: rows.map((row) => row.kind) },
+        'contact form: no SMTP_URL, mails kept in the outbox table',
+      )
       return { ok: true }
     }
-    const delivered = await Promise.all(rows.map(async (row) => ({ kind: row.kind, sent: await this.mailer.deliver(row) })))
+    const delivered = await Promise.all(
+      rows.map(async (row) => ({ kind: row.kind, sent: await this.mailer.deliver(row) })),
+    )
     if (delivered.some((mail) => mail.kind === INQUIRY && !mail.sent)) {
       throw new AppError('MAIL_FAILED', {
         message: 'The mail server did not accept your message; it is kept and its delivery will be retried',
@@ -197,7 +208,10 @@ export class OutboxRetrier {
       for (const row of await this.dueRows(now)) {
         if (await this.mailer.deliver(row)) sent++
         else if (row.attempts + 1 >= this.maxAttempts) {
-          this.deps.log.error({ outboxId: row.id, kind: row.kind, attempts: row.attempts + 1 }, 'outbox retry: giving up on a mail')
+          this.deps.log.error(
+            { outboxId: row.id, kind: row.kind, attempts: row.attempts + 1 },
+            'outbox retry: giving up on a mail',
+          )
         }
       }
       return sent

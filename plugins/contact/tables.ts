@@ -14,7 +14,9 @@ export const outbox = pgTable(
     replyTo: text('reply_to'),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
-    status: text('status', { enum: ['pending', 'sent', 'failed', 'unconfigured'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'unconfigured'] })
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -12,7 +12,9 @@ import { discoverPlugin } from './index.ts'
  * A tests/helpers.ts app uses DATABASE_URL when set, a database other test files (and earlier runs) write to as
  * well: every word a query asks for is derived from a random word of this run, so nothing else can match.
  */
-const word = `zq${randomUUID().replace(/[^a-f]/g, '').slice(0, 8)}`
+const word = `zq${randomUUID()
+  .replace(/[^a-f]/g, '')
+  .slice(0, 8)}`
 const term = (name: string) => `${word}${name}`
 const domain = (label: string) => `${label}.${word}.test`
 
@@ -45,7 +47,9 @@ afterAll(() => handle.close())
 /** Each call comes from its own forwarded IP, so the open-read limit never interferes. */
 async function discover(query: string) {
   nextIp += 1
-  const response = await app.handle(request(`/api/discover?${query}`, { headers: { 'x-forwarded-for': `10.9.${nextIp >> 8}.${nextIp & 255}` } }))
+  const response = await app.handle(
+    request(`/api/discover?${query}`, { headers: { 'x-forwarded-for': `10.9.${nextIp >> 8}.${nextIp & 255}` } }),
+  )
   return { response, status: response.status, body: await response.json() }
 }
 
@@ -121,7 +125,10 @@ describe('GET /api/discover', () => {
   test('ephemeral results are never found', async () => {
     const { body } = await discover(intent(`${word} ${term('tunnel')}`, '&limit=50'))
     expect(domains(body.results)).not.toContain(domain('tunnel'))
-    expect((await discover(intent(`"${word} ${term('kayak')} ${term('tunnel')}"`))).body).toMatchObject({ results: [], total: 0 })
+    expect((await discover(intent(`"${word} ${term('kayak')} ${term('tunnel')}"`))).body).toMatchObject({
+      results: [],
+      total: 0,
+    })
   })
 
   test('answers are cached for 5 minutes in the shared store, per intent and limit', async () => {

@@ -54,10 +54,14 @@ export function intentMatch(text: string): IntentMatch {
     const query = tsquery(trimmed)
     return { where: sql`${vector} @@ ${query}`, relevance: sql<number>`((1 + ${strength(query)}) / 2)` }
   }
-  const words = [...new Set(trimmed.split(/\s+/).map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean))].slice(
-    0,
-    MAX_WORDS,
-  )
+  const words = [
+    ...new Set(
+      trimmed
+        .split(/\s+/)
+        .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+        .filter(Boolean),
+    ),
+  ].slice(0, MAX_WORDS)
   // Nothing but punctuation (or undecodable text): no word to look for, so nothing matches.
   if (words.length === 0) return { where: sql`false`, relevance: sql<number>`0::float8` }
   const plans = words.map(planWord)
@@ -68,7 +72,14 @@ export function intentMatch(text: string): IntentMatch {
   const where = sql.join(
     [
       sql`${vector} @@ ${everything}`,
-      ...(categories.length > 0 ? [sql`${ardEntries.category} in (${sql.join(categories.map((slug) => sql`${slug}`), sql`, `)})`] : []),
+      ...(categories.length > 0
+        ? [
+            sql`${ardEntries.category} in (${sql.join(
+              categories.map((slug) => sql`${slug}`),
+              sql`, `,
+            )})`,
+          ]
+        : []),
       ...plans.flatMap((plan) => (plan.nearMiss ? [plan.nearMiss] : [])),
     ],
     sql` or `,
@@ -96,16 +107,24 @@ function planWord(word: string): WordPlan {
   const synonyms = synonymsOf(word)
   const categories = categoriesForWord(word)
   const cases: SQL[] = [sql`when ${vector} @@ ${own} then ${CREDIT.word}::float8`]
-  if (synonyms.length > 0) cases.push(sql`when ${vector} @@ ${tsquery(synonyms.join(' or '))} then ${CREDIT.synonym}::float8`)
+  if (synonyms.length > 0)
+    cases.push(sql`when ${vector} @@ ${tsquery(synonyms.join(' or '))} then ${CREDIT.synonym}::float8`)
   if (categories.length > 0) {
-    cases.push(sql`when ${ardEntries.category} in (${sql.join(categories.map((slug) => sql`${slug}`), sql`, `)}) then ${CREDIT.category}::float8`)
+    cases.push(
+      sql`when ${ardEntries.category} in (${sql.join(
+        categories.map((slug) => sql`${slug}`),
+        sql`, `,
+      )}) then ${CREDIT.category}::float8`,
+    )
   }
   let nearMiss: SQL | null = null
   const lower = word.toLowerCase()
   if (lower.length >= MIN_FUZZY_LENGTH && /^[\p{L}\p{N}]+$/u.test(lower)) {
     // Only a word the index does not contain is taken for a typo: a known word means what it says.
     nearMiss = sql`(numnode(${own}) > 0 and not exists (select 1 from ${ardEntries} known where known.discover_search @@ ${own}) and ${lower}::text <<% ${ardEntries.discoverText})`
-    cases.push(sql`when ${nearMiss} then ${CREDIT.nearMiss} * strict_word_similarity(${lower}::text, ${ardEntries.discoverText})::float8`)
+    cases.push(
+      sql`when ${nearMiss} then ${CREDIT.nearMiss} * strict_word_similarity(${lower}::text, ${ardEntries.discoverText})::float8`,
+    )
   }
   const hasMeaning = synonyms.length > 0 || categories.length > 0
   return {

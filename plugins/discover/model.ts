@@ -34,7 +34,9 @@ export const discoverResult = z.object({
     .number()
     .min(0)
     .max(1)
-    .describe('Relevance of the entry to the intent, 0..1 (share of the intent met x full-text rank, independent of readiness)'),
+    .describe(
+      'Relevance of the entry to the intent, 0..1 (share of the intent met x full-text rank, independent of readiness)',
+    ),
 })
 
 export type DiscoverResult = z.infer<typeof discoverResult>

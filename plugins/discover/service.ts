@@ -23,7 +23,9 @@ export type Discover = (query: DiscoverQuery) => Promise<DiscoverResponse>
  * own intent.
  */
 export async function discover(deps: DiscoverDeps, query: DiscoverQuery): Promise<DiscoverResponse> {
-  const key = `discover:v2:${createHash('sha256').update(JSON.stringify([query.intent.replace(/\s+/g, ' '), query.limit])).digest('base64url')}`
+  const key = `discover:v2:${createHash('sha256')
+    .update(JSON.stringify([query.intent.replace(/\s+/g, ' '), query.limit]))
+    .digest('base64url')}`
   const cached = await readCached(deps, key)
   if (cached) return { intent: query.intent, ...cached }
   const answer = await rankByIntent(deps.database.db, query)

@@ -28,57 +28,64 @@ Every response carries \`X-Request-Id\` (the caller's own when it is 8-128 chara
 Optional authentication: \`Authorization: Bearer <api_key>\` (keys are issued by the operators). An unrecognised key on scan routes is treated as anonymous.`
 
 export function docsPlugin(config: Readonly<Config>) {
-  return new Elysia({ name: 'docs' })
-    // The generated document declares statuses from the routes' schemas and no headers; completeDocument adds what
-    // the wire carries (core/openapi.ts). Local to this plugin, so only /openapi.json pays for the hook.
-    .onAfterHandle(({ path, responseValue, set }) => {
-      if (path === '/openapi.json' && typeof responseValue === 'object' && responseValue !== null && !(responseValue instanceof Response)) {
-        // Public metadata: browser-based agents on other origins may read it (no credentials, nothing secret).
-        set.headers['access-control-allow-origin'] = '*'
-        return completeDocument(responseValue)
-      }
-    })
-    .get(
-      '/swagger/assets/:file',
-      ({ params, status }) => {
-        const type = SWAGGER_ASSETS[params.file as keyof typeof SWAGGER_ASSETS]
-        if (!type) return status(404, 'Not found')
-        return new Response(Bun.file(join(swaggerDist, params.file)), {
-          headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' },
-        })
-      },
-      { detail: { hide: true } },
-    )
-    .use(
-      openapi({
-        path: '/swagger',
-        specPath: '/openapi.json',
-        provider: 'swagger-ui',
-        swagger: {
-          cdn: '/swagger/assets/swagger-ui-bundle.js',
-          theme: '/swagger/assets/swagger-ui.css',
-          autoDarkMode: false,
+  return (
+    new Elysia({ name: 'docs' })
+      // The generated document declares statuses from the routes' schemas and no headers; completeDocument adds what
+      // the wire carries (core/openapi.ts). Local to this plugin, so only /openapi.json pays for the hook.
+      .onAfterHandle(({ path, responseValue, set }) => {
+        if (
+          path === '/openapi.json' &&
+          typeof responseValue === 'object' &&
+          responseValue !== null &&
+          !(responseValue instanceof Response)
+        ) {
+          // Public metadata: browser-based agents on other origins may read it (no credentials, nothing secret).
+          set.headers['access-control-allow-origin'] = '*'
+          return completeDocument(responseValue)
+        }
+      })
+      .get(
+        '/swagger/assets/:file',
+        ({ params, status }) => {
+          const type = SWAGGER_ASSETS[params.file as keyof typeof SWAGGER_ASSETS]
+          if (!type) return status(404, 'Not found')
+          return new Response(Bun.file(join(swaggerDist, params.file)), {
+            headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' },
+          })
         },
-        mapJsonSchema: {
-          zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }),
-        },
-        // The /.well-known/* documents are part of the API; the plugin would otherwise skip every path with a dot.
-        exclude: { staticFile: false, paths: ['/swagger', '/swagger/assets/:file', '/openapi.json'] },
-        documentation: {
-          info: { title: SERVICE_NAME, version: CONTRACT_VERSION, description: API_DESCRIPTION },
-          servers: [{ url: config.publicBaseUrl }],
-          components: {
-            securitySchemes: {
-              bearerKey: {
-                type: 'http',
-                scheme: 'bearer',
-                description: 'Scan or partner key issued by the operators (optional on every read and scan route).',
+        { detail: { hide: true } },
+      )
+      .use(
+        openapi({
+          path: '/swagger',
+          specPath: '/openapi.json',
+          provider: 'swagger-ui',
+          swagger: {
+            cdn: '/swagger/assets/swagger-ui-bundle.js',
+            theme: '/swagger/assets/swagger-ui.css',
+            autoDarkMode: false,
+          },
+          mapJsonSchema: {
+            zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }),
+          },
+          // The /.well-known/* documents are part of the API; the plugin would otherwise skip every path with a dot.
+          exclude: { staticFile: false, paths: ['/swagger', '/swagger/assets/:file', '/openapi.json'] },
+          documentation: {
+            info: { title: SERVICE_NAME, version: CONTRACT_VERSION, description: API_DESCRIPTION },
+            servers: [{ url: config.publicBaseUrl }],
+            components: {
+              securitySchemes: {
+                bearerKey: {
+                  type: 'http',
+                  scheme: 'bearer',
+                  description: 'Scan or partner key issued by the operators (optional on every read and scan route).',
+                },
               },
             },
           },
-        },
-      }),
-    )
+        }),
+      )
+  )
 }
 
 export const docsFeature = defineFeature<Pick<KernelPieces, 'config'>>()({

@@ -28,11 +28,16 @@ const LEGACY_NOTE = Object.entries(LEGACY_STAGES)
   .map(([legacy, stage]) => `\`${legacy}\` -> \`${stage}\``)
   .join(', ')
 
-type FeedbackNeeds = Pick<KernelPieces, 'context' | 'database' | 'registry' | 'store' | 'secrets'> & { scans: ScanRepository }
+type FeedbackNeeds = Pick<KernelPieces, 'context' | 'database' | 'registry' | 'store' | 'secrets'> & {
+  scans: ScanRepository
+}
 
 type FeedbackProvides = { verification: AgentVerification; feedbackService: FeedbackService }
 
-export function feedbackPlugin({ context, feedbackService: service }: Pick<FeedbackNeeds, 'context'> & FeedbackProvides) {
+export function feedbackPlugin({
+  context,
+  feedbackService: service,
+}: Pick<FeedbackNeeds, 'context'> & FeedbackProvides) {
   return new Elysia({ name: 'feedback' })
     .use(context)
     .post('/api/feedback/check', ({ body }) => service.submitCheckFeedback(body), {
@@ -90,8 +95,7 @@ export function feedbackPlugin({ context, feedbackService: service }: Pick<Feedb
           ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Feedback'],
           summary: "Statistics of agents' feedback on a domain",
-          description:
-            `FeedbackStats over every AgentFeedback report of the domain: \`total\`; \`outcomes\` \`{ success, partial_failure, failure }\` and \`recommendations\` \`{ recommend, neutral, not_recommend }\` as counts; \`success_rate\` = success / total and \`recommend_rate\` = recommend / total, 0-1 with three decimals (0 when there are no reports). 400 \`INVALID_DOMAIN\`. Cached ${cacheLifetime(READ_CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with the other open reads.`,
+          description: `FeedbackStats over every AgentFeedback report of the domain: \`total\`; \`outcomes\` \`{ success, partial_failure, failure }\` and \`recommendations\` \`{ recommend, neutral, not_recommend }\` as counts; \`success_rate\` = success / total and \`recommend_rate\` = recommend / total, 0-1 with three decimals (0 when there are no reports). 400 \`INVALID_DOMAIN\`. Cached ${cacheLifetime(READ_CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with the other open reads.`,
         },
       },
     )

@@ -28,7 +28,9 @@ export const verificationChallenge = z
     challenge: z.object({
       instructions: z.string().describe('What to compute and how to submit it'),
       data: z.object({
-        items: z.array(z.string()).describe('40 items in random order: lower-case words (a-z only) and decimal integers'),
+        items: z
+          .array(z.string())
+          .describe('40 items in random order: lower-case words (a-z only) and decimal integers'),
         modulus: z.number().int().describe('The modulus of steps B and C'),
       }),
       steps: z.array(z.string()).describe('The exact transformations, in order'),
@@ -44,21 +46,36 @@ const verificationToken = z.string().min(1).max(256).describe('Token from the `g
 const verificationAnswer = z.string().min(1).max(512).describe('The solved challenge answer (`A:B:C:D`)')
 
 export const checkFeedbackBody = z.object({
-  reporterType: z.enum(checkFeedback.reporterType.enumValues).describe('`human` or `agent`; agents must pass agent verification'),
+  reporterType: z
+    .enum(checkFeedback.reporterType.enumValues)
+    .describe('`human` or `agent`; agents must pass agent verification'),
   domain,
   checkId: z.string().trim().min(1).max(100).describe('Check id from the catalog (GET /api/checks)'),
   reason: z.enum(checkFeedback.reason.enumValues).describe('What is wrong with the result'),
-  message: z.string().trim().min(1).max(MAX_FEEDBACK_MESSAGE).describe(`What is wrong, at most ${MAX_FEEDBACK_MESSAGE} characters`),
+  message: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_FEEDBACK_MESSAGE)
+    .describe(`What is wrong, at most ${MAX_FEEDBACK_MESSAGE} characters`),
   mcpUrl: z
     .string()
     .trim()
     .min(1)
     .max(2048)
     .optional()
-    .describe('MCP bundles report one result per server: the server the report is about (default: the first result of the check)'),
-  reporterEmail: z.email().max(254).optional().describe('Humans only, optional: where to tell you about the fix. Rejected for agents'),
+    .describe(
+      'MCP bundles report one result per server: the server the report is about (default: the first result of the check)',
+    ),
+  reporterEmail: z
+    .email()
+    .max(254)
+    .optional()
+    .describe('Humans only, optional: where to tell you about the fix. Rejected for agents'),
   agentId: agentId.optional().describe('Agents only, required: agent identifier'),
-  verificationToken: verificationToken.optional().describe('Agents only, required: token from the `get_verification_challenge` MCP tool'),
+  verificationToken: verificationToken
+    .optional()
+    .describe('Agents only, required: token from the `get_verification_challenge` MCP tool'),
   verificationAnswer: verificationAnswer.optional().describe('Agents only, required: the solved challenge answer'),
 })
 
@@ -78,7 +95,10 @@ export type FeedbackStage = (typeof FEEDBACK_STAGES)[number]
  * and operating the product's interfaces (API, MCP, auth handshakes), which the current taxonomy calls `access`;
  * `in-agent-experience` is what is now `experience`.
  */
-export const LEGACY_STAGES = { integration: 'access', 'in-agent-experience': 'experience' } as const satisfies Record<string, FeedbackStage>
+export const LEGACY_STAGES = { integration: 'access', 'in-agent-experience': 'experience' } as const satisfies Record<
+  string,
+  FeedbackStage
+>
 
 const stageScore = z.number().int().min(1).max(5)
 
@@ -105,9 +125,19 @@ export const agentFeedbackInput = z.object({
   domain,
   agent_id: agentId,
   user_intent: z.string().trim().min(1).max(MAX_FEEDBACK_MESSAGE).describe("The user's original request"),
-  task_description: z.string().trim().min(1).max(MAX_FEEDBACK_MESSAGE).describe('What the agent tried to do on the domain'),
+  task_description: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_FEEDBACK_MESSAGE)
+    .describe('What the agent tried to do on the domain'),
   outcome: outcome.describe('How the task went'),
-  content: z.string().trim().min(1).max(MAX_FEEDBACK_MESSAGE).describe(`The report, at most ${MAX_FEEDBACK_MESSAGE} characters`),
+  content: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_FEEDBACK_MESSAGE)
+    .describe(`The report, at most ${MAX_FEEDBACK_MESSAGE} characters`),
   friction_points: z
     .array(z.string().trim().min(1).max(300))
     .max(20)
@@ -137,7 +167,7 @@ export const agentFeedbackRecord = z
       .describe('Per-stage scores 1-5 under the current stage names (legacy keys were mapped when stored)'),
     created_at: z.string().describe('ISO 8601'),
   })
-  .describe('AgentFeedback: one agent\'s report of how a task on the domain went')
+  .describe("AgentFeedback: one agent's report of how a task on the domain went")
 
 export type AgentFeedback = z.infer<typeof agentFeedbackRecord>
 
@@ -153,7 +183,13 @@ export const feedbackListQuery = z.object({
     .max(MAX_FEEDBACK_PAGE)
     .default(DEFAULT_FEEDBACK_PAGE)
     .describe(`Reports per page, 1-${MAX_FEEDBACK_PAGE}, default ${DEFAULT_FEEDBACK_PAGE}`),
-  offset: z.coerce.number().int().min(0).max(MAX_FEEDBACK_OFFSET).default(0).describe(`Reports to skip, at most ${MAX_FEEDBACK_OFFSET}`),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_FEEDBACK_OFFSET)
+    .default(0)
+    .describe(`Reports to skip, at most ${MAX_FEEDBACK_OFFSET}`),
 })
 
 export const agentFeedbackList = z.object({

@@ -42,7 +42,10 @@ export class FeedbackService {
     const reporter = reporterOf(input)
     const { domain } = normalizeInput(input.domain)
     if (!this.deps.registry.has(input.checkId)) {
-      throw new AppError('UNKNOWN_CHECK_IDS', { message: `Unknown check id: ${input.checkId}`, details: { unknownIds: [input.checkId] } })
+      throw new AppError('UNKNOWN_CHECK_IDS', {
+        message: `Unknown check id: ${input.checkId}`,
+        details: { unknownIds: [input.checkId] },
+      })
     }
     const scan = await this.scans.latest(domain)
     if (!scan?.result) throw new AppError('NOT_FOUND', { message: `${domain} has not been scanned` })
@@ -54,7 +57,8 @@ export class FeedbackService {
         message: `The latest scan of ${domain} has no result for ${input.checkId}${input.mcpUrl ? ` on ${input.mcpUrl}` : ''}`,
       })
     }
-    if (reporter.type === 'agent') await this.verification.verify(reporter.verificationToken, reporter.verificationAnswer)
+    if (reporter.type === 'agent')
+      await this.verification.verify(reporter.verificationToken, reporter.verificationAnswer)
     const [row] = await this.db
       .insert(checkFeedback)
       .values({
@@ -100,7 +104,10 @@ export class FeedbackService {
   }
 
   /** Newest first. */
-  async listAgentFeedback(domain: string, page: { limit: number; offset: number }): Promise<{ items: AgentFeedback[]; total: number }> {
+  async listAgentFeedback(
+    domain: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: AgentFeedback[]; total: number }> {
     const host = normalizeInput(domain).domain
     const [rows, [counted]] = await Promise.all([
       this.db
@@ -131,7 +138,15 @@ export class FeedbackService {
       })
       .from(agentFeedback)
       .where(eq(agentFeedback.domain, host))
-    const { total = 0, success = 0, partial_failure = 0, failure = 0, recommend = 0, neutral = 0, not_recommend = 0 } = row ?? {}
+    const {
+      total = 0,
+      success = 0,
+      partial_failure = 0,
+      failure = 0,
+      recommend = 0,
+      neutral = 0,
+      not_recommend = 0,
+    } = row ?? {}
     return {
       domain: host,
       total,
@@ -167,7 +182,12 @@ function reporterOf(input: CheckFeedbackInput): Reporter {
     for (const [path, value] of Object.entries(agentFields)) {
       if (value === undefined) issues.push({ path, message: 'required for reporterType agent' })
     }
-    if (issues.length === 0 && agentId !== undefined && verificationToken !== undefined && verificationAnswer !== undefined) {
+    if (
+      issues.length === 0 &&
+      agentId !== undefined &&
+      verificationToken !== undefined &&
+      verificationAnswer !== undefined
+    ) {
       return { type: 'agent', agentId, verificationToken, verificationAnswer }
     }
   }
@@ -182,7 +202,8 @@ function canonicalLayerScores(input: LayerScoresInput): Partial<Record<FeedbackS
   for (const [legacy, stage] of Object.entries(LEGACY_STAGES) as [keyof typeof LEGACY_STAGES, FeedbackStage][]) {
     const value = input[legacy]
     if (value === undefined) continue
-    if (scores[stage] !== undefined) problems.push({ path: `layer_scores.${legacy}`, message: `legacy name of ${stage}, which is also given` })
+    if (scores[stage] !== undefined)
+      problems.push({ path: `layer_scores.${legacy}`, message: `legacy name of ${stage}, which is also given` })
     scores[stage] = value
   }
   if (problems.length > 0) throw invalid(problems)

@@ -14,7 +14,9 @@ export const checkFeedback = pgTable(
     agentId: text('agent_id'),
     scanId: integer('scan_id'),
     /** The check's status, score, maxScore and details in the scan the report is about. */
-    snapshot: jsonb('snapshot').$type<{ status: string; score: number; maxScore: number; details: string; mcpUrl?: string }>().notNull(),
+    snapshot: jsonb('snapshot')
+      .$type<{ status: string; score: number; maxScore: number; details: string; mcpUrl?: string }>()
+      .notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('check_feedback_domain_idx').on(table.domain, table.checkId)],

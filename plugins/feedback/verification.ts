@@ -14,7 +14,7 @@ const TOKEN = /^([A-Za-z0-9_-]{16})\.(\d{13})\.([A-Za-z0-9_-]{43})$/
 
 const STEPS = [
   '1. Split data.items into words (items of the letters a-z only) and numbers (items of the digits 0-9 only), each in its original order.',
-  '2. Reverse the characters of every word, then sort the reversed words in ascending code-point order (JavaScript\'s default Array.prototype.sort).',
+  "2. Reverse the characters of every word, then sort the reversed words in ascending code-point order (JavaScript's default Array.prototype.sort).",
   '3. A = the first 16 characters of the lower-case hexadecimal SHA-256 digest of the sorted reversed words joined with "," (no spaces), as UTF-8.',
   '4. B = the sum of the numbers (as decimal integers) modulo data.modulus, written in decimal.',
   '5. C = the sum of the character codes of every letter of every word modulo data.modulus, written in decimal.',
@@ -122,5 +122,8 @@ function failed(reason: FailureReason, message: string): AppError {
 }
 
 function unavailable(cause: unknown): AppError {
-  return new AppError('VERIFICATION_UNAVAILABLE', { message: 'Agent verification is unavailable right now; retry shortly', cause })
+  return new AppError('VERIFICATION_UNAVAILABLE', {
+    message: 'Agent verification is unavailable right now; retry shortly',
+    cause,
+  })
 }

@@ -8,18 +8,31 @@ import { CONTRACT_VERSION } from '../../core/version.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
 import { eventStreamResponses, RATE_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { sseResponse } from '../../core/sse.ts'
-import { agentList, cappedRun, createdRun, createRunBody, domainBody, domainQuery, domainRuns, intentList, journeyRun, runIdParams } from './model.ts'
+import {
+  agentList,
+  cappedRun,
+  createdRun,
+  createRunBody,
+  domainBody,
+  domainQuery,
+  domainRuns,
+  intentList,
+  journeyRun,
+  runIdParams,
+} from './model.ts'
 import { describeIpLimit, describeLimit } from '../../core/limits.ts'
 
 const RUN_RECORD_NOTE =
   'A run record: `status` goes `queued` -> `running` -> `completed` | `failed` and never reads `running` once its outcome was streamed. `verdict` ({ outcome: success | failure | blocked, reason, evidence_step_ids }), `insight`, `run_signals`, `agent_response`, `usage` and the digests are null until the run completed; `error` ({ code, message }; `RUN_INTERRUPTED` when the process running it died, `RUN_FAILED` otherwise) only on failed runs. `steps` is the trajectory so far. Every record carries `contractVersion`.'
 
-type JourneyNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'store' | 'jobs' | 'outbound' | 'browser' | 'log'>
+type JourneyNeeds = Pick<
+  KernelPieces,
+  'context' | 'config' | 'database' | 'store' | 'jobs' | 'outbound' | 'browser' | 'log'
+>
 
 type JourneyProvides = { journeyRuns: JourneyRepository; journeyService: JourneyService }
 
 export function journeyPlugin({ context, journeyService: journeys }: Pick<JourneyNeeds, 'context'> & JourneyProvides) {
-
   return new Elysia({ name: 'journey' })
     .use(context)
     .post(
@@ -36,7 +49,14 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
         limit: 'journeyBurst',
         parse: 'json',
         body: createRunBody,
-        response: { 200: cappedRun, 201: createdRun, 400: errorResponse, 401: errorResponse, 429: errorResponse, 500: errorResponse },
+        response: {
+          200: cappedRun,
+          201: createdRun,
+          400: errorResponse,
+          401: errorResponse,
+          429: errorResponse,
+          500: errorResponse,
+        },
         detail: {
           tags: ['Journeys'],
           summary: 'Start an agent journey against a domain',
@@ -111,8 +131,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
         detail: {
           tags: ['Journeys'],
           summary: 'List the publicly runnable agents',
-          description:
-            `Agents POST /api/journey/runs accepts as \`agent\`, each with the exact \`user_agent\` it sends and the \`identity\` it presents: \`self\` (our own agent, AgentReadiness, signed per Web Bot Auth when the deployment has a key) or the product token of an AI assistant's user-triggered fetcher (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User), with \`identity_source\`, where the vendor publishes it. An identity run sends that User-Agent (still signed where configured) and obeys robots.txt for that token; a bot challenge, an edge refusal (a bare 403, 429 or 503 that a browser is not given) or a robots.txt refusal met under it ends the run \`blocked\`. Model-backed agents appear only when the deployment configures a model. ${describeIpLimit('journeyRead')}.`,
+          description: `Agents POST /api/journey/runs accepts as \`agent\`, each with the exact \`user_agent\` it sends and the \`identity\` it presents: \`self\` (our own agent, AgentReadiness, signed per Web Bot Auth when the deployment has a key) or the product token of an AI assistant's user-triggered fetcher (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User), with \`identity_source\`, where the vendor publishes it. An identity run sends that User-Agent (still signed where configured) and obeys robots.txt for that token; a bot challenge, an edge refusal (a bare 403, 429 or 503 that a browser is not given) or a robots.txt refusal met under it ends the run \`blocked\`. Model-backed agents appear only when the deployment configures a model. ${describeIpLimit('journeyRead')}.`,
         },
       },
     )
@@ -120,13 +139,19 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
       '/api/journey/domains/:host',
       async ({ params, query, body, set }) => {
         set.headers['cache-control'] = 'no-store'
-        return { contractVersion: CONTRACT_VERSION, ...(await journeys.domainRuns(params.host, query.view ?? 'graph', body?.limit)) }
+        return {
+          contractVersion: CONTRACT_VERSION,
+          ...(await journeys.domainRuns(params.host, query.view ?? 'graph', body?.limit)),
+        }
       },
       {
         limit: 'journeyRead',
         // The key is checked before the body is validated: without one there is nothing to tell the caller but 401.
         transform({ can }) {
-          if (!can('journey-domain-route')) throw new AppError('PARTNER_KEY_REQUIRED', { message: 'POST /api/journey/domains/{host} needs a partner key' })
+          if (!can('journey-domain-route'))
+            throw new AppError('PARTNER_KEY_REQUIRED', {
+              message: 'POST /api/journey/domains/{host} needs a partner key',
+            })
         },
         parse: 'json',
         query: domainQuery,

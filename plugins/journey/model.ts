@@ -22,13 +22,24 @@ const freeTextIntent = z
 
 export const createRunBody = z
   .object({
-    intent: z.union([curatedIntent, freeTextIntent]).describe('`{ id }` for a curated intent, or `{ custom, domain }` for free text (partner key)'),
-    domain: TARGET.optional().describe('Required with a curated intent; with free text it may be omitted, and must name the same domain when given'),
-    agent: z.string().min(1).max(100).optional().describe('A public agent id from GET /api/journey/agents; default `deterministic`'),
+    intent: z
+      .union([curatedIntent, freeTextIntent])
+      .describe('`{ id }` for a curated intent, or `{ custom, domain }` for free text (partner key)'),
+    domain: TARGET.optional().describe(
+      'Required with a curated intent; with free text it may be omitted, and must name the same domain when given',
+    ),
+    agent: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('A public agent id from GET /api/journey/agents; default `deterministic`'),
     compare: z
       .boolean()
       .optional()
-      .describe('Also walk the same intent as a plain browser, in a second run linked to this one (`compare`), so the result tells "blocked for agents, reachable for browsers" from "absent"'),
+      .describe(
+        'Also walk the same intent as a plain browser, in a second run linked to this one (`compare`), so the result tells "blocked for agents, reachable for browsers" from "absent"',
+      ),
   })
   .strict()
 export type CreateRunBody = z.infer<typeof createRunBody>
@@ -78,7 +89,9 @@ const verdictOutcome = z.enum(['success', 'failure', 'blocked'])
 export const comparison = z.object({
   finding: z
     .enum(['reachable', 'blocked_for_agents', 'blocked_for_all', 'absent', 'differs'])
-    .describe('`blocked_for_agents`: the agent identity was blocked where a browser got through; `absent`: neither got it done and nothing blocked the agent'),
+    .describe(
+      '`blocked_for_agents`: the agent identity was blocked where a browser got through; `absent`: neither got it done and nothing blocked the agent',
+    ),
   message: z.string(),
   agent_run_id: z.string(),
   browser_run_id: z.string(),
@@ -91,12 +104,22 @@ const insight = z.object({
   summary: z.string(),
   observations: z.array(z.object({ kind: z.string(), message: z.string(), step_ids: z.array(z.string()) })),
   journey_layers: z.array(
-    z.object({ layer: z.enum(JOURNEY_LAYERS), outcome: z.enum(['reached', 'not_reached', 'blocked']), step_ids: z.array(z.string()) }),
+    z.object({
+      layer: z.enum(JOURNEY_LAYERS),
+      outcome: z.enum(['reached', 'not_reached', 'blocked']),
+      step_ids: z.array(z.string()),
+    }),
   ),
   related_checks: z
     .array(z.string())
-    .describe('Failed or blocked runs: ids of catalog checks (GET /api/checks) whose fixes would have helped; empty on success'),
-  comparison: comparison.nullable().describe('Compare runs, once both halves completed: what the agent and the browser verdicts say together; null otherwise'),
+    .describe(
+      'Failed or blocked runs: ids of catalog checks (GET /api/checks) whose fixes would have helped; empty on success',
+    ),
+  comparison: comparison
+    .nullable()
+    .describe(
+      'Compare runs, once both halves completed: what the agent and the browser verdicts say together; null otherwise',
+    ),
 })
 
 const agentRef = z.object({ id: z.string(), harness: z.string(), model: z.string() })
@@ -109,9 +132,16 @@ export const journeyRun = z.object({
   intent_id: z.string().describe('A curated intent id, or `custom` for free text'),
   domain: z.string(),
   agent: agentRef,
-  identity: z.string().describe('Who the agent presented itself as: `self` (our signed AgentReadiness agent), `browser` (the baseline of a compare run) or an AI assistant\'s product token'),
+  identity: z
+    .string()
+    .describe(
+      "Who the agent presented itself as: `self` (our signed AgentReadiness agent), `browser` (the baseline of a compare run) or an AI assistant's product token",
+    ),
   compare: z
-    .object({ run_id: z.string().describe('The other run of the compare request'), role: z.enum(COMPARE_ROLES).describe('Which half this run is') })
+    .object({
+      run_id: z.string().describe('The other run of the compare request'),
+      role: z.enum(COMPARE_ROLES).describe('Which half this run is'),
+    })
     .nullable()
     .describe('Set on both runs of a compare request'),
   created_at: timestamp,
@@ -135,7 +165,9 @@ export const journeyRun = z.object({
   agent_response: z
     .string()
     .nullable()
-    .describe('Experimental: the agent’s final answer: what the intent asks for (prices with currency and period, the support address, the reference and OpenAPI URLs…), then `Source: <url>` on its last line'),
+    .describe(
+      'Experimental: the agent’s final answer: what the intent asks for (prices with currency and period, the support address, the reference and OpenAPI URLs…), then `Source: <url>` on its last line',
+    ),
   usage: z
     .object({
       input_tokens: z.number().nullable(),
@@ -146,19 +178,32 @@ export const journeyRun = z.object({
     })
     .nullable()
     .describe('Experimental: token and cost aggregates; null fields when no model was used'),
-  content_digest: z.string().nullable().describe('SHA-256 over what the run fetched: equal digests mean the site answered the same'),
-  trajectory_digest: z.string().nullable().describe('SHA-256 over the steps without timings: equal digests mean the agent did the same'),
-  error: z.object({ code: z.string(), message: z.string() }).nullable().describe('Set when failed; `RUN_INTERRUPTED` when the process running it died'),
+  content_digest: z
+    .string()
+    .nullable()
+    .describe('SHA-256 over what the run fetched: equal digests mean the site answered the same'),
+  trajectory_digest: z
+    .string()
+    .nullable()
+    .describe('SHA-256 over the steps without timings: equal digests mean the agent did the same'),
+  error: z
+    .object({ code: z.string(), message: z.string() })
+    .nullable()
+    .describe('Set when failed; `RUN_INTERRUPTED` when the process running it died'),
   contractVersion: z.string(),
 })
 
 export const intentEcho = z.union([z.object({ id: z.string() }), z.object({ custom: z.string(), domain: z.string() })])
-export const createdRun = journeyRun.extend({ intent: intentEcho.describe('Experimental: the intent as the server understood it (201 only)') })
+export const createdRun = journeyRun.extend({
+  intent: intentEcho.describe('Experimental: the intent as the server understood it (201 only)'),
+})
 export const cappedRun = journeyRun.extend({ rate_limited: z.literal(true) })
 
 export const intentList = z.object({
   contractVersion: z.string(),
-  intents: z.array(z.object({ id: z.string(), title: z.string(), prompt: z.string(), layers: z.array(z.enum(JOURNEY_LAYERS)) })),
+  intents: z.array(
+    z.object({ id: z.string(), title: z.string(), prompt: z.string(), layers: z.array(z.enum(JOURNEY_LAYERS)) }),
+  ),
 })
 export const agentList = z.object({
   contractVersion: z.string(),
@@ -169,22 +214,43 @@ export const agentList = z.object({
       model: z.string(),
       label: z.string(),
       user_agent: z.string().describe('The exact User-Agent header the agent sends'),
-      identity: z.string().describe('`self` (our own signed agent) or the product token it presents (an AI assistant\'s user-triggered fetcher)'),
-      identity_source: z.string().nullable().describe('Where the vendor publishes that token and User-Agent; null for `self`'),
+      identity: z
+        .string()
+        .describe(
+          "`self` (our own signed agent) or the product token it presents (an AI assistant's user-triggered fetcher)",
+        ),
+      identity_source: z
+        .string()
+        .nullable()
+        .describe('Where the vendor publishes that token and User-Agent; null for `self`'),
     }),
   ),
 })
 
 /** JourneyDomainRunGraph: every field is also in the full projection, with the same value (tests check it). */
 export const journeyRunGraph = journeyRun
-  .pick({ id: true, status: true, intent_id: true, domain: true, agent: true, started_at: true, finished_at: true, verdict: true, step_count: true, contractVersion: true })
+  .pick({
+    id: true,
+    status: true,
+    intent_id: true,
+    domain: true,
+    agent: true,
+    started_at: true,
+    finished_at: true,
+    verdict: true,
+    step_count: true,
+    contractVersion: true,
+  })
   .extend({
     steps: z.array(graphStep).describe('The step tree: nodes and `parent_id` edges'),
     insight: z.object({ summary: z.string() }).nullable(),
   })
 
 export const domainQuery = z.object({
-  view: z.enum(['graph', 'full']).optional().describe('`graph` (default): the step tree, verdict and insight summary; `full`: the complete run records'),
+  view: z
+    .enum(['graph', 'full'])
+    .optional()
+    .describe('`graph` (default): the step tree, verdict and insight summary; `full`: the complete run records'),
 })
 export const domainBody = z
   .object({ limit: z.number().int().min(1).max(100).optional().describe('Runs to return, newest first; default 20') })

@@ -9,7 +9,10 @@ import type { JourneyOutcome } from '../../journeys/runner.ts'
 import { journeyRuns, journeySteps, type RunError } from './tables.ts'
 
 export type JourneyRunRow = typeof journeyRuns.$inferSelect
-export type NewJourneyRun = Pick<JourneyRunRow, 'intentId' | 'customIntent' | 'domain' | 'agentId' | 'harness' | 'model' | 'identity' | 'keyId'>
+export type NewJourneyRun = Pick<
+  JourneyRunRow,
+  'intentId' | 'customIntent' | 'domain' | 'agentId' | 'harness' | 'model' | 'identity' | 'keyId'
+>
 
 /** Run ids are public and unguessable: knowing one id says nothing about any other run. */
 export const RUN_ID_PATTERN = /^jr_[A-Za-z0-9_-]{22}$/
@@ -34,13 +37,18 @@ export class JourneyRepository {
    * Inserts one run, or the two runs of a compare request (the agent's first, then the browser's), linked to each
    * other. `beforeCommit` runs inside the insert's transaction: the runs' jobs commit with their rows.
    */
-  async insert(runs: readonly NewJourneyRun[], beforeCommit: (tx: Executor, rows: JourneyRunRow[]) => Promise<void>): Promise<JourneyRunRow[]> {
+  async insert(
+    runs: readonly NewJourneyRun[],
+    beforeCommit: (tx: Executor, rows: JourneyRunRow[]) => Promise<void>,
+  ): Promise<JourneyRunRow[]> {
     const ids = runs.map(() => newRunId())
     const linked = runs.map((run, index) => ({
       ...run,
       id: ids[index]!,
       contractVersion: CONTRACT_VERSION,
-      ...(runs.length === 2 ? { compareRunId: ids[1 - index]!, compareRole: index === 0 ? ('agent' as const) : ('browser' as const) } : {}),
+      ...(runs.length === 2
+        ? { compareRunId: ids[1 - index]!, compareRole: index === 0 ? ('agent' as const) : ('browser' as const) }
+        : {}),
     }))
     return this.db.transaction(async (tx) => {
       const rows = await tx.insert(journeyRuns).values(linked).returning()
@@ -53,7 +61,10 @@ export class JourneyRepository {
 
   /** Writes the comparison to both runs of a compare request. */
   async compare(agentRunId: string, browserRunId: string, comparison: Comparison): Promise<void> {
-    await this.db.update(journeyRuns).set({ comparison }).where(inArray(journeyRuns.id, [agentRunId, browserRunId]))
+    await this.db
+      .update(journeyRuns)
+      .set({ comparison })
+      .where(inArray(journeyRuns.id, [agentRunId, browserRunId]))
   }
 
   async byId(id: string): Promise<JourneyRunRow | null> {
@@ -130,7 +141,13 @@ export class JourneyRepository {
   }
 
   /** The newest run of one per-target window's target: what an anonymous caller over the cap is served. */
-  async latestForTarget(target: { domain: string; intentId: string; harness: string; model: string; agentId: string }): Promise<JourneyRunRow | null> {
+  async latestForTarget(target: {
+    domain: string
+    intentId: string
+    harness: string
+    model: string
+    agentId: string
+  }): Promise<JourneyRunRow | null> {
     const [row] = await this.db
       .select()
       .from(journeyRuns)

@@ -1,7 +1,16 @@
 import type { Kernel } from '../../core/kernel.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
-import { type Caller, consume, journeyTargetSubject, type LimitDecision, type LimitName, peek, rateLimitHeaders, retryAfterSeconds } from '../../core/limits.ts'
+import {
+  type Caller,
+  consume,
+  journeyTargetSubject,
+  type LimitDecision,
+  type LimitName,
+  peek,
+  rateLimitHeaders,
+  retryAfterSeconds,
+} from '../../core/limits.ts'
 import type { SseChannel } from '../../core/sse.ts'
 import { availableAgents, BROWSER_AGENT } from '../../journeys/agents/index.ts'
 import type { AgentDefinition } from '../../journeys/types.ts'
@@ -29,12 +38,17 @@ export interface RunRequest {
 }
 
 /** Whether a create may run, and the one window its rate headers describe. */
-export type Admission = { capped: null; headers: Record<string, string> } | { capped: JourneyRunRow; headers: Record<string, string> }
+export type Admission =
+  | { capped: null; headers: Record<string, string> }
+  | { capped: JourneyRunRow; headers: Record<string, string> }
 
 type JourneyServiceDeps = Pick<Kernel, 'config' | 'store' | 'jobs'> & { journeyRuns: JourneyRepository }
 
 function invalidBody(path: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', { message: `Invalid body: ${path}: ${message}`, details: { in: 'body', issues: [{ path, message }] } })
+  return new AppError('VALIDATION_FAILED', {
+    message: `Invalid body: ${path}: ${message}`,
+    details: { in: 'body', issues: [{ path, message }] },
+  })
 }
 
 function denied(name: LimitName, decision: LimitDecision, headers: Record<string, string>): AppError {
@@ -72,7 +86,12 @@ export class JourneyService {
   }
 
   intents() {
-    return INTENTS.map(({ meta }) => ({ id: meta.id, title: meta.title, prompt: meta.prompt, layers: [...meta.layers] }))
+    return INTENTS.map(({ meta }) => ({
+      id: meta.id,
+      title: meta.title,
+      prompt: meta.prompt,
+      layers: [...meta.layers],
+    }))
   }
 
   /** Checks a create body beyond its schema: free text needs the capability, ids must exist, domains must parse. */
@@ -81,18 +100,36 @@ export class JourneyService {
     const agent = this.publicAgents().find((candidate) => candidate.meta.id === agentId)
     if ('custom' in body.intent) {
       if (!mayUseFreeText) {
-        throw new AppError('CUSTOM_INTENT_REQUIRES_KEY', { message: 'Free-text intents (`intent.custom`) need a partner key; send a curated `intent.id` without one' })
+        throw new AppError('CUSTOM_INTENT_REQUIRES_KEY', {
+          message: 'Free-text intents (`intent.custom`) need a partner key; send a curated `intent.id` without one',
+        })
       }
       const { domain } = normalizeInput(body.intent.domain)
-      if (body.domain !== undefined && normalizeInput(body.domain).domain !== domain) throw invalidBody('domain', 'must name the same domain as intent.domain')
+      if (body.domain !== undefined && normalizeInput(body.domain).domain !== domain)
+        throw invalidBody('domain', 'must name the same domain as intent.domain')
       if (!agent) throw invalidBody('agent', 'not a public agent; see GET /api/journey/agents')
-      return { intentId: CUSTOM_INTENT_ID, customIntent: body.intent.custom, domain, agent, compare: body.compare ?? false, echo: { custom: body.intent.custom, domain } }
+      return {
+        intentId: CUSTOM_INTENT_ID,
+        customIntent: body.intent.custom,
+        domain,
+        agent,
+        compare: body.compare ?? false,
+        echo: { custom: body.intent.custom, domain },
+      }
     }
     if (body.domain === undefined) throw invalidBody('domain', 'required with a curated intent')
     const { domain } = normalizeInput(body.domain)
-    if (!intentById(body.intent.id)) throw invalidBody('intent.id', 'not a curated intent; see GET /api/journey/intents')
+    if (!intentById(body.intent.id))
+      throw invalidBody('intent.id', 'not a curated intent; see GET /api/journey/intents')
     if (!agent) throw invalidBody('agent', 'not a public agent; see GET /api/journey/agents')
-    return { intentId: body.intent.id, customIntent: null, domain, agent, compare: body.compare ?? false, echo: { id: body.intent.id } }
+    return {
+      intentId: body.intent.id,
+      customIntent: null,
+      domain,
+      agent,
+      compare: body.compare ?? false,
+      echo: { id: body.intent.id },
+    }
   }
 
   /**
@@ -107,7 +144,12 @@ export class JourneyService {
       if (!decision.allowed) throw denied('journeyKeyDaily', decision, headers)
       return { capped: null, headers }
     }
-    const target = { domain: request.domain, intent: request.intentId, harness: request.agent.meta.harness, model: request.agent.meta.model }
+    const target = {
+      domain: request.domain,
+      intent: request.intentId,
+      harness: request.agent.meta.harness,
+      model: request.agent.meta.model,
+    }
     const subject = journeyTargetSubject(target)
     const before = await peek(this.deps.store, 'journeyTargetDaily', caller, subject)
     if (!before.allowed) return this.capped(before, target, request)
@@ -119,9 +161,17 @@ export class JourneyService {
   }
 
   /** The newest stored run of the target by the same agent (so of the same identity): what a capped caller asked for. */
-  private async capped(decision: LimitDecision, target: { domain: string; intent: string; harness: string; model: string }, request: RunRequest): Promise<Admission> {
+  private async capped(
+    decision: LimitDecision,
+    target: { domain: string; intent: string; harness: string; model: string },
+    request: RunRequest,
+  ): Promise<Admission> {
     const headers = { ...rateLimitHeaders(decision), 'retry-after': String(retryAfterSeconds(decision)) }
-    const row = await this.repository.latestForTarget({ ...target, intentId: target.intent, agentId: request.agent.meta.id })
+    const row = await this.repository.latestForTarget({
+      ...target,
+      intentId: target.intent,
+      agentId: request.agent.meta.id,
+    })
     // A full window with no stored run (the runs were deleted) has nothing to serve: an ordinary 429.
     if (!row) throw denied('journeyTargetDaily', decision, rateLimitHeaders(decision))
     return { capped: row, headers }
@@ -173,10 +223,17 @@ export class JourneyService {
     const steps = await this.repository.stepsOf(rows.map((row) => row.id))
     const records = rows.map((row) => runRecord(row, steps.get(row.id) ?? [], this.deps.config.publicBaseUrl))
     const aggregate = aggregateRuns(rows)
-    return view === 'graph' ? { domain, view, runs: records.map(runGraph), aggregate } : { domain, view, runs: records, aggregate }
+    return view === 'graph'
+      ? { domain, view, runs: records.map(runGraph), aggregate }
+      : { domain, view, runs: records, aggregate }
   }
 
   stream(runId: string, graph: boolean, channel: SseChannel): Promise<void> {
-    return relayRun({ repository: this.repository, store: this.deps.store, publicBaseUrl: this.deps.config.publicBaseUrl }, runId, graph, channel)
+    return relayRun(
+      { repository: this.repository, store: this.deps.store, publicBaseUrl: this.deps.config.publicBaseUrl },
+      runId,
+      graph,
+      channel,
+    )
   }
 }

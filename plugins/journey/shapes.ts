@@ -7,7 +7,11 @@ export function streamUrl(publicBaseUrl: string, runId: string): string {
 }
 
 /** The run record every route and the stream's `result` event share. */
-export function runRecord(row: JourneyRunRow, steps: readonly TrajectoryStep[], publicBaseUrl: string): JourneyRunRecord {
+export function runRecord(
+  row: JourneyRunRow,
+  steps: readonly TrajectoryStep[],
+  publicBaseUrl: string,
+): JourneyRunRecord {
   return {
     id: row.id,
     status: row.status,
@@ -26,7 +30,9 @@ export function runRecord(row: JourneyRunRow, steps: readonly TrajectoryStep[], 
     // The zod model is loose (navigation detail may grow); a TrajectoryStep is one of its values.
     steps: steps as JourneyRunRecord['steps'],
     // Records written before related checks and comparisons existed read as having none.
-    insight: row.insight ? { ...row.insight, related_checks: row.insight.related_checks ?? [], comparison: row.comparison } : null,
+    insight: row.insight
+      ? { ...row.insight, related_checks: row.insight.related_checks ?? [], comparison: row.comparison }
+      : null,
     run_signals: row.runSignals,
     agent_response: row.agentResponse,
     usage: row.usage,
@@ -75,7 +81,14 @@ export function aggregateRuns(rows: readonly JourneyRunRow[]): DomainAggregate {
   const pairs = new Map<string, DomainAggregate['success_rates'][number]>()
   for (const row of rows) {
     const key = JSON.stringify([row.intentId, row.agentId])
-    const entry = pairs.get(key) ?? { intent_id: row.intentId, agent_id: row.agentId, runs: 0, completed: 0, successes: 0, success_rate: null }
+    const entry = pairs.get(key) ?? {
+      intent_id: row.intentId,
+      agent_id: row.agentId,
+      runs: 0,
+      completed: 0,
+      successes: 0,
+      success_rate: null,
+    }
     entry.runs++
     if (row.status === 'completed') {
       entry.completed++

@@ -48,7 +48,10 @@ export async function relayRun(deps: RelayDeps, runId: string, graph: boolean, c
   const finish = async (row: JourneyRunRow) => {
     await catchUp()
     if (row.status === 'failed') {
-      channel.send({ run_id: runId, code: row.error?.code ?? 'RUN_FAILED', message: row.error?.message ?? 'The journey failed.' }, 'error')
+      channel.send(
+        { run_id: runId, code: row.error?.code ?? 'RUN_FAILED', message: row.error?.message ?? 'The journey failed.' },
+        'error',
+      )
       return
     }
     const record = runRecord(row, steps, deps.publicBaseUrl)
@@ -96,7 +99,14 @@ export async function relayRun(deps: RelayDeps, runId: string, graph: boolean, c
     }
   } catch {
     // The database went away mid-stream; the run itself goes on, and GET /api/journey/runs/{id} tells how it ends.
-    channel.send({ run_id: runId, code: 'STREAM_FAILED', message: 'The stream failed; read the run with GET /api/journey/runs/{id}.' }, 'error')
+    channel.send(
+      {
+        run_id: runId,
+        code: 'STREAM_FAILED',
+        message: 'The stream failed; read the run with GET /api/journey/runs/{id}.',
+      },
+      'error',
+    )
   } finally {
     await unsubscribe?.()
   }

@@ -56,7 +56,13 @@ export const journeyRuns = pgTable(
   },
   (table) => [
     // The capped 200 reads the newest run of one target; the partner route reads a domain's runs newest first.
-    index('journey_runs_target_idx').on(table.domain, table.intentId, table.harness, table.model, table.createdAt.desc()),
+    index('journey_runs_target_idx').on(
+      table.domain,
+      table.intentId,
+      table.harness,
+      table.model,
+      table.createdAt.desc(),
+    ),
     index('journey_runs_domain_idx').on(table.domain, table.createdAt.desc()),
   ],
 )

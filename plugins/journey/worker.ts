@@ -41,7 +41,10 @@ export type JourneyWorkerDeps = Pick<Kernel, 'config' | 'outbound' | 'browser' |
 }
 
 class RunFailure extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -54,7 +57,10 @@ class RunFailure extends Error {
 /** How long stop() waits for interrupted runs to record their end. */
 const STOP_WAIT_MS = 5_000
 /** How a run ends when its process stops under it: by a shutdown now, or found running by the retry later. */
-const INTERRUPTED: RunError = { code: 'RUN_INTERRUPTED', message: 'The process running this journey stopped before it finished.' }
+const INTERRUPTED: RunError = {
+  code: 'RUN_INTERRUPTED',
+  message: 'The process running this journey stopped before it finished.',
+}
 
 export class JourneyWorker {
   private readonly repository: JourneyRepository
@@ -120,7 +126,8 @@ export class JourneyWorker {
       if (!agent) throw new RunFailure('AGENT_UNAVAILABLE', `Agent ${row.agentId} is not available in this deployment.`)
       const intent = row.customIntent === null ? intentById(row.intentId) : customIntent(row.customIntent)
       if (!intent) throw new RunFailure('INTENT_UNAVAILABLE', `Intent ${row.intentId} no longer exists.`)
-      const prompt = row.customIntent === null ? intentPrompt(intent.meta, row.domain) : `On ${row.domain}: ${row.customIntent}`
+      const prompt =
+        row.customIntent === null ? intentPrompt(intent.meta, row.domain) : `On ${row.domain}: ${row.customIntent}`
       const outcome = await runJourney({
         agent,
         intent,
@@ -148,7 +155,8 @@ export class JourneyWorker {
       }
     } catch (error) {
       await written.catch(() => {})
-      const failure = error instanceof RunFailure ? error : new RunFailure('RUN_FAILED', 'The journey failed unexpectedly.')
+      const failure =
+        error instanceof RunFailure ? error : new RunFailure('RUN_FAILED', 'The journey failed unexpectedly.')
       if (!(error instanceof RunFailure)) this.deps.log.error({ err: error, runId }, 'journey run failed')
       await this.end(runId, { code: failure.code, message: failure.message }, seq)
     }

@@ -33,8 +33,7 @@ export function leaderboardPlugin({ context, database, leaderboard }: Leaderboar
           ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Leaderboard'],
           summary: 'Ranked domains by agent-readiness score',
-          description:
-            `One row per domain (its latest complete scan), ranked by score descending then domain, optionally within one market category and/or scan kind; \`rank\` is the position among the filtered rows. Ephemeral results and auth-required MCP markers are never ranked. Paged with \`page\` and \`pageSize\` (1-100, default 20). 400 on an unknown category or kind or an out-of-range page. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with /api/stats.`,
+          description: `One row per domain (its latest complete scan), ranked by score descending then domain, optionally within one market category and/or scan kind; \`rank\` is the position among the filtered rows. Ephemeral results and auth-required MCP markers are never ranked. Paged with \`page\` and \`pageSize\` (1-100, default 20). 400 on an unknown category or kind or an out-of-range page. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with /api/stats.`,
         },
       },
     )
@@ -52,8 +51,7 @@ export function leaderboardPlugin({ context, database, leaderboard }: Leaderboar
           ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Leaderboard'],
           summary: 'Coverage and research statistics',
-          description:
-            `Coverage counts (domains by kind and by market category), the grade distribution, the mean score and per-check result counts with pass rates, all over the latest complete scan of every domain. Ephemeral results and auth-required MCP markers are excluded. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with /api/leaderboard.`,
+          description: `Coverage counts (domains by kind and by market category), the grade distribution, the mean score and per-check result counts with pass rates, all over the latest complete scan of every domain. Ephemeral results and auth-required MCP markers are excluded. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with /api/leaderboard.`,
         },
       },
     )

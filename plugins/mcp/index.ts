@@ -12,20 +12,8 @@ import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
 import { documentResponse, serialize } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, openApiSchema, type ResponseHeader, wire } from '../../core/openapi.ts'
-import {
-  buildLegacyPointer,
-  buildOpenidDescriptor,
-  buildServerCard,
-  MCP_PATH,
-  SERVER_CARD_PATH,
-} from './discovery.ts'
-import {
-  documentResponses,
-  legacyMcpPointer,
-  openidDescriptor,
-  SERVER_CARD_MEDIA_TYPE,
-  serverCard,
-} from './model.ts'
+import { buildLegacyPointer, buildOpenidDescriptor, buildServerCard, MCP_PATH, SERVER_CARD_PATH } from './discovery.ts'
+import { documentResponses, legacyMcpPointer, openidDescriptor, SERVER_CARD_MEDIA_TYPE, serverCard } from './model.ts'
 import { buildToolbox, createMcpServer, createModernMcpServer, type ToolCall, type Toolbox } from './server.ts'
 import { buildTools, type ToolPieces } from './tools.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
@@ -51,7 +39,8 @@ const CARD_CORS = {
 const MCP_CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+  'access-control-allow-headers':
+    'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
   'access-control-max-age': '86400',
 }
 
@@ -70,7 +59,8 @@ const CARD_CORS_HEADERS: readonly ResponseHeader[] = [
 ]
 /** A new object per operation: the document's completion adds headers to each response object it is given. */
 const hostNotAllowed = () => ({
-  description: 'A `Host` or `Origin` that is not one of the deployment\'s names (`HOST_NOT_ALLOWED`): DNS-rebinding protection',
+  description:
+    "A `Host` or `Origin` that is not one of the deployment's names (`HOST_NOT_ALLOWED`): DNS-rebinding protection",
   content: { 'application/json': { schema: openApiSchema(errorResponse) } },
 })
 
@@ -110,7 +100,11 @@ function hostGuard(config: Pick<Config, 'publicBaseUrl' | 'allowedHosts'>) {
 /** GET (a server-to-client stream) and DELETE (ending a session) have nothing to act on in a stateless server. */
 function methodNotAllowed(): Response {
   return Response.json(
-    { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST' }, id: null },
+    {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST' },
+      id: null,
+    },
     { status: 405, headers: { allow: 'POST', ...MCP_CORS } },
   )
 }
@@ -143,18 +137,27 @@ export function mcpPlugin(deps: McpNeeds & McpProvides) {
     description:
       'Describes our MCP server before a client connects: name (reverse-DNS of this host + `/agent-readiness`), version (the contract version, identical to the MCP serverInfo), and the streamable HTTP remote with the protocol versions it negotiates. `application/mcp-server-card+json`, CORS `*`, cached 1 hour, ETag (304 on If-None-Match).',
     responses: documentResponses(serverCard, SERVER_CARD_MEDIA_TYPE, 'The server card'),
-    ...wire({ answers: { 200: [...DOCUMENT_HEADERS, ...CARD_CORS_HEADERS], 304: [...DOCUMENT_HEADERS, ...CARD_CORS_HEADERS] } }),
+    ...wire({
+      answers: { 200: [...DOCUMENT_HEADERS, ...CARD_CORS_HEADERS], 304: [...DOCUMENT_HEADERS, ...CARD_CORS_HEADERS] },
+    }),
   }
   const pointerWire = wire({
-    answers: { 200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'], 304: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'] },
+    answers: {
+      200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'],
+      304: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'],
+    },
   })
   const guardHost = hostGuard(deps.config)
-  const cardPreflight = () => new Response(null, { status: 204, headers: { ...CARD_CORS, 'access-control-max-age': '86400' } })
+  const cardPreflight = () =>
+    new Response(null, { status: 204, headers: { ...CARD_CORS, 'access-control-max-age': '86400' } })
 
   /** 2025-era clients: the SDK's stateless streamable HTTP transport answers with plain JSON. */
   const serveLegacy = async (request: Request, body: unknown, call: ToolCall) => {
     const server = createMcpServer(deps.config, toolbox, call, deps.log)
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    })
     await server.connect(transport)
     try {
       return await transport.handleRequest(request, { parsedBody: body })
@@ -165,7 +168,9 @@ export function mcpPlugin(deps: McpNeeds & McpProvides) {
   }
   /** 2026-07-28 clients (a `_meta` envelope on the request): the v2 SDK's handler, which owns that revision's answers. */
   const serveModern = async (request: Request, body: unknown, call: ToolCall) => {
-    const handler = createMcpHandler(() => createModernMcpServer(deps.config, toolbox, call, deps.log), { legacy: 'reject' })
+    const handler = createMcpHandler(() => createModernMcpServer(deps.config, toolbox, call, deps.log), {
+      legacy: 'reject',
+    })
     try {
       return await handler.fetch(request, { parsedBody: body })
     } finally {
@@ -180,7 +185,9 @@ export function mcpPlugin(deps: McpNeeds & McpProvides) {
       async ({ request, body, caller, enforceLimit }) => {
         const call = { caller, enforceLimit }
         // The app's JSON parser has already read the body (with its size cap); both transports take it parsed.
-        const response = (await isLegacyRequest(request, body)) ? await serveLegacy(request, body, call) : await serveModern(request, body, call)
+        const response = (await isLegacyRequest(request, body))
+          ? await serveLegacy(request, body, call)
+          : await serveModern(request, body, call)
         for (const [name, value] of Object.entries(MCP_CORS)) response.headers.set(name, value)
         return response
       },
@@ -192,24 +199,48 @@ export function mcpPlugin(deps: McpNeeds & McpProvides) {
         detail: {
           tags: ['MCP'],
           summary: 'MCP server (streamable HTTP, stateless)',
-          description:
-            `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Both protocol eras: 2025-era clients (initialize, then requests; versions up to 2025-11-25) and 2026-07-28 clients (\`server/discover\`, the \`_meta\` envelope and \`Mcp-Method\`/\`Mcp-Name\` headers on every request, no initialize). Capabilities: \`tools\` only, without \`listChanged\`. Tools: ${toolbox.listing.map((tool) => tool.name).join(', ')}; scan_domain and get_score answer a summary unless called with \`detail: "full"\`. Domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON; an unknown tool name is JSON-RPC error -32602. \`Host\` and \`Origin\` must name this deployment (PUBLIC_BASE_URL's host, loopback or ALLOWED_HOSTS), otherwise 403. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
+          description: `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Both protocol eras: 2025-era clients (initialize, then requests; versions up to 2025-11-25) and 2026-07-28 clients (\`server/discover\`, the \`_meta\` envelope and \`Mcp-Method\`/\`Mcp-Name\` headers on every request, no initialize). Capabilities: \`tools\` only, without \`listChanged\`. Tools: ${toolbox.listing.map((tool) => tool.name).join(', ')}; scan_domain and get_score answer a summary unless called with \`detail: "full"\`. Domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON; an unknown tool name is JSON-RPC error -32602. \`Host\` and \`Origin\` must name this deployment (PUBLIC_BASE_URL's host, loopback or ALLOWED_HOSTS), otherwise 403. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
           security: [{ bearerKey: [] }, {}],
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request or notification' } } },
+            content: {
+              'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request or notification' } },
+            },
           },
           responses: {
-            200: { description: 'The JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
+            200: {
+              description: 'The JSON-RPC response',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
             202: { description: 'Notification accepted' },
-            400: { description: 'Malformed JSON or not a JSON-RPC message; for 2026-07-28 requests also an unsupported revision (-32022), headers that disagree with the body (-32020) or a malformed envelope (-32602)' },
+            400: {
+              description:
+                'Malformed JSON or not a JSON-RPC message; for 2026-07-28 requests also an unsupported revision (-32022), headers that disagree with the body (-32020) or a malformed envelope (-32602)',
+            },
             403: hostNotAllowed(),
-            404: { description: '2026-07-28 requests: an unknown method (JSON-RPC -32601)', content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 error response' } } } },
+            404: {
+              description: '2026-07-28 requests: an unknown method (JSON-RPC -32601)',
+              content: {
+                'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 error response' } },
+              },
+            },
             406: { description: 'The Accept header lacks application/json or text/event-stream' },
             415: { description: 'The body is not application/json' },
-            429: { description: 'Rate limit exceeded (`Retry-After`)', content: { 'application/json': { schema: openApiSchema(errorResponse) } } },
+            429: {
+              description: 'Rate limit exceeded (`Retry-After`)',
+              content: { 'application/json': { schema: openApiSchema(errorResponse) } },
+            },
           },
-          ...wire({ answers: { 200: MCP_CORS_HEADERS, 202: MCP_CORS_HEADERS, 400: MCP_CORS_HEADERS, 404: MCP_CORS_HEADERS, 406: MCP_CORS_HEADERS, 415: MCP_CORS_HEADERS } }),
+          ...wire({
+            answers: {
+              200: MCP_CORS_HEADERS,
+              202: MCP_CORS_HEADERS,
+              400: MCP_CORS_HEADERS,
+              404: MCP_CORS_HEADERS,
+              406: MCP_CORS_HEADERS,
+              415: MCP_CORS_HEADERS,
+            },
+          }),
         },
       },
     )
@@ -228,26 +259,41 @@ export function mcpPlugin(deps: McpNeeds & McpProvides) {
       limit: 'mcp',
       detail: { tags: ['MCP'], summary: 'Not supported: there are no sessions to end (405)', ...methodNotAllowedWire },
     })
-    .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_CORS }), { transform: guardHost, detail: { hide: true } })
+    .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_CORS }), {
+      transform: guardHost,
+      detail: { hide: true },
+    })
     .get(SERVER_CARD_PATH, serveCard, { detail: cardDetail })
     .options(SERVER_CARD_PATH, cardPreflight, { detail: { hide: true } })
-    .get('/.well-known/mcp/server-card.json', serveCard, { detail: { ...cardDetail, summary: `${cardDetail.summary} (well-known path)` } })
-    .options('/.well-known/mcp/server-card.json', cardPreflight, { detail: { hide: true } })
-    .get('/.well-known/mcp.json', ({ request }) =>
-      documentResponse(request, legacy, 'application/json', { 'cache-control': DOCUMENT_CACHE, 'access-control-allow-origin': '*' }), {
-      detail: {
-        tags: ['MCP'],
-        summary: 'Legacy MCP discovery pointer (SEP-1649)',
-        description:
-          'For clients and scanners that still probe the SEP-1649 location: server name and version, the transport endpoint, and a link to the current server card. CORS `*`, cached 1 hour, ETag.',
-        responses: documentResponses(legacyMcpPointer, 'application/json', 'The pointer'),
-        ...pointerWire,
-      },
+    .get('/.well-known/mcp/server-card.json', serveCard, {
+      detail: { ...cardDetail, summary: `${cardDetail.summary} (well-known path)` },
     })
+    .options('/.well-known/mcp/server-card.json', cardPreflight, { detail: { hide: true } })
+    .get(
+      '/.well-known/mcp.json',
+      ({ request }) =>
+        documentResponse(request, legacy, 'application/json', {
+          'cache-control': DOCUMENT_CACHE,
+          'access-control-allow-origin': '*',
+        }),
+      {
+        detail: {
+          tags: ['MCP'],
+          summary: 'Legacy MCP discovery pointer (SEP-1649)',
+          description:
+            'For clients and scanners that still probe the SEP-1649 location: server name and version, the transport endpoint, and a link to the current server card. CORS `*`, cached 1 hour, ETag.',
+          responses: documentResponses(legacyMcpPointer, 'application/json', 'The pointer'),
+          ...pointerWire,
+        },
+      },
+    )
     .get(
       '/.well-known/openid-configuration',
       ({ request }) =>
-        documentResponse(request, openid, 'application/json', { 'cache-control': DOCUMENT_CACHE, 'access-control-allow-origin': '*' }),
+        documentResponse(request, openid, 'application/json', {
+          'cache-control': DOCUMENT_CACHE,
+          'access-control-allow-origin': '*',
+        }),
       {
         detail: {
           tags: ['MCP'],
@@ -264,7 +310,18 @@ export function mcpPlugin(deps: McpNeeds & McpProvides) {
 /** The MCP server: its tools drive the pieces other features provide, declared here rather than imported. */
 export const mcpFeature = defineFeature<McpNeeds, McpProvides>()({
   name: 'mcp',
-  needs: ['context', 'log', 'config', 'registry', 'scanService', 'feedbackService', 'verification', 'journeyService', 'discover', 'leaderboard'],
+  needs: [
+    'context',
+    'log',
+    'config',
+    'registry',
+    'scanService',
+    'feedbackService',
+    'verification',
+    'journeyService',
+    'discover',
+    'leaderboard',
+  ],
   provides: ['mcpToolbox'],
   provide: (deps) => ({ mcpToolbox: buildToolbox(buildTools(deps)) }),
   routes: mcpPlugin,

@@ -9,7 +9,8 @@ import { mcpPlugin } from './index.ts'
  * locally installed devDependency: the test never reaches the network.
  */
 
-const listen = (root: World['handle']['deps']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps']) =>
+  new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 let world: World
 let app: ReturnType<typeof listen>
 let url: string
@@ -25,11 +26,18 @@ afterAll(async () => {
 })
 
 async function inspector(...args: string[]): Promise<Record<string, any>> {
-  const child = Bun.spawn(['npx', '--no-install', '@modelcontextprotocol/inspector', '--cli', url, '--transport', 'http', ...args], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const child = Bun.spawn(
+    ['npx', '--no-install', '@modelcontextprotocol/inspector', '--cli', url, '--transport', 'http', ...args],
+    {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  )
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ])
   if (code !== 0) throw new Error(`inspector exited with ${code}: ${stderr}`)
   return JSON.parse(stdout)
 }
@@ -51,10 +59,27 @@ test('the MCP Inspector CLI calls scan_domain on a fixture site, for the summary
   const result = await inspector('--method', 'tools/call', '--tool-name', 'scan_domain', '--tool-arg', 'url=blog.test')
   expect(result.isError).toBeUndefined()
   expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent)
-  expect(result.structuredContent).toMatchObject({ domain: 'blog.test', grade: expect.any(String), contractVersion: CONTRACT_VERSION })
+  expect(result.structuredContent).toMatchObject({
+    domain: 'blog.test',
+    grade: expect.any(String),
+    contractVersion: CONTRACT_VERSION,
+  })
   expect(result.structuredContent.score).toBeGreaterThanOrEqual(0)
 
-  const full = await inspector('--method', 'tools/call', '--tool-name', 'get_score', '--tool-arg', 'domain=blog.test', '--tool-arg', 'detail=full')
+  const full = await inspector(
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'get_score',
+    '--tool-arg',
+    'domain=blog.test',
+    '--tool-arg',
+    'detail=full',
+  )
   expect(full.isError).toBeUndefined()
-  expect(full.structuredContent.report).toMatchObject({ domain: 'blog.test', scoreMax: 100, contractVersion: CONTRACT_VERSION })
+  expect(full.structuredContent.report).toMatchObject({
+    domain: 'blog.test',
+    scoreMax: 100,
+    contractVersion: CONTRACT_VERSION,
+  })
 })

@@ -9,7 +9,10 @@ const OWN_DATA_READ = { readOnlyHint: true, destructiveHint: false, idempotentHi
 
 /** A run may come back capped: the newest stored run of the same target instead of a new one. */
 const startedRun = createdRun.partial({ intent: true }).extend({
-  rate_limited: z.literal(true).optional().describe('Present when the per-target cap was hit: this is the newest stored run of that target'),
+  rate_limited: z
+    .literal(true)
+    .optional()
+    .describe('Present when the per-target cap was hit: this is the newest stored run of that target'),
 })
 
 /** The tasks and the agents together: one call tells a caller every choice start_journey_run takes. */
@@ -23,8 +26,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
   return [
     defineTool({
       name: 'list_journey_intents',
-      description:
-        'Returns the tasks a journey can attempt on a domain, and the agents.',
+      description: 'Returns the tasks a journey can attempt on a domain, and the agents.',
       input: z.strictObject({}),
       output: journeyChoices,
       annotations: OWN_DATA_READ,
@@ -35,8 +37,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
     }),
     defineTool({
       name: 'start_journey_run',
-      description:
-        'Starts an agent attempting a task on a domain. Returns the queued run; poll get_journey_run.',
+      description: 'Starts an agent attempting a task on a domain. Returns the queued run; poll get_journey_run.',
       input: brief(createRunBody.pick({ domain: true, agent: true, compare: true }), {
         domain: 'Target domain',
         agent: 'Agent id (default: deterministic)',
@@ -49,7 +50,10 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       async run(args, call) {
         await call.enforceLimit('journeyBurst')
-        const request = journeys.understand({ intent: { id: args.intent_id }, domain: args.domain, agent: args.agent, compare: args.compare }, false)
+        const request = journeys.understand(
+          { intent: { id: args.intent_id }, domain: args.domain, agent: args.agent, compare: args.compare },
+          false,
+        )
         const admission = await journeys.admit(call.caller, request)
         if (admission.capped) return { ...(await journeys.record(admission.capped)), rate_limited: true as const }
         return { ...(await journeys.create(request, call.caller)), intent: request.echo }
@@ -57,8 +61,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
     }),
     defineTool({
       name: 'get_journey_run',
-      description:
-        'Returns a journey run: status, verdict, insight and steps.',
+      description: 'Returns a journey run: status, verdict, insight and steps.',
       input: z.object({ id: z.string().min(1).max(100).describe('Run id from start_journey_run') }),
       output: journeyRun,
       annotations: { ...OWN_DATA_READ, idempotentHint: false },

@@ -35,12 +35,21 @@ const ARGUMENT_KEYS = new Set(['description', 'type', 'enum', 'const', 'anyOf'])
  * required, and whether others are refused. No `$schema`: 2020-12 is MCP's default dialect without one.
  */
 export function listedInputSchema(schema: z.ZodObject): ListedInputSchema {
-  const jsonSchema = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
+  const jsonSchema = z.toJSONSchema(schema, {
+    io: 'input',
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as JsonSchema
   const { $schema: _dialect, properties = {}, ...object } = jsonSchema
   return {
     ...object,
     type: 'object',
-    properties: Object.fromEntries(Object.entries(properties as Record<string, JsonSchema>).map(([name, argument]) => [name, listedArgument(argument)])),
+    properties: Object.fromEntries(
+      Object.entries(properties as Record<string, JsonSchema>).map(([name, argument]) => [
+        name,
+        listedArgument(argument),
+      ]),
+    ),
   }
 }
 

@@ -16,7 +16,8 @@ import { ONE_LINE } from './model.ts'
 // Fresh per run: on a shared database another test file may hold a measured scan of a fixed host name.
 const AUTH_HOST = `auth-mcp-${randomUUID().slice(0, 8)}.test`
 
-const listen = (root: World['handle']['deps']) => new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps']) =>
+  new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 
 let world: World
 let app: ReturnType<typeof listen>
@@ -24,7 +25,11 @@ let endpoint: URL
 
 beforeAll(async () => {
   // AUTH_HOST is an MCP server that demands a bearer token, on a site whose homepage is public.
-  world = await startWorld(['blog', 'excellent'], { browser: null, mcp: [{ name: 'auth-required', hosts: [AUTH_HOST] }], start: true })
+  world = await startWorld(['blog', 'excellent'], {
+    browser: null,
+    mcp: [{ name: 'auth-required', hosts: [AUTH_HOST] }],
+    start: true,
+  })
   app = listen(world.handle.deps)
   endpoint = new URL(`http://127.0.0.1:${app.server!.port}/api/mcp`)
 })
@@ -36,7 +41,11 @@ afterAll(async () => {
 /** An SDK client as a distinct caller (its own IP, optionally a key); listing the tools arms output validation. */
 async function connect(headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'agent-readiness-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { 'x-forwarded-for': clientIp(), ...headers } } }))
+  await client.connect(
+    new StreamableHTTPClientTransport(endpoint, {
+      requestInit: { headers: { 'x-forwarded-for': clientIp(), ...headers } },
+    }),
+  )
   await client.listTools()
   return client
 }
@@ -68,7 +77,11 @@ const post = (path: string, json: unknown, headers: Record<string, string>) =>
 describe('MCP server over streamable HTTP (SDK client)', () => {
   test('serverInfo reports the contract version; tools only, no listChanged; every tool has schemas and behaviour hints', async () => {
     const client = await connect()
-    expect(client.getServerVersion()).toMatchObject({ name: 'agent-readiness', version: CONTRACT_VERSION, title: 'Agent Readiness' })
+    expect(client.getServerVersion()).toMatchObject({
+      name: 'agent-readiness',
+      version: CONTRACT_VERSION,
+      title: 'Agent Readiness',
+    })
     // A stateless server has no stream to send notifications/tools/list_changed on, so it must not promise them.
     expect(client.getServerCapabilities()).toEqual({ tools: {} })
     expect(client.getInstructions()?.length).toBeGreaterThan(20)
@@ -97,18 +110,29 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
       expect(typeof tool.annotations?.readOnlyHint).toBe('boolean')
       if (!tool.annotations?.readOnlyHint) expect(typeof tool.annotations?.destructiveHint).toBe('boolean')
       for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
-        expect({ tool: tool.name, name, described: typeof (property as { description?: unknown }).description === 'string' }).toMatchObject({ described: true })
+        expect({
+          tool: tool.name,
+          name,
+          described: typeof (property as { description?: unknown }).description === 'string',
+        }).toMatchObject({ described: true })
       }
     }
     const scanTool = tools.find((tool) => tool.name === 'scan_domain')!
     expect(scanTool.inputSchema.required).toEqual(['url'])
     expect(scanTool.annotations).toEqual({ readOnlyHint: false, destructiveHint: false })
-    expect(tools.find((tool) => tool.name === 'get_score')!.annotations).toEqual({ readOnlyHint: true, openWorldHint: false })
+    expect(tools.find((tool) => tool.name === 'get_score')!.annotations).toEqual({
+      readOnlyHint: true,
+      openWorldHint: false,
+    })
     await client.close()
   })
 
   test('the endpoint is stateless: no session id, GET and DELETE are 405, CORS preflight answered', async () => {
-    const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'x-forwarded-for': clientIp() }
+    const headers = {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'x-forwarded-for': clientIp(),
+    }
     const initialize = await fetch(endpoint, {
       method: 'POST',
       headers,
@@ -124,23 +148,38 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
     expect(initialize.headers.get('mcp-session-id')).toBeNull()
     expect((await initialize.json()).result.protocolVersion).toBe('2025-11-25')
 
-    const notification = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+    const notification = await fetch(endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    })
     expect(notification.status).toBe(202)
 
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(endpoint, { method, headers: { accept: 'text/event-stream', 'x-forwarded-for': clientIp() } })
+      const response = await fetch(endpoint, {
+        method,
+        headers: { accept: 'text/event-stream', 'x-forwarded-for': clientIp() },
+      })
       expect(response.status).toBe(405)
       expect(response.headers.get('allow')).toBe('POST')
     }
-    const preflight = await fetch(endpoint, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } })
+    const preflight = await fetch(endpoint, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+    })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Mcp-Protocol-Version')
   })
 
   test('the endpoint is rate limited per IP (60 per minute)', async () => {
-    const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'x-forwarded-for': clientIp() }
-    const ping = () => fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
+    const headers = {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'x-forwarded-for': clientIp(),
+    }
+    const ping = () =>
+      fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
     for (let i = 0; i < 60; i++) expect((await ping()).status).toBe(200)
     const denied = await ping()
     expect(denied.status).toBe(429)
@@ -165,11 +204,26 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
     // A second call inside the freshness window is served from the stored result.
     const cached = structured(await call(client, 'scan_domain', { url: 'https://excellent.test/', detail: 'full' }))
     expect(cached).toMatchObject({ servedFromCache: true, score: result.score, scannedAt: result.scannedAt })
-    expect(cached.report).toMatchObject({ domain: 'excellent.test', score: result.score, scoreMax: 100, servedFromCache: true })
-    expect(cached.report.layers.map((layer: { id: string }) => layer.id)).toEqual(['discovery', 'accessibility', 'usability', 'payments'])
+    expect(cached.report).toMatchObject({
+      domain: 'excellent.test',
+      score: result.score,
+      scoreMax: 100,
+      servedFromCache: true,
+    })
+    expect(cached.report.layers.map((layer: { id: string }) => layer.id)).toEqual([
+      'discovery',
+      'accessibility',
+      'usability',
+      'payments',
+    ])
 
     const score = structured(await call(client, 'get_score', { domain: 'excellent.test' }))
-    expect(score).toMatchObject({ domain: 'excellent.test', score: result.score, grade: result.grade, contractVersion: CONTRACT_VERSION })
+    expect(score).toMatchObject({
+      domain: 'excellent.test',
+      score: result.score,
+      grade: result.grade,
+      contractVersion: CONTRACT_VERSION,
+    })
     expect(score.scoreUrl).toBeUndefined()
     await client.close()
   })
@@ -178,7 +232,9 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
     const client = await connect()
     const summary = structured(await call(client, 'scan_domain', { url: 'blog.test' }))
     const { report } = structured(await call(client, 'get_score', { domain: 'blog.test', detail: 'full' }))
-    const checks: { id: string; status: string; bonus?: boolean; details?: string }[] = report.layers.flatMap((layer: { checks: unknown[] }) => layer.checks)
+    const checks: { id: string; status: string; bonus?: boolean; details?: string }[] = report.layers.flatMap(
+      (layer: { checks: unknown[] }) => layer.checks,
+    )
     const costing = checks.filter((check) => ['fail', 'warning', 'error'].includes(check.status) && !check.bonus)
     expect(summary.failing.map((entry: { id: string }) => entry.id)).toEqual(costing.map((check) => check.id))
     expect(summary.failing.length).toBeGreaterThan(0)
@@ -186,10 +242,15 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
       expect(entry.details).not.toContain('\n')
       expect(entry.details.length).toBeLessThanOrEqual(ONE_LINE)
     }
-    const bonus = checks.filter((check) => ['fail', 'warning', 'error'].includes(check.status) && check.bonus).map((check) => check.id)
+    const bonus = checks
+      .filter((check) => ['fail', 'warning', 'error'].includes(check.status) && check.bonus)
+      .map((check) => check.id)
     expect(summary.bonusNotMet).toEqual([...new Set(bonus)])
     expect(summary.topFixes.map((fix: { id: string }) => fix.id)).toEqual(
-      report.topFixes.filter((fix: { estScoreGain: number }) => fix.estScoreGain > 0).slice(0, 5).map((fix: { id: string }) => fix.id),
+      report.topFixes
+        .filter((fix: { estScoreGain: number }) => fix.estScoreGain > 0)
+        .slice(0, 5)
+        .map((fix: { id: string }) => fix.id),
     )
     expect(summary.topFixes[0].gain).toBe(report.topFixes[0].estScoreGain)
     await client.close()
@@ -204,7 +265,12 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
       nextAction: { method: 'POST', endpoint: '/api/scan', body: { url: 'never-scanned.example' } },
     })
     expect(errorOf(await call(client, 'scan_domain', { url: 'not a domain' })).code).toBe('INVALID_DOMAIN')
-    const authRequired = { code: 'MCP_AUTH_REQUIRED', mcpAuthRequired: true, mcpUrl: `https://${AUTH_HOST}/mcp`, urlKind: 'mcp' }
+    const authRequired = {
+      code: 'MCP_AUTH_REQUIRED',
+      mcpAuthRequired: true,
+      mcpUrl: `https://${AUTH_HOST}/mcp`,
+      urlKind: 'mcp',
+    }
     expect(errorOf(await call(client, 'scan_domain', { url: `https://${AUTH_HOST}/mcp` }))).toMatchObject(authRequired)
     expect(errorOf(await call(client, 'get_score', { domain: AUTH_HOST }))).toMatchObject(authRequired)
     // Schema failures are tool errors too (SEP-1303), so the model can correct its arguments.
@@ -212,7 +278,10 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
     expect(invalidArgs.isError).toBe(true)
     expect(invalidArgs.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('checkIds') })
     // An unknown tool is a protocol error: there are no arguments a model could fix.
-    await expect(call(client, 'no_such_tool')).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: no_such_tool') })
+    await expect(call(client, 'no_such_tool')).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool: no_such_tool'),
+    })
     await client.close()
   })
 
@@ -244,14 +313,23 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
     expect(result.domain).toBe('blog.test')
     // An unrecognised key is no error: the caller is anonymous and still out of budget.
     const unknownKey = await connect({ 'x-forwarded-for': ip, authorization: 'Bearer ark_not-a-key' })
-    expect(errorOf(await call(unknownKey, 'scan_domain', { url: 'blog.test', force: true })).code).toBe('RATE_LIMIT_EXCEEDED')
+    expect(errorOf(await call(unknownKey, 'scan_domain', { url: 'blog.test', force: true })).code).toBe(
+      'RATE_LIMIT_EXCEEDED',
+    )
     await Promise.all([anonymous.close(), keyed.close(), unknownKey.close()])
   })
 
   test('run_checks re-runs chosen checks live; list_checks, get_leaderboard and discover_products read our data', async () => {
     const client = await connect()
-    const run = structured(await call(client, 'run_checks', { url: 'blog.test', checkIds: ['robots-txt', 'robots-txt', 'llms-txt'] }))
-    expect(run).toMatchObject({ contractVersion: CONTRACT_VERSION, domain: 'blog.test', urlKind: 'domain', storedScanUpdated: false })
+    const run = structured(
+      await call(client, 'run_checks', { url: 'blog.test', checkIds: ['robots-txt', 'robots-txt', 'llms-txt'] }),
+    )
+    expect(run).toMatchObject({
+      contractVersion: CONTRACT_VERSION,
+      domain: 'blog.test',
+      urlKind: 'domain',
+      storedScanUpdated: false,
+    })
     expect(run.results.map((entry: { id: string }) => entry.id).sort()).toEqual(['llms-txt', 'robots-txt'])
     for (const entry of run.results) expect(entry.status).not.toBe('pending')
 
@@ -273,7 +351,10 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
 
 describe('MCP 2026-07-28 clients (the v2 SDK client, pinned to that revision)', () => {
   async function connectModern(): Promise<ModernClient> {
-    const client = new ModernClient({ name: 'agent-readiness-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    const client = new ModernClient(
+      { name: 'agent-readiness-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    )
     await client.connect(new ModernTransport(endpoint, { requestInit: { headers: { 'x-forwarded-for': clientIp() } } }))
     return client
   }
@@ -281,12 +362,24 @@ describe('MCP 2026-07-28 clients (the v2 SDK client, pinned to that revision)', 
   test('server/discover, without initialize, names the revision, the tools capability and our identity', async () => {
     const response = await fetch(endpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover', 'x-forwarded-for': clientIp() },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'server/discover',
+        'x-forwarded-for': clientIp(),
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
         method: 'server/discover',
-        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
       }),
     })
     expect(response.status).toBe(200)
@@ -294,20 +387,28 @@ describe('MCP 2026-07-28 clients (the v2 SDK client, pinned to that revision)', 
     const { result } = (await response.json()) as { result: Record<string, any> }
     expect(result.supportedVersions).toEqual(['2026-07-28'])
     expect(Object.keys(result.capabilities)).toContain('tools')
-    expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'agent-readiness', version: CONTRACT_VERSION })
+    expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({
+      name: 'agent-readiness',
+      version: CONTRACT_VERSION,
+    })
   })
 
   test('the same tools, and their calls, as 2025-era clients get', async () => {
     const [modern, legacy] = await Promise.all([connectModern(), connect()])
     const [modernTools, legacyTools] = await Promise.all([modern.listTools(), legacy.listTools()])
     const shape = (tools: { name: string; annotations?: unknown; inputSchema: { required?: unknown } }[]) =>
-      tools.map(({ name, annotations, inputSchema }) => ({ name, annotations, required: inputSchema.required })).sort((a, b) => a.name.localeCompare(b.name))
+      tools
+        .map(({ name, annotations, inputSchema }) => ({ name, annotations, required: inputSchema.required }))
+        .sort((a, b) => a.name.localeCompare(b.name))
     expect(shape(modernTools.tools)).toEqual(shape(legacyTools.tools))
     const catalog = (await modern.callTool({ name: 'list_checks', arguments: { kind: 'mcp' } })) as CallToolResult
     expect(catalog.isError ?? false).toBe(false)
     expect(catalog.structuredContent).toMatchObject({ contractVersion: CONTRACT_VERSION })
     // A domain failure is a tool result there too, with the HTTP API's error body.
-    const failed = (await modern.callTool({ name: 'get_score', arguments: { domain: `never-scanned-${randomUUID().slice(0, 8)}.test` } })) as CallToolResult
+    const failed = (await modern.callTool({
+      name: 'get_score',
+      arguments: { domain: `never-scanned-${randomUUID().slice(0, 8)}.test` },
+    })) as CallToolResult
     expect(errorOf(failed).code).toBe('DOMAIN_NOT_SCANNED')
     await expect(modern.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 })
     expect(modern.getServerCapabilities()).toEqual({ tools: {} })
@@ -320,21 +421,43 @@ describe('agent verification round trip (SDK client)', () => {
     const client = await connect()
     const scanned = structured(await call(client, 'scan_domain', { url: 'blog.test' }))
     const checkId: string = scanned.failing[0].id
-    const report = { domain: 'blog.test', checkId, reason: 'false_fail', message: 'The file is there.', agentId: 'mcp-test-agent/1.0' }
+    const report = {
+      domain: 'blog.test',
+      checkId,
+      reason: 'false_fail',
+      message: 'The file is there.',
+      agentId: 'mcp-test-agent/1.0',
+    }
 
     const issued = structured(await call(client, 'get_verification_challenge'))
     expect(Date.parse(issued.expiresAt) - Date.now()).toBeLessThanOrEqual(5 * 60_000)
     const answer = solveChallenge(issued.challenge.data)
     const accepted = structured(
-      await call(client, 'submit_check_feedback', { ...report, verificationToken: issued.token, verificationAnswer: answer }),
+      await call(client, 'submit_check_feedback', {
+        ...report,
+        verificationToken: issued.token,
+        verificationAnswer: answer,
+      }),
     )
     expect(accepted).toEqual({ ok: true, id: expect.any(Number) })
 
-    const replayed = errorOf(await call(client, 'submit_check_feedback', { ...report, verificationToken: issued.token, verificationAnswer: answer }))
+    const replayed = errorOf(
+      await call(client, 'submit_check_feedback', {
+        ...report,
+        verificationToken: issued.token,
+        verificationAnswer: answer,
+      }),
+    )
     expect(replayed).toMatchObject({ code: 'AGENT_VERIFICATION_FAILED', details: { reason: 'replayed' } })
 
     const fresh = structured(await call(client, 'get_verification_challenge'))
-    const wrong = errorOf(await call(client, 'submit_check_feedback', { ...report, verificationToken: fresh.token, verificationAnswer: 'not:the:answer:x' }))
+    const wrong = errorOf(
+      await call(client, 'submit_check_feedback', {
+        ...report,
+        verificationToken: fresh.token,
+        verificationAnswer: 'not:the:answer:x',
+      }),
+    )
     // AGENT_VERIFICATION_FAILED is the HTTP API's 401.
     expect(wrong).toMatchObject({ code: 'AGENT_VERIFICATION_FAILED', details: { reason: 'mismatch' } })
     await client.close()
@@ -358,15 +481,27 @@ describe('agent verification round trip (SDK client)', () => {
         verificationAnswer: solveChallenge(issued.challenge.data),
       }),
     )
-    expect(stored).toMatchObject({ domain: 'excellent.test', outcome: 'success', layer_scores: { discovery: 5, access: 4 } })
+    expect(stored).toMatchObject({
+      domain: 'excellent.test',
+      outcome: 'success',
+      layer_scores: { discovery: 5, access: 4 },
+    })
 
     const read = structured(await call(client, 'get_feedback', { domain: 'excellent.test', limit: 5 }))
     expect(read).toMatchObject({ domain: 'excellent.test', limit: 5, offset: 0 })
     expect(read.items[0].id).toBe(stored.id)
-    expect(read.stats).toMatchObject({ domain: 'excellent.test', total: read.total, outcomes: { success: expect.any(Number) } })
+    expect(read.stats).toMatchObject({
+      domain: 'excellent.test',
+      total: read.total,
+      outcomes: { success: expect.any(Number) },
+    })
 
     const unverified = errorOf(
-      await call(client, 'submit_feedback', { ...stored, verificationToken: issued.token, verificationAnswer: 'wrong' }),
+      await call(client, 'submit_feedback', {
+        ...stored,
+        verificationToken: issued.token,
+        verificationAnswer: 'wrong',
+      }),
     )
     expect(unverified.code).toBe('AGENT_VERIFICATION_FAILED')
     await client.close()
@@ -379,8 +514,16 @@ describe('journey tools', () => {
     const { intents } = structured(await call(client, 'list_journey_intents'))
     expect(intents.map((intent: { id: string }) => intent.id)).toContain('find-pricing')
 
-    const started = structured(await call(client, 'start_journey_run', { intent_id: 'find-pricing', domain: 'excellent.test' }))
-    expect(started).toMatchObject({ status: 'queued', intent_id: 'find-pricing', domain: 'excellent.test', intent: { id: 'find-pricing' }, contractVersion: CONTRACT_VERSION })
+    const started = structured(
+      await call(client, 'start_journey_run', { intent_id: 'find-pricing', domain: 'excellent.test' }),
+    )
+    expect(started).toMatchObject({
+      status: 'queued',
+      intent_id: 'find-pricing',
+      domain: 'excellent.test',
+      intent: { id: 'find-pricing' },
+      contractVersion: CONTRACT_VERSION,
+    })
     let run = started
     for (let polls = 0; run.status !== 'completed' && run.status !== 'failed' && polls < 300; polls++) {
       await Bun.sleep(100)
@@ -390,7 +533,9 @@ describe('journey tools', () => {
     expect(run.steps.length).toBe(run.step_count)
 
     expect(errorOf(await call(client, 'get_journey_run', { id: 'jr_unknown' })).code).toBe('NOT_FOUND')
-    expect(errorOf(await call(client, 'start_journey_run', { intent_id: 'no-such-intent', domain: 'excellent.test' })).code).toBe('VALIDATION_FAILED')
+    expect(
+      errorOf(await call(client, 'start_journey_run', { intent_id: 'no-such-intent', domain: 'excellent.test' })).code,
+    ).toBe('VALIDATION_FAILED')
     await client.close()
   })
 })

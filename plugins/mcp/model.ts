@@ -35,7 +35,10 @@ export const SCAN_LIMITS = `${describeLimit('scanBurst')}, ${describeLimit('scan
  * wording is a few words, because every agent that connects reads every argument of every tool into its context.
  */
 export function brief<S extends z.ZodObject>(schema: S, texts: { [K in keyof S['shape']]?: string }): S {
-  const described = Object.entries(texts).map(([key, text]) => [key, (schema.shape[key] as z.ZodType).describe(text as string)])
+  const described = Object.entries(texts).map(([key, text]) => [
+    key,
+    (schema.shape[key] as z.ZodType).describe(text as string),
+  ])
   return schema.extend(Object.fromEntries(described)) as unknown as S
 }
 
@@ -60,7 +63,9 @@ export const scoreSummary = z.object({
   scannedAt: z.string().nullable(),
   pendingChecks: z.array(z.string()).optional(),
   topFixes: z.array(z.object({ id: z.string(), gain: z.number(), fix: z.string(), mcpUrl: z.string().optional() })),
-  failing: z.array(z.object({ id: z.string(), status: z.enum(CHECK_STATUSES), details: z.string(), mcpUrl: z.string().optional() })),
+  failing: z.array(
+    z.object({ id: z.string(), status: z.enum(CHECK_STATUSES), details: z.string(), mcpUrl: z.string().optional() }),
+  ),
   bonusNotMet: z.array(z.string()),
   reportUrl: z.string(),
   nextAction: auditScoreResult.shape.nextAction,
@@ -118,7 +123,10 @@ export const getLeaderboardInput = brief(leaderboardQuery, {
 })
 export const getLeaderboardOutput = leaderboardResponse
 
-export const discoverProductsInput = brief(discoverQuery, { intent: 'What the user wants to do', limit: 'Most results to return' })
+export const discoverProductsInput = brief(discoverQuery, {
+  intent: 'What the user wants to do',
+  limit: 'Most results to return',
+})
 export const discoverProductsOutput = discoverResponse
 
 /** No arguments: `{ type: "object", additionalProperties: false }`, the form MCP recommends for argument-less tools. */
@@ -201,7 +209,10 @@ export const legacyMcpPointer = z
     serverInfo: z.object({ name: z.string(), title: z.string(), version: z.string() }),
     description: z.string(),
     protocolVersion: z.string().describe('The newest protocol version the server speaks'),
-    transport: z.object({ type: z.literal('streamable-http'), endpoint: z.string().describe('Path of the MCP endpoint') }),
+    transport: z.object({
+      type: z.literal('streamable-http'),
+      endpoint: z.string().describe('Path of the MCP endpoint'),
+    }),
     capabilities: z.object({ tools: z.object({}) }),
     authentication: z.object({
       required: z.literal(false),

@@ -12,7 +12,8 @@ import { mcpPlugin } from './index.ts'
  * server must pass the MCP checks it holds everyone else to.
  */
 
-const listen = (root: World['handle']['deps'], port: number) => new Elysia().use(mcpPlugin(root)).listen({ port, hostname: '127.0.0.1' })
+const listen = (root: World['handle']['deps'], port: number) =>
+  new Elysia().use(mcpPlugin(root)).listen({ port, hostname: '127.0.0.1' })
 
 let world: World
 let app: ReturnType<typeof listen>
@@ -20,7 +21,11 @@ let app: ReturnType<typeof listen>
 beforeAll(async () => {
   // The public name must resolve to the app's port before the app (and its config) exists: take a free port first.
   const port = freeLoopbackPort()
-  world = await startWorld([], { browser: null, env: { PUBLIC_BASE_URL: 'https://self.test' }, extraResolve: [`self.test:443:127.0.0.1:${port}`] })
+  world = await startWorld([], {
+    browser: null,
+    env: { PUBLIC_BASE_URL: 'https://self.test' },
+    extraResolve: [`self.test:443:127.0.0.1:${port}`],
+  })
   app = listen(world.handle.deps, port)
 })
 afterAll(async () => {
@@ -36,11 +41,18 @@ test('scan_domain on our own MCP endpoint passes every MCP check that applies', 
     }),
   )
   await client.listTools()
-  const result = (await client.callTool({ name: 'scan_domain', arguments: { url: 'https://self.test/api/mcp', detail: 'full' } })) as CallToolResult
+  const result = (await client.callTool({
+    name: 'scan_domain',
+    arguments: { url: 'https://self.test/api/mcp', detail: 'full' },
+  })) as CallToolResult
   expect(result.isError).toBeFalsy()
-  const { report } = result.structuredContent as { report: { urlKind: string; layers: { checks: { id: string; status: string; details?: string }[] }[] } }
+  const { report } = result.structuredContent as {
+    report: { urlKind: string; layers: { checks: { id: string; status: string; details?: string }[] }[] }
+  }
   expect(report.urlKind).toBe('mcp')
-  const statuses = Object.fromEntries(report.layers.flatMap((layer) => layer.checks).map((check) => [check.id, check.status]))
+  const statuses = Object.fromEntries(
+    report.layers.flatMap((layer) => layer.checks).map((check) => [check.id, check.status]),
+  )
   for (const id of [
     'mcp-server-card',
     'mcp-initialize',

@@ -114,19 +114,34 @@ export function buildToolbox(tools: readonly ToolDefinition[]): Toolbox {
  * model could correct in its arguments. Arguments that fail the input schema are a tool error naming the fields
  * (SEP-1303), so the model can fix them and call again.
  */
-async function dispatch(toolbox: Toolbox, name: string, args: unknown, call: ToolCall, log: Logger): Promise<CallToolResult> {
+async function dispatch(
+  toolbox: Toolbox,
+  name: string,
+  args: unknown,
+  call: ToolCall,
+  log: Logger,
+): Promise<CallToolResult> {
   const tool = toolbox.byName.get(name)
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`)
   const parsed = tool.input.safeParse(args ?? {})
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`)
-    return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${issues.join('; ')}` }] }
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${issues.join('; ')}` }],
+    }
   }
   return callTool(tool, parsed.data, call, log)
 }
 
 function serverInfo(config: Pick<Config, 'publicBaseUrl'>) {
-  return { name: SERVICE_NAME, version: CONTRACT_VERSION, title: SERVER_TITLE, description: SERVER_DESCRIPTION, websiteUrl: config.publicBaseUrl }
+  return {
+    name: SERVICE_NAME,
+    version: CONTRACT_VERSION,
+    title: SERVER_TITLE,
+    description: SERVER_DESCRIPTION,
+    websiteUrl: config.publicBaseUrl,
+  }
 }
 
 /**
@@ -141,10 +156,17 @@ const SERVER_OPTIONS = { capabilities: { tools: {} }, instructions: SERVER_INSTR
  * it is registration only: the toolbox and the services behind it are created once per app. This one serves
  * 2025-era clients (initialize, then requests).
  */
-export function createMcpServer(config: Pick<Config, 'publicBaseUrl'>, toolbox: Toolbox, call: ToolCall, log: Logger): Server {
+export function createMcpServer(
+  config: Pick<Config, 'publicBaseUrl'>,
+  toolbox: Toolbox,
+  call: ToolCall,
+  log: Logger,
+): Server {
   const server = new Server(serverInfo(config), SERVER_OPTIONS)
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.listing }))
-  server.setRequestHandler(CallToolRequestSchema, (request) => dispatch(toolbox, request.params.name, request.params.arguments, call, log))
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    dispatch(toolbox, request.params.name, request.params.arguments, call, log),
+  )
   return server
 }
 
@@ -152,9 +174,16 @@ export function createMcpServer(config: Pick<Config, 'publicBaseUrl'>, toolbox: 
  * The same server for 2026-07-28 clients (server/discover, a `_meta` envelope on every request, no initialize),
  * on the SDK's v2 server, which implements that revision.
  */
-export function createModernMcpServer(config: Pick<Config, 'publicBaseUrl'>, toolbox: Toolbox, call: ToolCall, log: Logger): ModernServer {
+export function createModernMcpServer(
+  config: Pick<Config, 'publicBaseUrl'>,
+  toolbox: Toolbox,
+  call: ToolCall,
+  log: Logger,
+): ModernServer {
   const server = new ModernServer(serverInfo(config), SERVER_OPTIONS)
   server.setRequestHandler('tools/list', () => ({ tools: toolbox.listing }))
-  server.setRequestHandler('tools/call', (request) => dispatch(toolbox, request.params.name, request.params.arguments, call, log))
+  server.setRequestHandler('tools/call', (request) =>
+    dispatch(toolbox, request.params.name, request.params.arguments, call, log),
+  )
   return server
 }

@@ -8,7 +8,14 @@ type Report = z.output<typeof auditScoreResult>
 type Check = Report['layers'][number]['checks'][number]
 type Fix = Report['topFixes'][number]
 
-const check = (id: string, status: Check['status'], extra: Partial<Check> = {}): Check => ({ id, name: `${id} name`, status, score: 0, maxScore: 5, ...extra })
+const check = (id: string, status: Check['status'], extra: Partial<Check> = {}): Check => ({
+  id,
+  name: `${id} name`,
+  status,
+  score: 0,
+  maxScore: 5,
+  ...extra,
+})
 const fix = (id: string, gain: number, extra: Partial<Fix> = {}): Fix => ({
   id,
   name: `${id} name`,
@@ -37,7 +44,10 @@ function bundleReport(): Report {
         score: 10,
         maxScore: 40,
         checks: [
-          check('mcp-tool-descriptions', 'fail', { mcpUrl: 'https://bundle.test/a/mcp', details: 'first line\nsecond line' }),
+          check('mcp-tool-descriptions', 'fail', {
+            mcpUrl: 'https://bundle.test/a/mcp',
+            details: 'first line\nsecond line',
+          }),
           check('mcp-tool-descriptions', 'fail', { mcpUrl: 'https://bundle.test/b/mcp', details: 'x'.repeat(400) }),
           check('mcp-ping', 'pass'),
           check('mcp-server-card', 'warning', { details: 'partly' }),
@@ -48,7 +58,15 @@ function bundleReport(): Report {
         ],
       },
     ] as Report['layers'],
-    topFixes: [fix('a', 9), fix('b', 5, { mcpUrl: 'https://bundle.test/b/mcp' }), fix('c', 4), fix('d', 3), fix('e', 2), fix('f', 1), fix('zero', 0)],
+    topFixes: [
+      fix('a', 9),
+      fix('b', 5, { mcpUrl: 'https://bundle.test/b/mcp' }),
+      fix('c', 4),
+      fix('d', 3),
+      fix('e', 2),
+      fix('f', 1),
+      fix('zero', 0),
+    ],
     url: 'http://localhost:3000/site/bundle.test',
     generatedAt: '2026-11-28T00:00:00.000Z',
     source: 'localhost:3000',
@@ -56,7 +74,12 @@ function bundleReport(): Report {
     analysisStatus: 'stuck',
     pendingChecks: ['mcp-tool-annotations'],
     urlKind: 'mcp',
-    nextAction: { method: 'POST', endpoint: '/api/scan', body: { url: 'https://bundle.test/a/mcp' }, description: 'Rescan' },
+    nextAction: {
+      method: 'POST',
+      endpoint: '/api/scan',
+      body: { url: 'https://bundle.test/a/mcp' },
+      description: 'Rescan',
+    },
     scannedAt: '2026-11-28T00:00:00.000Z',
     durationMs: 10,
   } as Report
@@ -90,17 +113,33 @@ describe('the score summary', () => {
       ],
       failing: [
         { id: 'mcp-tool-descriptions', status: 'fail', details: 'first line', mcpUrl: 'https://bundle.test/a/mcp' },
-        { id: 'mcp-tool-descriptions', status: 'fail', details: `${'x'.repeat(ONE_LINE - 1)}…`, mcpUrl: 'https://bundle.test/b/mcp' },
+        {
+          id: 'mcp-tool-descriptions',
+          status: 'fail',
+          details: `${'x'.repeat(ONE_LINE - 1)}…`,
+          mcpUrl: 'https://bundle.test/b/mcp',
+        },
         { id: 'mcp-server-card', status: 'warning', details: 'partly' },
       ],
       bonusNotMet: ['mcp-apps-extension'],
       reportUrl: 'http://localhost:3000/site/bundle.test',
-      nextAction: { method: 'POST', endpoint: '/api/scan', body: { url: 'https://bundle.test/a/mcp' }, description: 'Rescan' },
+      nextAction: {
+        method: 'POST',
+        endpoint: '/api/scan',
+        body: { url: 'https://bundle.test/a/mcp' },
+        description: 'Rescan',
+      },
     })
   })
 
   test('a complete result without fixes names no pending checks and no recovery pointer', () => {
-    const report = { ...bundleReport(), analysisStatus: 'complete' as const, pendingChecks: [], nextAction: undefined, topFixes: [fix('zero', 0)] }
+    const report = {
+      ...bundleReport(),
+      analysisStatus: 'complete' as const,
+      pendingChecks: [],
+      nextAction: undefined,
+      topFixes: [fix('zero', 0)],
+    }
     const summary = summarize(report)
     expect(summary.topFixes).toEqual([])
     expect('pendingChecks' in summary).toBe(false)

@@ -23,7 +23,9 @@ const server = (mcpUrl: string | undefined) => (mcpUrl ? { mcpUrl } : {})
  */
 export function summarize(report: AuditReport): z.input<typeof scoreSummary> {
   const checks = report.layers.flatMap((layer) => layer.checks)
-  const notMet = checks.filter((check) => check.status === 'fail' || check.status === 'warning' || check.status === 'error')
+  const notMet = checks.filter(
+    (check) => check.status === 'fail' || check.status === 'warning' || check.status === 'error',
+  )
   return {
     contractVersion: report.contractVersion,
     domain: report.domain,
@@ -36,10 +38,20 @@ export function summarize(report: AuditReport): z.input<typeof scoreSummary> {
     topFixes: report.topFixes
       .filter((fix) => fix.estScoreGain > 0)
       .slice(0, SUMMARY_FIXES)
-      .map((fix) => ({ id: fix.id, gain: fix.estScoreGain, fix: oneLine(fix.recommendation ?? fix.name), ...server(fix.mcpUrl) })),
+      .map((fix) => ({
+        id: fix.id,
+        gain: fix.estScoreGain,
+        fix: oneLine(fix.recommendation ?? fix.name),
+        ...server(fix.mcpUrl),
+      })),
     failing: notMet
       .filter((check) => !check.bonus)
-      .map((check) => ({ id: check.id, status: check.status, details: oneLine(check.details ?? check.name), ...server(check.mcpUrl) })),
+      .map((check) => ({
+        id: check.id,
+        status: check.status,
+        details: oneLine(check.details ?? check.name),
+        ...server(check.mcpUrl),
+      })),
     bonusNotMet: [...new Set(notMet.filter((check) => check.bonus).map((check) => check.id))],
     reportUrl: report.url,
     ...(report.nextAction ? { nextAction: report.nextAction } : {}),

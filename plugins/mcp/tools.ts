@@ -67,13 +67,14 @@ export type ToolPieces = Pick<Kernel, 'config' | 'registry'> & {
 export function buildTools(deps: ToolPieces): ToolDefinition[] {
   const { scanService: scans, feedbackService: feedback, verification } = deps
   const checkIds = deps.registry.checks.map((check) => check.meta.id) as [string, ...string[]]
-  const scoreUrl = (domain: string) => `${deps.config.publicBaseUrl}/api/score/${encodeURIComponent(domain)}?format=audit`
+  const scoreUrl = (domain: string) =>
+    `${deps.config.publicBaseUrl}/api/score/${encodeURIComponent(domain)}?format=audit`
 
   return [
     defineTool({
       name: 'scan_domain',
       description:
-        'Scans a site, MCP server or MCP App (or reuses a fresh result). Returns get_score\'s fields and scoreUrl.',
+        "Scans a site, MCP server or MCP App (or reuses a fresh result). Returns get_score's fields and scoreUrl.",
       input: scanDomainInput,
       output: scanDomainOutput,
       // Adds a stored scan (earlier ones stay in the history); every live run is a new scan of an outside site.
@@ -86,10 +87,17 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
         const prepared = await scans.prepare(body)
         const fresh = prepared.fresh
         const row = fresh ? fresh.row : await scans.execute(prepared, call.caller)
-        const report = (await scans.render(row, AUDIT, 'scan', fresh ? { ageSeconds: fresh.ageSeconds } : undefined)) as AuditScan
+        const report = (await scans.render(
+          row,
+          AUDIT,
+          'scan',
+          fresh ? { ageSeconds: fresh.ageSeconds } : undefined,
+        )) as AuditScan
         return {
           ...summarize(report),
-          ...(report.servedFromCache ? { servedFromCache: true as const, resultAgeSeconds: report.resultAgeSeconds } : {}),
+          ...(report.servedFromCache
+            ? { servedFromCache: true as const, resultAgeSeconds: report.resultAgeSeconds }
+            : {}),
           scoreUrl: scoreUrl(row.domain),
           ...(report.pagesIgnored ? { pagesIgnored: report.pagesIgnored } : {}),
           ...(detail === 'full' ? { report } : {}),
@@ -112,24 +120,21 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
     }),
     defineTool({
       name: 'list_checks',
-      description:
-        'Returns the check catalog: id, name, layer, points and fix advice of each check.',
+      description: 'Returns the check catalog: id, name, layer, points and fix advice of each check.',
       input: listChecksInput,
       output: listChecksOutput,
       annotations: OWN_DATA_READ,
       async run(args) {
         const catalog = buildCatalog(deps.registry, { essentials: Boolean(args.essentials) })
         const checks = catalog.checks.filter(
-          (check) =>
-            (!args.kind || check.appliesTo.includes(args.kind)) && (!args.layer || check.layer === args.layer),
+          (check) => (!args.kind || check.appliesTo.includes(args.kind)) && (!args.layer || check.layer === args.layer),
         )
         return { ...catalog, checks } as z.input<typeof listChecksOutput>
       },
     }),
     defineTool({
       name: 'run_checks',
-      description:
-        'Re-runs chosen checks live to verify a fix. Returns each check\'s status and details.',
+      description: "Re-runs chosen checks live to verify a fix. Returns each check's status and details.",
       input: runChecksInput(checkIds),
       output: runChecksOutput,
       // Writes nothing of ours: the checks fetch the outside target and the results only go back to the caller.
@@ -151,8 +156,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
     }),
     defineTool({
       name: 'get_leaderboard',
-      description:
-        'Returns a page of domains ranked by score, with their grades.',
+      description: 'Returns a page of domains ranked by score, with their grades.',
       input: getLeaderboardInput,
       output: getLeaderboardOutput,
       annotations: OWN_DATA_READ,
@@ -160,8 +164,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
     }),
     defineTool({
       name: 'discover_products',
-      description:
-        'Finds scanned products for a task in plain words. Returns domains ranked by fit and score.',
+      description: 'Finds scanned products for a task in plain words. Returns domains ranked by fit and score.',
       input: discoverProductsInput,
       output: discoverProductsOutput,
       annotations: OWN_DATA_READ,
@@ -169,8 +172,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
     }),
     defineTool({
       name: 'get_verification_challenge',
-      description:
-        `Returns a challenge and a token; send both with your answer to a feedback tool within ${VERIFICATION_TTL_MS / 60_000} minutes.`,
+      description: `Returns a challenge and a token; send both with your answer to a feedback tool within ${VERIFICATION_TTL_MS / 60_000} minutes.`,
       input: getVerificationChallengeInput,
       output: getVerificationChallengeOutput,
       // Issuing stores nothing: the token itself carries the expiry and a MAC of the answer.
@@ -179,8 +181,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
     }),
     defineTool({
       name: 'submit_check_feedback',
-      description:
-        'Reports a wrong check result in a domain\'s latest scan. Returns the report id.',
+      description: "Reports a wrong check result in a domain's latest scan. Returns the report id.",
       input: submitCheckFeedbackInput,
       output: submitCheckFeedbackOutput,
       annotations: FEEDBACK_WRITE,
@@ -191,8 +192,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
     }),
     defineTool({
       name: 'submit_feedback',
-      description:
-        'Reports how a task you attempted on a domain went. Returns the stored report.',
+      description: 'Reports how a task you attempted on a domain went. Returns the stored report.',
       input: submitFeedbackInput,
       output: submitFeedbackOutput,
       annotations: FEEDBACK_WRITE,
@@ -203,15 +203,17 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
     }),
     defineTool({
       name: 'get_feedback',
-      description:
-        'Returns agents\' task reports on a domain, with success and recommend rates.',
+      description: "Returns agents' task reports on a domain, with success and recommend rates.",
       input: getFeedbackInput,
       output: getFeedbackOutput,
       annotations: OWN_DATA_READ,
       async run(args) {
         const { domain } = normalizeInput(args.domain)
         const page = { limit: args.limit, offset: args.offset }
-        const [list, stats] = await Promise.all([feedback.listAgentFeedback(domain, page), feedback.agentFeedbackStats(domain)])
+        const [list, stats] = await Promise.all([
+          feedback.listAgentFeedback(domain, page),
+          feedback.agentFeedbackStats(domain),
+        ])
         return { domain, ...list, ...page, stats }
       },
     }),

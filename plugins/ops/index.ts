@@ -25,7 +25,11 @@ export function opsPlugin(deps: OpsNeeds) {
       },
       {
         response: { 200: readinessResponse, 503: readinessResponse },
-        detail: { summary: 'Readiness: database and store reachable (503 otherwise)', tags: ['Operations'], ...wire({ answers: { 200: ['Cache-Control'], 503: ['Cache-Control'] } }) },
+        detail: {
+          summary: 'Readiness: database and store reachable (503 otherwise)',
+          tags: ['Operations'],
+          ...wire({ answers: { 200: ['Cache-Control'], 503: ['Cache-Control'] } }),
+        },
       },
     )
 }

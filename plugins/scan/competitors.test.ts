@@ -33,7 +33,8 @@ function world() {
 }
 
 async function seed(category: string, rows: [domain: string, score: number][]): Promise<void> {
-  for (const [domain, score] of rows) await repository.insert(report({ domain, score, category, name: `Name of ${domain}` }), { ephemeral: false })
+  for (const [domain, score] of rows)
+    await repository.insert(report({ domain, score, category, name: `Name of ${domain}` }), { ephemeral: false })
 }
 
 const ranks = (rows: { rank: number }[]) => rows.map((row) => row.rank)
@@ -42,7 +43,10 @@ describe('competitorsFor', () => {
   test('leaders are the top five by score, ties by domain; neighbors are two either side of self', async () => {
     const { category, domain } = world()
     const scores = [90, 80, 80, 70, 60, 50, 40, 30, 20, 10]
-    await seed(category, scores.map((score, index) => [domain(`d${index}`), score]))
+    await seed(
+      category,
+      scores.map((score, index) => [domain(`d${index}`), score]),
+    )
     const set = await competitorsFor(db, domain('d6'))
     expect(set).not.toBeNull()
     expect(set!.category).toBe(category)
@@ -64,7 +68,12 @@ describe('competitorsFor', () => {
 
   test('at the top edge: self leads, neighbors are self and the two below', async () => {
     const { category, domain } = world()
-    await seed(category, [[domain('a'), 95], [domain('b'), 50], [domain('c'), 40], [domain('d'), 30]])
+    await seed(category, [
+      [domain('a'), 95],
+      [domain('b'), 50],
+      [domain('c'), 40],
+      [domain('d'), 30],
+    ])
     const set = (await competitorsFor(db, domain('a')))!
     expect(set.leaders[0]).toMatchObject({ rank: 1, domain: domain('a'), isSelf: true, grade: 'A+' })
     expect(ranks(set.leaders)).toEqual([1, 2, 3, 4])
@@ -73,7 +82,14 @@ describe('competitorsFor', () => {
 
   test('at the bottom edge: the two above and self', async () => {
     const { category, domain } = world()
-    await seed(category, [[domain('a'), 95], [domain('b'), 50], [domain('c'), 40], [domain('d'), 30], [domain('e'), 20], [domain('f'), 5]])
+    await seed(category, [
+      [domain('a'), 95],
+      [domain('b'), 50],
+      [domain('c'), 40],
+      [domain('d'), 30],
+      [domain('e'), 20],
+      [domain('f'), 5],
+    ])
     const set = (await competitorsFor(db, domain('f')))!
     expect(ranks(set.neighbors)).toEqual([4, 5, 6])
     expect(set.neighbors.at(-1)).toMatchObject({ domain: domain('f'), isSelf: true, score: 5, grade: 'F' })
@@ -85,20 +101,49 @@ describe('competitorsFor', () => {
     await seed(category, [[domain('solo'), 64]])
     const set = (await competitorsFor(db, domain('solo')))!
     expect(set.leaders).toEqual(set.neighbors)
-    expect(set.neighbors).toEqual([{ rank: 1, domain: domain('solo'), name: `Name of ${domain('solo')}`, score: 64, grade: 'C', isSelf: true }])
+    expect(set.neighbors).toEqual([
+      { rank: 1, domain: domain('solo'), name: `Name of ${domain('solo')}`, score: 64, grade: 'C', isSelf: true },
+    ])
   })
 
   test('only the latest complete, real scan of a domain counts', async () => {
     const { category, domain } = world()
-    await seed(category, [[domain('a'), 50], [domain('b'), 60]])
+    await seed(category, [
+      [domain('a'), 50],
+      [domain('b'), 60],
+    ])
     // a: a newer complete scan replaces its score; a still newer partial one and an ephemeral one do not.
-    await repository.insert(report({ domain: domain('a'), score: 70, category, scannedAt: '2025-06-02T00:00:00.000Z' }), { ephemeral: false })
-    await repository.insert(report({ domain: domain('a'), score: 99, category, scannedAt: '2025-06-03T00:00:00.000Z', analysisStatus: 'partial' }), { ephemeral: false })
-    await repository.insert(report({ domain: domain('a'), score: 1, category, scannedAt: '2025-06-04T00:00:00.000Z' }), { ephemeral: true })
+    await repository.insert(
+      report({ domain: domain('a'), score: 70, category, scannedAt: '2025-06-02T00:00:00.000Z' }),
+      { ephemeral: false },
+    )
+    await repository.insert(
+      report({
+        domain: domain('a'),
+        score: 99,
+        category,
+        scannedAt: '2025-06-03T00:00:00.000Z',
+        analysisStatus: 'partial',
+      }),
+      { ephemeral: false },
+    )
+    await repository.insert(
+      report({ domain: domain('a'), score: 1, category, scannedAt: '2025-06-04T00:00:00.000Z' }),
+      { ephemeral: true },
+    )
     // An auth-required marker is never a score.
-    await repository.insertAuthMarker({ domain: domain('b'), url: `https://${domain('b')}/mcp`, mcpUrl: `https://${domain('b')}/mcp`, urlKind: 'mcp', ephemeral: false })
+    await repository.insertAuthMarker({
+      domain: domain('b'),
+      url: `https://${domain('b')}/mcp`,
+      mcpUrl: `https://${domain('b')}/mcp`,
+      urlKind: 'mcp',
+      ephemeral: false,
+    })
     // b moved to another category in its latest scan: it leaves this pool, its older scan does not keep it here.
-    await repository.insert(report({ domain: domain('b'), score: 60, category: `${category}-other`, scannedAt: '2025-06-02T00:00:00.000Z' }), { ephemeral: false })
+    await repository.insert(
+      report({ domain: domain('b'), score: 60, category: `${category}-other`, scannedAt: '2025-06-02T00:00:00.000Z' }),
+      { ephemeral: false },
+    )
     const set = (await competitorsFor(db, domain('a')))!
     expect(set.leaders.map((row) => [row.domain, row.score])).toEqual([[domain('a'), 70]])
   })
@@ -114,7 +159,10 @@ describe('competitorsFor', () => {
 
   test('a subdomain without its own classified scan is ranked as its parent, marked isSelf', async () => {
     const { category, domain } = world()
-    await seed(category, [[domain('rival'), 80], [domain('acme'), 60]])
+    await seed(category, [
+      [domain('rival'), 80],
+      [domain('acme'), 60],
+    ])
     const parent = domain('acme')
     for (const query of [`docs.${parent}`, `api.eu.${parent}`]) {
       const set = (await competitorsFor(db, query))!
@@ -129,10 +177,17 @@ describe('competitorsFor', () => {
   test("a subdomain query marks the parent company's row as self, even when the subdomain is ranked too", async () => {
     const { category, domain } = world()
     const parent = domain('acme')
-    await seed(category, [[parent, 60], [`shop.${parent}`, 70], [`eu.${parent}`, 50]])
+    await seed(category, [
+      [parent, 60],
+      [`shop.${parent}`, 70],
+      [`eu.${parent}`, 50],
+    ])
     for (const query of [`shop.${parent}`, `docs.eu.${parent}`]) {
       const set = (await competitorsFor(db, query))!
-      expect([...set.leaders, ...set.neighbors].filter((row) => row.isSelf).map((row) => row.domain)).toEqual([parent, parent])
+      expect([...set.leaders, ...set.neighbors].filter((row) => row.isSelf).map((row) => row.domain)).toEqual([
+        parent,
+        parent,
+      ])
       expect(set.leaders.find((row) => row.domain === `shop.${parent}`)?.isSelf).toBe(false)
     }
   })
@@ -156,7 +211,9 @@ describe('competitorsFor', () => {
 
   test('the stored name is used, and the domain when the result has none', async () => {
     const { category, domain } = world()
-    await repository.insert(report({ domain: domain('named'), score: 50, category, name: 'Named Co' }), { ephemeral: false })
+    await repository.insert(report({ domain: domain('named'), score: 50, category, name: 'Named Co' }), {
+      ephemeral: false,
+    })
     await repository.insert(report({ domain: domain('blank'), score: 40, category, name: '' }), { ephemeral: false })
     const set = (await competitorsFor(db, domain('named')))!
     expect(set.leaders.map((row) => row.name)).toEqual(['Named Co', domain('blank')])

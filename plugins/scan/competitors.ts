@@ -53,7 +53,10 @@ export function latestPublishedScans(db: Db, narrowing: PoolNarrowing = {}) {
         narrowing.domains ? inArray(scans.domain, narrowing.domains) : undefined,
         narrowing.everInCategory === undefined
           ? undefined
-          : inArray(scans.domain, db.select({ domain: scans.domain }).from(scans).where(eq(scans.category, narrowing.everInCategory))),
+          : inArray(
+              scans.domain,
+              db.select({ domain: scans.domain }).from(scans).where(eq(scans.category, narrowing.everInCategory)),
+            ),
       ),
     )
     .orderBy(unit, desc(scans.scannedAt), desc(scans.id))
@@ -107,7 +110,9 @@ export async function competitorsFor(db: Db, domain: string): Promise<Competitor
       name: ranked.name,
       score: ranked.score,
       rank: ranked.rank,
-      selfRank: sql<number>`max(case when ${ranked.domain} = ${subject.domain} then ${ranked.rank} end) over ()`.as('self_rank'),
+      selfRank: sql<number>`max(case when ${ranked.domain} = ${subject.domain} then ${ranked.rank} end) over ()`.as(
+        'self_rank',
+      ),
     })
     .from(ranked)
     .as('placed')

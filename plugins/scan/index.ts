@@ -87,8 +87,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         detail: {
           tags: ['Scan'],
           summary: 'Scan a domain, an MCP server or an MCP App server',
-          description:
-            `Returns a complete stored result younger than \`maxAgeSeconds\` without scanning (\`servedFromCache\`, \`resultAgeSeconds\`, \`Age\` header; no budget spent). Otherwise scans live: 200 when complete, 202 with \`Location\` (the score URL to poll) while rendered checks run in the background. \`force\` always scans. \`ephemeral\` stores a disposable result (400 \`EPHEMERAL_CLOBBER\` when the domain has a real stored scan); public tunnel hosts and local or private targets (\`localhost\`, loopback and private addresses, any port) are always ephemeral. Results are kept per target: a website by its origin (scheme, host, port), an MCP or MCP App server by its MCP URL; the audit shape's \`url\` is that target's report page (\`/site/{host[:port]}\` or \`/mcp/{URL-encoded MCP URL}\`). 422 \`MCP_AUTH_REQUIRED\` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: ${LIMITS.scanBurst.limit}/min burst, ${LIMITS.scanDaily.limit} scans per rolling 24 h, ${LIMITS.scanForced.limit} forced per 24 h, per IP; scan keys are exempt.`,
+          description: `Returns a complete stored result younger than \`maxAgeSeconds\` without scanning (\`servedFromCache\`, \`resultAgeSeconds\`, \`Age\` header; no budget spent). Otherwise scans live: 200 when complete, 202 with \`Location\` (the score URL to poll) while rendered checks run in the background. \`force\` always scans. \`ephemeral\` stores a disposable result (400 \`EPHEMERAL_CLOBBER\` when the domain has a real stored scan); public tunnel hosts and local or private targets (\`localhost\`, loopback and private addresses, any port) are always ephemeral. Results are kept per target: a website by its origin (scheme, host, port), an MCP or MCP App server by its MCP URL; the audit shape's \`url\` is that target's report page (\`/site/{host[:port]}\` or \`/mcp/{URL-encoded MCP URL}\`). 422 \`MCP_AUTH_REQUIRED\` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: ${LIMITS.scanBurst.limit}/min burst, ${LIMITS.scanDaily.limit} scans per rolling 24 h, ${LIMITS.scanForced.limit} forced per 24 h, per IP; scan keys are exempt.`,
           security: [{ bearerKey: [] }, {}],
           ...wire({
             answers: {
@@ -103,7 +102,10 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
       '/api/scan/stream',
       async ({ query, request, caller }) => {
         if (!query.domain?.trim()) {
-          throw new AppError('VALIDATION_FAILED', { message: 'Query parameter `domain` is required', details: { in: 'query', issues: [{ path: 'domain', message: 'required' }] } })
+          throw new AppError('VALIDATION_FAILED', {
+            message: 'Query parameter `domain` is required',
+            details: { in: 'query', issues: [{ path: 'domain', message: 'required' }] },
+          })
         }
         const options = shapeOptions(query)
         const forced = isForced(query.force)
@@ -135,7 +137,10 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
             requiredQuery: ['domain'],
             answers: {
               200: [...STREAM_HEADERS, 'Age', ...DEPRECATION_HEADERS],
-              400: { description: '`domain` missing or blank (`VALIDATION_FAILED`), not a valid domain (`INVALID_DOMAIN`), or `EPHEMERAL_CLOBBER`' },
+              400: {
+                description:
+                  '`domain` missing or blank (`VALIDATION_FAILED`), not a valid domain (`INVALID_DOMAIN`), or `EPHEMERAL_CLOBBER`',
+              },
             },
           }),
         },
@@ -146,11 +151,17 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
       async ({ body, caller, can }) => {
         const checkIds = [...new Set(body.checkIds)]
         if (checkIds.length > deps.registry.size) {
-          throw new AppError('VALIDATION_FAILED', { message: `At most ${deps.registry.size} check ids`, details: { in: 'body', issues: [{ path: 'checkIds', message: 'too many ids' }] } })
+          throw new AppError('VALIDATION_FAILED', {
+            message: `At most ${deps.registry.size} check ids`,
+            details: { in: 'body', issues: [{ path: 'checkIds', message: 'too many ids' }] },
+          })
         }
         const unknown = checkIds.filter((id) => !deps.registry.has(id))
         if (unknown.length > 0) {
-          throw new AppError('UNKNOWN_CHECK_IDS', { message: `Unknown check ids: ${unknown.join(', ')}`, details: { unknownIds: unknown } })
+          throw new AppError('UNKNOWN_CHECK_IDS', {
+            message: `Unknown check ids: ${unknown.join(', ')}`,
+            details: { unknownIds: unknown },
+          })
         }
         const { report, storedScanUpdated, storedScanNote } = await service.runChecks({ ...body, checkIds }, caller, {
           patch: can('patch-stored-scan'),
@@ -182,7 +193,13 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         limit: 'scanBurst',
         parse: 'json',
         body: runChecksBody,
-        response: { 200: runChecksResponse, 400: errorResponse, 422: mcpAuthRequiredResponse, 429: errorResponse, 500: errorResponse },
+        response: {
+          200: runChecksResponse,
+          400: errorResponse,
+          422: mcpAuthRequiredResponse,
+          429: errorResponse,
+          500: errorResponse,
+        },
         detail: {
           tags: ['Scan'],
           summary: 'Re-run selected checks live (verify a fix)',
@@ -227,8 +244,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         detail: {
           tags: ['Scan'],
           summary: 'Read the stored score of a domain',
-          description:
-            `Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname); with \`mcp\`, the newest of that MCP server of the domain, which is stored apart from the domain's website. A partial result older than 30 minutes reads as \`stuck\` with \`next_action\` (\`nextAction\` under \`format=audit\`): a POST /api/scan body naming the same target (\`url\`; \`mcpUrl\` for an MCP or MCP App result; \`ephemeral\` for an ephemeral one), so following it rescans what was stored. 404 \`DOMAIN_NOT_SCANNED\` with \`next_action\`. 422 when the only stored result is an auth-required MCP marker. Cached ${cacheLifetime(SCORE_CACHE_SECONDS)}; partial, stuck and ephemeral results and 404s are \`no-store\`. ${describeIpLimit('score')}.`,
+          description: `Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname); with \`mcp\`, the newest of that MCP server of the domain, which is stored apart from the domain's website. A partial result older than 30 minutes reads as \`stuck\` with \`next_action\` (\`nextAction\` under \`format=audit\`): a POST /api/scan body naming the same target (\`url\`; \`mcpUrl\` for an MCP or MCP App result; \`ephemeral\` for an ephemeral one), so following it rescans what was stored. 404 \`DOMAIN_NOT_SCANNED\` with \`next_action\`. 422 when the only stored result is an auth-required MCP marker. Cached ${cacheLifetime(SCORE_CACHE_SECONDS)}; partial, stuck and ephemeral results and 404s are \`no-store\`. ${describeIpLimit('score')}.`,
           ...wire({ answers: { 200: ['Cache-Control', ...DEPRECATION_HEADERS] } }),
         },
       },
@@ -244,7 +260,14 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         limit: 'scanBurst',
         parse: 'json',
         body: v2ScanBody,
-        response: { 200: v2ScanResponse, 201: v2ScanResponse, 400: errorResponse, 422: errorResponse, 429: errorResponse, 503: errorResponse },
+        response: {
+          200: v2ScanResponse,
+          201: v2ScanResponse,
+          400: errorResponse,
+          422: errorResponse,
+          429: errorResponse,
+          503: errorResponse,
+        },
         detail: {
           tags: ['Scan (v2, gated)'],
           summary: 'Create an asynchronous scan row (gated rollout)',

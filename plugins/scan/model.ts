@@ -37,14 +37,26 @@ export const scoreQuery = commonQuery.extend({
     .string()
     .max(2048)
     .optional()
-    .describe("An MCP server's URL on this domain: that server's own stored result instead of the domain's newest (a host's website and MCP server are stored apart)"),
+    .describe(
+      "An MCP server's URL on this domain: that server's own stored result instead of the domain's newest (a host's website and MCP server are stored apart)",
+    ),
 })
 
 export const scanBody = z.object({
   url: z.string().min(1).max(2048).describe('Domain, MCP server URL or MCP App URL'),
-  mcpUrl: z.string().max(2048).optional().describe('Sole MCP target; a failing endpoint is never replaced by a discovered one'),
-  maxAgeSeconds: z.number().optional().describe(`Freshness window; default ${MAX_AGE_DEFAULT}, clamped to [${MAX_AGE_MIN}, ${MAX_AGE_MAX}]`),
-  force: z.union([z.boolean(), z.literal(1), z.literal('1')]).optional().describe('Always run live'),
+  mcpUrl: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe('Sole MCP target; a failing endpoint is never replaced by a discovered one'),
+  maxAgeSeconds: z
+    .number()
+    .optional()
+    .describe(`Freshness window; default ${MAX_AGE_DEFAULT}, clamped to [${MAX_AGE_MIN}, ${MAX_AGE_MAX}]`),
+  force: z
+    .union([z.boolean(), z.literal(1), z.literal('1')])
+    .optional()
+    .describe('Always run live'),
   ephemeral: z.boolean().optional().describe('Store as disposable (excluded from leaderboard, history, statistics)'),
   siteType: siteTypeParam,
   pages: z
@@ -63,7 +75,14 @@ const pageVerdict = z.object({
   checked: z.number().int(),
   passed: z.number().int(),
   failing: z
-    .array(z.object({ url: z.string(), status: z.enum(CHECK_STATUSES), details: z.string(), recommendation: z.string().optional() }))
+    .array(
+      z.object({
+        url: z.string(),
+        status: z.enum(CHECK_STATUSES),
+        details: z.string(),
+        recommendation: z.string().optional(),
+      }),
+    )
     .describe('At most 10, worst first'),
 })
 
@@ -117,16 +136,28 @@ export const checkResult = z.object({
  * stored before it): the same numbers every page and the README show.
  */
 const layerShare = {
-  applicable: z.boolean().optional().describe('False when no check of the layer counted (maxScore 0): the layer drops out of the score'),
+  applicable: z
+    .boolean()
+    .optional()
+    .describe('False when no check of the layer counted (maxScore 0): the layer drops out of the score'),
   weight: z.number().optional().describe('The layer weight out of 100, as GET /api/checks publishes it'),
-  maxPoints: z.number().optional().describe('0-100 points this layer carries in this result: its weight re-normalised over the applicable layers'),
+  maxPoints: z
+    .number()
+    .optional()
+    .describe('0-100 points this layer carries in this result: its weight re-normalised over the applicable layers'),
   points: z.number().optional().describe('0-100 points the layer earned; score = round(sum of points × blockFactor)'),
 }
 
 /** Why a score is held down (contract 1.28.0; absent on results stored before it). */
 const blocking = {
-  blockedBy: z.array(z.string()).optional().describe('Failing checks that stop agents outright; each multiplies the score by 0.65'),
-  blockFactor: z.number().optional().describe('What the layers\' points are multiplied by (1 when nothing blocks agents)'),
+  blockedBy: z
+    .array(z.string())
+    .optional()
+    .describe('Failing checks that stop agents outright; each multiplies the score by 0.65'),
+  blockFactor: z
+    .number()
+    .optional()
+    .describe("What the layers' points are multiplied by (1 when nothing blocks agents)"),
 }
 
 export const layerResult = z.object({
@@ -163,7 +194,10 @@ export const nextAction = z.object({
  * The recovery pointer of a stuck or missing score: a POST /api/scan body (scanBody) naming the target to measure,
  * so that following it scans that target and nothing else.
  */
-export function scanNextAction(body: Pick<z.infer<typeof scanBody>, 'url' | 'mcpUrl' | 'ephemeral'>, description: string): z.infer<typeof nextAction> {
+export function scanNextAction(
+  body: Pick<z.infer<typeof scanBody>, 'url' | 'mcpUrl' | 'ephemeral'>,
+  description: string,
+): z.infer<typeof nextAction> {
   return { method: 'POST', endpoint: '/api/scan', body, description }
 }
 
@@ -210,7 +244,9 @@ export const essentials = z
     scoreEvidence: z.array(z.string()),
   })
   .loose()
-  .describe('Alternate reading of the same scan; buckets, label copy, surface sub-scores and access signals are advisory')
+  .describe(
+    'Alternate reading of the same scan; buckets, label copy, surface sub-scores and access signals are advisory',
+  )
 
 /** Default response shape; every field optional in the schema (spec: ScanResult). */
 export const scanResult = z
@@ -334,7 +370,10 @@ export const mcpAuthRequiredResponse = z.object({
 
 export const runChecksBody = z.object({
   url: z.string().min(1).max(2048).describe('A bare domain is accepted'),
-  checkIds: z.array(z.string().min(1).max(100)).min(1).describe('Catalog ids; duplicates removed; at most the catalog size'),
+  checkIds: z
+    .array(z.string().min(1).max(100))
+    .min(1)
+    .describe('Catalog ids; duplicates removed; at most the catalog size'),
   mcpUrl: z.string().max(2048).optional().describe('Pins the MCP endpoint; an empty string is treated as absent'),
 })
 
@@ -349,7 +388,9 @@ export const runChecksResultEntry = z.object({
   naReason: z.string().optional(),
   mcpKind: z.enum(['product', 'docs', 'other', 'app']).optional(),
   mcpUrl: z.string().optional(),
-  pages: pageVerdict.optional().describe("A page-level check re-run on the stored multi-page scan's sampled pages (fetched again)"),
+  pages: pageVerdict
+    .optional()
+    .describe("A page-level check re-run on the stored multi-page scan's sampled pages (fetched again)"),
 })
 
 export const runChecksResponse = z.object({

@@ -78,7 +78,13 @@ export class ScanRepository {
   }
 
   /** Records that an MCP server required authentication, without touching any measured scan. */
-  async insertAuthMarker(input: { domain: string; url: string; mcpUrl: string; urlKind: 'mcp' | 'mcp-app'; ephemeral: boolean }): Promise<void> {
+  async insertAuthMarker(input: {
+    domain: string
+    url: string
+    mcpUrl: string
+    urlKind: 'mcp' | 'mcp-app'
+    ephemeral: boolean
+  }): Promise<void> {
     await this.db.insert(scans).values({
       domain: input.domain,
       target: mcpKey(input.mcpUrl),
@@ -96,7 +102,10 @@ export class ScanRepository {
   /** Replaces a scan's result (deep resolution, relevance, summary, selective patch) and its indexed columns. */
   async update(id: number, report: ScanReport, agenticSummary?: string): Promise<ScanRow | null> {
     return this.db.transaction(async (tx) => {
-      const [before] = await tx.select({ ephemeral: scans.ephemeral, target: scans.target }).from(scans).where(eq(scans.id, id))
+      const [before] = await tx
+        .select({ ephemeral: scans.ephemeral, target: scans.target })
+        .from(scans)
+        .where(eq(scans.id, id))
       if (!before) return null
       const [row] = await tx
         .update(scans)
@@ -167,7 +176,13 @@ export class ScanRepository {
     const [row] = await this.db
       .select()
       .from(scans)
-      .where(and(eq(scans.domain, domain), target === undefined ? undefined : eq(scans.target, target), eq(scans.authRequired, true)))
+      .where(
+        and(
+          eq(scans.domain, domain),
+          target === undefined ? undefined : eq(scans.target, target),
+          eq(scans.authRequired, true),
+        ),
+      )
       .orderBy(desc(scans.scannedAt))
       .limit(1)
     return row ?? null
@@ -177,7 +192,11 @@ export class ScanRepository {
    * Every target of a domain with its newest row (a measured scan, or an auth marker when that is all there is),
    * for a report to link the other reports of its host. Without the result: only what a link needs.
    */
-  async targetsOf(domain: string): Promise<Pick<ScanRow, 'target' | 'url' | 'urlKind' | 'mcpUrl' | 'score' | 'grade' | 'authRequired' | 'scannedAt'>[]> {
+  async targetsOf(
+    domain: string,
+  ): Promise<
+    Pick<ScanRow, 'target' | 'url' | 'urlKind' | 'mcpUrl' | 'score' | 'grade' | 'authRequired' | 'scannedAt'>[]
+  > {
     return this.db
       .selectDistinctOn([scans.target], {
         target: scans.target,
@@ -243,7 +262,11 @@ export class ScanRepository {
   }
 
   /** The score history of a domain, or of one of its targets (a report) when `target` is given. */
-  async history(domain: string, limit = 50, target?: TargetKey): Promise<{ score: number; grade: string; scannedAt: Date }[]> {
+  async history(
+    domain: string,
+    limit = 50,
+    target?: TargetKey,
+  ): Promise<{ score: number; grade: string; scannedAt: Date }[]> {
     return this.db
       .select({ score: scoreHistory.score, grade: scoreHistory.grade, scannedAt: scoreHistory.scannedAt })
       .from(scoreHistory)
@@ -254,7 +277,10 @@ export class ScanRepository {
 
   /** For tests and operators: how many rows a domain has. */
   async count(domain: string): Promise<number> {
-    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(scans).where(eq(scans.domain, domain))
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(scans)
+      .where(eq(scans.domain, domain))
     return row?.count ?? 0
   }
 }

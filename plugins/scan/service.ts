@@ -76,7 +76,10 @@ export interface ExecuteHooks {
   onStored?: (row: ScanRow) => Promise<void>
 }
 
-export type ScanDeps = Pick<Kernel, 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache'> & {
+export type ScanDeps = Pick<
+  Kernel,
+  'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache'
+> & {
   scans: ScanRepository
 }
 type ScanServiceDeps = ScanDeps & Pick<Kernel, 'jobs'>
@@ -129,7 +132,12 @@ export class ScanService {
   }
 
   /** A stored scan in the requested shape; competitors are read only when asked for. */
-  async render(row: ScanRow, options: ShapeOptions, route: 'scan' | 'score', cached?: { ageSeconds: number }): Promise<Record<string, unknown>> {
+  async render(
+    row: ScanRow,
+    options: ShapeOptions,
+    route: 'scan' | 'score',
+    cached?: { ageSeconds: number },
+  ): Promise<Record<string, unknown>> {
     // Every row read for rendering has a result: auth-required markers (the rows without one) are never rendered.
     return renderScan(row as ScanRow & { result: NonNullable<ScanRow['result']> }, options, {
       config: this.deps.config,
@@ -155,7 +163,12 @@ export class ScanService {
     if (prepared.fresh) {
       const { row, ageSeconds } = prepared.fresh
       const result = await this.render(row, options, 'scan', { ageSeconds })
-      sink.send({ type: 'kind_detected', kind: row.urlKind, ...(row.mcpUrl ? { mcpUrl: row.mcpUrl } : {}), hint: 'served from cache' })
+      sink.send({
+        type: 'kind_detected',
+        kind: row.urlKind,
+        ...(row.mcpUrl ? { mcpUrl: row.mcpUrl } : {}),
+        hint: 'served from cache',
+      })
       sink.send({ ...completion(result), servedFromCache: true, resultAgeSeconds: ageSeconds })
       return
     }
@@ -188,7 +201,8 @@ export class ScanService {
       })
       sink.send(completion(await this.render(row, options, 'scan')))
       await analysisDone
-      if (row.analysisStatus === 'partial') sink.send({ type: 'discovery_phase', step: 'finalize', label: 'Background analysis finished' })
+      if (row.analysisStatus === 'partial')
+        sink.send({ type: 'discovery_phase', step: 'finalize', label: 'Background analysis finished' })
     } catch (error) {
       const known = asAppError(error)
       const appError = known ?? new AppError('SCAN_FAILED', { message: 'The scan failed' })
@@ -227,10 +241,14 @@ export class ScanService {
       })
     }
     const forced = Boolean(request.force)
-    const stored = forced ? null : await this.repository.fresh({ domain, url, mcpUrl, hasPath }, clampMaxAge(request.maxAgeSeconds), { ephemeral })
+    const stored = forced
+      ? null
+      : await this.repository.fresh({ domain, url, mcpUrl, hasPath }, clampMaxAge(request.maxAgeSeconds), { ephemeral })
     // A stored result answers only a request for the same sample size: a 25-page verdict is not a 1-page one.
     const row = stored?.result && samePages(stored.result, request.pages) ? stored : null
-    const fresh = row ? { row, ageSeconds: Math.max(0, Math.floor((Date.now() - row.scannedAt.getTime()) / 1000)) } : null
+    const fresh = row
+      ? { row, ageSeconds: Math.max(0, Math.floor((Date.now() - row.scannedAt.getTime()) / 1000)) }
+      : null
     return { request, domain, ephemeral, forced, fresh }
   }
 
@@ -274,7 +292,9 @@ export class ScanService {
    * stored result is an auth-required MCP marker, else 404 with the next action (camelCase in the audit shape).
    */
   async readScore(domain: string, options: { audit: boolean; mcpUrl?: string }): Promise<ScanRow> {
-    const target = options.mcpUrl ? mcpTargetOn(domain, options.mcpUrl, { allowLocal: this.deps.config.scanner.allowPrivate }) : undefined
+    const target = options.mcpUrl
+      ? mcpTargetOn(domain, options.mcpUrl, { allowLocal: this.deps.config.scanner.allowPrivate })
+      : undefined
     const [row, marker] = await Promise.all([
       target ? this.repository.latestOf(target) : this.repository.latest(domain),
       this.repository.authMarker(domain, target),
@@ -324,7 +344,9 @@ export class ScanService {
 
   /** The pages the target's stored multi-page scan judged, which a selective re-check judges again; null otherwise. */
   private async storedSample(target: ScanTarget): Promise<PageSample | null> {
-    const stored = (await this.repository.latestOf(targetKey({ urlKind: target.kind, url: target.url, mcpUrl: target.mcpUrl })))?.result
+    const stored = (
+      await this.repository.latestOf(targetKey({ urlKind: target.kind, url: target.url, mcpUrl: target.mcpUrl }))
+    )?.result
     return stored?.pages && stored.pageSample ? { pages: stored.pages, summary: stored.pageSample } : null
   }
 }
@@ -346,7 +368,8 @@ const describeTarget = (target: Measured) =>
 function patchRefusal(stored: ScanRow | null, run: ScanReport): string | null {
   if (!stored?.result) return `${run.domain} has no stored scan to update; POST /api/scan stores one`
   if (stored.ephemeral) return `The stored result of ${run.domain} is ephemeral; selective runs never update it`
-  const same = stored.urlKind === run.urlKind && stored.url === run.url && (stored.mcpUrl ?? null) === (run.mcpUrl ?? null)
+  const same =
+    stored.urlKind === run.urlKind && stored.url === run.url && (stored.mcpUrl ?? null) === (run.mcpUrl ?? null)
   if (same) return null
   return `The stored scan of ${run.domain} is ${describeTarget(stored)}; this run was ${describeTarget(run)}, so it was not patched in. Scan this target with POST /api/scan to store it.`
 }

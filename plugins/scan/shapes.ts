@@ -58,8 +58,16 @@ export function isStuck(row: Pick<ScanRow, 'analysisStatus' | 'scannedAt'>, now 
  * The scan request that measures a stored result's own target again: its URL, its MCP endpoint pinned (so that a
  * failing endpoint is scanned as itself, never replaced by a discovered one or by the domain) and its ephemerality.
  */
-export function rescanRequest(row: Pick<ScanRow, 'url' | 'mcpUrl' | 'ephemeral'>): { url: string; mcpUrl?: string; ephemeral?: true } {
-  return { url: row.url, ...(row.mcpUrl ? { mcpUrl: row.mcpUrl } : {}), ...(row.ephemeral ? { ephemeral: true as const } : {}) }
+export function rescanRequest(row: Pick<ScanRow, 'url' | 'mcpUrl' | 'ephemeral'>): {
+  url: string
+  mcpUrl?: string
+  ephemeral?: true
+} {
+  return {
+    url: row.url,
+    ...(row.mcpUrl ? { mcpUrl: row.mcpUrl } : {}),
+    ...(row.ephemeral ? { ephemeral: true as const } : {}),
+  }
 }
 
 /** Internal bookkeeping and evidence on a result never go on the wire. */
@@ -96,7 +104,11 @@ function readings(report: ScanReport, options: ShapeOptions, context: ShapeConte
 }
 
 /** Renders a stored scan in the shape the query asked for. */
-export function renderScan(row: ScanRow & { result: ScanReport }, options: ShapeOptions, context: ShapeContext): Record<string, unknown> {
+export function renderScan(
+  row: ScanRow & { result: ScanReport },
+  options: ShapeOptions,
+  context: ShapeContext,
+): Record<string, unknown> {
   const report = row.result
   const stuck = isStuck(row)
   const analysisStatus = stuck ? 'stuck' : row.analysisStatus
@@ -105,7 +117,10 @@ export function renderScan(row: ScanRow & { result: ScanReport }, options: Shape
   const cache = context.cached ? { servedFromCache: true as const, resultAgeSeconds: context.cached.ageSeconds } : {}
   const nextAction =
     stuck && context.route === 'score'
-      ? scanNextAction(rescanRequest(row), 'The analysis of this scan did not finish; scan the same target again to recover.')
+      ? scanNextAction(
+          rescanRequest(row),
+          'The analysis of this scan did not finish; scan the same target again to recover.',
+        )
       : undefined
 
   if (!options.audit) {

@@ -70,7 +70,9 @@ export const v2Scans = pgTable(
     urlKind: text('url_kind', { enum: ['domain', 'mcp', 'mcp-app'] }).notNull(),
     mcpUrl: text('mcp_url'),
     ephemeral: boolean('ephemeral').notNull().default(false),
-    status: text('status', { enum: ['pending', 'running', 'complete', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'running', 'complete', 'failed'] })
+      .notNull()
+      .default('pending'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -56,7 +56,9 @@ export function siteReportPath(origin: string): string {
   const { protocol, host, hostname } = new URL(origin)
   const bareScheme = isLocalHost(hostname) ? 'http:' : 'https:'
   // A port's colon stays readable (`/site/localhost:5160`); it is a valid path character after the first segment.
-  return protocol === bareScheme ? `/site/${encodeURIComponent(host).replaceAll('%3A', ':')}` : `/site/${encodeURIComponent(origin)}`
+  return protocol === bareScheme
+    ? `/site/${encodeURIComponent(host).replaceAll('%3A', ':')}`
+    : `/site/${encodeURIComponent(origin)}`
 }
 
 /** A target as a person names it: `example.com`, `localhost:5160`, `http://example.com`, or the MCP URL. */
@@ -68,6 +70,7 @@ export function targetLabel(source: TargetSource): string {
 /** The report key of an MCP server named on one of a domain's routes (`?mcp=`): it must be on that domain. */
 export function mcpTargetOn(domain: string, mcpUrl: string, options: NormalizeOptions = {}): TargetKey {
   const mcp = normalizeInput(mcpUrl, options)
-  if (mcp.domain !== domain) throw new AppError('VALIDATION_FAILED', { message: `The MCP URL ${mcp.url} is not on ${domain}` })
+  if (mcp.domain !== domain)
+    throw new AppError('VALIDATION_FAILED', { message: `The MCP URL ${mcp.url} is not on ${domain}` })
   return mcpKey(mcp.url)
 }

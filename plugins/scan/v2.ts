@@ -30,13 +30,18 @@ export class V2ScanService {
    * row. An unreachable or auth-required target is the v2 entry's own TARGET_UNREACHABLE (core/scan-errors.ts).
    */
   async start(request: V2ScanRequest, caller: Caller): Promise<{ row: V2ScanRow; created: boolean }> {
-    if (!this.deps.config.v2ScanEnabled) throw new AppError('V2_SCAN_DISABLED', { message: 'POST /api/v2/scan is disabled in this deployment (V2_SCAN_ENABLED)' })
+    if (!this.deps.config.v2ScanEnabled)
+      throw new AppError('V2_SCAN_DISABLED', {
+        message: 'POST /api/v2/scan is disabled in this deployment (V2_SCAN_ENABLED)',
+      })
     const { domain } = normalizeInput(request.url)
     await checkScanBudget(this.deps.store, caller, false)
     const session = new ScanSession(this.deps.outbound, this.deps.config)
-    const target = await resolveTarget(request.url, session, { mcpUrl: request.mcpUrl?.trim() || undefined }).catch((error: unknown) => {
-      throw error instanceof ScanError ? scanErrorToV2AppError(error) : error
-    })
+    const target = await resolveTarget(request.url, session, { mcpUrl: request.mcpUrl?.trim() || undefined }).catch(
+      (error: unknown) => {
+        throw error instanceof ScanError ? scanErrorToV2AppError(error) : error
+      },
+    )
     const existing = await this.inProgress(domain)
     if (existing) return { row: existing, created: false }
     await spendScanBudget(this.deps.store, caller, false)
@@ -65,7 +70,13 @@ export class V2ScanService {
   private async create(target: ScanTarget, ephemeral: boolean): Promise<V2ScanRow> {
     const [row] = await this.deps.database.db
       .insert(v2Scans)
-      .values({ domain: target.domain, url: target.url, urlKind: target.kind, mcpUrl: target.mcpUrl ?? null, ephemeral })
+      .values({
+        domain: target.domain,
+        url: target.url,
+        urlKind: target.kind,
+        mcpUrl: target.mcpUrl ?? null,
+        ephemeral,
+      })
       .returning()
     return row!
   }

@@ -95,7 +95,8 @@ export class ScanWorker {
       await publish({ type: 'analysis_complete', score: report.score, grade: report.grade })
     } catch (error) {
       this.deps.log.error({ err: error, scanId, finalAttempt }, 'worker: deep analysis failed')
-      if (finalAttempt) await publish({ type: 'analysis_failed', message: 'The background analysis failed; the scan stays partial.' })
+      if (finalAttempt)
+        await publish({ type: 'analysis_failed', message: 'The background analysis failed; the scan stays partial.' })
       throw error
     }
   }

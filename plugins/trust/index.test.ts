@@ -194,7 +194,9 @@ describe('GET /api/ard/attestation/:domain (signed)', () => {
     const domain = domainOf('jose')
     await store(domain)
     const json = (await (await app.handle(request(`/api/ard/attestation/${domain}`))).json()) as SignedBody
-    const response = await app.handle(request(`/api/ard/attestation/${domain}`, { headers: { accept: 'application/jose' } }))
+    const response = await app.handle(
+      request(`/api/ard/attestation/${domain}`, { headers: { accept: 'application/jose' } }),
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('application/jose')
     expect(response.headers.get('vary')).toBe('Accept')
@@ -222,15 +224,21 @@ describe('GET /api/ard/attestation/:domain (signed)', () => {
     expect(second.headers.get('etag')).toBe(etag)
     const firstBody = (await first.json()) as SignedBody
     expect(await second.json()).toEqual(firstBody)
-    const jose = await app.handle(request(`/api/ard/attestation/${domain}`, { headers: { accept: 'application/jose' } }))
+    const jose = await app.handle(
+      request(`/api/ard/attestation/${domain}`, { headers: { accept: 'application/jose' } }),
+    )
     expect(jose.headers.get('etag')).not.toBe(etag)
 
-    const notModified = await app.handle(request(`/api/ard/attestation/${domain}`, { headers: { 'if-none-match': etag } }))
+    const notModified = await app.handle(
+      request(`/api/ard/attestation/${domain}`, { headers: { 'if-none-match': etag } }),
+    )
     expect(notModified.status).toBe(304)
     expect(await notModified.text()).toBe('')
 
     await store(domain, { overrides: { score: 73 } })
-    const rescanned = await app.handle(request(`/api/ard/attestation/${domain}`, { headers: { 'if-none-match': etag } }))
+    const rescanned = await app.handle(
+      request(`/api/ard/attestation/${domain}`, { headers: { 'if-none-match': etag } }),
+    )
     expect(rescanned.status).toBe(200)
     const rescannedBody = (await rescanned.json()) as SignedBody
     expect(rescannedBody.payload.score).toBe(73)
@@ -258,14 +266,18 @@ describe('GET /api/ard/attestation/:domain (signed)', () => {
 
   test('an MCP scan is attested with its kind and endpoint', async () => {
     const domain = domainOf('mcp')
-    await store(domain, { overrides: { urlKind: 'mcp', url: `https://${domain}/mcp`, mcpUrl: `https://${domain}/mcp` } })
+    await store(domain, {
+      overrides: { urlKind: 'mcp', url: `https://${domain}/mcp`, mcpUrl: `https://${domain}/mcp` },
+    })
     const { payload } = (await (await app.handle(request(`/api/ard/attestation/${domain}`))).json()) as SignedBody
     expect(payload).toMatchObject({ urlKind: 'mcp', url: `https://${domain}/mcp`, mcpUrl: `https://${domain}/mcp` })
   })
 
   test('the newest measured scan is the one attested', async () => {
     const domain = domainOf('rescanned')
-    await store(domain, { overrides: { score: 40, grade: 'D', scannedAt: new Date(Date.now() - 86_400_000).toISOString() } })
+    await store(domain, {
+      overrides: { score: 40, grade: 'D', scannedAt: new Date(Date.now() - 86_400_000).toISOString() },
+    })
     await store(domain, { overrides: { score: 90, grade: 'A' } })
     const { payload } = (await (await app.handle(request(`/api/ard/attestation/${domain}`))).json()) as SignedBody
     expect(payload).toMatchObject({ score: 90, grade: 'A' })
@@ -326,7 +338,9 @@ describe('GET /api/ard/attestation/:domain (errors)', () => {
     try {
       const limitedApp = new Elysia().use(trustPlugin(limited.deps))
       const ask = () =>
-        limitedApp.handle(request(`/api/ard/attestation/${domainOf('limited')}`, { headers: { 'x-forwarded-for': '198.51.100.7' } }))
+        limitedApp.handle(
+          request(`/api/ard/attestation/${domainOf('limited')}`, { headers: { 'x-forwarded-for': '198.51.100.7' } }),
+        )
       for (let index = 0; index < 60; index++) expect((await ask()).status).toBe(404)
       const denied = await ask()
       expect(denied.status).toBe(429)
@@ -418,6 +432,9 @@ test('the routes are described in a valid OpenAPI document', async () => {
   const attestation = document.paths['/api/ard/attestation/{domain}'].get
   expect(Object.keys(attestation.responses).sort()).toEqual(['200', '304', '400', '404', '413', '429', '500'])
   expect(Object.keys(attestation.responses['200'].content).sort()).toEqual(['application/jose', 'application/json'])
-  expect(attestation.responses['200'].content['application/json'].schema.oneOf ?? attestation.responses['200'].content['application/json'].schema.anyOf).toHaveLength(2)
+  expect(
+    attestation.responses['200'].content['application/json'].schema.oneOf ??
+      attestation.responses['200'].content['application/json'].schema.anyOf,
+  ).toHaveLength(2)
   expect(document.paths['/api/ard/jwks'].get.responses['200'].content['application/jwk-set+json']).toBeDefined()
 })

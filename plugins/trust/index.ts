@@ -24,14 +24,22 @@ export function trustPlugin(deps: TrustNeeds) {
   const jwks = serializeJwks(deps.signing)
 
   const keySet = ({ request }: { request: Request }) =>
-    documentResponse(request, jwks, JWK_SET_MEDIA_TYPE, { 'access-control-allow-origin': '*', 'cache-control': CACHE_CONTROL })
+    documentResponse(request, jwks, JWK_SET_MEDIA_TYPE, {
+      'access-control-allow-origin': '*',
+      'cache-control': CACHE_CONTROL,
+    })
   const keySetDetail = {
     tags: ['ARD'],
     summary: 'Public key set for attestations',
     description:
       'RFC 7517 JWKS of the Ed25519 keys that sign scorecard attestations: the current key (`SIGNING_KEY`) first, then retired keys (`SIGNING_KEYS_PREVIOUS`) that recent attestations may still carry. `{ "keys": [] }` when no key is configured. `application/jwk-set+json`, CORS `*`, cached 5 minutes, ETag.',
     responses: jwksResponses,
-    ...wire({ answers: { 200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'], 304: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'] } }),
+    ...wire({
+      answers: {
+        200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'],
+        304: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin'],
+      },
+    }),
   }
 
   return new Elysia({ name: 'trust' })
@@ -39,7 +47,10 @@ export function trustPlugin(deps: TrustNeeds) {
     .get(
       '/api/ard/attestation/:domain',
       async ({ params, request }) => {
-        const attestation = await attestationFor({ scans: deps.scans, config: deps.config, signing: deps.signing }, params.domain)
+        const attestation = await attestationFor(
+          { scans: deps.scans, config: deps.config, signing: deps.signing },
+          params.domain,
+        )
         // Without a key there is no JWS to give, and the unsigned JSON answers whatever was asked for.
         const jws = prefersJose(request.headers.get('accept')) ? attestation.jws : null
         // Serialized here, not by Elysia: the `payload` member must keep its canonical member order.
@@ -48,7 +59,11 @@ export function trustPlugin(deps: TrustNeeds) {
           request,
           { body, etag: strongEtag(body) },
           jws !== null ? JOSE_MEDIA_TYPE : 'application/json; charset=utf-8',
-          { 'access-control-allow-origin': '*', 'cache-control': attestation.cacheable ? CACHE_CONTROL : 'no-store', vary: 'Accept' },
+          {
+            'access-control-allow-origin': '*',
+            'cache-control': attestation.cacheable ? CACHE_CONTROL : 'no-store',
+            vary: 'Accept',
+          },
         )
       },
       {
@@ -57,8 +72,7 @@ export function trustPlugin(deps: TrustNeeds) {
         detail: {
           tags: ['ARD'],
           summary: "Signed attestation of a domain's score",
-          description:
-            `An EdDSA detached JWS (RFC 7515 Appendix F, header \`{"alg":"EdDSA","kid":<thumbprint>,"typ":"JOSE"}\`) over the RFC 8785 canonical JSON of a payload binding the domain, score, grade, scan kind, scan time, contract version, issuer and a SHA-256 digest of the stored result. Verify with the key set at /.well-known/jwks.json. Without a signing key the payload comes unsigned (\`signed: false\`), also under \`Accept: application/jose\`. Attests the newest measured scan, deterministically: the same stored result and key give the same bytes (ETag), so the bare JWS verifies against the payload of any other request until the next scan. Ephemeral results are never attested (404). Partial results are \`no-store\`, complete ones cached ${cacheLifetime(CACHE_SECONDS)}. CORS \`*\`. ${describeIpLimit('ardRead')}.`,
+          description: `An EdDSA detached JWS (RFC 7515 Appendix F, header \`{"alg":"EdDSA","kid":<thumbprint>,"typ":"JOSE"}\`) over the RFC 8785 canonical JSON of a payload binding the domain, score, grade, scan kind, scan time, contract version, issuer and a SHA-256 digest of the stored result. Verify with the key set at /.well-known/jwks.json. Without a signing key the payload comes unsigned (\`signed: false\`), also under \`Accept: application/jose\`. Attests the newest measured scan, deterministically: the same stored result and key give the same bytes (ETag), so the bare JWS verifies against the payload of any other request until the next scan. Ephemeral results are never attested (404). Partial results are \`no-store\`, complete ones cached ${cacheLifetime(CACHE_SECONDS)}. CORS \`*\`. ${describeIpLimit('ardRead')}.`,
           responses: attestationResponses,
           ...wire({
             answers: {

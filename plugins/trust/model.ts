@@ -26,7 +26,7 @@ export const attestationPayload = z
         'ISO 8601 time the attested result was last written; the attestation of a stored result is deterministic, so every request returns the same bytes until the next scan (or a key rotation)',
       ),
     grade: z.enum(['A+', 'A', 'B', 'C', 'D', 'F']),
-    issuer: z.string().describe("The service that measured and signed: its public base URL, whose JWKS holds the key"),
+    issuer: z.string().describe('The service that measured and signed: its public base URL, whose JWKS holds the key'),
     mcpUrl: z.string().nullable().describe('The MCP endpoint scanned, for mcp and mcp-app scans; null otherwise'),
     resultDigest: z
       .string()
@@ -91,7 +91,9 @@ export const publicJwk = z.object({
 })
 
 export const jwkSet = z
-  .object({ keys: z.array(publicJwk).describe('The current key first, then retired keys still accepted; empty without a key') })
+  .object({
+    keys: z.array(publicJwk).describe('The current key first, then retired keys still accepted; empty without a key'),
+  })
   .describe('RFC 7517 JSON Web Key Set')
 
 export const attestationResponses = {
@@ -104,12 +106,19 @@ export const attestationResponses = {
     },
   },
   304: { description: 'Not modified (If-None-Match matched the ETag)' },
-  400: { description: 'Not a domain or an http(s) URL: INVALID_ARGUMENT', content: { 'application/json': { schema: openApiSchema(ardError) } } },
-  404: {
-    description: 'No attestable score (never scanned, or only an ephemeral result): NOT_FOUND with `next` pointing at POST /api/scan',
+  400: {
+    description: 'Not a domain or an http(s) URL: INVALID_ARGUMENT',
     content: { 'application/json': { schema: openApiSchema(ardError) } },
   },
-  429: { description: 'Rate limit exceeded; `Retry-After` in seconds', content: { 'application/json': { schema: openApiSchema(ardError) } } },
+  404: {
+    description:
+      'No attestable score (never scanned, or only an ephemeral result): NOT_FOUND with `next` pointing at POST /api/scan',
+    content: { 'application/json': { schema: openApiSchema(ardError) } },
+  },
+  429: {
+    description: 'Rate limit exceeded; `Retry-After` in seconds',
+    content: { 'application/json': { schema: openApiSchema(ardError) } },
+  },
   500: { description: 'Database unavailable', content: { 'application/json': { schema: openApiSchema(ardError) } } },
 }
 

@@ -212,4 +212,3 @@ export function prefersJose(accept: string | null): boolean {
 export function serializeJwks(signing: Pick<SigningKeys, 'publicJwks'>): Serialized {
   return serialize({ keys: signing.publicJwks() })
 }
-

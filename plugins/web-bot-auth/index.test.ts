@@ -83,7 +83,11 @@ function componentParams(params: Map<string, unknown>): string {
  * Verifies the Web Bot Auth signature of a received request against a directory: returns the signature
  * parameters. Throws when a piece is missing; returns `verified: false` when the signature does not match.
  */
-function verifyRequest(received: RecordedRequest, directory: DirectoryBody, tamper: (base: string) => string = (base) => base) {
+function verifyRequest(
+  received: RecordedRequest,
+  directory: DirectoryBody,
+  tamper: (base: string) => string = (base) => base,
+) {
   const { label, raw, value } = soleMember(received.headers.get('signature-input')!)
   const [components, params] = value as InnerList
   const agents = parseDictionary(received.headers.get('signature-agent')!)
@@ -122,7 +126,11 @@ function verifyRequest(received: RecordedRequest, directory: DirectoryBody, tamp
 describe("the scanner's signed requests verify against the directory the same instance serves", () => {
   test('every signed request of a real scan', async () => {
     const scan = await world.handle.app.handle(
-      request('/api/scan', { method: 'POST', json: { url: RECORDER_HOST, force: true }, headers: { 'x-forwarded-for': clientIp() } }),
+      request('/api/scan', {
+        method: 'POST',
+        json: { url: RECORDER_HOST, force: true },
+        headers: { 'x-forwarded-for': clientIp() },
+      }),
     )
     expect(scan.status).toBe(200)
     const signed = recorded.filter((entry) => entry.headers.has('signature'))
@@ -135,7 +143,8 @@ describe("the scanner's signed requests verify against the directory the same in
       const agent = soleMember(entry.headers.get('signature-agent')!)
       const origin = String((agent.value as Item)[0])
       expect(origin).toBe(world.handle.deps.config.publicBaseUrl)
-      if (!directories.has(origin)) directories.set(origin, (await fetchDirectory(world.handle, `${origin}${DIRECTORY_PATH}`)).body)
+      if (!directories.has(origin))
+        directories.set(origin, (await fetchDirectory(world.handle, `${origin}${DIRECTORY_PATH}`)).body)
       const directory = directories.get(origin)!
 
       const { verified, params, components } = verifyRequest(entry, directory)
@@ -148,8 +157,13 @@ describe("the scanner's signed requests verify against the directory the same in
       expect(created).toBeLessThanOrEqual(now + 1)
       expect(params.get('expires') as number).toBeGreaterThan(now)
       // The verifier is not a rubber stamp: another path or method does not verify.
-      expect(verifyRequest(entry, directory, (base) => base.replace(`"@path": ${entry.path}`, '"@path": /elsewhere')).verified).toBe(false)
-      expect(verifyRequest(entry, directory, (base) => base.replace(/"@method": \w+/, '"@method": DELETE')).verified).toBe(false)
+      expect(
+        verifyRequest(entry, directory, (base) => base.replace(`"@path": ${entry.path}`, '"@path": /elsewhere'))
+          .verified,
+      ).toBe(false)
+      expect(
+        verifyRequest(entry, directory, (base) => base.replace(/"@method": \w+/, '"@method": DELETE')).verified,
+      ).toBe(false)
     }
     expect(new Set(signed.map((entry) => entry.path)).size).toBeGreaterThan(3)
   }, 60_000)
@@ -164,12 +178,18 @@ describe("the scanner's signed requests verify against the directory the same in
     const [entry] = recorded
     expect(entry).toBeDefined()
     expect(entry!.body).toBe(body)
-    expect(entry!.headers.get('content-digest')).toBe(`sha-256=:${createHash('sha256').update(entry!.body).digest('base64')}:`)
+    expect(entry!.headers.get('content-digest')).toBe(
+      `sha-256=:${createHash('sha256').update(entry!.body).digest('base64')}:`,
+    )
     const { body: directory } = await fetchDirectory(world.handle)
     const { verified, components } = verifyRequest(entry!, directory)
     expect(verified).toBe(true)
     expect(components).toContain('content-digest')
-    expect(verifyRequest(entry!, directory, (base) => base.replace(/"content-digest": .*/, '"content-digest": sha-256=:AAAA:')).verified).toBe(false)
+    expect(
+      verifyRequest(entry!, directory, (base) =>
+        base.replace(/"content-digest": .*/, '"content-digest": sha-256=:AAAA:'),
+      ).verified,
+    ).toBe(false)
   })
 })
 
@@ -177,15 +197,16 @@ describe('GET /.well-known/http-message-signatures-directory (signed)', () => {
   test('the response signature verifies: Content-Digest of the exact bytes, key from the directory itself', async () => {
     const { response, bytes, body } = await fetchDirectory(world.handle)
     expect(response.status).toBe(200)
-    expect(response.headers.get('content-digest')).toBe(`sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`)
+    expect(response.headers.get('content-digest')).toBe(
+      `sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`,
+    )
 
     const { label, raw, value } = soleMember(response.headers.get('signature-input')!)
     expect(label).toBe('binding0')
     const [components, params] = value as InnerList
-    expect(components.map(([name, componentParameters]) => `${String(name)}${componentParams(componentParameters)}`)).toEqual([
-      '@authority;req',
-      'content-digest',
-    ])
+    expect(
+      components.map(([name, componentParameters]) => `${String(name)}${componentParams(componentParameters)}`),
+    ).toEqual(['@authority;req', 'content-digest'])
     expect(params.get('tag')).toBe('http-message-signatures-directory')
     expect(params.get('keyid')).toBe(currentKid)
     const created = params.get('created') as number
@@ -193,9 +214,15 @@ describe('GET /.well-known/http-message-signatures-directory (signed)', () => {
     expect((params.get('expires') as number) - created).toBe(86_400)
 
     const baseFor = (authority: string) =>
-      [`"@authority";req: ${authority}`, `"content-digest": ${response.headers.get('content-digest')}`, `"@signature-params": ${raw}`].join('\n')
+      [
+        `"@authority";req: ${authority}`,
+        `"content-digest": ${response.headers.get('content-digest')}`,
+        `"@signature-params": ${raw}`,
+      ].join('\n')
     const key = body.keys.find((candidate) => candidate.kid === params.get('keyid'))!
-    const signature = Buffer.from((parseDictionary(response.headers.get('signature')!).get(label) as Item)[0] as ArrayBuffer)
+    const signature = Buffer.from(
+      (parseDictionary(response.headers.get('signature')!).get(label) as Item)[0] as ArrayBuffer,
+    )
     expect(verify(null, Buffer.from(baseFor('localhost:3000')), ed25519(key.x), signature)).toBe(true)
     expect(verify(null, Buffer.from(baseFor('evil.example')), ed25519(key.x), signature)).toBe(false)
   })
@@ -203,15 +230,25 @@ describe('GET /.well-known/http-message-signatures-directory (signed)', () => {
   test('the signed authority is the public one, whatever Host the request names', async () => {
     const { response, body } = await fetchDirectory(world.handle, `http://evil.example${DIRECTORY_PATH}`)
     const { raw } = soleMember(response.headers.get('signature-input')!)
-    const base = ['"@authority";req: localhost:3000', `"content-digest": ${response.headers.get('content-digest')}`, `"@signature-params": ${raw}`].join('\n')
-    const signature = Buffer.from((parseDictionary(response.headers.get('signature')!).get('binding0') as Item)[0] as ArrayBuffer)
+    const base = [
+      '"@authority";req: localhost:3000',
+      `"content-digest": ${response.headers.get('content-digest')}`,
+      `"@signature-params": ${raw}`,
+    ].join('\n')
+    const signature = Buffer.from(
+      (parseDictionary(response.headers.get('signature')!).get('binding0') as Item)[0] as ArrayBuffer,
+    )
     expect(verify(null, Buffer.from(base), ed25519(body.keys[0]!.x), signature)).toBe(true)
   })
 
-  test("our own web-bot-auth-directory check passes it, proof of possession verified", async () => {
+  test('our own web-bot-auth-directory check passes it, proof of possession verified', async () => {
     const url = `http://localhost:3000${DIRECTORY_PATH}`
     const { response, bytes } = await fetchDirectory(world.handle, url)
-    const wbaDirectory = snapshot({ url, headers: Object.fromEntries(response.headers), body: new TextDecoder().decode(bytes) })
+    const wbaDirectory = snapshot({
+      url,
+      headers: Object.fromEntries(response.headers),
+      body: new TextDecoder().decode(bytes),
+    })
     const outcome = directoryCheck.run({ wbaDirectory }, context)
     expect(outcome.status).toBe('pass')
     expect(outcome.details).toContain('binding0 verified')
@@ -233,7 +270,9 @@ describe('GET /.well-known/http-message-signatures-directory (signed)', () => {
       expect(Object.keys(key)).toEqual(['kty', 'crv', 'kid', 'x', 'use'])
       expect(key).toMatchObject({ kty: 'OKP', crv: 'Ed25519', use: 'sig' })
       // RFC 7638 / RFC 8037 §A.3, computed here independently.
-      expect(key.kid).toBe(createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${key.x}"}`).digest('base64url'))
+      expect(key.kid).toBe(
+        createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${key.x}"}`).digest('base64url'),
+      )
     }
   })
 
@@ -258,7 +297,9 @@ describe('GET /.well-known/http-message-signatures-directory (signed)', () => {
     }
     const etag = wellKnown.response.headers.get('etag')!
     expect(api.response.headers.get('etag')).toBe(etag)
-    const notModified = await directoryApp(world.handle).handle(request(DIRECTORY_PATH, { headers: { 'if-none-match': etag } }))
+    const notModified = await directoryApp(world.handle).handle(
+      request(DIRECTORY_PATH, { headers: { 'if-none-match': etag } }),
+    )
     expect(notModified.status).toBe(304)
     expect(await notModified.text()).toBe('')
   })
@@ -277,7 +318,8 @@ describe('without SIGNING_KEY', () => {
     expect(unsigned.deps.outbound.signs).toBe(false)
     await unsigned.deps.outbound.request(`${recorder.origin}/robots.txt`)
     expect(recorded).toHaveLength(1)
-    for (const header of ['signature', 'signature-input', 'signature-agent']) expect(recorded[0]!.headers.has(header)).toBe(false)
+    for (const header of ['signature', 'signature-input', 'signature-agent'])
+      expect(recorded[0]!.headers.has(header)).toBe(false)
   })
 })
 

@@ -46,5 +46,8 @@ export const assetPath = (name: AssetName): string => ASSETS.get(`/assets/${name
 export function assetAt(path: string): { asset: Asset; cacheControl: string } | null {
   const entry = ASSETS.get(path)
   if (!entry) return null
-  return { asset: entry.asset, cacheControl: entry.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600' }
+  return {
+    asset: entry.asset,
+    cacheControl: entry.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+  }
 }

@@ -38,7 +38,14 @@ export function Gauge({ score, grade }: { score: number; grade: string }): JSX.E
   const filled = (Math.max(0, Math.min(100, score)) / 100) * GAUGE_CIRCUMFERENCE
   const color = GRADE_COLORS[grade as Grade] ?? '#6b7280'
   return (
-    <svg class="gauge" viewBox="0 0 128 128" width="128" height="128" role="img" aria-label={`Score ${score} out of 100, grade ${grade}`}>
+    <svg
+      class="gauge"
+      viewBox="0 0 128 128"
+      width="128"
+      height="128"
+      role="img"
+      aria-label={`Score ${score} out of 100, grade ${grade}`}
+    >
       <circle cx="64" cy="64" r={String(GAUGE_RADIUS)} fill="none" stroke="#e5e7eb" stroke-width="12" />
       <circle
         cx="64"
@@ -74,7 +81,14 @@ export function Sparkline({ points }: { points: { score: number; scannedAt: Date
   const last = points[points.length - 1]!
   const label = `Score history over ${points.length} scans: from ${first.score} on ${day(first.scannedAt)} to ${last.score} on ${day(last.scannedAt)}`
   return (
-    <svg class="sparkline" viewBox={`0 0 ${SPARK_WIDTH} ${SPARK_HEIGHT}`} width={String(SPARK_WIDTH)} height={String(SPARK_HEIGHT)} role="img" aria-label={label}>
+    <svg
+      class="sparkline"
+      viewBox={`0 0 ${SPARK_WIDTH} ${SPARK_HEIGHT}`}
+      width={String(SPARK_WIDTH)}
+      height={String(SPARK_HEIGHT)}
+      role="img"
+      aria-label={label}
+    >
       <polyline points={line} fill="none" stroke="#1d4ed8" stroke-width="2" />
       <circle cx={String(SPARK_WIDTH)} cy={y(last.score)} r="3" fill="#1d4ed8" />
     </svg>
@@ -136,7 +150,10 @@ export function CodeBlock({ id, label, code }: { id: string; label: string; code
 /** A scan kind, in the singular, as a label. */
 export const KIND_NAMES: Record<string, string> = { domain: 'Website', mcp: 'MCP server', 'mcp-app': 'MCP App' }
 
-const CATEGORY_NAMES: Record<string, string> = Object.fromEntries(CATEGORIES.map((category) => [category.slug, category.name]))
+const CATEGORY_NAMES: Record<string, string> = Object.fromEntries(
+  CATEGORIES.map((category) => [category.slug, category.name]),
+)
 
 /** A market category as people name it ("E-commerce & Retail"), never its slug. */
-export const categoryName = (slug: string | null): string => (slug === null ? 'Uncategorised' : (CATEGORY_NAMES[slug] ?? slug))
+export const categoryName = (slug: string | null): string =>
+  slug === null ? 'Uncategorised' : (CATEGORY_NAMES[slug] ?? slug)

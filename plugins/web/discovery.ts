@@ -13,7 +13,13 @@ export const OPENAPI_PATH = '/openapi.json'
 export const API_CATALOG_PATH = '/.well-known/api-catalog'
 export const MCP_PATH = '/api/mcp'
 export const HOME_MARKDOWN_PATH = '/index.md'
-export const OG_IMAGE = { path: '/assets/og.png', type: 'image/png', width: 1200, height: 630, alt: `${SERVICE_NAME}: agent-readiness score and grade` } as const
+export const OG_IMAGE = {
+  path: '/assets/og.png',
+  type: 'image/png',
+  width: 1200,
+  height: 630,
+  alt: `${SERVICE_NAME}: agent-readiness score and grade`,
+} as const
 
 /** RFC 9727 §3: the catalog's media type carries the RFC's profile. */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
@@ -51,7 +57,13 @@ export function apiCatalog(baseUrl: string) {
       },
       {
         anchor: `${baseUrl}${MCP_PATH}`,
-        'service-desc': [{ href: `${baseUrl}${MCP_PATH}/server-card`, type: 'application/mcp-server-card+json', title: 'MCP server card' }],
+        'service-desc': [
+          {
+            href: `${baseUrl}${MCP_PATH}/server-card`,
+            type: 'application/mcp-server-card+json',
+            title: 'MCP server card',
+          },
+        ],
         'service-doc': [{ href: `${baseUrl}/api`, type: 'text/html', title: 'API overview' }],
       },
     ],
@@ -80,7 +92,9 @@ export function homeMarkdown(baseUrl: string): string {
     '',
     '## More',
     '',
-    ...STATIC_PAGES.filter((page) => page.path !== '/').map((page) => `- [${page.title}](${baseUrl}${page.path}): ${page.summary}`),
+    ...STATIC_PAGES.filter((page) => page.path !== '/').map(
+      (page) => `- [${page.title}](${baseUrl}${page.path}): ${page.summary}`,
+    ),
     `- [OpenAPI document](${baseUrl}${OPENAPI_PATH}) and [API catalog](${baseUrl}${API_CATALOG_PATH})`,
     `- [llms.txt](${baseUrl}/llms.txt) and the full text in [llms-full.txt](${baseUrl}/llms-full.txt)`,
     '',
@@ -112,7 +126,7 @@ export function llmsFullTxt(baseUrl: string, catalog: CheckCatalog): string {
     '',
     '## Scoring',
     '',
-    'Each check scores points within its layer; a layer\'s points are scaled to its weight, and the weights add up to 100. Bonus checks only add points; checks that do not apply to a target are left out of its score.',
+    "Each check scores points within its layer; a layer's points are scaled to its weight, and the weights add up to 100. Bonus checks only add points; checks that do not apply to a target are left out of its score.",
     '',
     ...catalog.layers.map((layer) => `- ${layer.name} (\`${layer.id}\`): ${layer.weight} points`),
   ]
@@ -121,9 +135,20 @@ export function llmsFullTxt(baseUrl: string, catalog: CheckCatalog): string {
     if (checks.length === 0) continue
     lines.push('', `## ${layer.name} checks`)
     for (const check of checks) {
-      const facts = [`${check.maxScore} point${check.maxScore === 1 ? '' : 's'}${check.bonus ? ' (bonus)' : ''}`, `tier ${check.tier}`, `applies to ${check.appliesTo.join(', ')}`]
+      const facts = [
+        `${check.maxScore} point${check.maxScore === 1 ? '' : 's'}${check.bonus ? ' (bonus)' : ''}`,
+        `tier ${check.tier}`,
+        `applies to ${check.appliesTo.join(', ')}`,
+      ]
       if (check.draft) facts.push('draft specification')
-      lines.push('', `### ${line(check.name)} (\`${check.id}\`)`, '', line(check.description), '', `- ${facts.join('; ')}`)
+      lines.push(
+        '',
+        `### ${line(check.name)} (\`${check.id}\`)`,
+        '',
+        line(check.description),
+        '',
+        `- ${facts.join('; ')}`,
+      )
       if (check.recommendation) lines.push(`- Recommendation: ${line(check.recommendation)}`)
       if (check.specUrl) lines.push(`- Specification: ${check.specUrl}`)
     }

@@ -28,7 +28,16 @@ import { HTML_TYPE, newNonce, pageHeaders } from './respond.ts'
 import { WebService } from './service.ts'
 import { aiTxt, llmsTxt, robotsTxt, sitemapXml } from './site-files.ts'
 import { SKILL_PATH, skillMarkdown, SKILLS_INDEX_PATH, skillsIndex } from './skills.ts'
-import { API_CATALOG_PATH, API_CATALOG_TYPE, apiCatalog, HOME_MARKDOWN_PATH, homeLinkHeader, homeMarkdown, llmsFullTxt, PUBLIC_CORS } from './discovery.ts'
+import {
+  API_CATALOG_PATH,
+  API_CATALOG_TYPE,
+  apiCatalog,
+  HOME_MARKDOWN_PATH,
+  homeLinkHeader,
+  homeMarkdown,
+  llmsFullTxt,
+  PUBLIC_CORS,
+} from './discovery.ts'
 
 /** Pages are for people and crawlers; programs have the documented API, so none of this is in /openapi.json. */
 const hidden = { hide: true }
@@ -86,7 +95,8 @@ export function webPlugin(deps: WebNeeds) {
   const textResponse = (body: string, type: string, headers: Record<string, string> = {}) =>
     new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=300', ...headers } })
 
-  const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } })
+  const seeOther = (location: string) =>
+    new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } })
   const notScanned = (target: string) => {
     throw new AppError('DOMAIN_NOT_SCANNED', { message: `${target} has not been scanned yet` })
   }
@@ -102,7 +112,10 @@ export function webPlugin(deps: WebNeeds) {
     }
     set.headers.vary = 'Accept'
     const token = recheckToken.safeParse(query.recheck)
-    const [kept, runs] = await Promise.all([token.success ? web.recheck(token.data) : null, journeyService.repository.forDomain(view.row.domain, 5)])
+    const [kept, runs] = await Promise.all([
+      token.success ? web.recheck(token.data) : null,
+      journeyService.repository.forDomain(view.row.domain, 5),
+    ])
     // A re-check of another report (a token pasted across reports) is not this report's.
     const recheck = kept?.target === view.row.target ? kept : null
     set.headers.link = `<${view.path}.md>; rel="alternate"; type="text/markdown"`
@@ -115,7 +128,12 @@ export function webPlugin(deps: WebNeeds) {
         recheck,
         fromCache: FROM_CACHE in query,
         now: new Date(),
-        runs: runs.map((run) => ({ id: run.id, title: intentTitle(run.intentId), status: run.status, outcome: run.verdict?.outcome })),
+        runs: runs.map((run) => ({
+          id: run.id,
+          title: intentTitle(run.intentId),
+          status: run.status,
+          outcome: run.verdict?.outcome,
+        })),
       }),
     )
   }
@@ -123,14 +141,29 @@ export function webPlugin(deps: WebNeeds) {
   /** Re-runs one check against the very target of a report (kind, port, MCP URL) and returns to that report. */
   const recheck = async (target: TargetKey, checkId: string, caller: Caller, patch: boolean) => {
     if (!deps.registry.has(checkId)) {
-      throw new AppError('UNKNOWN_CHECK_IDS', { message: `Unknown check id: ${checkId}`, details: { unknownIds: [checkId] } })
+      throw new AppError('UNKNOWN_CHECK_IDS', {
+        message: `Unknown check id: ${checkId}`,
+        details: { unknownIds: [checkId] },
+      })
     }
     const row = await deps.scans.latestOf(target)
-    if (!row) throw new AppError('DOMAIN_NOT_SCANNED', { message: `${target.replace(/^[a-z]+:/, '')} has not been scanned yet` })
-    const { report, storedScanUpdated } = await scanService.runChecks({ url: row.url, checkIds: [checkId], mcpUrl: row.mcpUrl ?? undefined }, caller, { patch })
+    if (!row)
+      throw new AppError('DOMAIN_NOT_SCANNED', {
+        message: `${target.replace(/^[a-z]+:/, '')} has not been scanned yet`,
+      })
+    const { report, storedScanUpdated } = await scanService.runChecks(
+      { url: row.url, checkIds: [checkId], mcpUrl: row.mcpUrl ?? undefined },
+      caller,
+      { patch },
+    )
     const results = report.layers.flatMap((layer) => layer.checks).filter((check) => check.id === checkId)
     // Evidence is for programs reading stored scans; the page never shows it.
-    const token = await web.keepRecheck({ checkId, target, storedScanUpdated, results: results.map(({ evidence: _, ...result }) => result) })
+    const token = await web.keepRecheck({
+      checkId,
+      target,
+      storedScanUpdated,
+      results: results.map(({ evidence: _, ...result }) => result),
+    })
     return seeOther(`${reportPathFor(row)}?recheck=${token}#check-${encodeURIComponent(checkId)}`)
   }
 
@@ -147,35 +180,62 @@ export function webPlugin(deps: WebNeeds) {
       .mapResponse(async ({ responseValue, request }) => {
         if (!(responseValue instanceof Response) || responseValue.status < 400) return
         if (!responseValue.headers.get('content-type')?.includes('json')) return
-        const body = (await responseValue.clone().json().catch(() => ({}))) as { error?: unknown; message?: unknown; code?: unknown }
+        const body = (await responseValue
+          .clone()
+          .json()
+          .catch(() => ({}))) as { error?: unknown; message?: unknown; code?: unknown }
         const code = typeof body.code === 'string' ? body.code : undefined
-        const title = code && code in ERRORS ? ERRORS[code as keyof typeof ERRORS].title : typeof body.error === 'string' ? body.error : 'Error'
+        const title =
+          code && code in ERRORS
+            ? ERRORS[code as keyof typeof ERRORS].title
+            : typeof body.error === 'string'
+              ? body.error
+              : 'Error'
         const message = typeof body.message === 'string' ? body.message : title
         const nonce = newNonce()
         const headers = new Headers(responseValue.headers)
         headers.set('content-type', HTML_TYPE)
         for (const [name, value] of Object.entries(pageHeaders(nonce))) headers.set(name, value)
         const retryAfter = Number(responseValue.headers.get('retry-after'))
-        const error = { status: responseValue.status, title, message, code, ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) }
+        const error = {
+          status: responseValue.status,
+          title,
+          message,
+          code,
+          ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
+        }
         const page = await ErrorPage({ error, baseUrl, path: new URL(request.url).pathname, nonce })
         return new Response(page, { status: responseValue.status, headers })
       })
-      .get('/assets/:file', ({ params }) => {
-        const found = assetAt(`/assets/${params.file}`)
-        if (!found) throw new AppError('NOT_FOUND', { message: `No asset ${params.file}` })
-        return new Response(found.asset.body, { headers: { 'content-type': found.asset.type, 'cache-control': found.cacheControl } })
-      }, { detail: hidden })
+      .get(
+        '/assets/:file',
+        ({ params }) => {
+          const found = assetAt(`/assets/${params.file}`)
+          if (!found) throw new AppError('NOT_FOUND', { message: `No asset ${params.file}` })
+          return new Response(found.asset.body, {
+            headers: { 'content-type': found.asset.type, 'cache-control': found.cacheControl },
+          })
+        },
+        { detail: hidden },
+      )
       // Browsers ask for /favicon.ico whatever the page links; the pages link the SVG.
-      .get('/favicon.ico', () => {
-        const { asset } = assetAt('/assets/favicon.ico')!
-        return new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' } })
-      }, { detail: hidden })
+      .get(
+        '/favicon.ico',
+        () => {
+          const { asset } = assetAt('/assets/favicon.ico')!
+          return new Response(asset.body, {
+            headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' },
+          })
+        },
+        { detail: hidden },
+      )
       // The homepage names the API catalog, the API description and docs, its Markdown twin and the sitemap (RFC 8288),
       // and answers Markdown to a request that prefers it; both variants say they vary on Accept.
       .get(
         '/',
         ({ request, html, nonce, set }) => {
-          if (wantsMarkdown(request.headers.get('accept'))) return textResponse(home, MARKDOWN_TYPE, { link: homeLink, vary: 'Accept', ...PUBLIC_CORS })
+          if (wantsMarkdown(request.headers.get('accept')))
+            return textResponse(home, MARKDOWN_TYPE, { link: homeLink, vary: 'Accept', ...PUBLIC_CORS })
           set.headers.link = homeLink
           set.headers.vary = 'Accept'
           return html(HomePage({ baseUrl, nonce }))
@@ -190,13 +250,18 @@ export function webPlugin(deps: WebNeeds) {
       .post(
         '/scan',
         async ({ body, caller }) => {
-          const prepared = await scanService.prepare({ url: body.url, mcpUrl: body.mcpUrl || undefined, force: body.force === '1' })
+          const prepared = await scanService.prepare({
+            url: body.url,
+            mcpUrl: body.mcpUrl || undefined,
+            force: body.force === '1',
+          })
           let row: ScanRow
           try {
             row = prepared.fresh?.row ?? (await scanService.execute(prepared, caller))
           } catch (error) {
             // A protected MCP server has no score: its page says why and how to scan it with a token.
-            if (error instanceof ScanError && error.is('mcp-auth-required')) return seeOther(mcpReportPath(error.failure.mcpUrl))
+            if (error instanceof ScanError && error.is('mcp-auth-required'))
+              return seeOther(mcpReportPath(error.failure.mcpUrl))
             throw error
           }
           // A stored result served instead of scanning says so on the report it lands on.
@@ -210,7 +275,8 @@ export function webPlugin(deps: WebNeeds) {
           const asMarkdown = params.target.endsWith('.md')
           const { domain, origin } = normalizeInput(asMarkdown ? params.target.slice(0, -3) : params.target, local)
           const path = siteReportPath(origin)
-          if (!asMarkdown && decodeURIComponent(path.slice('/site/'.length)) !== params.target) return redirect(`${path}${new URL(request.url).search}`, 301)
+          if (!asMarkdown && decodeURIComponent(path.slice('/site/'.length)) !== params.target)
+            return redirect(`${path}${new URL(request.url).search}`, 301)
           const view = await web.report(siteKey(origin))
           if (!view) {
             // A link made when reports were kept per domain: the host's newest other report (its MCP server's) answers it.
@@ -231,29 +297,48 @@ export function webPlugin(deps: WebNeeds) {
           const asMarkdown = params.target.endsWith('.md')
           const { domain, url } = normalizeInput(asMarkdown ? params.target.slice(0, -3) : params.target, local)
           const path = mcpReportPath(url)
-          if (!asMarkdown && decodeURIComponent(path.slice('/mcp/'.length)) !== params.target) return redirect(`${path}${new URL(request.url).search}`, 301)
+          if (!asMarkdown && decodeURIComponent(path.slice('/mcp/'.length)) !== params.target)
+            return redirect(`${path}${new URL(request.url).search}`, 301)
           const view = await web.report(mcpKey(url))
           if (view) return reportResponse({ view, query, request, html, nonce, set, asMarkdown })
           if (asMarkdown) return notScanned(url)
           const marker = await deps.scans.authMarker(domain, mcpKey(url))
           set.headers['cache-control'] = 'no-cache'
-          if (marker) return html(AuthRequiredPage({ mcpUrl: url, checkedAt: marker.scannedAt, siblings: await web.siblings(domain, mcpKey(url)), baseUrl, nonce }))
+          if (marker)
+            return html(
+              AuthRequiredPage({
+                mcpUrl: url,
+                checkedAt: marker.scannedAt,
+                siblings: await web.siblings(domain, mcpKey(url)),
+                baseUrl,
+                nonce,
+              }),
+            )
           set.status = 404
           return html(NotScannedPage({ target: url, path, scan: { url, mcpUrl: url }, baseUrl, nonce }))
         },
         { detail: hidden },
       )
-      .post('/site/:target/recheck', async ({ params, body, caller, can }) => {
-        const { origin } = normalizeInput(params.target, local)
-        return recheck(siteKey(origin), body.checkId, caller, can('patch-stored-scan'))
-      }, { limit: 'scanBurst', body: recheckForm, detail: hidden })
-      .post('/mcp/:target/recheck', async ({ params, body, caller, can }) => {
-        const { url } = normalizeInput(params.target, local)
-        return recheck(mcpKey(url), body.checkId, caller, can('patch-stored-scan'))
-      }, { limit: 'scanBurst', body: recheckForm, detail: hidden })
+      .post(
+        '/site/:target/recheck',
+        async ({ params, body, caller, can }) => {
+          const { origin } = normalizeInput(params.target, local)
+          return recheck(siteKey(origin), body.checkId, caller, can('patch-stored-scan'))
+        },
+        { limit: 'scanBurst', body: recheckForm, detail: hidden },
+      )
+      .post(
+        '/mcp/:target/recheck',
+        async ({ params, body, caller, can }) => {
+          const { url } = normalizeInput(params.target, local)
+          return recheck(mcpKey(url), body.checkId, caller, can('patch-stored-scan'))
+        },
+        { limit: 'scanBurst', body: recheckForm, detail: hidden },
+      )
       .get(
         '/leaderboard',
-        async ({ query, html, nonce }) => html(LeaderboardPage({ page: await deps.leaderboard({ ...query, pageSize: 50 }), baseUrl, nonce })),
+        async ({ query, html, nonce }) =>
+          html(LeaderboardPage({ page: await deps.leaderboard({ ...query, pageSize: 50 }), baseUrl, nonce })),
         { limit: 'openRead', query: leaderboardPageQuery, detail: hidden },
       )
       .get('/checks', ({ query, html, nonce }) => html(ChecksPage({ catalog, query, baseUrl, nonce })), {
@@ -264,18 +349,32 @@ export function webPlugin(deps: WebNeeds) {
         '/journeys',
         async ({ html, nonce }) => {
           const recent = (await web.recentJourneys(10)).map((run) => ({ ...run, title: intentTitle(run.intentId) }))
-          return html(JourneysPage({ intents: journeyService.intents(), agents: journeyService.agents(), recent, baseUrl, nonce }))
+          return html(
+            JourneysPage({
+              intents: journeyService.intents(),
+              agents: journeyService.agents(),
+              recent,
+              baseUrl,
+              nonce,
+            }),
+          )
         },
         { limit: 'openRead', detail: hidden },
       )
       .post(
         '/journeys',
         async ({ body, caller }) => {
-          const request = journeyService.understand({ intent: { id: body.intent }, domain: body.domain, agent: body.agent, compare: body.compare === '1' }, false)
+          const request = journeyService.understand(
+            { intent: { id: body.intent }, domain: body.domain, agent: body.agent, compare: body.compare === '1' },
+            false,
+          )
           const admission = await journeyService.admit(caller, request)
           // Over the target's daily cap the newest stored run of that target is the answer, as on the API.
           const id = admission.capped ? admission.capped.id : (await journeyService.create(request, caller)).id
-          return new Response(null, { status: 303, headers: { location: journeyPath(id), 'cache-control': 'no-store' } })
+          return new Response(null, {
+            status: 303,
+            headers: { location: journeyPath(id), 'cache-control': 'no-store' },
+          })
         },
         { limit: 'journeyBurst', body: journeyForm, detail: hidden },
       )
@@ -288,7 +387,9 @@ export function webPlugin(deps: WebNeeds) {
         },
         { limit: 'journeyRead', detail: hidden },
       )
-      .get('/api', ({ html, nonce }) => html(ApiPage({ baseUrl, nonce, tools: deps.mcpToolbox.listing })), { detail: hidden })
+      .get('/api', ({ html, nonce }) => html(ApiPage({ baseUrl, nonce, tools: deps.mcpToolbox.listing })), {
+        detail: hidden,
+      })
       // Public metadata: readable cross-origin (CORS *) by browser-based agents; none of it depends on who asks.
       .get('/robots.txt', () => textResponse(robots, 'text/plain; charset=utf-8', PUBLIC_CORS), { detail: hidden })
       .get(
@@ -302,7 +403,12 @@ export function webPlugin(deps: WebNeeds) {
       .get('/llms-full.txt', () => textResponse(llmsFull, MARKDOWN_TYPE, PUBLIC_CORS), { detail: hidden })
       .get(
         '/sitemap.xml',
-        async () => textResponse(sitemapXml(baseUrl, await web.publishedReports()), 'application/xml; charset=utf-8', PUBLIC_CORS),
+        async () =>
+          textResponse(
+            sitemapXml(baseUrl, await web.publishedReports()),
+            'application/xml; charset=utf-8',
+            PUBLIC_CORS,
+          ),
         { detail: hidden },
       )
       // RFC 9727: the catalog of our APIs; GET and HEAD both carry the Link to itself with rel="api-catalog".
@@ -321,7 +427,18 @@ export function webPlugin(deps: WebNeeds) {
 /** The pages for people and crawlers, drawn from the pieces the API's features provide. */
 export const webFeature = defineFeature<WebNeeds>()({
   name: 'web',
-  needs: ['context', 'config', 'database', 'store', 'registry', 'scans', 'scanService', 'journeyService', 'leaderboard', 'mcpToolbox'],
+  needs: [
+    'context',
+    'config',
+    'database',
+    'store',
+    'registry',
+    'scans',
+    'scanService',
+    'journeyService',
+    'leaderboard',
+    'mcpToolbox',
+  ],
   provides: [],
   routes: webPlugin,
 })

@@ -72,7 +72,13 @@ export function Layout({ meta, children }: { meta: PageMeta; children: Children 
           <meta name="twitter:description" content={meta.description} />
           <link rel="icon" href={assetPath('favicon.svg')} type="image/svg+xml" />
           <link rel="stylesheet" href={assetPath('site.css')} />
-          {meta.jsonLd === undefined ? '' : <script type="application/ld+json" nonce={meta.nonce}>{jsonForScript(meta.jsonLd)}</script>}
+          {meta.jsonLd === undefined ? (
+            ''
+          ) : (
+            <script type="application/ld+json" nonce={meta.nonce}>
+              {jsonForScript(meta.jsonLd)}
+            </script>
+          )}
           {meta.script ? <script src={assetPath('app.js')} defer nonce={meta.nonce}></script> : ''}
         </head>
         <body>
@@ -107,7 +113,13 @@ export function Layout({ meta, children }: { meta: PageMeta; children: Children 
 }
 
 /** The scan form: posts without JavaScript; app.js streams progress instead when it can. */
-export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP App URL' }: { value?: string; label?: string }): JSX.Element {
+export function ScanForm({
+  value = '',
+  label = 'Domain, MCP server URL or MCP App URL',
+}: {
+  value?: string
+  label?: string
+}): JSX.Element {
   return (
     // toolname/tooldescription: the declarative WebMCP form, so an in-browser agent can call the scan as a tool.
     <form
@@ -120,7 +132,20 @@ export function ScanForm({ value = '', label = 'Domain, MCP server URL or MCP Ap
     >
       <label for="scan-target">{label}</label>
       <div class="row">
-        <input id="scan-target" name="url" toolparamdescription="The domain, MCP server URL or MCP App URL to scan" type="text" required maxlength="2048" inputmode="url" autocomplete="url" spellcheck="false" autocapitalize="none" placeholder="example.com" value={value} />
+        <input
+          id="scan-target"
+          name="url"
+          toolparamdescription="The domain, MCP server URL or MCP App URL to scan"
+          type="text"
+          required
+          maxlength="2048"
+          inputmode="url"
+          autocomplete="url"
+          spellcheck="false"
+          autocapitalize="none"
+          placeholder="example.com"
+          value={value}
+        />
         <button type="submit">Scan</button>
       </div>
     </form>

@@ -52,27 +52,67 @@ export function reportMarkdown(view: ReportView, baseUrl: string): string {
   if (model.fixes.length === 0) lines.push('Nothing to fix: every counted check passes.')
   for (const fix of model.fixes) {
     const { check } = fix
-    lines.push(`### ${fix.rank}. ${text(check.name)} (+${formatGain(fix.gain)} points)${requiredCheckFails(check) ? ' (required)' : ''}`, '')
-    lines.push(`Check \`${check.id}\`, ${check.status}, ${check.score}/${check.maxScore}.${check.details ? ` ${text(check.details)}` : ''}`, '')
+    lines.push(
+      `### ${fix.rank}. ${text(check.name)} (+${formatGain(fix.gain)} points)${requiredCheckFails(check) ? ' (required)' : ''}`,
+      '',
+    )
+    lines.push(
+      `Check \`${check.id}\`, ${check.status}, ${check.score}/${check.maxScore}.${check.details ? ` ${text(check.details)}` : ''}`,
+      '',
+    )
     if (check.recommendation) lines.push(`Fix: ${text(check.recommendation)}`, '')
     if (fix.remedy) {
-      lines.push(`${text(fix.remedy.snippet.label)}:`, '', ...fenced(fix.remedy.snippet.code, fix.remedy.snippet.language), '')
-      for (const recipe of fix.remedy.recipes) lines.push(`On ${recipe.server}:`, '', ...fenced(recipe.code, recipe.language), '')
+      lines.push(
+        `${text(fix.remedy.snippet.label)}:`,
+        '',
+        ...fenced(fix.remedy.snippet.code, fix.remedy.snippet.language),
+        '',
+      )
+      for (const recipe of fix.remedy.recipes)
+        lines.push(`On ${recipe.server}:`, '', ...fenced(recipe.code, recipe.language), '')
     }
   }
-  lines.push('## Layers', '', '| Layer | Score |', '| --- | --- |', ...model.layers.map((layer) => `| ${text(layer.name)} | ${layer.label} |`), '')
+  lines.push(
+    '## Layers',
+    '',
+    '| Layer | Score |',
+    '| --- | --- |',
+    ...model.layers.map((layer) => `| ${text(layer.name)} | ${layer.label} |`),
+    '',
+  )
   if (model.layerNote) lines.push(model.layerNote, '')
   const { counted, extras } = splitExtras(model.issues, view.extras)
   if (counted.length > 0) {
-    lines.push(`## Also failing or warning (${counted.length}), by impact`, '', '| Check | Status | Points | Gain | Details |', '| --- | --- | ---: | ---: | --- |')
+    lines.push(
+      `## Also failing or warning (${counted.length}), by impact`,
+      '',
+      '| Check | Status | Points | Gain | Details |',
+      '| --- | --- | ---: | ---: | --- |',
+    )
     lines.push(...counted.map(checkLine), '')
   }
   if (extras.length > 0) {
-    lines.push(`## Extras not met (${extras.length}): they never lower the score`, '', ...extras.map((check) => `- ${text(check.name)} (\`${check.id}\`)`), '')
+    lines.push(
+      `## Extras not met (${extras.length}): they never lower the score`,
+      '',
+      ...extras.map((check) => `- ${text(check.name)} (\`${check.id}\`)`),
+      '',
+    )
   }
   lines.push(...pagesMarkdown(report, text))
-  if (model.pending.length > 0) lines.push(`## Still running (${model.pending.length})`, '', ...model.pending.map((check) => `- ${text(check.name)} (\`${check.id}\`)`), '')
-  lines.push(`## Passed (${model.passed.length})`, '', ...model.passed.map((check) => `- ${text(check.name)} (\`${check.id}\`) ${check.score}/${check.maxScore}`), '')
+  if (model.pending.length > 0)
+    lines.push(
+      `## Still running (${model.pending.length})`,
+      '',
+      ...model.pending.map((check) => `- ${text(check.name)} (\`${check.id}\`)`),
+      '',
+    )
+  lines.push(
+    `## Passed (${model.passed.length})`,
+    '',
+    ...model.passed.map((check) => `- ${text(check.name)} (\`${check.id}\`) ${check.score}/${check.maxScore}`),
+    '',
+  )
   lines.push(`## Not applicable (${model.counts.notApplicable})`, '')
   for (const group of model.notApplicable) {
     lines.push(`- ${text(group.reason)}: ${group.checks.map((check) => `\`${check.id}\``).join(', ')}`)

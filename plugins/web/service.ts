@@ -49,8 +49,14 @@ export interface ReportView {
 }
 
 /** The failing or warning checks that lower the score, and the extras not met, which never do. */
-export function splitExtras<T extends { id: string }>(issues: readonly T[], extras: ReadonlySet<string>): { counted: T[]; extras: T[] } {
-  return { counted: issues.filter((check) => !extras.has(check.id)), extras: issues.filter((check) => extras.has(check.id)) }
+export function splitExtras<T extends { id: string }>(
+  issues: readonly T[],
+  extras: ReadonlySet<string>,
+): { counted: T[]; extras: T[] } {
+  return {
+    counted: issues.filter((check) => !extras.has(check.id)),
+    extras: issues.filter((check) => extras.has(check.id)),
+  }
 }
 
 type WebDeps = Pick<Kernel, 'database' | 'store' | 'registry'> & { scans: ScanRepository }
@@ -103,7 +109,8 @@ export class WebService {
   private extrasOf(report: ScanReport): ReadonlySet<string> {
     const extras = new Set<string>()
     for (const check of report.layers.flatMap((layer) => layer.checks)) {
-      if (check.bonus || check.maturity === 'emerging' || this.deps.registry.get(check.id)?.meta.beta) extras.add(check.id)
+      if (check.bonus || check.maturity === 'emerging' || this.deps.registry.get(check.id)?.meta.beta)
+        extras.add(check.id)
     }
     return extras
   }
@@ -133,9 +140,20 @@ export class WebService {
    * The newest journey runs for the journeys page: curated tasks started without a key only, because a partner's
    * free-text task or keyed run is theirs to share (its id is a capability), not ours to list.
    */
-  async recentJourneys(limit: number): Promise<{ id: string; intentId: string; domain: string; status: string; outcome: string | undefined; createdAt: Date }[]> {
+  async recentJourneys(
+    limit: number,
+  ): Promise<
+    { id: string; intentId: string; domain: string; status: string; outcome: string | undefined; createdAt: Date }[]
+  > {
     const rows = await this.deps.database.db
-      .select({ id: journeyRuns.id, intentId: journeyRuns.intentId, domain: journeyRuns.domain, status: journeyRuns.status, verdict: journeyRuns.verdict, createdAt: journeyRuns.createdAt })
+      .select({
+        id: journeyRuns.id,
+        intentId: journeyRuns.intentId,
+        domain: journeyRuns.domain,
+        status: journeyRuns.status,
+        verdict: journeyRuns.verdict,
+        createdAt: journeyRuns.createdAt,
+      })
       .from(journeyRuns)
       .where(and(isNull(journeyRuns.keyId), ne(journeyRuns.intentId, 'custom')))
       .orderBy(desc(journeyRuns.createdAt), desc(journeyRuns.id))

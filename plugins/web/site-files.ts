@@ -10,16 +10,44 @@ export interface PublishedReport {
 /** Pages listed in the sitemap and llms.txt besides the reports. */
 export const STATIC_PAGES = [
   { path: '/', title: 'Scan a site', summary: 'Scan a domain, an MCP server or an MCP App server.' },
-  { path: '/leaderboard', title: 'Leaderboard', summary: 'Sites ranked by agent-readiness score, by category and kind.' },
-  { path: '/checks', title: 'Check catalog', summary: 'Every check with its layer, weight, recommendation and specification.' },
-  { path: '/journeys', title: 'Agent journeys', summary: 'An AI agent attempts a curated task on a site, step by step.' },
+  {
+    path: '/leaderboard',
+    title: 'Leaderboard',
+    summary: 'Sites ranked by agent-readiness score, by category and kind.',
+  },
+  {
+    path: '/checks',
+    title: 'Check catalog',
+    summary: 'Every check with its layer, weight, recommendation and specification.',
+  },
+  {
+    path: '/journeys',
+    title: 'Agent journeys',
+    summary: 'An AI agent attempts a curated task on a site, step by step.',
+  },
   { path: '/api', title: 'API', summary: 'OpenAPI document, Swagger UI and the MCP endpoint.' },
 ] as const
 
 /** Agents that fetch for a person, and AI search crawlers: welcome wherever people and search engines are. */
-const AGENT_TOKENS = ['ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User', 'OAI-SearchBot', 'Claude-SearchBot', 'PerplexityBot']
+const AGENT_TOKENS = [
+  'ChatGPT-User',
+  'Claude-User',
+  'Perplexity-User',
+  'MistralAI-User',
+  'OAI-SearchBot',
+  'Claude-SearchBot',
+  'PerplexityBot',
+]
 /** Crawlers that only collect training data (and the opt-out tokens for training): see the policy comment in robotsTxt. */
-const TRAINING_TOKENS = ['GPTBot', 'ClaudeBot', 'Google-Extended', 'Applebot-Extended', 'CCBot', 'meta-externalagent', 'Bytespider']
+const TRAINING_TOKENS = [
+  'GPTBot',
+  'ClaudeBot',
+  'Google-Extended',
+  'Applebot-Extended',
+  'CCBot',
+  'meta-externalagent',
+  'Bytespider',
+]
 
 /** Form targets start scans; a crawler following them would spend scan budgets for nothing. */
 const CRAWL_RULES = ['Allow: /', 'Disallow: /scan', 'Disallow: /site/*/recheck']
@@ -92,18 +120,27 @@ export function llmsTxt(baseUrl: string, reports: readonly PublishedReport[]): s
     ...STATIC_PAGES.map((page) => `- [${page.title}](${baseUrl}${page.path}): ${page.summary}`),
     ...(reports.length === 0
       ? []
-      : ['', '## Optional', '', ...reports.map((report) => `- [${report.label}](${baseUrl}${report.path}.md): agent-readiness report in Markdown`)]),
+      : [
+          '',
+          '## Optional',
+          '',
+          ...reports.map(
+            (report) => `- [${report.label}](${baseUrl}${report.path}.md): agent-readiness report in Markdown`,
+          ),
+        ]),
     '',
   ].join('\n')
 }
 
-const xml = (value: string) => value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
+const xml = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
 
 export function sitemapXml(baseUrl: string, reports: readonly PublishedReport[]): string {
   const urls = [
     ...STATIC_PAGES.map((page) => `  <url><loc>${xml(`${baseUrl}${page.path}`)}</loc></url>`),
     ...reports.map(
-      (entry) => `  <url><loc>${xml(`${baseUrl}${entry.path}`)}</loc><lastmod>${entry.scannedAt.toISOString()}</lastmod></url>`,
+      (entry) =>
+        `  <url><loc>${xml(`${baseUrl}${entry.path}`)}</loc><lastmod>${entry.scannedAt.toISOString()}</lastmod></url>`,
     ),
   ]
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`

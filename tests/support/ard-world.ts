@@ -62,8 +62,20 @@ const FIXED: Seed[] = [
       ],
     ],
   },
-  { domain: 'city-shoes.test', name: 'City Shoe Store', category: 'ecommerce-retail', score: 40, checks: [['llms-txt', 'fail']] },
-  { domain: 'deploy.test', name: 'Rocket Deploy', category: 'cloud-infrastructure', score: 88, checks: [['openapi-description', 'pass']] },
+  {
+    domain: 'city-shoes.test',
+    name: 'City Shoe Store',
+    category: 'ecommerce-retail',
+    score: 40,
+    checks: [['llms-txt', 'fail']],
+  },
+  {
+    domain: 'deploy.test',
+    name: 'Rocket Deploy',
+    category: 'cloud-infrastructure',
+    score: 88,
+    checks: [['openapi-description', 'pass']],
+  },
   { domain: 'ledger.test', name: 'Ledger Payments', category: 'payments-fintech', score: 72 },
   {
     domain: 'weather.test',
@@ -79,9 +91,22 @@ const FIXED: Seed[] = [
     name: 'Blind Probe Books',
     category: 'education',
     score: 55,
-    checks: [['mcp-endpoint-advertised', 'warning', { evidence: { mcpEndpoints: [{ url: 'https://blind.test/mcp', source: 'blind-probe' }] } }]],
+    checks: [
+      [
+        'mcp-endpoint-advertised',
+        'warning',
+        { evidence: { mcpEndpoints: [{ url: 'https://blind.test/mcp', source: 'blind-probe' }] } },
+      ],
+    ],
   },
-  { domain: 'partial.test', name: 'Partial Planet News', category: 'media-publishing', score: 30, analysisStatus: 'partial', pendingChecks: ['webmcp-tools'] },
+  {
+    domain: 'partial.test',
+    name: 'Partial Planet News',
+    category: 'media-publishing',
+    score: 30,
+    analysisStatus: 'partial',
+    pendingChecks: ['webmcp-tools'],
+  },
 ]
 
 /** 24 more entries across categories, kinds and grades, so that paging has something to page through. */
@@ -141,9 +166,26 @@ export function ardWorld(): ArdWorld {
     repository = isolated.deps.scans
     for (const seed of [...FIXED, ...FILLERS]) await repository.insert(report(seed), { ephemeral: false })
     // Never indexed: ephemeral results (one on a domain of its own, one on an indexed domain) and auth markers.
-    await repository.insert(report({ domain: 'tunnel.test', name: 'Tunnel Running Shoes', score: 99, scannedAt: '2020-01-01T00:00:00.000Z' }), { ephemeral: true })
-    await repository.insert(report({ domain: 'trail-shoes.test', name: 'Ephemeral Impostor', score: 5, scannedAt: '2026-01-01T00:00:00.000Z' }), { ephemeral: true })
-    await repository.insertAuthMarker({ domain: 'locked.test', url: 'https://locked.test/mcp', mcpUrl: 'https://locked.test/mcp', urlKind: 'mcp', ephemeral: false })
+    await repository.insert(
+      report({ domain: 'tunnel.test', name: 'Tunnel Running Shoes', score: 99, scannedAt: '2020-01-01T00:00:00.000Z' }),
+      { ephemeral: true },
+    )
+    await repository.insert(
+      report({
+        domain: 'trail-shoes.test',
+        name: 'Ephemeral Impostor',
+        score: 5,
+        scannedAt: '2026-01-01T00:00:00.000Z',
+      }),
+      { ephemeral: true },
+    )
+    await repository.insertAuthMarker({
+      domain: 'locked.test',
+      url: 'https://locked.test/mcp',
+      mcpUrl: 'https://locked.test/mcp',
+      urlKind: 'mcp',
+      ephemeral: false,
+    })
     world.indexed = FIXED.length + FILLERS.length
   }, 60_000)
   afterAll(() => isolated.close())
@@ -169,7 +211,10 @@ export function ardWorld(): ArdWorld {
     send,
     search: (body) => send('/api/ard/search', { method: 'POST', json: body }),
     explore: (body) => send('/api/ard/explore', { method: 'POST', json: body }),
-    agents: (params = {}) => send(`/api/ard/agents?${new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)]))}`),
+    agents: (params = {}) =>
+      send(
+        `/api/ard/agents?${new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)]))}`,
+      ),
     dump: async () => {
       const { status, body } = await send('/api/ard/catalog.json')
       expect(status).toBe(200)

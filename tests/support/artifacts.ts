@@ -36,7 +36,12 @@ export function jsonSnapshot(value: unknown, overrides: Partial<HttpSnapshot> = 
   })
 }
 
-export const target = { kind: 'domain' as const, domain: 'acme.test', origin: 'https://acme.test', url: 'https://acme.test/' }
+export const target = {
+  kind: 'domain' as const,
+  domain: 'acme.test',
+  origin: 'https://acme.test',
+  url: 'https://acme.test/',
+}
 export const context = { target }
 /** A page-level check run on a sampled page other than the homepage (a multi-page scan). */
 export const sampledPageContext = { target, page: 'https://acme.test/docs/intro' }

@@ -12,19 +12,29 @@ export interface CliRun {
 export const CLI_SOURCE = join(PACKAGE_ROOT, 'core', 'cli.ts')
 
 /** Runs a command to its end as a child process (stdout and stderr piped, so never a terminal). */
-export async function runProcess(command: string[], options: { env: Record<string, string | undefined>; cwd?: string }): Promise<CliRun> {
+export async function runProcess(
+  command: string[],
+  options: { env: Record<string, string | undefined>; cwd?: string },
+): Promise<CliRun> {
   const child = Bun.spawn(command, {
     cwd: options.cwd ?? PACKAGE_ROOT,
-    env: Object.fromEntries(Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    env: Object.fromEntries(
+      Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
     stdout: 'pipe',
     stderr: 'pipe',
   })
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ])
   return { code, stdout, stderr }
 }
 
 /** `agent-readiness <args>` from source, on the Bun running the tests. */
-export const runCliSource = (args: string[], env: Record<string, string | undefined>): Promise<CliRun> => runProcess([process.execPath, CLI_SOURCE, ...args], { env })
+export const runCliSource = (args: string[], env: Record<string, string | undefined>): Promise<CliRun> =>
+  runProcess([process.execPath, CLI_SOURCE, ...args], { env })
 
 /**
  * Runs a command on a pseudo-terminal (util-linux `script`), as a person at a terminal runs it: stdout and stderr

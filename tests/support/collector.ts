@@ -1,7 +1,13 @@
 import { afterAll, beforeEach } from 'bun:test'
 import { type Config, loadConfig } from '../../core/config.ts'
 import type { ArtifactKey, ArtifactMap } from '../../core/engine/artifacts.ts'
-import { type Collector, type CollectorContext, CollectorError, type ScanKind, type ScanTarget } from '../../core/engine/check.ts'
+import {
+  type Collector,
+  type CollectorContext,
+  CollectorError,
+  type ScanKind,
+  type ScanTarget,
+} from '../../core/engine/check.ts'
 import { createOutboundClient } from '../../core/outbound/client.ts'
 import { ScanSession } from '../../core/outbound/session.ts'
 
@@ -17,7 +23,13 @@ export function scanSession(config = collectorConfig()): ScanSession {
 
 /** The target of a scan of `origin`: its home page, and `<origin>/mcp` for the MCP kinds. */
 export function localTarget(origin: string, kind: ScanKind = 'domain'): ScanTarget {
-  return { kind, domain: '127.0.0.1', origin, url: `${origin}/`, ...(kind === 'domain' ? {} : { mcpUrl: `${origin}/mcp` }) }
+  return {
+    kind,
+    domain: '127.0.0.1',
+    origin,
+    url: `${origin}/`,
+    ...(kind === 'domain' ? {} : { mcpUrl: `${origin}/mcp` }),
+  }
 }
 
 /** The collectors a test lets run for real, by the artifact each one produces. */
@@ -86,7 +98,9 @@ const notFound: FixtureHandler = () => new Response('Not found', { status: 404 }
  * what a collector sent. Before every test the routes go back to `defaults.routes`, `otherwise` to
  * `defaults.otherwise` (a 404) and the record is emptied; the server stops after the file.
  */
-export function recordingSite(defaults: { routes?: Record<string, FixtureHandler>; otherwise?: FixtureHandler } = {}): RecordingSite {
+export function recordingSite(
+  defaults: { routes?: Record<string, FixtureHandler>; otherwise?: FixtureHandler } = {},
+): RecordingSite {
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',

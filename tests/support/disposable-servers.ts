@@ -47,7 +47,8 @@ export async function startDisposablePostgres(): Promise<DisposablePostgres> {
   const port = freeLoopbackPort()
   await run(asPostgresUser([join(POSTGRES_BIN!, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']))
   const ctl = (...args: string[]) => run(asPostgresUser([join(POSTGRES_BIN!, 'pg_ctl'), '-D', data, ...args]))
-  const start = () => ctl('-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-l', join(dir, 'log'), '-w', 'start')
+  const start = () =>
+    ctl('-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-l', join(dir, 'log'), '-w', 'start')
   await start()
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -71,10 +72,13 @@ export async function startDisposableRedis(): Promise<DisposableRedis> {
   const port = freeLoopbackPort()
   let child: ReturnType<typeof Bun.spawn> | null = null
   const start = async () => {
-    child = Bun.spawn(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdout: 'ignore',
-      stderr: 'ignore',
-    })
+    child = Bun.spawn(
+      ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdout: 'ignore',
+        stderr: 'ignore',
+      },
+    )
     for (let attempt = 0; attempt < 100; attempt++) {
       const ready = await Bun.connect({ hostname: '127.0.0.1', port, socket: { data() {} } }).then(
         (socket) => (socket.end(), true),

@@ -12,13 +12,17 @@ export interface NamedFrame {
 /** Reads a `text/event-stream` body until the server closes it, as named frames (comments skipped). */
 export async function readFrames(response: Response, timeoutMs = 60_000): Promise<NamedFrame[]> {
   const frames: NamedFrame[] = []
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader()
+  const reader = response
+    .body!.pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())
+    .getReader()
   const timer = setTimeout(() => void reader.cancel(), timeoutMs)
   try {
     for (;;) {
       const { done, value } = await reader.read()
       if (done) break
-      if (value.event && value.data) frames.push({ event: value.event, data: JSON.parse(value.data) as Record<string, unknown> })
+      if (value.event && value.data)
+        frames.push({ event: value.event, data: JSON.parse(value.data) as Record<string, unknown> })
     }
   } finally {
     clearTimeout(timer)
@@ -27,7 +31,9 @@ export async function readFrames(response: Response, timeoutMs = 60_000): Promis
 }
 
 export function createRun(handle: AppHandle, json: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return handle.app.handle(request('/api/journey/runs', { method: 'POST', json, headers: { 'x-forwarded-for': clientIp(), ...headers } }))
+  return handle.app.handle(
+    request('/api/journey/runs', { method: 'POST', json, headers: { 'x-forwarded-for': clientIp(), ...headers } }),
+  )
 }
 
 export function getPath(handle: AppHandle, path: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -47,10 +53,17 @@ export async function untilEnded(handle: AppHandle, id: string, timeoutMs = 60_0
 
 /** Whether every field of `part` is in `whole` with an equal value (arrays element by element). */
 export function isDeepSubset(part: unknown, whole: unknown): boolean {
-  if (Array.isArray(part)) return Array.isArray(whole) && part.length === whole.length && part.every((item, index) => isDeepSubset(item, whole[index]))
+  if (Array.isArray(part))
+    return (
+      Array.isArray(whole) &&
+      part.length === whole.length &&
+      part.every((item, index) => isDeepSubset(item, whole[index]))
+    )
   if (part !== null && typeof part === 'object') {
     if (whole === null || typeof whole !== 'object' || Array.isArray(whole)) return false
-    return Object.entries(part).every(([key, value]) => key in whole && isDeepSubset(value, (whole as Record<string, unknown>)[key]))
+    return Object.entries(part).every(
+      ([key, value]) => key in whole && isDeepSubset(value, (whole as Record<string, unknown>)[key]),
+    )
   }
   return Object.is(part, whole)
 }

@@ -9,7 +9,13 @@ import { MCP_URL, mcpList, mcpServer, noResponse, rpcError, rpcResult, tool } fr
  */
 
 export const mcpAppContext = {
-  target: { kind: 'mcp-app' as const, domain: 'mcp.acme.test', origin: 'https://mcp.acme.test', url: MCP_URL, mcpUrl: MCP_URL },
+  target: {
+    kind: 'mcp-app' as const,
+    domain: 'mcp.acme.test',
+    origin: 'https://mcp.acme.test',
+    url: MCP_URL,
+    mcpUrl: MCP_URL,
+  },
 }
 
 export const DASHBOARD_URI = 'ui://acme/anvil-dashboard'
@@ -19,7 +25,11 @@ export const DASHBOARD_HTML =
 export const DASHBOARD_CSP = { connectDomains: ['https://api.acme.test'], resourceDomains: ['https://cdn.acme.test'] }
 
 /** A tool linked to a UI template through `_meta.ui.resourceUri` (plus the deprecated key, as registerAppTool writes). */
-export function uiTool(name: string, uri = DASHBOARD_URI, overrides: Partial<Omit<McpTool, 'raw'>> & { ui?: Record<string, unknown> } = {}): McpTool {
+export function uiTool(
+  name: string,
+  uri = DASHBOARD_URI,
+  overrides: Partial<Omit<McpTool, 'raw'>> & { ui?: Record<string, unknown> } = {},
+): McpTool {
   const { ui, ...rest } = overrides
   return tool(name, {
     description: `Shows the ${name.replaceAll('_', ' ')} view of the Acme anvil catalogue, with a text summary.`,
@@ -43,11 +53,19 @@ export function uiResource(
     _meta: { ui: options.ui ?? { csp: DASHBOARD_CSP, prefersBorder: true } },
     ...options.content,
   }
-  return { uri, toolNames: options.toolNames ?? ['show_dashboard'], read: rpcResult('resources/read', { contents: [content] }), contents: [content] }
+  return {
+    uri,
+    toolNames: options.toolNames ?? ['show_dashboard'],
+    read: rpcResult('resources/read', { contents: [content] }),
+    contents: [content],
+  }
 }
 
 /** A UI resource whose `resources/read` came back as a JSON-RPC error (or never came back). */
-export function unreadableUiResource(uri = DASHBOARD_URI, how: 'error' | 'no-response' = 'error'): McpServerArtifact['uiResources'][number] {
+export function unreadableUiResource(
+  uri = DASHBOARD_URI,
+  how: 'error' | 'no-response' = 'error',
+): McpServerArtifact['uiResources'][number] {
   const read = how === 'error' ? rpcError('resources/read', -32002) : noResponse('resources/read')
   return { uri, toolNames: ['show_dashboard'], read, contents: [] }
 }
@@ -57,19 +75,34 @@ const CLIENT_CAPABILITIES = { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [MCP
 /** A well-made MCP App: the scanner advertised the UI extension and the server declared it back. */
 export function mcpAppServer(overrides: Partial<McpServerArtifact> = {}): McpServerArtifact {
   const base = mcpServer()
-  const handshake = { ...base.handshake!, capabilities: { ...base.handshake!.capabilities, extensions: { [UI_EXTENSION_ID]: {} } } }
+  const handshake = {
+    ...base.handshake!,
+    capabilities: { ...base.handshake!.capabilities, extensions: { [UI_EXTENSION_ID]: {} } },
+  }
   const initializeBody = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
     method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: CLIENT_CAPABILITIES, clientInfo: { name: 'agent-readiness', version: '1.0.0' } },
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: CLIENT_CAPABILITIES,
+      clientInfo: { name: 'agent-readiness', version: '1.0.0' },
+    },
   })
   return mcpServer({
     handshake,
-    initialize: { ...rpcResult('initialize', handshake), request: { ...base.initialize.request, body: initializeBody } },
+    initialize: {
+      ...rpcResult('initialize', handshake),
+      request: { ...base.initialize.request, body: initializeBody },
+    },
     tools: mcpList([uiTool('show_dashboard'), tool('search_anvils')]),
     resources: mcpList([
-      { uri: DASHBOARD_URI, name: 'anvil-dashboard', mimeType: MCP_APP_MIME_TYPE, raw: { uri: DASHBOARD_URI, name: 'anvil-dashboard' } },
+      {
+        uri: DASHBOARD_URI,
+        name: 'anvil-dashboard',
+        mimeType: MCP_APP_MIME_TYPE,
+        raw: { uri: DASHBOARD_URI, name: 'anvil-dashboard' },
+      },
     ]),
     uiResources: [uiResource()],
     ...overrides,
@@ -77,6 +110,9 @@ export function mcpAppServer(overrides: Partial<McpServerArtifact> = {}): McpSer
 }
 
 /** A deep-mode call of a tool and the result it returned. */
-export function toolCall(name: string, result: NonNullable<McpServerArtifact['toolCalls'][number]['result']>): McpServerArtifact['toolCalls'][number] {
+export function toolCall(
+  name: string,
+  result: NonNullable<McpServerArtifact['toolCalls'][number]['result']>,
+): McpServerArtifact['toolCalls'][number] {
   return { name, exchange: rpcResult('tools/call', result), result }
 }

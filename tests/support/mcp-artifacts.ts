@@ -1,4 +1,10 @@
-import type { JsonRpcError, McpExchange, McpList, McpServerArtifact, McpTool } from '../../core/engine/collectors/mcp.ts'
+import type {
+  JsonRpcError,
+  McpExchange,
+  McpList,
+  McpServerArtifact,
+  McpTool,
+} from '../../core/engine/collectors/mcp.ts'
 
 /**
  * Builders for literal MCP artifacts in check table tests. `mcpServer()` is a well-made legacy (2025-11-25)
@@ -8,7 +14,13 @@ import type { JsonRpcError, McpExchange, McpList, McpServerArtifact, McpTool } f
 
 export const MCP_URL = 'https://mcp.acme.test/mcp'
 export const mcpContext = {
-  target: { kind: 'mcp' as const, domain: 'mcp.acme.test', origin: 'https://mcp.acme.test', url: MCP_URL, mcpUrl: MCP_URL },
+  target: {
+    kind: 'mcp' as const,
+    domain: 'mcp.acme.test',
+    origin: 'https://mcp.acme.test',
+    url: MCP_URL,
+    mcpUrl: MCP_URL,
+  },
 }
 
 type ExchangeSpec = Partial<Omit<McpExchange, 'request'>> & {
@@ -64,7 +76,11 @@ export function rpcError(rpc: string, code: number, spec: ExchangeSpec & { sse?:
   return answered(rpc, { error }, spec)
 }
 
-function answered(rpc: string, payload: { result: unknown } | { error: JsonRpcError }, spec: ExchangeSpec & { sse?: boolean }): McpExchange {
+function answered(
+  rpc: string,
+  payload: { result: unknown } | { error: JsonRpcError },
+  spec: ExchangeSpec & { sse?: boolean },
+): McpExchange {
   const { sse = false, ...rest } = spec
   const message = { jsonrpc: '2.0', id: 1, ...payload }
   const json = JSON.stringify(message)
@@ -79,7 +95,13 @@ function answered(rpc: string, payload: { result: unknown } | { error: JsonRpcEr
 }
 
 /** An HTTP answer that is not JSON-RPC (plain text, HTML, an empty 405). */
-export function httpReply(rpc: string, status: number, body = '', contentType = body ? 'text/plain' : '', spec: ExchangeSpec = {}): McpExchange {
+export function httpReply(
+  rpc: string,
+  status: number,
+  body = '',
+  contentType = body ? 'text/plain' : '',
+  spec: ExchangeSpec = {},
+): McpExchange {
   return exchange({ rpc, status, body, contentType, html: contentType === 'text/html', ...spec })
 }
 
@@ -134,7 +156,9 @@ export function mcpServer(overrides: ServerOverrides = {}): McpServerArtifact {
     url: MCP_URL,
     era: 'legacy',
     legacySseOnly: false,
-    initialize: rpcResult('initialize', handshake, { headers: { 'content-type': 'application/json', 'mcp-session-id': SESSION_ID } }),
+    initialize: rpcResult('initialize', handshake, {
+      headers: { 'content-type': 'application/json', 'mcp-session-id': SESSION_ID },
+    }),
     handshake,
     requestedVersion: '2025-11-25',
     sessionId: SESSION_ID,
@@ -147,7 +171,14 @@ export function mcpServer(overrides: ServerOverrides = {}): McpServerArtifact {
         outputSchema: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
       }),
     ]),
-    resources: mcpList([{ uri: 'acme://catalogue', name: 'catalogue', mimeType: 'application/json', raw: { uri: 'acme://catalogue', name: 'catalogue' } }]),
+    resources: mcpList([
+      {
+        uri: 'acme://catalogue',
+        name: 'catalogue',
+        mimeType: 'application/json',
+        raw: { uri: 'acme://catalogue', name: 'catalogue' },
+      },
+    ]),
     prompts: mcpList([{ name: 'find-anvil', description: 'Find the right anvil', raw: { name: 'find-anvil' } }]),
     ping: rpcResult('ping', {}),
     probes: {
@@ -158,11 +189,18 @@ export function mcpServer(overrides: ServerOverrides = {}): McpServerArtifact {
       unknownResource: rpcError('resources/read', -32002),
       malformedJson: rpcError('', -32700, { status: 400, request: { body: '{"jsonrpc": "2.0", "id": 1,' } }),
       invalidCursor: rpcError('tools/list', -32602),
-      getStream: httpReply('', 405, '', '', { request: { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': SESSION_ID } } }),
-      postWithoutAccept: rpcError('tools/list', -32600, { status: 406, request: { headers: { 'content-type': 'application/json' } } }),
+      getStream: httpReply('', 405, '', '', {
+        request: { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': SESSION_ID } },
+      }),
+      postWithoutAccept: rpcError('tools/list', -32600, {
+        status: 406,
+        request: { headers: { 'content-type': 'application/json' } },
+      }),
       withoutSession: rpcError('tools/list', -32600, { status: 400 }),
       withSession: rpcResult('tools/list', { tools: [] }),
-      deleteSession: httpReply('', 200, '', '', { request: { method: 'DELETE', headers: { 'mcp-session-id': SESSION_ID } } }),
+      deleteSession: httpReply('', 200, '', '', {
+        request: { method: 'DELETE', headers: { 'mcp-session-id': SESSION_ID } },
+      }),
       headerMismatch: rpcError('server/discover', -32601),
       ...probes,
     },
@@ -176,7 +214,10 @@ export function mcpServer(overrides: ServerOverrides = {}): McpServerArtifact {
 }
 
 /** A list whose first page carries the 2026-07-28 result envelope: complete, fresh for a minute, the same for everyone. */
-const withCacheHints = <T>(list: McpList<T>): McpList<T> => ({ ...list, envelope: { resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' } })
+const withCacheHints = <T>(list: McpList<T>): McpList<T> => ({
+  ...list,
+  envelope: { resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' },
+})
 
 /**
  * A stateless 2026-07-28 server: initialize refused with -32022, `server/discover` answered, no session, no ping,
@@ -212,7 +253,12 @@ export function modernServer(overrides: ServerOverrides = {}): McpServerArtifact
       ttlMs: 5_000,
       cacheScope: 'private',
     }),
-    resourceTemplates: rpcResult('resources/templates/list', { resultType: 'complete', resourceTemplates: [], ttlMs: 60_000, cacheScope: 'public' }),
+    resourceTemplates: rpcResult('resources/templates/list', {
+      resultType: 'complete',
+      resourceTemplates: [],
+      ttlMs: 60_000,
+      cacheScope: 'public',
+    }),
     ...overrides,
     probes: {
       bogusVersionHeader: rpcError('tools/list', -32022, { status: 400 }),

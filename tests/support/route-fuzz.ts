@@ -76,7 +76,20 @@ const MCP_TOOLS = [
   'submit_feedback',
   'get_feedback',
 ]
-const ARGUMENT_NAMES = ['url', 'mcpUrl', 'domain', 'checkIds', 'intent', 'limit', 'offset', 'kind', 'layer', 'force', 'message', 'checkId']
+const ARGUMENT_NAMES = [
+  'url',
+  'mcpUrl',
+  'domain',
+  'checkIds',
+  'intent',
+  'limit',
+  'offset',
+  'kind',
+  'layer',
+  'force',
+  'message',
+  'checkId',
+]
 
 /** An app on embedded defaults (PGlite in memory, in-process store) that cannot reach the network. */
 export async function createFuzzApp(env: Record<string, string> = {}): Promise<AppHandle> {
@@ -120,7 +133,16 @@ function offlineClient(real: OutboundClient): OutboundClient {
 
 export async function documentedRoutes(app: AppHandle['app']): Promise<DocumentedRoute[]> {
   const document = (await (await app.handle(new Request('http://localhost/openapi.json'))).json()) as {
-    paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: { in: string; name: string }[]
+          requestBody?: { content?: Record<string, { schema?: JsonSchema }> }
+        }
+      >
+    >
   }
   const routes: DocumentedRoute[] = []
   for (const [path, operations] of Object.entries(document.paths)) {
@@ -202,7 +224,13 @@ const atom: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...TEXT_CONSTANTS) },
   { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 20 }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+      maxLength: 20,
+    }),
+  },
   { weight: 1, arbitrary: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 9000 }).map((length) => 'x'.repeat(length)) },
   { weight: 1, arbitrary: fc.domain().map((domain) => `${domain}.invalid`) },
@@ -211,13 +239,42 @@ const atom: fc.Arbitrary<string> = fc.oneof(
 /** An atom alone, or inside ordinary text long enough to pass length rules (a contact message is 10+ characters). */
 const hostileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: atom },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('Hello, this is a message: ', 'see ', ''), atom, fc.constantFrom('', ' and some more words after it')).map((parts) => parts.join('')) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('Hello, this is a message: ', 'see ', ''),
+        atom,
+        fc.constantFrom('', ' and some more words after it'),
+      )
+      .map((parts) => parts.join('')),
+  },
 )
 
-const email: fc.Arbitrary<string> = fc.oneof(fc.constantFrom('ada@example.test', 'a@b.test'), fc.emailAddress(), hostileText)
+const email: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('ada@example.test', 'a@b.test'),
+  fc.emailAddress(),
+  hostileText,
+)
 
 const interestingNumber: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(0, 1, -1, 10, 50, 100, 101, 1000, 2_147_483_647, 2_147_483_648, -2_147_483_649, Number.MAX_SAFE_INTEGER, 1e308, 0.5, -0.0),
+  fc.constantFrom(
+    0,
+    1,
+    -1,
+    10,
+    50,
+    100,
+    101,
+    1000,
+    2_147_483_647,
+    2_147_483_648,
+    -2_147_483_649,
+    Number.MAX_SAFE_INTEGER,
+    1e308,
+    0.5,
+    -0.0,
+  ),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 )
@@ -261,14 +318,24 @@ function fromSchema(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unk
         const extra =
           typeof schema.additionalProperties === 'object' || schema.propertyNames
             ? fc.dictionary(
-                schema.propertyNames ? (fromSchema(schema.propertyNames, depth + 1).filter((key) => typeof key === 'string') as fc.Arbitrary<string>) : hostileText,
-                fromSchema(typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined, depth + 1),
+                schema.propertyNames
+                  ? (fromSchema(schema.propertyNames, depth + 1).filter(
+                      (key) => typeof key === 'string',
+                    ) as fc.Arbitrary<string>)
+                  : hostileText,
+                fromSchema(
+                  typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined,
+                  depth + 1,
+                ),
                 { maxKeys: 4 },
               )
             : fc.dictionary(hostileText, hostileValue, { maxKeys: 1 })
         // Mostly with the required members, so that requests get past the first check to the next one.
         const required = (schema.required ?? []).filter((name) => name in known)
-        const record = fc.oneof({ weight: 3, arbitrary: fc.record(known, { requiredKeys: required }) }, { weight: 1, arbitrary: fc.record(known, { requiredKeys: [] }) })
+        const record = fc.oneof(
+          { weight: 3, arbitrary: fc.record(known, { requiredKeys: required }) },
+          { weight: 1, arbitrary: fc.record(known, { requiredKeys: [] }) },
+        )
         shaped = fc.tuple(record, extra).map(([members, more]) => ({ ...more, ...members }))
         break
       }
@@ -285,13 +352,18 @@ const jsonRpcBody: fc.Arbitrary<unknown> = fc.record(
     id: fc.oneof(fc.integer(), hostileText, fc.constant(null)),
     method: fc.oneof(
       { weight: 6, arbitrary: fc.constant('tools/call') },
-      { weight: 3, arbitrary: fc.constantFrom('initialize', 'ping', 'tools/list', 'notifications/initialized', 'resources/list') },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom('initialize', 'ping', 'tools/list', 'notifications/initialized', 'resources/list'),
+      },
       { weight: 1, arbitrary: hostileText },
     ),
     params: fc.record(
       {
         name: fc.oneof(fc.constantFrom(...MCP_TOOLS), hostileText),
-        arguments: fc.dictionary(fc.oneof(fc.constantFrom(...ARGUMENT_NAMES), hostileText), hostileValue, { maxKeys: 5 }),
+        arguments: fc.dictionary(fc.oneof(fc.constantFrom(...ARGUMENT_NAMES), hostileText), hostileValue, {
+          maxKeys: 5,
+        }),
         protocolVersion: fc.constantFrom('2025-06-18', '2025-03-26', 'x'),
         capabilities: fc.constant({}),
         clientInfo: fc.constant({ name: 'fuzz', version: '1' }),
@@ -306,19 +378,43 @@ const nesting = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
 
 /** Raw bodies: JSON text, deep nesting, broken JSON, forms. */
 function bodyText(route: DocumentedRoute): fc.Arbitrary<string> {
-  const json = route.path === MCP_PATH ? fc.oneof(jsonRpcBody, fc.array(jsonRpcBody, { maxLength: 3 })) : fromSchema(route.bodySchema ?? undefined)
+  const json =
+    route.path === MCP_PATH
+      ? fc.oneof(jsonRpcBody, fc.array(jsonRpcBody, { maxLength: 3 }))
+      : fromSchema(route.bodySchema ?? undefined)
   return fc.oneof(
     { weight: 12, arbitrary: json.map((value) => JSON.stringify(value) ?? 'null') },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)) },
     {
       weight: 2,
       arbitrary: fc
-        .tuple(fc.constantFrom(10, 63, 64, 65, 100, 1000, 20_000, 100_000), fc.constantFrom('url', 'query', 'checkIds', 'message'))
+        .tuple(
+          fc.constantFrom(10, 63, 64, 65, 100, 1000, 20_000, 100_000),
+          fc.constantFrom('url', 'query', 'checkIds', 'message'),
+        )
         .map(([depth, key]) => `{"${key}":${nesting(depth)}}`),
     },
-    { weight: 1, arbitrary: fc.constantFrom(nesting(100_000), '{"a":'.repeat(5000), '{', '"\\u0000"', '{"url":"\\ud800"}', '\u0000', 'null', '[]', '1') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        nesting(100_000),
+        '{"a":'.repeat(5000),
+        '{',
+        '"\\u0000"',
+        '{"url":"\\ud800"}',
+        '\u0000',
+        'null',
+        '[]',
+        '1',
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 100 }) },
-    { weight: 1, arbitrary: fc.dictionary(hostileText, hostileText, { maxKeys: 3 }).map((form) => new URLSearchParams(form).toString()) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .dictionary(hostileText, hostileText, { maxKeys: 3 })
+        .map((form) => new URLSearchParams(form).toString()),
+    },
   )
 }
 
@@ -355,7 +451,24 @@ function encodeSegment(text: string): string {
 
 const pathSegment: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: hostileText.map(encodeSegment) },
-  { weight: 1, arbitrary: fc.constantFrom('%', '%ZZ', '%E0%A4%A', '%C0%80', '%ED%A0%80', '%FF', '%2F', '%2e%2e', '..', '.', 'a%2Fb', '%00', '%20') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '%',
+      '%ZZ',
+      '%E0%A4%A',
+      '%C0%80',
+      '%ED%A0%80',
+      '%FF',
+      '%2F',
+      '%2e%2e',
+      '..',
+      '.',
+      'a%2Fb',
+      '%00',
+      '%20',
+    ),
+  },
 )
 
 const queryValue: fc.Arbitrary<string> = fc.oneof(
@@ -365,7 +478,10 @@ const queryValue: fc.Arbitrary<string> = fc.oneof(
 
 function queryString(route: DocumentedRoute): fc.Arbitrary<string> {
   const name = fc.oneof(
-    { weight: 4, arbitrary: route.queryParams.length ? fc.constantFrom(...route.queryParams) : hostileText.map(encodeSegment) },
+    {
+      weight: 4,
+      arbitrary: route.queryParams.length ? fc.constantFrom(...route.queryParams) : hostileText.map(encodeSegment),
+    },
     { weight: 1, arbitrary: hostileText.map(encodeSegment) },
     { weight: 1, arbitrary: fc.constantFrom('include[a]', 'a[]', '__proto__', 'constructor') },
   )
@@ -383,7 +499,10 @@ function requestFor(route: DocumentedRoute): fc.Arbitrary<FuzzRequest> {
     .record({
       segments,
       query: queryString(route),
-      method: fc.oneof({ weight: 19, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'POST') }),
+      method: fc.oneof(
+        { weight: 19, arbitrary: fc.constant(route.method) },
+        { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'POST') },
+      ),
       body: takesBody
         ? fc.oneof(
             { weight: 40, arbitrary: bodyText(route) },
@@ -394,34 +513,57 @@ function requestFor(route: DocumentedRoute): fc.Arbitrary<FuzzRequest> {
       contentType,
       chunked: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
       sharedClient: fc.integer({ min: 0, max: 19 }).map((n) => n === 0),
-      authorization: fc.option(fc.oneof(headerToken.map((token) => `Bearer ${token}`), headerToken), { freq: 8 }),
+      authorization: fc.option(
+        fc.oneof(
+          headerToken.map((token) => `Bearer ${token}`),
+          headerToken,
+        ),
+        { freq: 8 },
+      ),
       requestId: fc.option(headerToken, { freq: 8 }),
       // The MCP transport wants both; other routes mostly get no Accept header at all.
-      accept: route.path === MCP_PATH
-        ? fc.oneof({ weight: 4, arbitrary: fc.constant('application/json, text/event-stream') }, { weight: 1, arbitrary: fc.constantFrom('application/json', '*/*') })
-        : fc.option(fc.constantFrom('application/json', 'application/jose', '*/*', 'text/html'), { freq: 2 }),
+      accept:
+        route.path === MCP_PATH
+          ? fc.oneof(
+              { weight: 4, arbitrary: fc.constant('application/json, text/event-stream') },
+              { weight: 1, arbitrary: fc.constantFrom('application/json', '*/*') },
+            )
+          : fc.option(fc.constantFrom('application/json', 'application/jose', '*/*', 'text/html'), { freq: 2 }),
     })
-    .map(({ segments, query, method, body, contentType: type, chunked, sharedClient, authorization, requestId, accept }) => {
-      let path = route.path
-      route.pathParams.forEach((name, index) => {
-        path = path.replace(`{${name}}`, segments[index] || 'x')
-      })
-      const headers: Record<string, string> = {}
-      if (authorization !== null) headers.authorization = authorization
-      if (requestId !== null) headers['x-request-id'] = requestId
-      if (accept !== null) headers.accept = accept
-      const sendsBody = method !== 'GET' && method !== 'HEAD' && body !== null
-      return {
+    .map(
+      ({
+        segments,
+        query,
         method,
-        route: `${route.method} ${route.path}`,
-        target: `${path}${query}`,
-        contentType: sendsBody ? type : null,
-        body: sendsBody ? body : null,
+        body,
+        contentType: type,
         chunked,
         sharedClient,
-        headers,
-      }
-    })
+        authorization,
+        requestId,
+        accept,
+      }) => {
+        let path = route.path
+        route.pathParams.forEach((name, index) => {
+          path = path.replace(`{${name}}`, segments[index] || 'x')
+        })
+        const headers: Record<string, string> = {}
+        if (authorization !== null) headers.authorization = authorization
+        if (requestId !== null) headers['x-request-id'] = requestId
+        if (accept !== null) headers.accept = accept
+        const sendsBody = method !== 'GET' && method !== 'HEAD' && body !== null
+        return {
+          method,
+          route: `${route.method} ${route.path}`,
+          target: `${path}${query}`,
+          contentType: sendsBody ? type : null,
+          body: sendsBody ? body : null,
+          chunked,
+          sharedClient,
+          headers,
+        }
+      },
+    )
 }
 
 /** One arbitrary over every documented route, each route as likely as any other. */
@@ -438,23 +580,43 @@ function buildRequest(spec: FuzzRequest): Request {
   const headers = new Headers(spec.headers)
   if (spec.contentType !== null) headers.set('content-type', spec.contentType)
   clientCounter++
-  headers.set('x-forwarded-for', spec.sharedClient ? '198.51.100.77' : `10.${(clientCounter >> 16) & 255}.${(clientCounter >> 8) & 255}.${clientCounter & 255}`)
+  headers.set(
+    'x-forwarded-for',
+    spec.sharedClient
+      ? '198.51.100.77'
+      : `10.${(clientCounter >> 16) & 255}.${(clientCounter >> 8) & 255}.${clientCounter & 255}`,
+  )
   let body: BodyInit | null = null
   if (spec.body !== null) {
-    const bytes = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : new Uint8Array(spec.body.oversizedBytes).fill(0x20)
+    const bytes =
+      typeof spec.body === 'string'
+        ? new TextEncoder().encode(spec.body)
+        : new Uint8Array(spec.body.oversizedBytes).fill(0x20)
     body = spec.chunked
       ? new ReadableStream<Uint8Array>({
           start(controller) {
-            for (let offset = 0; offset < bytes.length; offset += 64 * 1024) controller.enqueue(bytes.subarray(offset, offset + 64 * 1024))
+            for (let offset = 0; offset < bytes.length; offset += 64 * 1024)
+              controller.enqueue(bytes.subarray(offset, offset + 64 * 1024))
             controller.close()
           },
         })
       : bytes
   }
-  return new Request(`http://localhost${spec.target}`, { method: spec.method, headers, body, duplex: 'half' } as RequestInit)
+  return new Request(`http://localhost${spec.target}`, {
+    method: spec.method,
+    headers,
+    body,
+    duplex: 'half',
+  } as RequestInit)
 }
 
-const ARD_ERROR_CODES = new Set(['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'])
+const ARD_ERROR_CODES = new Set([
+  'INVALID_ARGUMENT',
+  'UNAUTHENTICATED',
+  'NOT_FOUND',
+  'RATE_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
+])
 
 /** Why a response breaks the rules, or null. */
 const API_PAGE_PATHS = new Set(['/api', '/api/'])
@@ -474,12 +636,22 @@ export function judge(pathname: string, response: Response, text: string): strin
   }
   if (typeof body !== 'object' || body === null) return 'a 4xx body that is not an object'
   // The MCP transport answers protocol errors (406 Accept, 405 GET/DELETE, JSON-RPC parse errors) as JSON-RPC.
-  if (pathname === MCP_PATH && body.jsonrpc === '2.0' && typeof (body.error as { message?: unknown } | undefined)?.message === 'string') return null
+  if (
+    pathname === MCP_PATH &&
+    body.jsonrpc === '2.0' &&
+    typeof (body.error as { message?: unknown } | undefined)?.message === 'string'
+  )
+    return null
   if (envelopeFor(pathname) === 'ard') {
-    if (!ARD_ERROR_CODES.has(body.errorCode as string) || typeof body.message !== 'string') return 'not the ARD error envelope'
+    if (!ARD_ERROR_CODES.has(body.errorCode as string) || typeof body.message !== 'string')
+      return 'not the ARD error envelope'
     return null
   }
-  if (typeof body.error !== 'string' || typeof body.message !== 'string' || !(typeof body.code === 'string' && body.code in ERRORS)) {
+  if (
+    typeof body.error !== 'string' ||
+    typeof body.message !== 'string' ||
+    !(typeof body.code === 'string' && body.code in ERRORS)
+  ) {
     return 'not the error envelope'
   }
   return null
@@ -515,7 +687,12 @@ export interface FuzzReport {
 }
 
 export function describeFailure({ request, outcome }: FuzzReport['failures'][number]): string {
-  const body = request.body === null ? '' : typeof request.body === 'string' ? request.body.slice(0, 200) : `<${request.body.oversizedBytes} bytes>`
+  const body =
+    request.body === null
+      ? ''
+      : typeof request.body === 'string'
+        ? request.body.slice(0, 200)
+        : `<${request.body.oversizedBytes} bytes>`
   return `${outcome.problem} (status ${outcome.status}) for ${request.method} ${request.target.slice(0, 200)} [${request.route}] content-type=${request.contentType} chunked=${request.chunked} body=${JSON.stringify(body)}`
 }
 

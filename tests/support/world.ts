@@ -36,7 +36,9 @@ export async function startWorld(
   const started = await startFixtureSites(names)
   const mcpServers = options.mcp ?? []
   const mcpFixtures = await Promise.all(mcpServers.map(({ name, hosts }) => startMcpFixture(name, { host: hosts[0] })))
-  const mcpResolve = mcpServers.flatMap(({ hosts }, index) => hosts.map((host) => `${host}:443:127.0.0.1:${mcpFixtures[index]!.port}`))
+  const mcpResolve = mcpServers.flatMap(({ hosts }, index) =>
+    hosts.map((host) => `${host}:443:127.0.0.1:${mcpFixtures[index]!.port}`),
+  )
   const config = testConfig({
     SCANNER_RESOLVE: [resolveRules(started), ...mcpResolve, ...(options.extraResolve ?? [])].filter(Boolean).join(','),
     TRUST_PROXY: 'true',

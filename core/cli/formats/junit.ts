@@ -30,7 +30,11 @@ function notMet(check: CliCheck, reason?: string): { message: string; body: stri
   const text = check.status === 'na' ? (check.naReason ?? check.details) : check.details
   return {
     message: `${reason ? `${reason}; ` : ''}${check.status}${text ? `: ${text}` : ''}${check.recommendation ? ` Fix: ${check.recommendation}` : ''}`,
-    body: lines(check.details, check.recommendation && `Fix: ${check.recommendation}`, check.specUrl && `Spec: ${check.specUrl}`),
+    body: lines(
+      check.details,
+      check.recommendation && `Fix: ${check.recommendation}`,
+      check.specUrl && `Spec: ${check.specUrl}`,
+    ),
   }
 }
 
@@ -43,9 +47,13 @@ function checkOutcome(check: CliCheck, gate: RenderOptions['gate']): Outcome {
   if (check.status === 'pass') return { kind: 'pass', ...(check.details ? { out: `pass: ${check.details}` } : {}) }
   if (check.status === 'na') return { kind: 'skipped', message: notMet(check, 'not applicable').message }
   if (check.status === 'pending') return { kind: 'skipped', message: notMet(check, 'still running').message }
-  if (check.status === 'error') return { kind: 'skipped', ...notMet(check, 'could not run, never counted in the score') }
-  const asserted = gate.assertions.filter((assertion) => assertion.check === check.id).map((assertion) => `"${assertion.name}"`)
-  if (asserted.length > 0) return { kind: 'skipped', ...notMet(check, `asserted by the gate's case ${asserted.join(' and ')}`) }
+  if (check.status === 'error')
+    return { kind: 'skipped', ...notMet(check, 'could not run, never counted in the score') }
+  const asserted = gate.assertions
+    .filter((assertion) => assertion.check === check.id)
+    .map((assertion) => `"${assertion.name}"`)
+  if (asserted.length > 0)
+    return { kind: 'skipped', ...notMet(check, `asserted by the gate's case ${asserted.join(' and ')}`) }
   const extra = extraKind(check)
   if (extra) return { kind: 'skipped', ...notMet(check, `${extra} check, never lowers the score`) }
   if (gate.active) return { kind: 'skipped', ...notMet(check, 'not asserted by the gate') }
@@ -65,23 +73,44 @@ function assertionCase(assertion: Assertion): TestCase {
   return {
     classname: 'gate',
     name: assertion.name,
-    outcome: assertion.passed ? { kind: 'pass', out: assertion.message } : { kind: 'failure', message: assertion.message, ...(assertion.detail ? { body: assertion.detail } : {}) },
+    outcome: assertion.passed
+      ? { kind: 'pass', out: assertion.message }
+      : { kind: 'failure', message: assertion.message, ...(assertion.detail ? { body: assertion.detail } : {}) },
   }
 }
 
-function suite(name: string, cases: TestCase[], extra: { timestamp?: string | null; properties?: [string, string][] }): string[] {
+function suite(
+  name: string,
+  cases: TestCase[],
+  extra: { timestamp?: string | null; properties?: [string, string][] },
+): string[] {
   const failures = cases.filter((entry) => entry.outcome.kind === 'failure').length
   const skipped = cases.filter((entry) => entry.outcome.kind === 'skipped').length
-  const out = [`  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}"${extra.timestamp ? ` timestamp="${xml(extra.timestamp)}"` : ''}>`]
+  const out = [
+    `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}"${extra.timestamp ? ` timestamp="${xml(extra.timestamp)}"` : ''}>`,
+  ]
   if (extra.properties) {
-    out.push('    <properties>', ...extra.properties.map(([key, value]) => `      <property name="${xml(key)}" value="${xml(value)}"/>`), '    </properties>')
+    out.push(
+      '    <properties>',
+      ...extra.properties.map(([key, value]) => `      <property name="${xml(key)}" value="${xml(value)}"/>`),
+      '    </properties>',
+    )
   }
   for (const { classname, name: caseName, outcome } of cases) {
     const open = `    <testcase classname="${xml(classname)}" name="${xml(caseName)}"`
     if (outcome.kind === 'failure') {
-      out.push(`${open}>`, `      <failure message="${xml(outcome.message)}" type="failure">${xml(outcome.body ?? outcome.message)}</failure>`, '    </testcase>')
+      out.push(
+        `${open}>`,
+        `      <failure message="${xml(outcome.message)}" type="failure">${xml(outcome.body ?? outcome.message)}</failure>`,
+        '    </testcase>',
+      )
     } else if (outcome.kind === 'skipped') {
-      out.push(`${open}>`, `      <skipped message="${xml(outcome.message)}"/>`, ...(outcome.body ? [`      <system-out>${xml(outcome.body)}</system-out>`] : []), '    </testcase>')
+      out.push(
+        `${open}>`,
+        `      <skipped message="${xml(outcome.message)}"/>`,
+        ...(outcome.body ? [`      <system-out>${xml(outcome.body)}</system-out>`] : []),
+        '    </testcase>',
+      )
     } else if (outcome.kind === 'pass' && outcome.out) {
       out.push(`${open}>`, `      <system-out>${xml(outcome.out)}</system-out>`, '    </testcase>')
     } else {
@@ -118,7 +147,9 @@ export function renderJunit(report: CliReport, options: RenderOptions): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="agent-readiness" tests="${all.length}" failures="${all.filter((entry) => entry.outcome.kind === 'failure').length}" skipped="${all.filter((entry) => entry.outcome.kind === 'skipped').length}">`,
-    ...(gateCases.length > 0 ? suite(`agent-readiness gate ${report.domain}`, gateCases, { timestamp: report.scannedAt, properties }) : []),
+    ...(gateCases.length > 0
+      ? suite(`agent-readiness gate ${report.domain}`, gateCases, { timestamp: report.scannedAt, properties })
+      : []),
     ...suite(suiteName, checkCases, { timestamp: report.scannedAt, properties }),
     '</testsuites>',
   ].join('\n')

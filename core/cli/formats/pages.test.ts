@@ -9,7 +9,12 @@ import { renderText } from './text.ts'
 /** The multi-page parts of the CLI formats and the baseline gate, over literal reports of a 4-page sample. */
 
 const url = (path: string) => `https://site.test${path}`
-const failing = (path: string) => ({ url: url(path), status: 'fail' as const, details: `no JSON-LD on ${path}`, recommendation: `add JSON-LD to ${path}` })
+const failing = (path: string) => ({
+  url: url(path),
+  status: 'fail' as const,
+  details: `no JSON-LD on ${path}`,
+  recommendation: `add JSON-LD to ${path}`,
+})
 
 const jsonld = (passed: number, failingPaths: string[]): CliCheck => ({
   id: 'structured-data-jsonld',
@@ -39,7 +44,12 @@ function report(checks: CliCheck[], score = 80): CliReport {
     topFixes: [],
     source: 'in-process',
     contractVersion: '1.29.0',
-    pages: ['/', '/docs/a', '/docs/b', '/blog/c'].map((path, index) => ({ url: url(path), source: index === 0 ? 'home' : 'sitemap', httpStatus: 200, durationMs: 3 })),
+    pages: ['/', '/docs/a', '/docs/b', '/blog/c'].map((path, index) => ({
+      url: url(path),
+      source: index === 0 ? 'home' : 'sitemap',
+      httpStatus: 200,
+      durationMs: 3,
+    })),
     pageSample: { requested: 4, candidates: 9, robotsSkipped: 2, renderedPages: [url('/')] },
   }
 }
@@ -69,7 +79,9 @@ describe('multi-page formats', () => {
     const xml = renderJunit(now, { gate: noGate, color: false })
     const failures = xml.match(/<failure message="[^"]*"/g) ?? []
     expect(failures).toHaveLength(1)
-    expect(failures[0]).toContain('passes on 1 of 4 pages, not on https://site.test/docs/a, https://site.test/docs/b, https://site.test/blog/c')
+    expect(failures[0]).toContain(
+      'passes on 1 of 4 pages, not on https://site.test/docs/a, https://site.test/docs/b, https://site.test/blog/c',
+    )
   })
 
   test('one-page reports have no Pages section', () => {
@@ -81,11 +93,19 @@ describe('multi-page formats', () => {
 describe('--baseline with page-level checks', () => {
   test('a passing share that fell beyond the tolerance is a regression naming the pages that stopped passing', () => {
     const before = asBaseline(report([jsonld(3, ['/blog/c'])]))
-    const gate = evaluateGate(report([jsonld(2, ['/docs/b', '/blog/c'])]), { baseline: { report: before, file: 'base.json', tolerance: 0 } }, 'usage')
+    const gate = evaluateGate(
+      report([jsonld(2, ['/docs/b', '/blog/c'])]),
+      { baseline: { report: before, file: 'base.json', tolerance: 0 } },
+      'usage',
+    )
     expect(gate.passed).toBe(false)
     const regression = gate.baseline!.regressions[0]!
     expect(regression).toMatchObject({ id: 'structured-data-jsonld', before: 'warning', after: 'warning' })
-    expect(regression.pages).toEqual({ before: '3 of 4 pages', after: '2 of 4 pages', stoppedPassing: [url('/docs/b')] })
+    expect(regression.pages).toEqual({
+      before: '3 of 4 pages',
+      after: '2 of 4 pages',
+      stoppedPassing: [url('/docs/b')],
+    })
     expect(gate.assertions.find((assertion) => assertion.name === 'regression structured-data-jsonld')!.message).toBe(
       'structured-data-jsonld passes on fewer pages than in the baseline: warning, 3 of 4 pages → 2 of 4 pages; stopped passing: https://site.test/docs/b',
     )
@@ -93,7 +113,11 @@ describe('--baseline with page-level checks', () => {
 
   test('a fall within the tolerance (percentage points of the share) is not', () => {
     const before = asBaseline(report([jsonld(3, ['/blog/c'])]))
-    const gate = evaluateGate(report([jsonld(2, ['/docs/b', '/blog/c'])]), { baseline: { report: before, file: 'base.json', tolerance: 25 } }, 'usage')
+    const gate = evaluateGate(
+      report([jsonld(2, ['/docs/b', '/blog/c'])]),
+      { baseline: { report: before, file: 'base.json', tolerance: 25 } },
+      'usage',
+    )
     expect(gate.baseline!.regressions).toEqual([])
   })
 })

@@ -12,14 +12,17 @@ export const pageShare = (pages: PageVerdict): string => `${pages.passed} of ${p
 
 /** The page-level checks of the report that judged at least one page, in report order. */
 export function pageLevelChecks(report: CliReport): (CliCheck & { pages: PageVerdict })[] {
-  return report.layers.flatMap((layer) => layer.checks).filter((check): check is CliCheck & { pages: PageVerdict } => (check.pages?.checked ?? 0) > 0)
+  return report.layers
+    .flatMap((layer) => layer.checks)
+    .filter((check): check is CliCheck & { pages: PageVerdict } => (check.pages?.checked ?? 0) > 0)
 }
 
 /** One line about the sample: its size, the candidates, what robots.txt kept out, what was rendered, why it is short. */
 export function sampleSummary(report: CliReport): string | null {
   const sample = report.pageSample
   if (!report.pages || !sample) return null
-  const rendered = sample.renderedPages.length > 0 ? ` Rendered checks ran on ${sample.renderedPages.map(pathOf).join(', ')}.` : ''
+  const rendered =
+    sample.renderedPages.length > 0 ? ` Rendered checks ran on ${sample.renderedPages.map(pathOf).join(', ')}.` : ''
   const note = sample.note ? ` ${sample.note}.` : ''
   return `${report.pages.length} of ${sample.requested} pages sampled from ${sample.candidates} candidates; ${sample.robotsSkipped} skipped by robots.txt.${rendered}${note}`
 }

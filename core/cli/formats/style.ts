@@ -19,7 +19,8 @@ export type Tone = keyof typeof CODES
 /** Paints text when colour is on; the visible width is unchanged either way. */
 export type Paint = (tone: Tone, text: string) => string
 
-export const painter = (color: boolean): Paint => (color ? (tone, text) => `\x1b[${CODES[tone]}m${text}\x1b[0m` : (_tone, text) => text)
+export const painter = (color: boolean): Paint =>
+  color ? (tone, text) => `\x1b[${CODES[tone]}m${text}\x1b[0m` : (_tone, text) => text
 
 /** Visible columns of a line: escape sequences take none, and a scanned site's text may hold any character. */
 export const columns = (text: string): number => [...text.replace(/\x1b\[[0-9;]*m/g, '')].length
@@ -28,9 +29,15 @@ export const columns = (text: string): number => [...text.replace(/\x1b\[[0-9;]*
  * Breaks plain text into lines of at most `width` columns, after `first` on the first line and `indent` on the
  * others; a word longer than a line (a URL) is cut. Control characters from a scanned site become spaces.
  */
-export function wrap(text: string, options: { first: string; indent: string; width?: number; maxLines?: number }): string[] {
+export function wrap(
+  text: string,
+  options: { first: string; indent: string; width?: number; maxLines?: number },
+): string[] {
   const width = options.width ?? WIDTH
-  const words = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').split(' ').filter(Boolean)
+  const words = text
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .split(' ')
+    .filter(Boolean)
   const lines: string[] = []
   let line = options.first
   let empty = true
@@ -71,12 +78,20 @@ export function wrap(text: string, options: { first: string; indent: string; wid
  * formats show apart: what lowers the score, then what never does (extras not met, checks that could not run),
  * each of the latter with its kind. The model does not carry maturity and beta, so the CLI rows decide.
  */
-export function splitIssues(report: CliReport, model: ReportModel): { lowering: ReportCheck[]; unscored: { check: ReportCheck; kind: string }[] } {
-  const rows = new Map<string, CliCheck>(report.layers.flatMap((layer) => layer.checks).map((row) => [rowLabel(row), row]))
+export function splitIssues(
+  report: CliReport,
+  model: ReportModel,
+): { lowering: ReportCheck[]; unscored: { check: ReportCheck; kind: string }[] } {
+  const rows = new Map<string, CliCheck>(
+    report.layers.flatMap((layer) => layer.checks).map((row) => [rowLabel(row), row]),
+  )
   const row = (check: ReportCheck) => rows.get(rowLabel(check))!
   const lowering = model.issues.filter((check) => check.status !== 'error' && countsAgainst(row(check)))
   const unscored = model.issues
     .filter((check) => !lowering.includes(check))
-    .map((check) => ({ check, kind: check.status === 'error' ? 'could not run' : (extraKind(row(check)) ?? check.status) }))
+    .map((check) => ({
+      check,
+      kind: check.status === 'error' ? 'could not run' : (extraKind(row(check)) ?? check.status),
+    }))
   return { lowering, unscored }
 }

@@ -31,25 +31,41 @@ export function renderGate(gate: RenderOptions['gate'], options: RenderOptions):
   const baseline = gate.baseline
   if (baseline) {
     const when = baseline.scannedAt ? `, scanned ${baseline.scannedAt.slice(0, 10)}` : ''
-    lines.push(...wrap(`${baseline.file} (${baseline.domain}${when}, score ${baseline.scoreBefore})`, { first: paint('bold', 'Baseline: '), indent: '  ' }))
+    lines.push(
+      ...wrap(`${baseline.file} (${baseline.domain}${when}, score ${baseline.scoreBefore})`, {
+        first: paint('bold', 'Baseline: '),
+        indent: '  ',
+      }),
+    )
     const { contract } = baseline
     if (contract.changed) {
       const versions = contract.before
         ? `The baseline came from contract ${contract.before}; this run uses contract ${contract.after ?? 'unknown'}.`
         : `The baseline does not name its contract version; this run uses contract ${contract.after ?? 'unknown'}.`
-      const churn = contract.added.length + contract.removed.length === 0 ? ' The same checks ran in both.' : ' Checks added or removed are listed, never counted as regressions.'
+      const churn =
+        contract.added.length + contract.removed.length === 0
+          ? ' The same checks ran in both.'
+          : ' Checks added or removed are listed, never counted as regressions.'
       lines.push(...wrap(versions + churn, { first: '  ', indent: '  ' }))
       if (contract.added.length > 0) lines.push(...idLines('  Added since: ', contract.added))
       if (contract.removed.length > 0) lines.push(...idLines('  Removed since: ', contract.removed))
     }
-    if (baseline.regressions.length === 0) lines.push(`  ${paint('green', 'No regression')}: every check that passed in the baseline passes.`)
+    if (baseline.regressions.length === 0)
+      lines.push(`  ${paint('green', 'No regression')}: every check that passed in the baseline passes.`)
     if (baseline.regressions.length > 0) {
       lines.push(paint('bold', `Regressions since the baseline (${baseline.regressions.length})`))
       for (const regression of baseline.regressions) {
         const label = rowLabel(regression)
         const [mark, tone] = MARKS[regression.after] ?? ['GONE', 'red']
-        lines.push(...wrap(regression.details ?? regression.name, { first: `  ${paint(tone, mark)} ${label}  ${regressionChange(regression)}: `, indent: '       ', maxLines: 2 }))
-        if (regression.recommendation) lines.push(...wrap(regression.recommendation, { first: '       Fix: ', indent: '       ', maxLines: 2 }))
+        lines.push(
+          ...wrap(regression.details ?? regression.name, {
+            first: `  ${paint(tone, mark)} ${label}  ${regressionChange(regression)}: `,
+            indent: '       ',
+            maxLines: 2,
+          }),
+        )
+        if (regression.recommendation)
+          lines.push(...wrap(regression.recommendation, { first: '       Fix: ', indent: '       ', maxLines: 2 }))
       }
     }
     if (baseline.fixed.length > 0) lines.push(...idLines(paint('green', 'Fixed since the baseline: '), baseline.fixed))
@@ -61,11 +77,22 @@ export function renderGate(gate: RenderOptions['gate'], options: RenderOptions):
 }
 
 /** A check row: its mark, its id and up to `maxLines` lines of text, within the width. */
-function checkRow(paint: Paint, check: ReportCheck, idWidth: number, text: string, tag?: string, maxLines = 2): string[] {
+function checkRow(
+  paint: Paint,
+  check: ReportCheck,
+  idWidth: number,
+  text: string,
+  tag?: string,
+  maxLines = 2,
+): string[] {
   const [mark, tone] = MARKS[check.status] ?? [check.status, 'dim']
   const label = rowLabel(check)
   const id = label.length <= idWidth ? label.padEnd(idWidth) : label
-  return wrap(tag ? `${tag}: ${text}` : text, { first: `  ${paint(tone, mark)} ${id}  `, indent: ' '.repeat(Math.min(idWidth + 9, 40)), maxLines })
+  return wrap(tag ? `${tag}: ${text}` : text, {
+    first: `  ${paint(tone, mark)} ${id}  `,
+    indent: ' '.repeat(Math.min(idWidth + 9, 40)),
+    maxLines,
+  })
 }
 
 /** A multi-page scan's page-level checks ("18 of 25 pages", the failing pages with their fix) and its sample. */
@@ -77,11 +104,13 @@ function pagesSection(report: CliReport, paint: Paint): string[] {
     const [mark, tone] = MARKS[check.status] ?? [check.status, 'dim']
     lines.push(`  ${paint(tone, mark)} ${check.id}  ${pageShare(check.pages)}`)
     // A terminal gets the first few, one line each; the Markdown and JSON formats list up to ten.
-    for (const page of check.pages.failing.slice(0, 3)) lines.push(...wrap(failingPageText(page), { first: '       - ', indent: '         ', maxLines: 1 }))
+    for (const page of check.pages.failing.slice(0, 3))
+      lines.push(...wrap(failingPageText(page), { first: '       - ', indent: '         ', maxLines: 1 }))
     const more = check.pages.checked - check.pages.passed - Math.min(3, check.pages.failing.length)
     if (more > 0) lines.push(paint('dim', `       and ${more} more pages not passing`))
   }
-  for (const page of report.pages!) lines.push(paint('dim', `  ${String(page.httpStatus ?? '---')} ${page.source.padEnd(7)} ${page.url}`))
+  for (const page of report.pages!)
+    lines.push(paint('dim', `  ${String(page.httpStatus ?? '---')} ${page.source.padEnd(7)} ${page.url}`))
   return lines
 }
 
@@ -97,16 +126,27 @@ export function renderText(report: CliReport, options: RenderOptions): string {
 
   if (model.partial) {
     lines.push(paint('bold', report.domain))
-    lines.push(...wrap('only the checks named by --only ran; there is no overall score', { first: `${paint('bold', 'PARTIAL RESULT')}: `, indent: '  ' }))
+    lines.push(
+      ...wrap('only the checks named by --only ran; there is no overall score', {
+        first: `${paint('bold', 'PARTIAL RESULT')}: `,
+        indent: '  ',
+      }),
+    )
   } else {
     const grade = paint(GRADE_TONES[report.grade!] ?? 'bold', `grade ${report.grade}`)
     lines.push(`${paint('bold', report.domain)}  ${paint('bold', `${report.score}/100`)}  ${grade}`)
-    const facts = [`${report.urlKind ?? 'scan'} scan`, report.analysisStatus, report.durationMs === null ? '' : `${report.durationMs} ms`, report.contractVersion ? `contract ${report.contractVersion}` : '']
+    const facts = [
+      `${report.urlKind ?? 'scan'} scan`,
+      report.analysisStatus,
+      report.durationMs === null ? '' : `${report.durationMs} ms`,
+      report.contractVersion ? `contract ${report.contractVersion}` : '',
+    ]
     lines.push(paint('dim', facts.filter(Boolean).join(' · ')))
     lines.push(...wrap(model.verdict, { first: '', indent: '' }))
   }
   if (report.reportUrl) lines.push(...wrap(report.reportUrl, { first: 'Report: ', indent: '  ' }))
-  if (report.authenticated) lines.push(paint('dim', `authenticated: yes (headers: ${report.authenticated.headers.join(', ')})`))
+  if (report.authenticated)
+    lines.push(paint('dim', `authenticated: yes (headers: ${report.authenticated.headers.join(', ')})`))
 
   const shown = [...model.fixes.map((fix) => fix.check), ...model.issues]
   const idWidth = Math.min(30, Math.max(0, ...shown.map((check) => rowLabel(check).length)))
@@ -116,18 +156,37 @@ export function renderText(report: CliReport, options: RenderOptions): string {
       const gain = paint('green', `+${formatGain(fix.gain)}`.padStart(5))
       const id = rowLabel(fix.check)
       const text = `${fix.check.blocksAgents ? 'stops agents: ' : ''}${fix.check.recommendation ?? fix.check.details ?? fix.check.name}`
-      lines.push(...wrap(text, { first: `  ${gain}  ${id.length <= idWidth ? id.padEnd(idWidth) : id}  `, indent: ' '.repeat(Math.min(idWidth + 11, 42)), maxLines: 2 }))
+      lines.push(
+        ...wrap(text, {
+          first: `  ${gain}  ${id.length <= idWidth ? id.padEnd(idWidth) : id}  `,
+          indent: ' '.repeat(Math.min(idWidth + 11, 42)),
+          maxLines: 2,
+        }),
+      )
     }
   }
   const { lowering, unscored } = splitIssues(report, model)
   if (lowering.length > 0) {
     lines.push('', paint('bold', model.partial ? 'Not passing' : 'Also lowering the score'))
-    for (const check of lowering) lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name, check.blocksAgents ? 'stops agents' : undefined))
+    for (const check of lowering)
+      lines.push(
+        ...checkRow(
+          paint,
+          check,
+          idWidth,
+          check.details ?? check.recommendation ?? check.name,
+          check.blocksAgents ? 'stops agents' : undefined,
+        ),
+      )
   }
   if (unscored.length > 0) {
-    lines.push('', `${paint('bold', 'Not scored')} ${paint('dim', '(extras not met, and checks that could not run: never lower the score)')}`)
+    lines.push(
+      '',
+      `${paint('bold', 'Not scored')} ${paint('dim', '(extras not met, and checks that could not run: never lower the score)')}`,
+    )
     // One line each: they are context, not work the score asks for.
-    for (const { check, kind } of unscored) lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name, kind, 1))
+    for (const { check, kind } of unscored)
+      lines.push(...checkRow(paint, check, idWidth, check.details ?? check.recommendation ?? check.name, kind, 1))
   }
 
   lines.push(...pagesSection(report, paint))
@@ -141,12 +200,18 @@ export function renderText(report: CliReport, options: RenderOptions): string {
       const failing = (check: CliCheck) => check.status === 'fail' || check.status === 'warning'
       const counts = [
         [checks.filter((check) => failing(check) && countsAgainst(check)).length, 'to fix', 'red'],
-        [checks.filter((check) => (failing(check) && !countsAgainst(check)) || check.status === 'error').length, 'not scored', 'yellow'],
+        [
+          checks.filter((check) => (failing(check) && !countsAgainst(check)) || check.status === 'error').length,
+          'not scored',
+          'yellow',
+        ],
         [layer.counts.passed, 'passed', 'green'],
         [layer.counts.notApplicable, 'n/a', 'dim'],
       ] as const
       const said = counts.filter(([count]) => count > 0).map(([count, label, tone]) => paint(tone, `${count} ${label}`))
-      lines.push(`  ${layer.name.padEnd(nameWidth)}  ${layer.label.padStart(labelWidth)}   ${said.join(' · ')}`.trimEnd())
+      lines.push(
+        `  ${layer.name.padEnd(nameWidth)}  ${layer.label.padStart(labelWidth)}   ${said.join(' · ')}`.trimEnd(),
+      )
     }
   }
   const folded = [
@@ -154,10 +219,13 @@ export function renderText(report: CliReport, options: RenderOptions): string {
     model.counts.notApplicable > 0 ? `${model.counts.notApplicable} not applicable` : '',
     model.pending.length > 0 ? `${model.pending.length} still running` : '',
   ].filter(Boolean)
-  if (model.partial && model.passed.length > 0) lines.push('', ...idLines(paint('green', 'Passed: '), model.passed.map(rowLabel)))
+  if (model.partial && model.passed.length > 0)
+    lines.push('', ...idLines(paint('green', 'Passed: '), model.passed.map(rowLabel)))
   else if (folded.length > 0) lines.push('', paint('dim', `${folded.join(' · ')} (--format json lists every check)`))
 
   lines.push('', ...renderGate(options.gate, options))
   // A guard for what wrap cannot see: a label wider than the page (an MCP server URL) is cut, not wrapped.
-  return lines.map((line) => (columns(line) <= WIDTH || options.color ? line : `${[...line].slice(0, WIDTH - 1).join('')}…`)).join('\n')
+  return lines
+    .map((line) => (columns(line) <= WIDTH || options.color ? line : `${[...line].slice(0, WIDTH - 1).join('')}…`))
+    .join('\n')
 }

@@ -12,7 +12,10 @@ import type { McpServerArtifact } from './mcp.ts'
 
 /** The fixture site: an HTML page at every path, unless a test answers otherwise. */
 const site = recordingSite({
-  otherwise: () => new Response('<!doctype html><html><body><h1>Acme</h1></body></html>', { headers: { 'content-type': 'text/html' } }),
+  otherwise: () =>
+    new Response('<!doctype html><html><body><h1>Acme</h1></body></html>', {
+      headers: { 'content-type': 'text/html' },
+    }),
 })
 
 /** The probes of a scan of `kind`, on a session that signs its requests when `env` gives a SIGNING_KEY. */
@@ -21,7 +24,9 @@ function collect(kind: ScanKind = 'domain', env: Record<string, string> = {}, mc
   const key = loadSigningKeys(config).current
   const signer = key ? createRequestSigner(key, config.publicBaseUrl) : null
   const http = new ScanSession(createOutboundClient(config, signer), config)
-  return agentProbesCollector.collect(collectorContext({ target: localTarget(site.origin, kind), config, http, artifacts: { mcp } }))
+  return agentProbesCollector.collect(
+    collectorContext({ target: localTarget(site.origin, kind), config, http, artifacts: { mcp } }),
+  )
 }
 
 const signedRequests = () => site.requests.filter((request) => request.headers.has('signature'))
@@ -62,7 +67,8 @@ describe('agentProbesCollector', () => {
   })
 
   test('bodies are capped at 64 KiB', async () => {
-    site.otherwise = () => new Response(`<h1>Acme</h1>${'x'.repeat(200 * 1024)}`, { headers: { 'content-type': 'text/html' } })
+    site.otherwise = () =>
+      new Response(`<h1>Acme</h1>${'x'.repeat(200 * 1024)}`, { headers: { 'content-type': 'text/html' } })
     const artifact = await collect()
     for (const probe of artifact.probes) {
       expect(probe.response.body.length).toBeLessThanOrEqual(64 * 1024)
@@ -89,16 +95,25 @@ describe('agentProbesCollector', () => {
   })
 
   test('mcp kinds POST initialize to the MCP endpoint', async () => {
-    site.otherwise = () => Response.json({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } })
+    site.otherwise = () =>
+      Response.json({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } },
+      })
     const artifact = await collect('mcp')
     expect(artifact.probes).toHaveLength(9)
     expect(site.requests.every((request) => request.method === 'POST' && request.path === '/mcp')).toBe(true)
     expect(artifact.probes[0]!.response.body).toContain('jsonrpc')
   })
 
-  test('mcp kinds carry the scanner\'s own MCP session, labelled, for the header and payment checks', async () => {
+  test("mcp kinds carry the scanner's own MCP session, labelled, for the header and payment checks", async () => {
     site.otherwise = () => Response.json({ jsonrpc: '2.0', id: 1, result: {} })
-    const mcp = mcpServer({ toolCalls: [{ name: 'search_anvils', exchange: rpcResult('tools/call', { content: [] }), result: { content: [] } }] })
+    const mcp = mcpServer({
+      toolCalls: [
+        { name: 'search_anvils', exchange: rpcResult('tools/call', { content: [] }), result: { content: [] } },
+      ],
+    })
     const artifact = await collect('mcp', {}, mcp)
     const labels = artifact.mcpSession!.exchanges.map((entry) => entry.label)
     expect(labels.slice(0, 4)).toEqual(['initialize', 'notifications/initialized', 'server/discover', 'ping'])

@@ -47,7 +47,9 @@ export function mcpSessionEvidence(mcp: McpServerArtifact): McpSessionEvidence {
     ...(mcp.initialized ? [{ label: 'notifications/initialized', exchange: mcp.initialized }] : []),
     { label: 'server/discover', exchange: mcp.discover },
     ...(mcp.ping ? [{ label: 'ping', exchange: mcp.ping }] : []),
-    ...Object.entries(mcp.probes).flatMap(([name, exchange]) => (exchange ? [{ label: `probe ${name}`, exchange }] : [])),
+    ...Object.entries(mcp.probes).flatMap(([name, exchange]) =>
+      exchange ? [{ label: `probe ${name}`, exchange }] : [],
+    ),
     ...mcp.uiResources.map((resource) => ({ label: `resources/read ${resource.uri}`, exchange: resource.read })),
     ...mcp.toolCalls.map((call) => ({ label: `tools/call ${call.name}`, exchange: call.exchange })),
   ]
@@ -79,10 +81,28 @@ function probeSpecs(scannerUserAgent: string): ProbeSpec[] {
     }
   })
   return [
-    { agent: 'browser', purpose: 'browser', userAgent: BROWSER_HEADERS['user-agent'], headers: { ...BROWSER_HEADERS }, sign: false },
+    {
+      agent: 'browser',
+      purpose: 'browser',
+      userAgent: BROWSER_HEADERS['user-agent'],
+      headers: { ...BROWSER_HEADERS },
+      sign: false,
+    },
     ...agents,
-    { agent: 'scanner-signed', purpose: 'scanner-signed', userAgent: scannerUserAgent, headers: { accept: PAGE_ACCEPT }, sign: true },
-    { agent: 'scanner-unsigned', purpose: 'scanner-unsigned', userAgent: scannerUserAgent, headers: { accept: PAGE_ACCEPT }, sign: false },
+    {
+      agent: 'scanner-signed',
+      purpose: 'scanner-signed',
+      userAgent: scannerUserAgent,
+      headers: { accept: PAGE_ACCEPT },
+      sign: true,
+    },
+    {
+      agent: 'scanner-unsigned',
+      purpose: 'scanner-unsigned',
+      userAgent: scannerUserAgent,
+      headers: { accept: PAGE_ACCEPT },
+      sign: false,
+    },
   ]
 }
 
@@ -90,7 +110,13 @@ function probeSpecs(scannerUserAgent: string): ProbeSpec[] {
 async function probe(ctx: CollectorContext, spec: ProbeSpec, sse: boolean): Promise<HttpSnapshot> {
   const { target } = ctx
   const isMcp = target.kind !== 'domain' && target.mcpUrl !== undefined
-  if (isMcp && sse) return streamHead(ctx.http, target.mcpUrl!, { headers: { ...spec.headers, accept: SSE_ACCEPT }, sign: spec.sign }, BODY_CAP)
+  if (isMcp && sse)
+    return streamHead(
+      ctx.http,
+      target.mcpUrl!,
+      { headers: { ...spec.headers, accept: SSE_ACCEPT }, sign: spec.sign },
+      BODY_CAP,
+    )
   const response = isMcp
     ? await fetchSnapshot(ctx.http, target.mcpUrl!, {
         method: 'POST',
@@ -105,8 +131,14 @@ async function probe(ctx: CollectorContext, spec: ProbeSpec, sse: boolean): Prom
       })
     : // No size option for the browser: the homepage collector's identical request is then answered from the session
       // memo. The other probes are requests of their own, and only their first BODY_CAP bytes are ever looked at.
-      await fetchSnapshot(ctx.http, `${target.origin}/`, { headers: spec.headers, sign: spec.sign, ...(spec.agent === 'browser' ? {} : { maxBytes: BODY_CAP }) })
-  return response.body.length > BODY_CAP ? { ...response, body: response.body.slice(0, BODY_CAP), truncated: true } : response
+      await fetchSnapshot(ctx.http, `${target.origin}/`, {
+        headers: spec.headers,
+        sign: spec.sign,
+        ...(spec.agent === 'browser' ? {} : { maxBytes: BODY_CAP }),
+      })
+  return response.body.length > BODY_CAP
+    ? { ...response, body: response.body.slice(0, BODY_CAP), truncated: true }
+    : response
 }
 
 /**
@@ -121,7 +153,8 @@ export const agentProbesCollector = defineCollector({
     const specs = probeSpecs(ctx.config.scanner.userAgent)
     // The session (every MCP check needs it anyway) says which transport the endpoint speaks, and so which request
     // each agent sends; a failed MCP collection only drops the evidence, and the probes POST initialize.
-    const mcp = ctx.target.kind !== 'domain' && ctx.target.mcpUrl ? await ctx.get('mcp').catch(nullOnCollectorError) : null
+    const mcp =
+      ctx.target.kind !== 'domain' && ctx.target.mcpUrl ? await ctx.get('mcp').catch(nullOnCollectorError) : null
     const settled = await Promise.allSettled(specs.map((spec) => probe(ctx, spec, mcp?.legacySseOnly === true)))
     const probes: AgentProbe[] = []
     const errors: NonNullable<AgentProbes['errors']> = []

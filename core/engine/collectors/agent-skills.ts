@@ -27,7 +27,10 @@ export const agentSkillsCollector = defineCollector({
     ])
     // v0.2.0 first; v0.1 when the newer index is absent or lists no SKILL.md.
     const indexes = [parseSkillsIndex(v02, '0.2.0'), parseSkillsIndex(v01, '0.1')]
-    const urls = indexes.map((index) => index?.skills.flatMap((skill) => (skill.skillMdUrl ? [skill.skillMdUrl] : [])) ?? []).find((list) => list.length > 0) ?? []
+    const urls =
+      indexes
+        .map((index) => index?.skills.flatMap((skill) => (skill.skillMdUrl ? [skill.skillMdUrl] : [])) ?? [])
+        .find((list) => list.length > 0) ?? []
     const fetched = await Promise.all(
       urls.slice(0, MAX_SKILL_FILES).map(async (url) => ({
         url,

@@ -22,7 +22,9 @@ export interface AiCatalogArtifact {
 const MAX_REFERENCED = 3
 
 /** Where the homepage and robots.txt say the catalog is, in that order; failures of either are skipped. */
-async function advertisedCatalog(ctx: CollectorContext): Promise<{ url: string; via: NonNullable<AiCatalogArtifact['via']> } | null> {
+async function advertisedCatalog(
+  ctx: CollectorContext,
+): Promise<{ url: string; via: NonNullable<AiCatalogArtifact['via']> } | null> {
   const [homepage, robots] = await Promise.all([
     ctx.get('homepage').catch(nullOnCollectorError),
     ctx.get('robots').catch(nullOnCollectorError),

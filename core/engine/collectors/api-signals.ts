@@ -38,7 +38,10 @@ export const apiSignalsCollector = defineCollector({
       .find((href) => {
         try {
           const url = new URL(href, homepage.url)
-          return isSameSite(url.href, target.domain) && API_LINK.test(url.hostname.startsWith('api.') ? url.hostname : url.pathname)
+          return (
+            isSameSite(url.href, target.domain) &&
+            API_LINK.test(url.hostname.startsWith('api.') ? url.hostname : url.pathname)
+          )
         } catch {
           return false
         }
@@ -47,13 +50,18 @@ export const apiSignalsCollector = defineCollector({
 
     const document = openapi.document ?? {}
     const components = isRecord(document.components) ? document.components : {}
-    if (isRecord(components.securitySchemes) || isRecord(document.securityDefinitions) || Array.isArray(document.security)) {
+    if (
+      isRecord(components.securitySchemes) ||
+      isRecord(document.securityDefinitions) ||
+      Array.isArray(document.security)
+    ) {
       authReasons.push('the OpenAPI document declares security schemes')
     }
     const prm = await fetchSnapshot(http, `${target.origin}/.well-known/oauth-protected-resource`, {
       headers: { accept: 'application/json' },
     }).catch(() => null)
-    if (prm && isOk(prm) && isRecord(parseJson(prm.body))) authReasons.push('OAuth protected resource metadata is published')
+    if (prm && isOk(prm) && isRecord(parseJson(prm.body)))
+      authReasons.push('OAuth protected resource metadata is published')
     const loginLink = homepage
       .$('a[href]')
       .toArray()

@@ -9,7 +9,10 @@ import type { CommerceSignals } from './commerce-signals.ts'
 /** Every path is a page titled by its path, except one product that is gone. */
 const site = recordingSite({
   routes: { '/products/gone': () => new Response('Not found', { status: 404 }) },
-  otherwise: (request) => new Response(`<html><body><h1>${new URL(request.url).pathname}</h1></body></html>`, { headers: { 'content-type': 'text/html' } }),
+  otherwise: (request) =>
+    new Response(`<html><body><h1>${new URL(request.url).pathname}</h1></body></html>`, {
+      headers: { 'content-type': 'text/html' },
+    }),
 })
 const { origin } = site
 const requestedPaths = () => site.requests.map((request) => request.path)
@@ -17,7 +20,13 @@ const requestedPaths = () => site.requests.map((request) => request.path)
 const homepage = htmlPage('<h1>Home</h1>', { url: 'http://127.0.0.1/' })
 
 function context(signals: Partial<CommerceSignals>): CollectorContext {
-  const commerce: CommerceSignals = { isCommerce: true, reasons: ['test'], productUrls: [], pricingUrl: null, ...signals }
+  const commerce: CommerceSignals = {
+    isCommerce: true,
+    reasons: ['test'],
+    productUrls: [],
+    pricingUrl: null,
+    ...signals,
+  }
   return collectorContext({ target: localTarget(origin), artifacts: { commerceSignals: commerce, homepage } })
 }
 
@@ -45,7 +54,9 @@ describe('productPagesCollector', () => {
   })
 
   test('no commerce signal: nothing is fetched', async () => {
-    const artifact = await productPagesCollector.collect(context({ isCommerce: false, productUrls: [`${origin}/products/a`] }))
+    const artifact = await productPagesCollector.collect(
+      context({ isCommerce: false, productUrls: [`${origin}/products/a`] }),
+    )
     expect(artifact).toEqual({ pages: [], source: 'none', errors: [] })
     expect(requestedPaths()).toEqual([])
   })

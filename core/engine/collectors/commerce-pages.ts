@@ -35,7 +35,8 @@ export const productPagesCollector = defineCollector({
     )
     const pages = settled.filter((result): result is HtmlPage => '$' in result)
     const errors = settled.filter((result): result is { url: string; error: string } => !('$' in result))
-    if (pages.length === 0) throw new CollectorError(`no sampled product page could be fetched: ${errors.map((e) => e.error).join('; ')}`)
+    if (pages.length === 0)
+      throw new CollectorError(`no sampled product page could be fetched: ${errors.map((e) => e.error).join('; ')}`)
     return { pages, source: 'product-urls', errors }
   },
 })

@@ -36,7 +36,9 @@ export const MCP_REQUEST_HEADERS = ['content-type', 'mcp-protocol-version', 'mcp
 /** Over HTTP+SSE the session is named in the message endpoint's URL: no Mcp-Session-Id header is sent. */
 const SSE_MESSAGE_HEADERS = ['content-type', 'mcp-protocol-version'] as const
 
-function corsFields(response: HttpSnapshot): Pick<CorsProbe, 'status' | 'allowOrigin' | 'allowHeaders' | 'exposeHeaders' | 'allowMethods'> {
+function corsFields(
+  response: HttpSnapshot,
+): Pick<CorsProbe, 'status' | 'allowOrigin' | 'allowHeaders' | 'exposeHeaders' | 'allowMethods'> {
   const header = (name: string) => response.headers[name] ?? null
   return {
     status: response.status,
@@ -56,9 +58,22 @@ async function corsProbe(
   const headers = { ...options.headers, origin: AGENT_ORIGIN }
   // Only the headers are judged: no body is read (an event stream never ends by itself, and a document read again
   // with an Origin would spend the scan's byte budget a second time).
-  const request = resource === 'mcp-stream' ? streamHead(ctx.http, url, { headers }, 0) : fetchSnapshot(ctx.http, url, { ...options, headers, maxBytes: 0 })
+  const request =
+    resource === 'mcp-stream'
+      ? streamHead(ctx.http, url, { headers }, 0)
+      : fetchSnapshot(ctx.http, url, { ...options, headers, maxBytes: 0 })
   const { response, error } = await settle(request)
-  if (!response) return { url, resource, status: null, allowOrigin: null, allowHeaders: null, exposeHeaders: null, allowMethods: null, error }
+  if (!response)
+    return {
+      url,
+      resource,
+      status: null,
+      allowOrigin: null,
+      allowHeaders: null,
+      exposeHeaders: null,
+      allowMethods: null,
+      error,
+    }
   return {
     url,
     resource,
@@ -68,8 +83,14 @@ async function corsProbe(
 }
 
 function preflight(ctx: CollectorContext, url: string, requestHeaders: readonly string[]): Promise<CorsProbe> {
-  const headers = { 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders.join(', ') }
-  return corsProbe(ctx, 'mcp-preflight', url, { method: 'OPTIONS', headers }).then((probe) => ({ ...probe, requestHeaders: [...requestHeaders] }))
+  const headers = {
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': requestHeaders.join(', '),
+  }
+  return corsProbe(ctx, 'mcp-preflight', url, { method: 'OPTIONS', headers }).then((probe) => ({
+    ...probe,
+    requestHeaders: [...requestHeaders],
+  }))
 }
 
 const exists = (response: HttpSnapshot | null | undefined): response is HttpSnapshot =>
@@ -106,7 +127,10 @@ export const corsCollector = defineCollector({
     // HTTP+SSE defines other requests: the GET that opens the stream, and POSTs to the endpoint the stream announced.
     const mcp = mcpUrl ? await ctx.get('mcp').catch(nullOnCollectorError) : null
     if (mcpUrl && mcp?.legacySseOnly && mcp.messageUrl) {
-      probes.push(preflight(ctx, mcp.messageUrl, SSE_MESSAGE_HEADERS), corsProbe(ctx, 'mcp-stream', mcpUrl, { headers: { accept: SSE_ACCEPT } }))
+      probes.push(
+        preflight(ctx, mcp.messageUrl, SSE_MESSAGE_HEADERS),
+        corsProbe(ctx, 'mcp-stream', mcpUrl, { headers: { accept: SSE_ACCEPT } }),
+      )
     } else if (mcpUrl) {
       probes.push(
         preflight(ctx, mcpUrl, MCP_REQUEST_HEADERS),

@@ -8,11 +8,15 @@ const base = site.origin
 
 function graphqlByMode(request: Request): Response {
   const [, mode, rest] = /^\/([^/]+)(\/.*)$/.exec(new URL(request.url).pathname) ?? []
-  const graphql = (value: unknown) => Response.json(value, { headers: { 'content-type': 'application/graphql-response+json' } })
+  const graphql = (value: unknown) =>
+    Response.json(value, { headers: { 'content-type': 'application/graphql-response+json' } })
   if (mode === 'open' && rest === '/graphql') return graphql({ data: { __schema: { queryType: { name: 'Query' } } } })
   if (mode === 'closed' && rest === '/api/graphql') return graphql({ errors: [{ message: 'introspection disabled' }] })
   if (mode === 'closed' && rest === '/schema.graphql') return new Response('type Query { anvils: [String] }\n')
-  return new Response('<!doctype html><html>Not found</html>', { status: 404, headers: { 'content-type': 'text/html' } })
+  return new Response('<!doctype html><html>Not found</html>', {
+    status: 404,
+    headers: { 'content-type': 'text/html' },
+  })
 }
 
 function collect(mode: string) {
@@ -23,7 +27,11 @@ function collect(mode: string) {
 describe('graphqlCollector', () => {
   test('POSTs the introspection query and stops at the first GraphQL answer', async () => {
     const graphql = await collect('open')
-    expect(graphql).toMatchObject({ endpoint: `${base}/open/graphql`, sdl: null, introspection: { data: { __schema: { queryType: { name: 'Query' } } } } })
+    expect(graphql).toMatchObject({
+      endpoint: `${base}/open/graphql`,
+      sdl: null,
+      introspection: { data: { __schema: { queryType: { name: 'Query' } } } },
+    })
     const request = site.requests.find((entry) => entry.path === '/open/graphql')!
     expect(JSON.parse(request.body)).toEqual({ query: '{__schema{queryType{name}}}' })
     expect(request.headers.get('accept')).toBe('application/graphql-response+json, application/json')

@@ -26,14 +26,32 @@ const xml = typed('application/xml')
 const text = typed('text/plain')
 
 function snapshot(body: string, url = `${site.origin}/`): HttpSnapshot {
-  return { requestedUrl: url, url, status: 200, headers: {}, contentType: 'text/html', body, truncated: false, redirects: [], durationMs: 1 }
+  return {
+    requestedUrl: url,
+    url,
+    status: 200,
+    headers: {},
+    contentType: 'text/html',
+    body,
+    truncated: false,
+    redirects: [],
+    durationMs: 1,
+  }
 }
 
-const NO_CATALOG: ApiCatalogArtifact = { get: snapshot('', `${site.origin}/.well-known/api-catalog`), head: null, linkset: null, headLinks: [] }
+const NO_CATALOG: ApiCatalogArtifact = {
+  get: snapshot('', `${site.origin}/.well-known/api-catalog`),
+  head: null,
+  linkset: null,
+  headLinks: [],
+}
 
 function collectOpenapi() {
   return openapiCollector.collect(
-    collectorContext({ target: localTarget(site.origin), artifacts: { homepage: toHtmlPage(snapshot('<html><body>Home</body></html>')), apiCatalog: NO_CATALOG } }),
+    collectorContext({
+      target: localTarget(site.origin),
+      artifacts: { homepage: toHtmlPage(snapshot('<html><body>Home</body></html>')), apiCatalog: NO_CATALOG },
+    }),
   )
 }
 
@@ -43,8 +61,12 @@ async function collectSitemap() {
   return sitemapCollector.collect(collectorContext({ target, artifacts: { robots } }))
 }
 
-let billionLaughs = 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n'
-for (let level = 1; level < 10; level++) billionLaughs += `l${level}: &l${level} [${Array(10).fill(`*l${level - 1}`).join(', ')}]\n`
+let billionLaughs =
+  'openapi: 3.1.0\ninfo: {title: t, version: "1"}\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n'
+for (let level = 1; level < 10; level++)
+  billionLaughs += `l${level}: &l${level} [${Array(10)
+    .fill(`*l${level - 1}`)
+    .join(', ')}]\n`
 billionLaughs += 'paths: *l9\n'
 
 describe('openapi collector', () => {
@@ -64,7 +86,9 @@ describe('openapi collector', () => {
     expect((await collectOpenapi()).document).toBeNull()
     expect(performance.now() - started).toBeLessThan(2_000)
 
-    site.routes['/openapi.yaml'] = yaml('openapi: 3.1.0\ninfo:\n  title: Fine\n  version: "1"\npaths:\n  /things:\n    get:\n      responses:\n        "200": {description: OK}\n')
+    site.routes['/openapi.yaml'] = yaml(
+      'openapi: 3.1.0\ninfo:\n  title: Fine\n  version: "1"\npaths:\n  /things:\n    get:\n      responses:\n        "200": {description: OK}\n',
+    )
     const openapi = await collectOpenapi()
     expect(openapi.url).toBe(`${site.origin}/openapi.yaml`)
     expect(openapi.document?.info).toEqual({ title: 'Fine', version: '1' })
@@ -74,8 +98,11 @@ describe('openapi collector', () => {
 describe('sitemap collector', () => {
   test('an entity-expansion bomb is not well-formed and is never expanded', async () => {
     let dtd = '<!DOCTYPE lolz [<!ENTITY lol "lol">'
-    for (let level = 1; level < 10; level++) dtd += `<!ENTITY lol${level} "${`&lol${level === 1 ? '' : level - 1};`.repeat(10)}">`
-    site.routes['/sitemap.xml'] = xml(`<?xml version="1.0"?>${dtd}]><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>&lol9;</loc></url></urlset>`)
+    for (let level = 1; level < 10; level++)
+      dtd += `<!ENTITY lol${level} "${`&lol${level === 1 ? '' : level - 1};`.repeat(10)}">`
+    site.routes['/sitemap.xml'] = xml(
+      `<?xml version="1.0"?>${dtd}]><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>&lol9;</loc></url></urlset>`,
+    )
     const sitemap = await collectSitemap()
     expect(sitemap.url).toBe(`${site.origin}/sitemap.xml`)
     expect(sitemap.parsed).toMatchObject({ wellFormed: false, locs: [] })
@@ -83,7 +110,9 @@ describe('sitemap collector', () => {
 
   test('XML nested 200,000 deep is refused before the validator or the parser walks it', async () => {
     const depth = 200_000
-    site.routes['/sitemap.xml'] = xml(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'<url>'.repeat(depth)}${'</url>'.repeat(depth)}</urlset>`)
+    site.routes['/sitemap.xml'] = xml(
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'<url>'.repeat(depth)}${'</url>'.repeat(depth)}</urlset>`,
+    )
     const started = performance.now()
     const sitemap = await collectSitemap()
     expect(sitemap.parsed).toMatchObject({ wellFormed: false, locs: [] })
@@ -91,23 +120,43 @@ describe('sitemap collector', () => {
   })
 
   test('a large well-formed sitemap is read with patterns, not a tree, and gives the same answer', async () => {
-    const entries = Array.from({ length: 40_000 }, (_, index) => `<url><loc>${site.origin}/p/${index}?a=1&amp;b=2</loc><lastmod>${index % 2 ? '2024-01-01' : 'yesterday'}</lastmod><image:image><image:loc>${site.origin}/i/${index}.png</image:loc></image:image></url>`)
-    site.routes['/sitemap.xml'] = xml(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">${entries.join('')}</urlset>`)
+    const entries = Array.from(
+      { length: 40_000 },
+      (_, index) =>
+        `<url><loc>${site.origin}/p/${index}?a=1&amp;b=2</loc><lastmod>${index % 2 ? '2024-01-01' : 'yesterday'}</lastmod><image:image><image:loc>${site.origin}/i/${index}.png</image:loc></image:image></url>`,
+    )
+    site.routes['/sitemap.xml'] = xml(
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">${entries.join('')}</urlset>`,
+    )
     const { parsed } = await collectSitemap()
-    expect(parsed).toMatchObject({ wellFormed: true, root: 'urlset', namespaceOk: true, invalidLastmod: 20_000, overLimits: false })
+    expect(parsed).toMatchObject({
+      wellFormed: true,
+      root: 'urlset',
+      namespaceOk: true,
+      invalidLastmod: 20_000,
+      overLimits: false,
+    })
     expect(parsed?.locs).toHaveLength(40_000)
     expect(parsed?.locs[1]).toBe(`${site.origin}/p/1?a=1&b=2`)
   })
 
   test('a plain-text sitemap of 200,000 lines keeps 50,000 and says it is over the limits', async () => {
-    site.routes['/sitemap.xml'] = text(Array.from({ length: 200_000 }, (_, index) => `${site.origin}/page/${index}`).join('\n'))
+    site.routes['/sitemap.xml'] = text(
+      Array.from({ length: 200_000 }, (_, index) => `${site.origin}/page/${index}`).join('\n'),
+    )
     const { parsed } = await collectSitemap()
     expect(parsed).toMatchObject({ plainText: true, overLimits: true })
     expect(parsed?.locs).toHaveLength(50_000)
   })
 
   test('a robots.txt listing 10,000 sitemaps gets 5 of them tried, not 10,000', async () => {
-    site.routes['/robots.txt'] = text(['User-agent: *', 'Allow: /', ...Array.from({ length: 10_000 }, (_, index) => `Sitemap: ${site.origin}/s/${index}.xml`)].join('\n'))
+    site.routes['/robots.txt'] = text(
+      [
+        'User-agent: *',
+        'Allow: /',
+        ...Array.from({ length: 10_000 }, (_, index) => `Sitemap: ${site.origin}/s/${index}.xml`),
+      ].join('\n'),
+    )
     const sitemap = await collectSitemap()
     expect(sitemap.robotsSitemaps).toHaveLength(10_000)
     expect(sitemap.tried.filter((url) => url.includes('/s/'))).toHaveLength(5)
@@ -118,21 +167,38 @@ describe('sitemap collector', () => {
 describe('commerce signals', () => {
   test('50,000 product URLs in the sitemap and 10,000 links in llms.txt: the first 10 products and the pricing link, quickly', async () => {
     const locs = Array.from({ length: 50_000 }, (_, index) => `${site.origin}/product/${index}`)
-    const llms = [...Array.from({ length: 10_000 }, (_, index) => `- [Doc](${site.origin}/docs/${index})`), `- [Pricing](${site.origin}/pricing)`].join('\n')
+    const llms = [
+      ...Array.from({ length: 10_000 }, (_, index) => `- [Doc](${site.origin}/docs/${index})`),
+      `- [Pricing](${site.origin}/pricing)`,
+    ].join('\n')
     const sitemap: SitemapArtifact = {
       source: 'guess',
       url: `${site.origin}/sitemap.xml`,
       response: null,
       tried: [],
       firstLoc: null,
-      parsed: { wellFormed: true, root: 'urlset', namespaceOk: true, locs, invalidLastmod: 0, plainText: false, overLimits: false },
+      parsed: {
+        wellFormed: true,
+        root: 'urlset',
+        namespaceOk: true,
+        locs,
+        invalidLastmod: 0,
+        plainText: false,
+        overLimits: false,
+      },
     }
     const missing = { ...snapshot('', `${site.origin}/x`), status: 404 }
     const started = performance.now()
     const signals = await commerceSignalsCollector.collect(
       collectorContext({
         target: localTarget(site.origin),
-        artifacts: { homepage: toHtmlPage(snapshot('<html><body>Home</body></html>')), sitemap, llmsTxt: { ...snapshot(llms, `${site.origin}/llms.txt`), contentType: 'text/plain' }, acp: missing, ucp: missing },
+        artifacts: {
+          homepage: toHtmlPage(snapshot('<html><body>Home</body></html>')),
+          sitemap,
+          llmsTxt: { ...snapshot(llms, `${site.origin}/llms.txt`), contentType: 'text/plain' },
+          acp: missing,
+          ucp: missing,
+        },
       }),
     )
     expect(signals.productUrls).toEqual(locs.slice(0, 10))
@@ -158,7 +224,8 @@ describe('JSON-LD and markdown', () => {
 
   test('a 5 MB llms.txt is outlined over its first MiB, keeping at most MAX_MARKDOWN_LINKS links', () => {
     const lines = ['# Huge', '', '## Docs']
-    while (lines.length < 100_000) lines.push(`- [Page ${lines.length}](https://example.test/p/${lines.length}.md): a page`)
+    while (lines.length < 100_000)
+      lines.push(`- [Page ${lines.length}](https://example.test/p/${lines.length}.md): a page`)
     const outline = outlineMarkdown(lines.join('\n'))
     expect(outline.startsWithH1).toBe(true)
     expect(outline.links.length).toBeLessThanOrEqual(MAX_MARKDOWN_LINKS)
@@ -178,7 +245,13 @@ describe('mcp collector against a hostile server', () => {
     const host = hostile.host('mcp')
     const started = performance.now()
     const mcp = await mcpCollector.collect({
-      target: { kind: 'mcp', domain: host, origin: `https://${host}`, url: `https://${host}/mcp`, mcpUrl: `https://${host}/mcp` },
+      target: {
+        kind: 'mcp',
+        domain: host,
+        origin: `https://${host}`,
+        url: `https://${host}/mcp`,
+        mcpUrl: `https://${host}/mcp`,
+      },
       config,
       http: new ScanSession(createOutboundClient(config, null), config),
       get: () => Promise.reject(new Error('the mcp collector reads no other artifact')),

@@ -39,7 +39,9 @@ export const linkHeaderCollector = defineCollector({
       return true
     })
     const targets = await Promise.all(
-      discovery.slice(0, MAX_TARGETS).map(async (link) => ({ href: link.href, rel: link.rel, ...(await probeTarget(http, link)) })),
+      discovery
+        .slice(0, MAX_TARGETS)
+        .map(async (link) => ({ href: link.href, rel: link.rel, ...(await probeTarget(http, link)) })),
     )
     return { raw, links, targets }
   },

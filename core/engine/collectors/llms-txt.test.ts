@@ -3,15 +3,24 @@ import { collectorContext, localTarget, recordingSite } from '../../../tests/sup
 import { homepageCollector } from './homepage.ts'
 import { evenSample, LINK_SAMPLE, llmsTxtCollector, llmsTxtLinksCollector } from './llms-txt.ts'
 
-const page = (head = '', headers: Record<string, string> = {}) => () =>
-  new Response(`<!doctype html><html><head>${head}</head><body><h1>Acme</h1></body></html>`, { headers: { 'content-type': 'text/html', ...headers } })
-const markdown = (body: string) => () => new Response(body, { headers: { 'content-type': 'text/markdown; charset=utf-8' } })
+const page =
+  (head = '', headers: Record<string, string> = {}) =>
+  () =>
+    new Response(`<!doctype html><html><head>${head}</head><body><h1>Acme</h1></body></html>`, {
+      headers: { 'content-type': 'text/html', ...headers },
+    })
+const markdown = (body: string) => () =>
+  new Response(body, { headers: { 'content-type': 'text/markdown; charset=utf-8' } })
 const LLMS = '# Acme\n\n> Anvils for everyone.\n\n- [Docs](/docs)\n'
 
 const site = recordingSite({ routes: { '/': page() } })
 const { origin, routes } = site
 
-const context = () => collectorContext({ target: localTarget(origin), collectors: { homepage: homepageCollector, llmsTxt: llmsTxtCollector } })
+const context = () =>
+  collectorContext({
+    target: localTarget(origin),
+    collectors: { homepage: homepageCollector, llmsTxt: llmsTxtCollector },
+  })
 const paths = () => site.requests.map((request) => request.path)
 
 describe('llmsTxtCollector', () => {
@@ -32,7 +41,9 @@ describe('llmsTxtCollector', () => {
   })
 
   test('llmstxt.org v2 (August 2026): a root 404 follows an HTML <link rel="describedby">', async () => {
-    routes['/'] = page('<link rel="describedby" type="text/plain" href="/meta/site.txt"><link rel="describedby" href="/meta/site.json">')
+    routes['/'] = page(
+      '<link rel="describedby" type="text/plain" href="/meta/site.txt"><link rel="describedby" href="/meta/site.json">',
+    )
     routes['/meta/site.txt'] = markdown(LLMS)
     const artifact = await llmsTxtCollector.collect(context())
     expect(artifact.foundAt).toEqual({ via: 'describedby-link', rootStatus: 404 })
@@ -58,10 +69,16 @@ describe('llmsTxtCollector', () => {
 })
 
 describe('llmsTxtLinksCollector', () => {
-  const links = () => collectorContext({ target: localTarget(origin), collectors: { homepage: homepageCollector, llmsTxt: llmsTxtCollector, llmsTxtLinks: llmsTxtLinksCollector } })
+  const links = () =>
+    collectorContext({
+      target: localTarget(origin),
+      collectors: { homepage: homepageCollector, llmsTxt: llmsTxtCollector, llmsTxtLinks: llmsTxtLinksCollector },
+    })
 
   test('requests the same-origin links once each, for their status, and none elsewhere', async () => {
-    routes['/llms.txt'] = markdown(`# Acme\n\n- [Docs](/docs)\n- [Docs again](${origin}/docs#intro)\n- [Gone](/gone)\n- [Elsewhere](https://example.org/x)\n\n\`\`\`\n[Fenced](/fenced)\n\`\`\`\n`)
+    routes['/llms.txt'] = markdown(
+      `# Acme\n\n- [Docs](/docs)\n- [Docs again](${origin}/docs#intro)\n- [Gone](/gone)\n- [Elsewhere](https://example.org/x)\n\n\`\`\`\n[Fenced](/fenced)\n\`\`\`\n`,
+    )
     routes['/docs'] = () => new Response('x'.repeat(10_000), { headers: { 'content-type': 'text/html' } })
     const artifact = await llmsTxtLinksCollector.collect(links())
     expect(artifact).toEqual({
@@ -75,10 +92,23 @@ describe('llmsTxtLinksCollector', () => {
   })
 
   test(`samples at most ${LINK_SAMPLE} links, spread evenly over the file and the same on every run`, async () => {
-    routes['/llms.txt'] = markdown(`# Acme\n\n${Array.from({ length: 40 }, (_, index) => `- [Page ${index}](/p/${index})`).join('\n')}\n`)
+    routes['/llms.txt'] = markdown(
+      `# Acme\n\n${Array.from({ length: 40 }, (_, index) => `- [Page ${index}](/p/${index})`).join('\n')}\n`,
+    )
     const artifact = await llmsTxtLinksCollector.collect(links())
     expect(artifact.total).toBe(40)
-    expect(artifact.probes.map((probe) => probe.url.replace(`${origin}/p/`, ''))).toEqual(['0', '4', '8', '12', '16', '20', '24', '28', '32', '36'])
+    expect(artifact.probes.map((probe) => probe.url.replace(`${origin}/p/`, ''))).toEqual([
+      '0',
+      '4',
+      '8',
+      '12',
+      '16',
+      '20',
+      '24',
+      '28',
+      '32',
+      '36',
+    ])
     expect(evenSample([1, 2, 3], 10)).toEqual([1, 2, 3])
   })
 

@@ -47,13 +47,15 @@ function describedBy(homepage: HtmlPage): { url: string; via: LlmsTxtVia }[] {
     type ? /^text\/(markdown|plain|x-markdown)\b/i.test(type) : /\.(txt|md)$/i.test(new URL(href).pathname)
   const found: { url: string; via: LlmsTxtVia }[] = []
   for (const link of parseLinkHeader(homepage.headers.link, homepage.url)) {
-    if (link.rel.includes('describedby') && textual(link.type, link.href)) found.push({ url: link.href, via: 'describedby-header' })
+    if (link.rel.includes('describedby') && textual(link.type, link.href))
+      found.push({ url: link.href, via: 'describedby-header' })
   }
   homepage.$('link[href]').each((_index, element) => {
     const link = homepage.$(element)
     const rel = (link.attr('rel') ?? '').toLowerCase().split(/\s+/)
     const href = URL.parse(link.attr('href')!, homepage.url)?.href
-    if (href && rel.includes('describedby') && textual(link.attr('type'), href)) found.push({ url: href, via: 'describedby-link' })
+    if (href && rel.includes('describedby') && textual(link.attr('type'), href))
+      found.push({ url: href, via: 'describedby-link' })
   })
   const path = new URL(homepage.url).pathname
   if (path !== '/') found.push({ url: new URL('llms.txt', homepage.url).href, via: 'homepage-path' })
@@ -68,9 +70,14 @@ export const llmsTxtCollector = defineCollector({
     if (isServedLlmsTxt(root)) return root
     const homepage = await ctx.get('homepage').catch(nullOnCollectorError)
     if (!homepage) return root
-    const candidates = describedBy(homepage).filter((candidate, index, all) => candidate.url !== rootUrl && all.findIndex((other) => other.url === candidate.url) === index)
+    const candidates = describedBy(homepage).filter(
+      (candidate, index, all) =>
+        candidate.url !== rootUrl && all.findIndex((other) => other.url === candidate.url) === index,
+    )
     for (const candidate of candidates.slice(0, MAX_ALTERNATIVES)) {
-      const { response } = await settle(fetchSnapshot(ctx.http, candidate.url, { ...TEXT, maxBytes: LLMS_TXT_MAX_BYTES }))
+      const { response } = await settle(
+        fetchSnapshot(ctx.http, candidate.url, { ...TEXT, maxBytes: LLMS_TXT_MAX_BYTES }),
+      )
       if (response && isServedLlmsTxt(response) && outlineMarkdown(response.body).startsWithH1) {
         return { ...response, foundAt: { via: candidate.via, rootStatus: root.status } }
       }

@@ -4,9 +4,16 @@ import type { CollectorContext } from '../check.ts'
 import { fetchPage } from '../snapshot.ts'
 import { looksLikeMarkdown, markdownHomeCollector, markdownTwins, markdownVariantsCollector } from './markdown.ts'
 
-const html = (body: string, headers: Record<string, string> = {}) => () =>
-  new Response(`<!doctype html><html><head>${body}</head><body><h1>Acme</h1></body></html>`, { headers: { 'content-type': 'text/html', ...headers } })
-const markdown = (body = '# Acme\n\n- [Docs](/docs/)\n') => () => new Response(body, { headers: { 'content-type': 'text/markdown; charset=utf-8', vary: 'Accept' } })
+const html =
+  (body: string, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(`<!doctype html><html><head>${body}</head><body><h1>Acme</h1></body></html>`, {
+      headers: { 'content-type': 'text/html', ...headers },
+    })
+const markdown =
+  (body = '# Acme\n\n- [Docs](/docs/)\n') =>
+  () =>
+    new Response(body, { headers: { 'content-type': 'text/markdown; charset=utf-8', vary: 'Accept' } })
 /** Markdown when the request prefers it, else HTML. */
 const negotiated = (request: Request) =>
   /text\/markdown/.test(request.headers.get('accept') ?? '') ? markdown()() : html('')()
@@ -35,7 +42,9 @@ describe('markdownHomeCollector', () => {
 
 describe('markdownVariantsCollector', () => {
   test('finds advertised alternates in <head> and the Link header, and probes the first plus the conventional paths', async () => {
-    routes['/'] = html('<link rel="alternate" type="text/markdown" href="/home.md">', { link: '</llms.md>; rel="alternate"; type="text/markdown"' })
+    routes['/'] = html('<link rel="alternate" type="text/markdown" href="/home.md">', {
+      link: '</llms.md>; rel="alternate"; type="text/markdown"',
+    })
     routes['/home.md'] = markdown()
     routes['/index.html.md'] = markdown()
     const artifact = await markdownVariantsCollector.collect(await context())
@@ -63,10 +72,16 @@ describe('markdownVariantsCollector', () => {
 })
 
 describe('markdown helpers', () => {
-  test('llmstxt.org v2 (August 2026): a page\'s twin appends .md or replaces its extension; a directory has index.html.md or index.md', () => {
+  test("llmstxt.org v2 (August 2026): a page's twin appends .md or replaces its extension; a directory has index.html.md or index.md", () => {
     expect(markdownTwins('https://acme.test/docs/intro?x=1')).toEqual(['https://acme.test/docs/intro.md'])
-    expect(markdownTwins('https://acme.test/docs/guide.html')).toEqual(['https://acme.test/docs/guide.html.md', 'https://acme.test/docs/guide.md'])
-    expect(markdownTwins('https://acme.test/docs/')).toEqual(['https://acme.test/docs/index.html.md', 'https://acme.test/docs/index.md'])
+    expect(markdownTwins('https://acme.test/docs/guide.html')).toEqual([
+      'https://acme.test/docs/guide.html.md',
+      'https://acme.test/docs/guide.md',
+    ])
+    expect(markdownTwins('https://acme.test/docs/')).toEqual([
+      'https://acme.test/docs/index.html.md',
+      'https://acme.test/docs/index.md',
+    ])
   })
 
   test('llmstxt.org v2 (August 2026): the docs page /guide.html served as /guide.md is found', async () => {

@@ -7,7 +7,12 @@ import { fetchSnapshot, type HtmlPage, type HttpSnapshot, isOk, looksLikeHtml } 
 export interface MarkdownVariantsArtifact {
   advertised: { href: string; via: 'link-element' | 'link-header' }[]
   /** The first advertised URL and /index.md and /index.html.md, fetched. */
-  probes: { url: string; via: 'link-element' | 'link-header' | 'conventional'; response: HttpSnapshot | null; error?: string }[]
+  probes: {
+    url: string
+    via: 'link-element' | 'link-header' | 'conventional'
+    response: HttpSnapshot | null
+    error?: string
+  }[]
   /**
    * The docs page fetched with the markdown Accept header, so that negotiation is judged on more than the
    * homepage; null when the homepage links no docs page.
@@ -30,7 +35,12 @@ const PROBE_MAX_BYTES = 256 * 1024
 export function looksLikeMarkdown(body: string): boolean {
   if (looksLikeHtml(body) || /<(html|body|div)[\s>]/i.test(body.slice(0, 2048))) return false
   const sample = body.slice(0, 8192)
-  return /^#{1,6}\s+\S/m.test(sample) || /\[[^\]]+\]\([^)\s]+\)/.test(sample) || /^\s*([-*+]|\d+\.)\s+\S/m.test(sample) || /^```/m.test(sample)
+  return (
+    /^#{1,6}\s+\S/m.test(sample) ||
+    /\[[^\]]+\]\([^)\s]+\)/.test(sample) ||
+    /^\s*([-*+]|\d+\.)\s+\S/m.test(sample) ||
+    /^```/m.test(sample)
+  )
 }
 
 /**
@@ -62,7 +72,9 @@ export function markdownTwins(pageUrl: string): string[] {
   url.search = ''
   url.hash = ''
   const path = url.pathname
-  const stems = path.endsWith('/') ? [`${path}index.html`, `${path}index`] : [path, ...(/\.[a-z0-9]+$/i.test(path) ? [path.replace(/\.[a-z0-9]+$/i, '')] : [])]
+  const stems = path.endsWith('/')
+    ? [`${path}index.html`, `${path}index`]
+    : [path, ...(/\.[a-z0-9]+$/i.test(path) ? [path.replace(/\.[a-z0-9]+$/i, '')] : [])]
   return stems.map((stem) => new URL(`${stem}.md`, url).href)
 }
 
@@ -79,7 +91,8 @@ function advertisedVariants(homepage: HtmlPage): MarkdownVariantsArtifact['adver
     }
   })
   for (const link of parseLinkHeader(homepage.headers.link, homepage.url)) {
-    if (link.rel.includes('alternate') && MARKDOWN_TYPES.test(link.type ?? '')) advertised.push({ href: link.href, via: 'link-header' })
+    if (link.rel.includes('alternate') && MARKDOWN_TYPES.test(link.type ?? ''))
+      advertised.push({ href: link.href, via: 'link-header' })
   }
   return advertised.filter((entry, index) => advertised.findIndex((other) => other.href === entry.href) === index)
 }
@@ -91,22 +104,40 @@ function advertisedVariants(homepage: HtmlPage): MarkdownVariantsArtifact['adver
 export const markdownVariantsCollector = defineCollector({
   key: 'markdownVariants',
   async collect(ctx) {
-    const [homepage, docsPage] = await Promise.all([ctx.get('homepage'), ctx.get('docsPage').catch(nullOnCollectorError)])
+    const [homepage, docsPage] = await Promise.all([
+      ctx.get('homepage'),
+      ctx.get('docsPage').catch(nullOnCollectorError),
+    ])
     const advertised = advertisedVariants(homepage)
     const candidates: { url: string; via: MarkdownVariantsArtifact['probes'][number]['via'] }[] = []
     const first = advertised[0]
     if (first) candidates.push({ url: first.href, via: first.via })
     if (ctx.isHomepage) {
-      for (const path of ['/index.md', '/index.html.md']) candidates.push({ url: new URL(path, ctx.target.origin).href, via: 'conventional' })
+      for (const path of ['/index.md', '/index.html.md'])
+        candidates.push({ url: new URL(path, ctx.target.origin).href, via: 'conventional' })
     } else {
       for (const url of markdownTwins(ctx.page)) candidates.push({ url, via: 'conventional' })
     }
     for (const url of docsPage ? markdownTwins(docsPage.url) : []) candidates.push({ url, via: 'conventional' })
-    const unique = candidates.filter((candidate, index) => candidates.findIndex((other) => other.url === candidate.url) === index)
+    const unique = candidates.filter(
+      (candidate, index) => candidates.findIndex((other) => other.url === candidate.url) === index,
+    )
 
     const [probes, docsNegotiation] = await Promise.all([
-      Promise.all(unique.map(async ({ url, via }) => ({ url, via, ...(await settle(fetchSnapshot(ctx.http, url, { headers: { accept: VARIANT_ACCEPT }, maxBytes: PROBE_MAX_BYTES }))) }))),
-      docsPage ? settle(fetchSnapshot(ctx.http, docsPage.url, { headers: { accept: MARKDOWN_ACCEPT }, maxBytes: PROBE_MAX_BYTES })).then((result) => ({ url: docsPage.url, ...result })) : null,
+      Promise.all(
+        unique.map(async ({ url, via }) => ({
+          url,
+          via,
+          ...(await settle(
+            fetchSnapshot(ctx.http, url, { headers: { accept: VARIANT_ACCEPT }, maxBytes: PROBE_MAX_BYTES }),
+          )),
+        })),
+      ),
+      docsPage
+        ? settle(
+            fetchSnapshot(ctx.http, docsPage.url, { headers: { accept: MARKDOWN_ACCEPT }, maxBytes: PROBE_MAX_BYTES }),
+          ).then((result) => ({ url: docsPage.url, ...result }))
+        : null,
     ])
     return { advertised, probes, docsNegotiation }
   },

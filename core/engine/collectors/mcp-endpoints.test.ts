@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'bun:test'
-import { collectorContext, type FixtureHandler, type LiveCollectors, localTarget, recordingSite } from '../../../tests/support/collector.ts'
+import {
+  collectorContext,
+  type FixtureHandler,
+  type LiveCollectors,
+  localTarget,
+  recordingSite,
+} from '../../../tests/support/collector.ts'
 import { SERVER_CARD_SCHEMA } from '../lib/server-card.ts'
 import { aiCatalogCollector } from './ai-catalog.ts'
 import { apiCatalogCollector } from './api-catalog.ts'
@@ -14,19 +20,29 @@ import { llmsTxtCollector } from './llms-txt.ts'
 const site = recordingSite({ routes: { '/': () => page('<p>Welcome</p>') } })
 const { origin, routes } = site
 
-const page = (body: string) => new Response(`<!doctype html><html><body>${body}</body></html>`, { headers: { 'content-type': 'text/html' } })
+const page = (body: string) =>
+  new Response(`<!doctype html><html><body>${body}</body></html>`, { headers: { 'content-type': 'text/html' } })
 const json = (value: unknown, contentType = 'application/json', headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(value), { headers: { 'content-type': contentType, ...headers } })
-const INITIALIZED = { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'anvils', version: '1.0.0' } } }
+const INITIALIZED = {
+  jsonrpc: '2.0',
+  id: 1,
+  result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'anvils', version: '1.0.0' } },
+}
 
 /** A legacy-era MCP endpoint: initialize over POST, answered as JSON or SSE. */
-const mcpServer = (mode: 'json' | 'sse'): FixtureHandler => async (request) => {
-  if (request.method === 'DELETE') return new Response(null, { status: 204 })
-  const message = (await request.json()) as { method?: string }
-  if (message.method !== 'initialize') return json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad' } }, 'application/json')
-  if (mode === 'json') return json(INITIALIZED, 'application/json', { 'mcp-session-id': 'session-1' })
-  return new Response(`event: message\ndata: ${JSON.stringify(INITIALIZED)}\n\n`, { headers: { 'content-type': 'text/event-stream' } })
-}
+const mcpServer =
+  (mode: 'json' | 'sse'): FixtureHandler =>
+  async (request) => {
+    if (request.method === 'DELETE') return new Response(null, { status: 204 })
+    const message = (await request.json()) as { method?: string }
+    if (message.method !== 'initialize')
+      return json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad' } }, 'application/json')
+    if (mode === 'json') return json(INITIALIZED, 'application/json', { 'mcp-session-id': 'session-1' })
+    return new Response(`event: message\ndata: ${JSON.stringify(INITIALIZED)}\n\n`, {
+      headers: { 'content-type': 'text/event-stream' },
+    })
+  }
 
 const COLLECTORS: LiveCollectors = {
   robots: robotsCollector,
@@ -47,15 +63,35 @@ function scan() {
 describe('mcpEndpointsCollector', () => {
   test('a server card names the endpoint; initialize answered as JSON, the session is closed', async () => {
     routes['/.well-known/mcp/server-card.json'] = () =>
-      json({ $schema: SERVER_CARD_SCHEMA, name: 'test.acme/anvils', version: '1.0.0', description: 'Anvils', remotes: [{ type: 'streamable-http', url: `${origin}/v1/mcp` }] }, 'application/mcp-server-card+json')
+      json(
+        {
+          $schema: SERVER_CARD_SCHEMA,
+          name: 'test.acme/anvils',
+          version: '1.0.0',
+          description: 'Anvils',
+          remotes: [{ type: 'streamable-http', url: `${origin}/v1/mcp` }],
+        },
+        'application/mcp-server-card+json',
+      )
     routes['/v1/mcp'] = mcpServer('json')
     const context = scan()
     const { probes } = await context.get('mcpEndpoints')
     expect(probes).toEqual([
-      { url: `${origin}/v1/mcp`, source: 'server-card', answered: true, authRequired: false, status: 200, contentType: 'application/json', serverName: 'anvils' },
+      {
+        url: `${origin}/v1/mcp`,
+        source: 'server-card',
+        answered: true,
+        authRequired: false,
+        status: 200,
+        contentType: 'application/json',
+        serverName: 'anvils',
+      },
     ])
     expect(site.requests).toContainEqual(expect.objectContaining({ method: 'DELETE', path: '/v1/mcp' }))
-    expect((await context.get('mcpServerCard')).found).toMatchObject({ via: 'well-known', url: `${origin}/.well-known/mcp/server-card.json` })
+    expect((await context.get('mcpServerCard')).found).toMatchObject({
+      via: 'well-known',
+      url: `${origin}/.well-known/mcp/server-card.json`,
+    })
   })
 
   test('a card inlined in the AI catalog; initialize answered over SSE', async () => {
@@ -63,7 +99,14 @@ describe('mcpEndpointsCollector', () => {
       json(
         {
           specVersion: '1.0',
-          entries: [{ identifier: 'urn:air:127.0.0.1:mcp:anvils', displayName: 'Anvils', type: 'application/mcp-server-card+json', data: { remotes: [{ type: 'streamable-http', url: `${origin}/stream/mcp` }] } }],
+          entries: [
+            {
+              identifier: 'urn:air:127.0.0.1:mcp:anvils',
+              displayName: 'Anvils',
+              type: 'application/mcp-server-card+json',
+              data: { remotes: [{ type: 'streamable-http', url: `${origin}/stream/mcp` }] },
+            },
+          ],
         },
         'application/ai-catalog+json',
       )
@@ -77,10 +120,26 @@ describe('mcpEndpointsCollector', () => {
   })
 
   test('an llms.txt link answering 403 with a Bearer challenge is auth-required', async () => {
-    routes['/llms.txt'] = () => new Response(`# Acme\n\n## MCP\n- [MCP server](${origin}/mcp)\n`, { headers: { 'content-type': 'text/markdown' } })
-    routes['/mcp'] = () => new Response('forbidden', { status: 403, headers: { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"` } })
+    routes['/llms.txt'] = () =>
+      new Response(`# Acme\n\n## MCP\n- [MCP server](${origin}/mcp)\n`, {
+        headers: { 'content-type': 'text/markdown' },
+      })
+    routes['/mcp'] = () =>
+      new Response('forbidden', {
+        status: 403,
+        headers: { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"` },
+      })
     const { probes } = await scan().get('mcpEndpoints')
-    expect(probes).toEqual([{ url: `${origin}/mcp`, source: 'llms-txt', answered: false, authRequired: true, status: 403, contentType: 'text/plain' }])
+    expect(probes).toEqual([
+      {
+        url: `${origin}/mcp`,
+        source: 'llms-txt',
+        answered: false,
+        authRequired: true,
+        status: 403,
+        contentType: 'text/plain',
+      },
+    ])
   })
 
   test('a homepage link to a docs page does not stop the blind probe', async () => {
@@ -88,7 +147,9 @@ describe('mcpEndpointsCollector', () => {
     routes['/docs/mcp'] = () => page('<h1>MCP</h1>')
     routes['/api/mcp'] = () => new Response('unauthorized', { status: 401 })
     const { probes } = await scan().get('mcpEndpoints')
-    expect(probes.map((probe) => [probe.source, probe.url, probe.status, probe.answered || probe.authRequired])).toEqual([
+    expect(
+      probes.map((probe) => [probe.source, probe.url, probe.status, probe.answered || probe.authRequired]),
+    ).toEqual([
       ['homepage', `${origin}/docs/mcp`, 200, false],
       ['blind-probe', `${origin}/mcp`, 404, false],
       ['blind-probe', `${origin}/api/mcp`, 401, true],
@@ -96,9 +157,25 @@ describe('mcpEndpointsCollector', () => {
   })
 
   test('Link header and API catalog entries typed as MCP are probed', async () => {
-    routes['/'] = () => new Response('<!doctype html><html></html>', { headers: { 'content-type': 'text/html', link: `<${origin}/linked>; rel="service"; type="application/mcp+json"` } })
+    routes['/'] = () =>
+      new Response('<!doctype html><html></html>', {
+        headers: {
+          'content-type': 'text/html',
+          link: `<${origin}/linked>; rel="service"; type="application/mcp+json"`,
+        },
+      })
     routes['/.well-known/api-catalog'] = () =>
-      json({ linkset: [{ anchor: `${origin}/api`, 'service-desc': [{ href: `${origin}/catalogued`, type: 'application/mcp+json' }] }] }, 'application/linkset+json')
+      json(
+        {
+          linkset: [
+            {
+              anchor: `${origin}/api`,
+              'service-desc': [{ href: `${origin}/catalogued`, type: 'application/mcp+json' }],
+            },
+          ],
+        },
+        'application/linkset+json',
+      )
     routes['/linked'] = mcpServer('json')
     routes['/catalogued'] = mcpServer('json')
     const { probes } = await scan().get('mcpEndpoints')

@@ -82,7 +82,8 @@ function advertisedMcpUrls(
 
   const { mcpServerCard, aiCatalog, apiCatalog, linkHeader, llmsTxt, homepage } = sources
   if (mcpServerCard?.found) {
-    for (const url of serverCardEndpoints(mcpServerCard.found.card, mcpServerCard.found.url)) add('server-card', url, url)
+    for (const url of serverCardEndpoints(mcpServerCard.found.card, mcpServerCard.found.url))
+      add('server-card', url, url)
   }
   if (aiCatalog) {
     for (const entry of catalogEntries(aiCatalog.document, aiCatalog.response.url) ?? []) {
@@ -96,11 +97,13 @@ function advertisedMcpUrls(
   }
   for (const entry of apiCatalog?.linkset ?? []) {
     for (const [relation, links] of Object.entries(entry.relations)) {
-      for (const link of links) if (mentionsMcp(link.type) || mentionsMcp(relation)) add('api-catalog', link.href, link.href)
+      for (const link of links)
+        if (mentionsMcp(link.type) || mentionsMcp(relation)) add('api-catalog', link.href, link.href)
     }
   }
   for (const link of linkHeader?.links ?? []) {
-    if (mentionsMcp(link.type) || link.rel.some(mentionsMcp) || onPage(link.href)) add('link-header', link.href, link.href)
+    if (mentionsMcp(link.type) || link.rel.some(mentionsMcp) || onPage(link.href))
+      add('link-header', link.href, link.href)
   }
   if (llmsTxt && isOk(llmsTxt) && !looksLikeHtml(llmsTxt.body)) {
     const urls = [...outlineMarkdown(llmsTxt.body).links.map((link) => link.url), ...absoluteUrlsIn(llmsTxt.body)]

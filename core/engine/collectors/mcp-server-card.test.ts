@@ -15,7 +15,8 @@ function collect(kind: ScanKind, mcp?: McpServerArtifact) {
 
 describe('mcpServerCardCollector', () => {
   test('mcp kinds: <mcp-url>/server-card first, with the runtime identity from the handshake', async () => {
-    routes['/mcp/server-card'] = () => Response.json(CARD, { headers: { 'content-type': 'application/mcp-server-card+json' } })
+    routes['/mcp/server-card'] = () =>
+      Response.json(CARD, { headers: { 'content-type': 'application/mcp-server-card+json' } })
     const artifact = await collect('mcp', mcpServer())
     expect(requests.map((request) => request.path)).toEqual(['/mcp/server-card'])
     expect(artifact.found).toMatchObject({ url: `${origin}/mcp/server-card`, via: 'mcp-url', card: CARD })

@@ -62,7 +62,9 @@ export const mcpServerCardCollector = defineCollector({
     }
     const catalog = await get('aiCatalog').catch(nullOnCollectorError)
     if (catalog) {
-      const cards = (catalogEntries(catalog.document, catalog.response.url) ?? []).filter((entry) => entry.type === MEDIA.serverCard)
+      const cards = (catalogEntries(catalog.document, catalog.response.url) ?? []).filter(
+        (entry) => entry.type === MEDIA.serverCard,
+      )
       for (const entry of cards.slice(0, MAX_CATALOG_CARDS)) {
         if (entry.url) {
           const found = await tryUrl(entry.url, 'ai-catalog')
@@ -70,7 +72,11 @@ export const mcpServerCardCollector = defineCollector({
         } else if (isRecord(entry.data)) {
           const url = `${catalog.response.url}#entries/${entry.index}`
           probes.push({ url, via: 'ai-catalog', response: catalog.response })
-          return { probes, found: { url, via: 'ai-catalog', response: catalog.response, card: entry.data, inline: true }, runtime: await identity }
+          return {
+            probes,
+            found: { url, via: 'ai-catalog', response: catalog.response, card: entry.data, inline: true },
+            runtime: await identity,
+          }
         }
       }
     }

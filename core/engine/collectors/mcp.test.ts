@@ -1,17 +1,36 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startServerEverything } from '../../../tests/fixtures/mcp/everything.ts'
-import { type McpFixture, type McpFixtureName, resolveRules, startMcpFixtures } from '../../../tests/fixtures/mcp/server.ts'
+import {
+  type McpFixture,
+  type McpFixtureName,
+  resolveRules,
+  startMcpFixtures,
+} from '../../../tests/fixtures/mcp/server.ts'
 import { loadConfig } from '../../config.ts'
 import { collectorContext, localTarget, recordingSite } from '../../../tests/support/collector.ts'
 import { CollectorError, type CollectorContext } from '../check.ts'
 import { embeddedMcpUrls } from '../detect.ts'
 import { type McpExchange, type McpServerArtifact, mcpCollector } from './mcp.ts'
 
-const NAMES: McpFixtureName[] = ['well-made', 'sloppy', 'auth-required', 'mcp-app', 'mcp-app-broken', 'modern', 'modern-sdk', 'sse-only']
+const NAMES: McpFixtureName[] = [
+  'well-made',
+  'sloppy',
+  'auth-required',
+  'mcp-app',
+  'mcp-app-broken',
+  'modern',
+  'modern-sdk',
+  'sse-only',
+]
 let fixtures: Record<string, McpFixture> = {}
 let everything: Awaited<ReturnType<typeof startServerEverything>>
 
-const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: `The ${name} tool, for the tests.`, inputSchema: { type: 'object' }, ...extra })
+const tool = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  description: `The ${name} tool, for the tests.`,
+  inputSchema: { type: 'object' },
+  ...extra,
+})
 const readOnly = { annotations: { readOnlyHint: true } }
 
 /** Pages of tools/list per path: a cursor that loops, a chain that never ends, SSE streams that never close. */
@@ -23,7 +42,10 @@ const PAGES: Record<string, (cursor: unknown) => { tools: unknown[]; nextCursor?
           tools: [
             tool('unsafe', { annotations: { readOnlyHint: false } }),
             tool('plain'),
-            tool('needs_args', { ...readOnly, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }),
+            tool('needs_args', {
+              ...readOnly,
+              inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+            }),
           ],
           nextCursor: 'c1',
         },
@@ -36,29 +58,50 @@ const PAGES: Record<string, (cursor: unknown) => { tools: unknown[]; nextCursor?
 }
 
 /** What the SSE paths send before the answer: a priming event (an id, empty data) is fine, non-JSON data is not. */
-const SSE_PREFIX: Record<string, string> = { '/open-sse/mcp': 'id: prime-1\ndata:\n\n', '/bad-sse/mcp': 'event: message\ndata: not json\n\n' }
+const SSE_PREFIX: Record<string, string> = {
+  '/open-sse/mcp': 'id: prime-1\ndata:\n\n',
+  '/bad-sse/mcp': 'event: message\ndata: not json\n\n',
+}
 
 /** Hand-written misbehaviour the SDK fixtures cannot show: loops, endless chains, open streams, hangs, HTML. */
 async function quirkyHandler(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname
   if (path === '/hang/mcp') return new Promise<Response>(() => {})
-  if (path === '/html/mcp') return new Response('<!doctype html><html><body><h1>Welcome</h1></body></html>', { headers: { 'content-type': 'text/html' } })
+  if (path === '/html/mcp')
+    return new Response('<!doctype html><html><body><h1>Welcome</h1></body></html>', {
+      headers: { 'content-type': 'text/html' },
+    })
   if (request.method !== 'POST') return new Response(null, { status: 405 })
-  const message = (await request.json().catch(() => null)) as { id?: string | number; method: string; params?: { cursor?: unknown; name?: string } } | null
-  if (message === null) return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, { status: 400 })
+  const message = (await request.json().catch(() => null)) as {
+    id?: string | number
+    method: string
+    params?: { cursor?: unknown; name?: string }
+  } | null
+  if (message === null)
+    return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, { status: 400 })
   if (message.id === undefined) return new Response(null, { status: 202 })
   let result: unknown
-  if (message.method === 'initialize') result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'quirky', version: '1.0.0' } }
+  if (message.method === 'initialize')
+    result = {
+      protocolVersion: '2025-11-25',
+      capabilities: { tools: {} },
+      serverInfo: { name: 'quirky', version: '1.0.0' },
+    }
   else if (message.method === 'tools/list') result = PAGES[path]?.(message.params?.cursor)
   else if (message.method === 'tools/call') {
     result = { content: [{ type: 'text', text: 'called' }] }
   } else if (message.method === 'ping') result = {}
-  const body = result === undefined ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } } : { jsonrpc: '2.0', id: message.id, result }
+  const body =
+    result === undefined
+      ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }
+      : { jsonrpc: '2.0', id: message.id, result }
   const prefix = SSE_PREFIX[path]
   if (prefix === undefined) return Response.json(body)
   // The answer, then nothing: the stream stays open, as a server that forgets to close it would leave it.
   const event = new TextEncoder().encode(`${prefix}event: message\ndata: ${JSON.stringify(body)}\n\n`)
-  return new Response(new ReadableStream({ start: (controller) => controller.enqueue(event) }), { headers: { 'content-type': 'text/event-stream' } })
+  return new Response(new ReadableStream({ start: (controller) => controller.enqueue(event) }), {
+    headers: { 'content-type': 'text/event-stream' },
+  })
 }
 
 const quirky = recordingSite({ otherwise: quirkyHandler })
@@ -89,11 +132,18 @@ afterAll(async () => {
 function context(url: string, env: Record<string, string> = {}): CollectorContext {
   const config = loadConfig({
     SCANNER_ALLOW_PRIVATE: 'true',
-    SCANNER_RESOLVE: [resolveRules(Object.values(fixtures)), everything.resolveRule, `quirky.mcp.test:443:127.0.0.1:${new URL(quirky.origin).port}`].join(','),
+    SCANNER_RESOLVE: [
+      resolveRules(Object.values(fixtures)),
+      everything.resolveRule,
+      `quirky.mcp.test:443:127.0.0.1:${new URL(quirky.origin).port}`,
+    ].join(','),
     ...env,
   })
   const { host } = new URL(url)
-  return collectorContext({ target: { kind: 'mcp', domain: host, origin: `https://${host}`, url, mcpUrl: url }, config })
+  return collectorContext({
+    target: { kind: 'mcp', domain: host, origin: `https://${host}`, url, mcpUrl: url },
+    config,
+  })
 }
 
 const collect = (name: McpFixtureName): Promise<McpServerArtifact> => mcpCollector.collect(context(fixtures[name]!.url))
@@ -106,7 +156,11 @@ describe('mcp collector: legacy servers through the SDK', () => {
     expect(mcp.legacySseOnly).toBe(false)
     expect(mcp.requestedVersion).toBe('2025-11-25')
     expect(mcp.handshake?.protocolVersion).toBe('2025-11-25')
-    expect(mcp.handshake?.serverInfo).toMatchObject({ name: 'test.mcp/recipes', title: 'Well-Made Recipes', version: '2.1.0' })
+    expect(mcp.handshake?.serverInfo).toMatchObject({
+      name: 'test.mcp/recipes',
+      title: 'Well-Made Recipes',
+      version: '2.1.0',
+    })
     expect(mcp.handshake?.instructions).toContain('search_recipes')
     // The UI extension is advertised, as a host that renders MCP Apps would.
     expect(mcp.initialize.request.body).toContain('io.modelcontextprotocol/ui')
@@ -115,23 +169,39 @@ describe('mcp collector: legacy servers through the SDK', () => {
     expect(mcp.sessionId).toMatch(/^[\x21-\x7e]{16,}$/)
 
     expect(mcp.tools).toMatchObject({ declared: true, pages: 3, cursorLoop: false, duplicatesAcrossPages: [] })
-    expect(mcp.tools.items.map((tool) => tool.name)).toEqual(['search_recipes', 'get_recipe', 'list_cuisines', 'save_favourite', 'remove_favourite'])
+    expect(mcp.tools.items.map((tool) => tool.name)).toEqual([
+      'search_recipes',
+      'get_recipe',
+      'list_cuisines',
+      'save_favourite',
+      'remove_favourite',
+    ])
     expect(mcp.tools.items[0]?.annotations).toMatchObject({ readOnlyHint: true })
     expect(mcp.resources).toMatchObject({ declared: true, pages: 2 })
-    expect(mcp.resources.items.map((resource) => resource.uri)).toEqual(['recipes://r1', 'recipes://r2', 'recipes://r3'])
+    expect(mcp.resources.items.map((resource) => resource.uri)).toEqual([
+      'recipes://r1',
+      'recipes://r2',
+      'recipes://r3',
+    ])
     expect(mcp.prompts).toMatchObject({ declared: true, pages: 2 })
     expect(mcp.prompts.items).toHaveLength(3)
 
     expect(mcp.ping?.response).toEqual({ result: {} })
     // server/discover is always probed; a legacy server does not answer it with a result.
     expect(mcp.discover.response?.result).toBeUndefined()
-    expect(mcp.discover.request.headers).toMatchObject({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' })
+    expect(mcp.discover.request.headers).toMatchObject({
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'server/discover',
+    })
 
     const { probes } = mcp
     expect(probes.bogusVersionHeader.status).toBe(400)
     expect(probes.bogusVersionHeader.request.headers['mcp-protocol-version']).toBe('1999-01-01')
     expect(probes.correctVersionHeader.status).toBe(200)
-    expect(probes.correctVersionHeader.request.headers).toMatchObject({ 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': mcp.sessionId! })
+    expect(probes.correctVersionHeader.request.headers).toMatchObject({
+      'mcp-protocol-version': '2025-11-25',
+      'mcp-session-id': mcp.sessionId!,
+    })
     expect(errorCode(probes.unknownMethod)).toBe(-32601)
     expect(errorCode(probes.unknownTool)).toBe(-32602)
     expect(errorCode(probes.unknownResource)).toBe(-32002)
@@ -188,7 +258,8 @@ describe('mcp collector: legacy servers through the SDK', () => {
     expect(mcp.probes.withSession?.status).toBe(200)
     expect(mcp.probes.deleteSession?.status).toBe(200)
     expect(mcp.toolCalls.length).toBeGreaterThan(0)
-    for (const call of mcp.toolCalls) expect(mcp.tools.items.find((tool) => tool.name === call.name)?.annotations?.readOnlyHint).toBe(true)
+    for (const call of mcp.toolCalls)
+      expect(mcp.tools.items.find((tool) => tool.name === call.name)?.annotations?.readOnlyHint).toBe(true)
   })
 
   test('an HTTP+SSE-only server is reached through the deprecated transport', async () => {
@@ -207,7 +278,9 @@ describe('mcp collector: legacy servers through the SDK', () => {
     expect(mcp.probes.unknownMethod.response?.error?.code).toBe(-32601)
     expect(mcp.probes.malformedJson.status).toBe(400)
     expect(mcp.probes.getStream).toMatchObject({ status: 200, contentType: 'text/event-stream' })
-    expect(mcp.toolCalls.map((call) => call.result?.content)).toEqual([[{ type: 'text', text: '1970-01-01T00:00:00.000Z' }]])
+    expect(mcp.toolCalls.map((call) => call.result?.content)).toEqual([
+      [{ type: 'text', text: '1970-01-01T00:00:00.000Z' }],
+    ])
   })
 
   test('auth-required: no handshake, the Bearer challenge recorded', async () => {
@@ -217,7 +290,8 @@ describe('mcp collector: legacy servers through the SDK', () => {
     expect(mcp.handshakeError).toBeDefined()
     expect(mcp.challenges).toContainEqual({
       status: 401,
-      header: 'Bearer resource_metadata="https://auth-required.mcp.test/.well-known/oauth-protected-resource/mcp", scope="notes:read"',
+      header:
+        'Bearer resource_metadata="https://auth-required.mcp.test/.well-known/oauth-protected-resource/mcp", scope="notes:read"',
     })
   })
 })
@@ -232,7 +306,10 @@ describe('mcp collector: 2026-07-28 servers', () => {
     expect(mcp.initialized).toBeNull()
     expect(mcp.ping).toBeNull()
     expect(mcp.sessionId).toBeNull()
-    expect(mcp.handshake).toMatchObject({ protocolVersion: '2026-07-28', serverInfo: { name: 'test.mcp/rates', title: 'Modern Rates' } })
+    expect(mcp.handshake).toMatchObject({
+      protocolVersion: '2026-07-28',
+      serverInfo: { name: 'test.mcp/rates', title: 'Modern Rates' },
+    })
     expect(mcp.tools).toMatchObject({ declared: true, pages: 2 })
     expect(mcp.tools.items).toHaveLength(3)
     expect(mcp.resources.items).toHaveLength(1)
@@ -240,7 +317,9 @@ describe('mcp collector: 2026-07-28 servers', () => {
     expect(mcp.probes.unknownMethod.status).toBe(404)
     expect(errorCode(mcp.probes.unknownMethod)).toBe(-32601)
     expect(mcp.probes.unknownMethod.request.headers['mcp-method']).toBe('foo/bar')
-    expect(JSON.parse(mcp.probes.unknownMethod.request.body!).params._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28')
+    expect(
+      JSON.parse(mcp.probes.unknownMethod.request.body!).params._meta['io.modelcontextprotocol/protocolVersion'],
+    ).toBe('2026-07-28')
     expect(mcp.probes.unknownTool.request.headers['mcp-name']).toBe('agent-readiness-probe-no-such-tool')
     expect(errorCode(mcp.probes.unknownTool)).toBe(-32602)
     expect(errorCode(mcp.probes.unknownResource)).toBe(-32602)
@@ -301,7 +380,11 @@ describe('mcp collector: MCP Apps', () => {
   test('mcp-app-broken: wrong mime type, an http:// URI and a missing resource are all read and recorded', async () => {
     const mcp = await collect('mcp-app-broken')
     const byUri = Object.fromEntries(mcp.uiResources.map((resource) => [resource.uri, resource]))
-    expect(Object.keys(byUri).sort()).toEqual(['http://widgets.broken.example/widget.html', 'ui://broken/missing.html', 'ui://broken/wrong-type.html'])
+    expect(Object.keys(byUri).sort()).toEqual([
+      'http://widgets.broken.example/widget.html',
+      'ui://broken/missing.html',
+      'ui://broken/wrong-type.html',
+    ])
     expect(byUri['ui://broken/wrong-type.html']?.contents[0]?.mimeType).toBe('text/html')
     expect(byUri['http://widgets.broken.example/widget.html']?.contents).toHaveLength(1)
     expect(byUri['ui://broken/missing.html']?.read.response?.error).toBeDefined()
@@ -361,7 +444,9 @@ describe('mcp collector: bounded against misbehaving servers', () => {
   })
 
   test('a target without an MCP endpoint is a collector error', async () => {
-    await expect(mcpCollector.collect(collectorContext({ target: localTarget(quirky.origin) }))).rejects.toBeInstanceOf(CollectorError)
+    await expect(mcpCollector.collect(collectorContext({ target: localTarget(quirky.origin) }))).rejects.toBeInstanceOf(
+      CollectorError,
+    )
   })
 })
 

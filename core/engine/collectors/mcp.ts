@@ -6,14 +6,30 @@
 import { connect, type Connection } from '../../mcp-client/handshake.ts'
 import { collectList, LISTS, optionalRecord, optionalString } from '../../mcp-client/lists.ts'
 import { MCP_EXCHANGE_TIMEOUT_MS, MCP_LEGACY_VERSION, MCP_MODERN_VERSION } from '../../mcp-client/protocol.ts'
-import type { Handshake, McpEra, McpExchange, McpList, McpPrompt, McpResource, McpTool } from '../../mcp-client/types.ts'
+import type {
+  Handshake,
+  McpEra,
+  McpExchange,
+  McpList,
+  McpPrompt,
+  McpResource,
+  McpTool,
+} from '../../mcp-client/types.ts'
 import { McpWire, type RequestOptions } from '../../mcp-client/wire.ts'
 import { CollectorError, defineCollector } from '../check.ts'
 import { uiLink } from '../lib/mcp-app.ts'
 import { isRecord } from '../snapshot.ts'
 
 // The client's result types are the artifact's vocabulary: checks import them from the artifact's module.
-export type { JsonRpcError, McpExchange, McpList, McpPrompt, McpResource, McpTool, ResultEnvelope } from '../../mcp-client/types.ts'
+export type {
+  JsonRpcError,
+  McpExchange,
+  McpList,
+  McpPrompt,
+  McpResource,
+  McpTool,
+  ResultEnvelope,
+} from '../../mcp-client/types.ts'
 export { resultEnvelope } from '../../mcp-client/lists.ts'
 
 export interface McpServerArtifact {
@@ -83,7 +99,11 @@ export interface McpServerArtifact {
     contents: { uri?: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> }[]
   }[]
   /** Deep mode: tools annotated readOnlyHint true with no required arguments, called once each (at most 3). */
-  toolCalls: { name: string; exchange: McpExchange; result?: { content?: unknown[]; structuredContent?: unknown; isError?: boolean } }[]
+  toolCalls: {
+    name: string
+    exchange: McpExchange
+    result?: { content?: unknown[]; structuredContent?: unknown; isError?: boolean }
+  }[]
   /** `WWW-Authenticate` challenges and `resource_metadata` seen on any exchange (partial protection). */
   challenges: { status: number; header: string }[]
 }
@@ -117,7 +137,8 @@ function contentsOf(exchange: McpExchange): McpServerArtifact['uiResources'][num
 
 async function readUiResources(wire: McpWire, tools: readonly McpTool[]): Promise<McpServerArtifact['uiResources']> {
   const byUri = new Map<string, string[]>()
-  for (const tool of tools) for (const uri of uiResourceUris(tool)) byUri.set(uri, [...(byUri.get(uri) ?? []), tool.name])
+  for (const tool of tools)
+    for (const uri of uiResourceUris(tool)) byUri.set(uri, [...(byUri.get(uri) ?? []), tool.name])
   const entries = [...byUri].slice(0, MAX_UI_RESOURCES)
   return Promise.all(
     entries.map(async ([uri, toolNames]) => {
@@ -164,10 +185,14 @@ async function callTools(wire: McpWire, tools: readonly McpTool[]): Promise<McpS
 // The collector
 
 /** Conformance probes (docs/checks.md §6.3, §6.4); the session ones only when the server issued a session id. */
-async function probe(wire: McpWire, tools: readonly McpTool[]): Promise<Omit<McpServerArtifact['probes'], 'deleteSession'>> {
+async function probe(
+  wire: McpWire,
+  tools: readonly McpTool[],
+): Promise<Omit<McpServerArtifact['probes'], 'deleteSession'>> {
   const modern = wire.era === 'modern'
   // Legacy servers must answer ping; modern ones have dropped it for server/discover.
-  const simple = (options: RequestOptions = {}): Promise<McpExchange> => (modern ? wire.discover(options) : wire.request('ping', {}, options))
+  const simple = (options: RequestOptions = {}): Promise<McpExchange> =>
+    modern ? wire.discover(options) : wire.request('ping', {}, options)
   let unknownTool = UNKNOWN_TOOL
   while (tools.some((tool) => tool.name === unknownTool)) unknownTool += '-x'
   const session = wire.sessionId !== null && !modern
@@ -222,7 +247,8 @@ function challengesIn(exchanges: readonly (McpExchange | null)[]): McpServerArti
     if (exchange === null || exchange.status === null) continue
     const { status } = exchange
     const header = exchange.headers['www-authenticate']
-    if (header !== undefined && !challenges.some((seen) => seen.header === header && seen.status === status)) challenges.push({ status, header })
+    if (header !== undefined && !challenges.some((seen) => seen.header === header && seen.status === status))
+      challenges.push({ status, header })
   }
   return challenges
 }
@@ -253,7 +279,10 @@ export const mcpCollector = defineCollector({
   async collect(ctx) {
     const url = ctx.target.mcpUrl
     if (!url) throw new CollectorError('no MCP endpoint: the target has no mcpUrl')
-    const limits = { timeoutMs: Math.min(ctx.config.scanner.timeoutMs, MCP_EXCHANGE_TIMEOUT_MS), budget: AbortSignal.timeout(COLLECT_BUDGET_MS) }
+    const limits = {
+      timeoutMs: Math.min(ctx.config.scanner.timeoutMs, MCP_EXCHANGE_TIMEOUT_MS),
+      budget: AbortSignal.timeout(COLLECT_BUDGET_MS),
+    }
     const wire = new McpWire(ctx.http, url, limits)
     // Always probed, and independent of the legacy session: a legacy server's -32601 (or 400) is expected.
     const discover = wire.discover()
@@ -262,7 +291,9 @@ export const mcpCollector = defineCollector({
     const discovering = connection.legacySseOnly ? wire.discover() : discover
     const messageUrl = wire.sse?.messageUrl
     // The SDK client is done before the session ends, so that it never sees the session vanish.
-    const [{ probes, ...gathered }, discovered] = await Promise.all([gather(connection, wire), discovering]).finally(() => connection.close())
+    const [{ probes, ...gathered }, discovered] = await Promise.all([gather(connection, wire), discovering]).finally(
+      () => connection.close(),
+    )
     const deleteSession = probes.withSession ? await wire.endSession() : null
     const exchanges = [
       connection.initialize,

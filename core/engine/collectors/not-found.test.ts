@@ -11,7 +11,10 @@ const site = recordingSite({
   routes: { '/': () => new Response('<h1>Home</h1>', { headers: { 'content-type': 'text/html' } }) },
   otherwise: (request) =>
     new URL(request.url).pathname.startsWith('/api/')
-      ? Response.json({ title: 'Not Found', status: 404 }, { status: 404, headers: { 'content-type': 'application/problem+json' } })
+      ? Response.json(
+          { title: 'Not Found', status: 404 },
+          { status: 404, headers: { 'content-type': 'application/problem+json' } },
+        )
       : Response.redirect(`${site.origin}/`, 302),
 })
 const apiRequests = () => site.requests.filter((request) => request.path.startsWith('/api/'))

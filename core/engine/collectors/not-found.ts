@@ -28,9 +28,12 @@ export const notFoundCollector = defineCollector({
       fetchSnapshot(http, `${target.origin}/${missing}`, { headers: { ...BROWSER_HEADERS } }),
       ctx.get('apiSignals').catch(asCollectorError),
     ])
-    if (apiSignals instanceof CollectorError) return { page, api: null, apiError: `API signals unavailable: ${apiSignals.message}` }
+    if (apiSignals instanceof CollectorError)
+      return { page, api: null, apiError: `API signals unavailable: ${apiSignals.message}` }
     if (!apiSignals.hasApi) return { page, api: null }
-    const api = await fetchSnapshot(http, `${target.origin}/api/${missing}`, { headers: API_HEADERS }).catch(asCollectorError)
+    const api = await fetchSnapshot(http, `${target.origin}/api/${missing}`, { headers: API_HEADERS }).catch(
+      asCollectorError,
+    )
     return api instanceof CollectorError ? { page, api: null, apiError: api.message } : { page, api }
   },
 })

@@ -39,7 +39,12 @@ export function protectedResourceMetadataUrls(resource: string): { url: string; 
   const root = `${url.origin}/.well-known/oauth-protected-resource`
   // The terminating slash after the host is dropped; any other path (trailing slash included) is kept.
   const suffix = `${url.pathname === '/' ? '' : url.pathname}${url.search}`
-  return suffix ? [{ url: `${root}${suffix}`, via: 'path-aware' }, { url: root, via: 'root' }] : [{ url: root, via: 'root' }]
+  return suffix
+    ? [
+        { url: `${root}${suffix}`, via: 'path-aware' },
+        { url: root, via: 'root' },
+      ]
+    : [{ url: root, via: 'root' }]
 }
 
 /** Authorization server metadata URLs in the order MCP clients try them (docs/checks.md §8). */
@@ -73,7 +78,9 @@ export function publishedAt(response: HttpSnapshot | null): response is HttpSnap
 }
 
 /** The first probe that answered 2xx with a JSON object, with the parsed document. */
-export function firstJsonDocument<P extends OauthProbe>(probes: readonly P[]): { probe: P & { response: HttpSnapshot }; document: Record<string, unknown> } | null {
+export function firstJsonDocument<P extends OauthProbe>(
+  probes: readonly P[],
+): { probe: P & { response: HttpSnapshot }; document: Record<string, unknown> } | null {
   for (const probe of probes) {
     if (!publishedAt(probe.response)) continue
     const document = parseJson(probe.response.body)
@@ -84,7 +91,9 @@ export function firstJsonDocument<P extends OauthProbe>(probes: readonly P[]): {
 
 /** Each probe's URL and status (or failure), for a check's details. */
 export function describeProbes(probes: readonly OauthProbe[]): string {
-  return probes.map((probe) => `${probe.url} → ${probe.response ? probe.response.status : `failed (${probe.error})`}`).join('; ')
+  return probes
+    .map((probe) => `${probe.url} → ${probe.response ? probe.response.status : `failed (${probe.error})`}`)
+    .join('; ')
 }
 
 /**
@@ -93,8 +102,10 @@ export function describeProbes(probes: readonly OauthProbe[]): string {
  */
 export function oauthNotApplicable(oauth: OauthArtifact, kind: ScanKind): string | null {
   if (kind === 'domain') {
-    const advertised = oauth.challenges.length > 0 || oauth.protectedResource.some((probe) => publishedAt(probe.response))
-    if (oauth.signals && !oauth.signals.hasApi) return 'The domain exposes no API, so there is nothing for OAuth to protect'
+    const advertised =
+      oauth.challenges.length > 0 || oauth.protectedResource.some((probe) => publishedAt(probe.response))
+    if (oauth.signals && !oauth.signals.hasApi)
+      return 'The domain exposes no API, so there is nothing for OAuth to protect'
     if (!advertised && oauth.signals && !oauth.signals.hasAuth) {
       return 'The API shows no sign of authentication (no 401 challenge, no OAuth metadata, no auth documentation)'
     }
@@ -104,7 +115,9 @@ export function oauthNotApplicable(oauth: OauthArtifact, kind: ScanKind): string
   const published = oauth.protectedResource.filter((probe) => publishedAt(probe.response))
   if (published.length === 0) return 'The MCP server is public: no 401 challenge and no protected resource metadata'
   // The root document of a shared origin may describe another resource there (a site API), not this server.
-  const foreign = published.every((probe) => probe.via === 'root' && describesOtherResource(probe.response!, oauth.resource))
+  const foreign = published.every(
+    (probe) => probe.via === 'root' && describesOtherResource(probe.response!, oauth.resource),
+  )
   return foreign
     ? `The MCP server is public: no 401 challenge, and the root protected resource metadata describes another resource (${String(parseJsonRecord(published[0]!.response!)?.resource)}), not this server`
     : null
@@ -182,12 +195,20 @@ function challengeOf(response: HttpSnapshot): OauthArtifact['challenges'][number
   const header = response.headers['www-authenticate']
   if (response.status !== 401 && !(response.status === 403 && isBearerChallenge(header))) return null
   const resourceMetadata = header ? resourceMetadataParam(header) : undefined
-  return { url: response.requestedUrl, status: response.status, header: header ?? '', ...(resourceMetadata ? { resourceMetadata } : {}) }
+  return {
+    url: response.requestedUrl,
+    status: response.status,
+    header: header ?? '',
+    ...(resourceMetadata ? { resourceMetadata } : {}),
+  }
 }
 
 /** 401s seen on the domain's API: the resource URL itself, and the scan's request for a missing API path. */
 async function domainChallenges(ctx: CollectorContext, resource: string): Promise<OauthArtifact['challenges']> {
-  const [direct, notFound] = await Promise.all([attempt(ctx, resource), ctx.get('notFound').catch(nullOnCollectorError)])
+  const [direct, notFound] = await Promise.all([
+    attempt(ctx, resource),
+    ctx.get('notFound').catch(nullOnCollectorError),
+  ])
   const challenges = [direct.response, notFound?.api ?? null]
     .filter((response): response is HttpSnapshot => response !== null)
     .map(challengeOf)
@@ -203,11 +224,16 @@ async function mcpChallenges(ctx: CollectorContext, resource: string): Promise<O
     const resourceMetadata = resourceMetadataParam(header)
     return [{ url: resource, status, header, ...(resourceMetadata ? { resourceMetadata } : {}) }]
   })
-  return challenges.filter((challenge, index) => challenges.findIndex((other) => other.header === challenge.header) === index)
+  return challenges.filter(
+    (challenge, index) => challenges.findIndex((other) => other.header === challenge.header) === index,
+  )
 }
 
 /** Fetches candidates in order, stopping at the first that answers 2xx with a JSON object. */
-async function probeInOrder<C extends { url: string }>(ctx: CollectorContext, candidates: readonly C[]): Promise<(C & OauthProbe)[]> {
+async function probeInOrder<C extends { url: string }>(
+  ctx: CollectorContext,
+  candidates: readonly C[],
+): Promise<(C & OauthProbe)[]> {
   const probes: (C & OauthProbe)[] = []
   for (const candidate of candidates) {
     if (probes.some((probe) => probe.url === candidate.url)) continue
@@ -254,12 +280,16 @@ export const oauthCollector = defineCollector({
         return []
       }
     })
-    const wellKnown = protectedResourceMetadataUrls(resource).map((candidate) => ({ ...candidate, expectedResource: resource }))
+    const wellKnown = protectedResourceMetadataUrls(resource).map((candidate) => ({
+      ...candidate,
+      expectedResource: resource,
+    }))
     const protectedResource = await probeInOrder(ctx, [...fromChallenges, ...wellKnown])
 
     const metadata = firstJsonDocument(protectedResource)?.document
     const servers = metadata?.authorization_servers
-    const advertisedIssuer = Array.isArray(servers) && typeof servers[0] === 'string' && URL.canParse(servers[0]) ? servers[0] : null
+    const advertisedIssuer =
+      Array.isArray(servers) && typeof servers[0] === 'string' && URL.canParse(servers[0]) ? servers[0] : null
     const issuer = advertisedIssuer ?? (target.kind === 'domain' ? target.origin : null)
     const authorizationServer = issuer ? await probeInOrder(ctx, authorizationServerMetadataUrls(issuer)) : []
     return {

@@ -53,7 +53,8 @@ function parseDocument(response: HttpSnapshot): Record<string, unknown> | null {
 export function validateOpenapi(document: Record<string, unknown>): string[] {
   const errors: string[] = []
   const version = typeof document.openapi === 'string' ? document.openapi : document.swagger
-  if (typeof version !== 'string' || !/^(3\.[0-2]\.\d+|2\.0)$/.test(version)) errors.push(`unsupported version "${String(version)}"`)
+  if (typeof version !== 'string' || !/^(3\.[0-2]\.\d+|2\.0)$/.test(version))
+    errors.push(`unsupported version "${String(version)}"`)
   const info = isRecord(document.info) ? document.info : {}
   if (typeof info.title !== 'string') errors.push('info.title is missing')
   if (typeof info.version !== 'string') errors.push('info.version is missing')
@@ -101,7 +102,15 @@ export const openapiCollector = defineCollector({
       const document = response ? parseDocument(response) : null
       if (!response || !document) continue
       const errors = validateOpenapi(document)
-      return { source: candidate.source, url: candidate.url, response, document, valid: errors.length === 0, errors, tried }
+      return {
+        source: candidate.source,
+        url: candidate.url,
+        response,
+        document,
+        valid: errors.length === 0,
+        errors,
+        tried,
+      }
     }
     return { source: null, url: null, response: null, document: null, valid: false, errors: [], tried }
   },

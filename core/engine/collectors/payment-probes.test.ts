@@ -25,20 +25,30 @@ const DOCUMENT = {
   paths: {
     '/free': { get: { responses: { '200': { description: 'OK' } } } },
     '/buy': { post: { 'x-payment-info': { price: '0.01' }, responses: { '200': { description: 'OK' } } } },
-    '/weather/{city}': { get: { responses: { '200': { description: 'OK' }, '402': { description: 'Payment required' } } } },
+    '/weather/{city}': {
+      get: { responses: { '200': { description: 'OK' }, '402': { description: 'Payment required' } } },
+    },
     '/report': { get: { 'x-payment-info': {}, responses: { '200': { description: 'OK' } } } },
   },
 }
 
 function context(openapi: Record<string, unknown> | 'fails', at = origin): CollectorContext {
-  const artifact = openapi === 'fails' ? undefined : ({ url: `${at}/openapi.json`, document: openapi } as unknown as OpenapiArtifact)
+  const artifact =
+    openapi === 'fails' ? undefined : ({ url: `${at}/openapi.json`, document: openapi } as unknown as OpenapiArtifact)
   return collectorContext({ target: localTarget(at), artifacts: { openapi: artifact } })
 }
 
 describe('paymentProbesCollector', () => {
   test('GETs /, /api and two paid operations (GET first), never with payment headers', async () => {
     const artifact = await paymentProbesCollector.collect(context(DOCUMENT))
-    expect(artifact.responses.map((probe) => [new URL(probe.url).pathname, probe.via, probe.operation, probe.response?.status])).toEqual([
+    expect(
+      artifact.responses.map((probe) => [
+        new URL(probe.url).pathname,
+        probe.via,
+        probe.operation,
+        probe.response?.status,
+      ]),
+    ).toEqual([
       ['/', 'root', undefined, 200],
       ['/api', 'api', undefined, 404],
       ['/v1/weather/1', 'openapi-paid', 'GET /weather/{city}', 402],
@@ -56,7 +66,9 @@ describe('paymentProbesCollector', () => {
   })
 
   test('a target that answers nothing is a CollectorError', async () => {
-    await expect(paymentProbesCollector.collect(context('fails', closedOrigin()))).rejects.toBeInstanceOf(CollectorError)
+    await expect(paymentProbesCollector.collect(context('fails', closedOrigin()))).rejects.toBeInstanceOf(
+      CollectorError,
+    )
   })
 })
 
@@ -71,13 +83,27 @@ describe('paidOperations and operationsBase', () => {
   })
 
   test('servers resolve against the document; another site falls back to the origin', () => {
-    expect(operationsBase({ servers: [{ url: '/v1' }] }, 'https://acme.test/openapi.json', 'https://acme.test', 'acme.test')).toBe('https://acme.test/v1')
     expect(
-      operationsBase({ servers: [{ url: 'https://{env}.acme.test/v2/', variables: { env: { default: 'api' } } }] }, null, 'https://acme.test', 'acme.test'),
+      operationsBase({ servers: [{ url: '/v1' }] }, 'https://acme.test/openapi.json', 'https://acme.test', 'acme.test'),
+    ).toBe('https://acme.test/v1')
+    expect(
+      operationsBase(
+        { servers: [{ url: 'https://{env}.acme.test/v2/', variables: { env: { default: 'api' } } }] },
+        null,
+        'https://acme.test',
+        'acme.test',
+      ),
     ).toBe('https://api.acme.test/v2')
-    expect(operationsBase({ swagger: '2.0', host: 'api.acme.test', basePath: '/v1', schemes: ['https'] }, null, 'https://acme.test', 'acme.test')).toBe(
-      'https://api.acme.test/v1',
-    )
-    expect(operationsBase({ servers: [{ url: 'https://payments.example.com' }] }, null, 'https://acme.test', 'acme.test')).toBe('https://acme.test')
+    expect(
+      operationsBase(
+        { swagger: '2.0', host: 'api.acme.test', basePath: '/v1', schemes: ['https'] },
+        null,
+        'https://acme.test',
+        'acme.test',
+      ),
+    ).toBe('https://api.acme.test/v1')
+    expect(
+      operationsBase({ servers: [{ url: 'https://payments.example.com' }] }, null, 'https://acme.test', 'acme.test'),
+    ).toBe('https://acme.test')
   })
 })

@@ -50,7 +50,12 @@ export function paidOperations(document: Record<string, unknown> | null): PaidOp
  * Where the document's operations live: servers[0] (OpenAPI 3) or host + basePath (Swagger 2), resolved against
  * the document URL; the target origin when the document names another site.
  */
-export function operationsBase(document: Record<string, unknown> | null, documentUrl: string | null, origin: string, domain: string): string {
+export function operationsBase(
+  document: Record<string, unknown> | null,
+  documentUrl: string | null,
+  origin: string,
+  domain: string,
+): string {
   let base: string | null = null
   if (document && Array.isArray(document.servers) && isRecord(document.servers[0])) {
     const server = document.servers[0]
@@ -61,7 +66,10 @@ export function operationsBase(document: Record<string, unknown> | null, documen
       return isRecord(variable) && typeof variable.default === 'string' ? variable.default : ''
     })
   } else if (document && typeof document.host === 'string') {
-    const scheme = Array.isArray(document.schemes) && typeof document.schemes[0] === 'string' ? document.schemes[0] : new URL(origin).protocol.slice(0, -1)
+    const scheme =
+      Array.isArray(document.schemes) && typeof document.schemes[0] === 'string'
+        ? document.schemes[0]
+        : new URL(origin).protocol.slice(0, -1)
     base = `${scheme}://${document.host}${typeof document.basePath === 'string' ? document.basePath : ''}`
   }
   if (base === null) return origin

@@ -32,7 +32,12 @@ export const renderedCollector = defineCollector({
         timeoutMs: RENDER_TIMEOUT_MS,
         userAgent: config.scanner.userAgent,
         fetch: async (url, init) => {
-          const response = await http.request(url, { method: init.method, headers: init.headers, body: init.body, budget })
+          const response = await http.request(url, {
+            method: init.method,
+            headers: init.headers,
+            body: init.body,
+            budget,
+          })
           const headers: Record<string, string> = {}
           response.headers.forEach((value, name) => {
             headers[name] = value
@@ -42,7 +47,9 @@ export const renderedCollector = defineCollector({
       })
       return { ...result, $: loadBoundedHtml(result.html) }
     } catch (error) {
-      throw new CollectorError(`rendering ${page} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new CollectorError(`rendering ${page} failed: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      })
     }
   },
 })

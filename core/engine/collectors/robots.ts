@@ -68,7 +68,8 @@ const PARSE_LIMIT = 500 * 1024
  * lines per group, Agentmap lines and invalid lines.
  */
 export function parseRobots(response: HttpSnapshot): RobotsArtifact {
-  const isHtml = looksLikeHtml(response.body) || response.contentType === 'text/html' && /<html|<body/i.test(response.body)
+  const isHtml =
+    looksLikeHtml(response.body) || (response.contentType === 'text/html' && /<html|<body/i.test(response.body))
   const found = isOk(response) && !isHtml
   const body = found ? response.body.slice(0, PARSE_LIMIT) : ''
   const groups: RobotsGroup[] = []
@@ -154,7 +155,10 @@ export const robotsCollector = defineCollector({
   key: 'robots',
   async collect({ http, target }) {
     // Only PARSE_LIMIT is parsed; the byte after it is enough to say the file is longer (`truncated`).
-    const response = await fetchSnapshot(http, `${target.origin}/robots.txt`, { headers: { accept: 'text/plain, */*;q=0.1' }, maxBytes: PARSE_LIMIT + 1 })
+    const response = await fetchSnapshot(http, `${target.origin}/robots.txt`, {
+      headers: { accept: 'text/plain, */*;q=0.1' },
+      maxBytes: PARSE_LIMIT + 1,
+    })
     return parseRobots(response)
   },
 })

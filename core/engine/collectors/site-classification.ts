@@ -35,26 +35,55 @@ export const siteClassificationCollector = defineCollector({
     }
     const declared = homepage.$(`meta[name="${SELF_DECLARATION_META}"]`).attr('content')?.trim().toLowerCase()
     if (declared && (SITE_TYPES as readonly string[]).includes(declared)) {
-      return { type: declared as SiteType, source: 'self-declared', confidence: 'high', basis: `the homepage declares ${SELF_DECLARATION_META}="${declared}"` }
+      return {
+        type: declared as SiteType,
+        source: 'self-declared',
+        confidence: 'high',
+        basis: `the homepage declares ${SELF_DECLARATION_META}="${declared}"`,
+      }
     }
     const [commerce, api] = await Promise.all([get('commerceSignals'), get('apiSignals')])
     const strongCommerce = commerce.reasons.some((reason) => !reason.startsWith('pricing page'))
     if (strongCommerce) {
-      return { type: 'store', source: 'classified', confidence: 'high', basis: `commerce signals: ${commerce.reasons.join('; ')}` }
+      return {
+        type: 'store',
+        source: 'classified',
+        confidence: 'high',
+        basis: `commerce signals: ${commerce.reasons.join('; ')}`,
+      }
     }
     if (api.hasApi) {
-      const strong = api.reasons.some((reason) => reason.startsWith('OpenAPI') || reason.startsWith('RFC 9727') || reason.startsWith('GraphQL'))
-      return { type: 'app', source: 'classified', confidence: strong ? 'high' : 'low', basis: `API signals: ${api.reasons.join('; ')}` }
+      const strong = api.reasons.some(
+        (reason) => reason.startsWith('OpenAPI') || reason.startsWith('RFC 9727') || reason.startsWith('GraphQL'),
+      )
+      return {
+        type: 'app',
+        source: 'classified',
+        confidence: strong ? 'high' : 'low',
+        basis: `API signals: ${api.reasons.join('; ')}`,
+      }
     }
     const jsonLd = homepage.$('script[type="application/ld+json"]').text()
     if (CONTENT_TYPES.test(jsonLd) || homepage.$('article').length >= 2) {
-      return { type: 'content', source: 'classified', confidence: CONTENT_TYPES.test(jsonLd) ? 'high' : 'low', basis: 'articles or Article structured data on the homepage' }
+      return {
+        type: 'content',
+        source: 'classified',
+        confidence: CONTENT_TYPES.test(jsonLd) ? 'high' : 'low',
+        basis: 'articles or Article structured data on the homepage',
+      }
     }
     if (commerce.pricingUrl) {
-      return { type: 'business', source: 'classified', confidence: 'high', basis: 'a pricing page without a storefront' }
+      return {
+        type: 'business',
+        source: 'classified',
+        confidence: 'high',
+        basis: 'a pricing page without a storefront',
+      }
     }
     const organization = parseJson(jsonLd)
-    const basis = isRecord(organization) ? 'structured data names an organization' : 'no stronger signal; business is the default'
+    const basis = isRecord(organization)
+      ? 'structured data names an organization'
+      : 'no stronger signal; business is the default'
     return { type: 'business', source: 'default', confidence: 'low', basis }
   },
 })

@@ -14,13 +14,27 @@ const jsonLd = (value: unknown) => `<script type="application/ld+json">${JSON.st
 
 describe('siteIdentity name', () => {
   test.each([
-    ['og:site_name wins', '<meta property="og:site_name" content=" Acme  Anvils "><title>Buy | Something else</title>', 'Acme Anvils'],
+    [
+      'og:site_name wins',
+      '<meta property="og:site_name" content=" Acme  Anvils "><title>Buy | Something else</title>',
+      'Acme Anvils',
+    ],
     [
       'JSON-LD WebSite before Organization',
-      `<title>Whatever</title>${jsonLd({ '@context': 'https://schema.org', '@graph': [{ '@type': 'Organization', name: 'Acme, Inc.' }, { '@type': 'WebSite', name: 'Acme' }] })}`,
+      `<title>Whatever</title>${jsonLd({
+        '@context': 'https://schema.org',
+        '@graph': [
+          { '@type': 'Organization', name: 'Acme, Inc.' },
+          { '@type': 'WebSite', name: 'Acme' },
+        ],
+      })}`,
       'Acme',
     ],
-    ['JSON-LD Organization', `<title>Whatever</title>${jsonLd({ '@context': 'https://schema.org', '@type': 'Organization', name: 'Acme Corp' })}`, 'Acme Corp'],
+    [
+      'JSON-LD Organization',
+      `<title>Whatever</title>${jsonLd({ '@context': 'https://schema.org', '@type': 'Organization', name: 'Acme Corp' })}`,
+      'Acme Corp',
+    ],
     ['title tagline trimmed', '<title>Acme | Anvils for every occasion</title>', 'Acme'],
     ['brand after a long tagline', '<title>The finest anvils money can buy - Acme</title>', 'Acme'],
     ['generic part skipped', '<title>Home — Anvil Works</title>', 'Anvil Works'],
@@ -54,7 +68,11 @@ describe('siteIdentity category', () => {
       ${jsonLd({ '@context': 'https://schema.org', '@type': 'OnlineStore', name: 'Acme', slogan: 'The anvil shop' })}
       </head><body><h1>New arrivals</h1><p>Add to cart</p></body></html>`)
     const identity = await identify(page)
-    expect(identity).toEqual({ name: 'Acme', category: 'ecommerce-retail', categoryBasis: expect.stringContaining('ecommerce-retail scored') })
+    expect(identity).toEqual({
+      name: 'Acme',
+      category: 'ecommerce-retail',
+      categoryBasis: expect.stringContaining('ecommerce-retail scored'),
+    })
     expect(identity.categoryBasis).toContain('JSON-LD @type OnlineStore')
   })
 
@@ -68,7 +86,9 @@ describe('siteIdentity category', () => {
   })
 
   test('an unclassifiable page: null with a reason', async () => {
-    const identity = await identify(htmlPage('<html><head><title>Acme</title></head><body><p>Hello world.</p></body></html>'))
+    const identity = await identify(
+      htmlPage('<html><head><title>Acme</title></head><body><p>Hello world.</p></body></html>'),
+    )
     expect(identity.category).toBeNull()
     expect(identity.categoryBasis.length).toBeGreaterThan(0)
   })

@@ -26,13 +26,34 @@ const GENERIC_TITLE_PART = /^(home|home ?page|welcome|index|start|main page|offi
 /** Second-level labels of country domains (acme.co.uk, acme.com.au) and `www`: never the brand. */
 const NON_BRAND_LABELS = new Set(['www', 'co', 'com', 'net', 'org', 'gov', 'edu', 'ac'])
 const TITLE_SEPARATORS = / [|\-–—·•] |: /
-const NAMED_TYPES = new Set(['WebSite', 'Organization', 'Corporation', 'OnlineBusiness', 'OnlineStore', 'LocalBusiness', 'NGO'])
-const DESCRIPTIVE_JSONLD_KEYS = ['name', 'alternateName', 'description', 'slogan', 'disambiguatingDescription', 'keywords', 'category', 'genre']
+const NAMED_TYPES = new Set([
+  'WebSite',
+  'Organization',
+  'Corporation',
+  'OnlineBusiness',
+  'OnlineStore',
+  'LocalBusiness',
+  'NGO',
+])
+const DESCRIPTIVE_JSONLD_KEYS = [
+  'name',
+  'alternateName',
+  'description',
+  'slogan',
+  'disambiguatingDescription',
+  'keywords',
+  'category',
+  'genre',
+]
 
 export function identifySite(homepage: HtmlPage, domain: string): SiteIdentity {
   // An error page (a bot challenge, a 404) names and describes the error, not the site.
   if (homepage.status >= 400) {
-    return { name: domain, category: null, categoryBasis: `the homepage answered ${homepage.status}, so it was not read` }
+    return {
+      name: domain,
+      category: null,
+      categoryBasis: `the homepage answered ${homepage.status}, so it was not read`,
+    }
   }
   const { $ } = homepage
   const nodes = extractJsonLd($).nodes
@@ -50,8 +71,17 @@ function siteName(homepage: HtmlPage, nodes: JsonLdNode[], title: string, domain
   if (ogSiteName) return truncate(ogSiteName)
   // WebSite before Organization: an organization's name is often its legal name ("Acme, Inc.").
   const named = nodes
-    .filter((node) => node.types.some((type) => NAMED_TYPES.has(type)) && typeof node.value.name === 'string' && clean(node.value.name))
-    .sort((a, b) => Number(b.topLevel) - Number(a.topLevel) || Number(b.types.includes('WebSite')) - Number(a.types.includes('WebSite')))
+    .filter(
+      (node) =>
+        node.types.some((type) => NAMED_TYPES.has(type)) &&
+        typeof node.value.name === 'string' &&
+        clean(node.value.name),
+    )
+    .sort(
+      (a, b) =>
+        Number(b.topLevel) - Number(a.topLevel) ||
+        Number(b.types.includes('WebSite')) - Number(a.types.includes('WebSite')),
+    )
   const jsonLdName = named[0]?.value.name
   if (typeof jsonLdName === 'string') return truncate(clean(jsonLdName))
   return truncate(nameFromTitle(title, domain) ?? domain)
@@ -62,9 +92,12 @@ function siteName(homepage: HtmlPage, nodes: JsonLdNode[], title: string, domain
  * on acme.com), else the shortest part that is not generic ("Stripe | Financial infrastructure").
  */
 export function nameFromTitle(title: string, domain: string): string | null {
-  const parts = [...new Set(title.split(TITLE_SEPARATORS).map(clean))].filter((part) => part.length >= 2 && !GENERIC_TITLE_PART.test(part))
+  const parts = [...new Set(title.split(TITLE_SEPARATORS).map(clean))].filter(
+    (part) => part.length >= 2 && !GENERIC_TITLE_PART.test(part),
+  )
   if (parts.length === 0) return null
-  const shortest = (candidates: string[]) => candidates.reduce((best, part) => (part.length < best.length ? part : best))
+  const shortest = (candidates: string[]) =>
+    candidates.reduce((best, part) => (part.length < best.length ? part : best))
   // Right to left, so the registrable label ("acme" in docs.acme.co.uk) is tried before a subdomain's.
   for (const label of domain.split('.').slice(0, -1).reverse().map(compact)) {
     if (label.length < 2 || NON_BRAND_LABELS.has(label)) continue
@@ -76,7 +109,8 @@ export function nameFromTitle(title: string, domain: string): string | null {
 
 function categorySignals(homepage: HtmlPage, nodes: JsonLdNode[], title: string): CategorySignals {
   const { $ } = homepage
-  const description = $('meta[name="description"]').attr('content') ?? $('meta[property="og:description"]').attr('content') ?? ''
+  const description =
+    $('meta[name="description"]').attr('content') ?? $('meta[property="og:description"]').attr('content') ?? ''
   // A copy: the homepage artifact is shared by every check of the scan and must stay as fetched.
   const body = $('body').clone()
   body.find('script, style, noscript, template, svg').remove()

@@ -28,7 +28,17 @@ const MAX_ITEM_CHARS = 300
 const MAX_ITEMS = 40
 /** The whole profile stays under this many characters (about a page of text). */
 export const MAX_PROFILE_CHARS = 6_000
-const JSONLD_KEYS = ['name', 'alternateName', 'description', 'slogan', 'disambiguatingDescription', 'keywords', 'category', 'genre', 'brand']
+const JSONLD_KEYS = [
+  'name',
+  'alternateName',
+  'description',
+  'slogan',
+  'disambiguatingDescription',
+  'keywords',
+  'category',
+  'genre',
+  'brand',
+]
 
 export function describeSite(homepage: HtmlPage, llmsTxt: HttpSnapshot | null): SiteProfile | null {
   // An error page describes the error, not the site.
@@ -105,7 +115,14 @@ function capProfile(profile: SiteProfile): SiteProfile {
 /** Every text of a profile, in one string for a full-text index. */
 export function profileText(profile: SiteProfile | null | undefined): string {
   if (!profile) return ''
-  return [profile.title, profile.description, ...profile.openGraph, ...profile.structuredData, ...profile.headings, profile.llmsSummary]
+  return [
+    profile.title,
+    profile.description,
+    ...profile.openGraph,
+    ...profile.structuredData,
+    ...profile.headings,
+    profile.llmsSummary,
+  ]
     .filter(Boolean)
     .join('\n')
     .slice(0, MAX_PROFILE_CHARS)
@@ -117,7 +134,10 @@ function unique(items: string[]): string[] {
 
 function clean(text: string): string {
   // Control characters (NUL included, which PostgreSQL text cannot hold) become spaces.
-  return text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim()
+  return text
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
 function bound(text: string, max = MAX_ITEM_CHARS): string {

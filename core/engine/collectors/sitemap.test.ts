@@ -6,11 +6,16 @@ import { sitemapCollector } from './sitemap.ts'
 
 /** The fixture site: a home page; each test adds its routes. */
 const { origin, routes } = recordingSite({
-  routes: { '/': () => new Response('<!doctype html><html><body>Home</body></html>', { headers: { 'content-type': 'text/html' } }) },
+  routes: {
+    '/': () =>
+      new Response('<!doctype html><html><body>Home</body></html>', { headers: { 'content-type': 'text/html' } }),
+  },
 })
 
 function collect() {
-  return sitemapCollector.collect(collectorContext({ target: localTarget(origin), collectors: { robots: robotsCollector } }))
+  return sitemapCollector.collect(
+    collectorContext({ target: localTarget(origin), collectors: { robots: robotsCollector } }),
+  )
 }
 
 const xml = (body: string) => () => new Response(body, { headers: { 'content-type': 'application/xml' } })
@@ -22,13 +27,18 @@ describe('sitemapCollector', () => {
     routes['/robots.txt'] = () => new Response(`User-agent: *\nAllow: /\nSitemap: ${origin}/maps/main.xml\n`)
     routes['/maps/main.xml'] = xml(URLSET(`${origin}/`))
     const sitemap = await collect()
-    expect(sitemap).toMatchObject({ source: 'robots', url: `${origin}/maps/main.xml`, robotsSitemaps: [`${origin}/maps/main.xml`] })
+    expect(sitemap).toMatchObject({
+      source: 'robots',
+      url: `${origin}/maps/main.xml`,
+      robotsSitemaps: [`${origin}/maps/main.xml`],
+    })
     expect(sitemap.parsed).toMatchObject({ wellFormed: true, root: 'urlset', namespaceOk: true, locs: [`${origin}/`] })
     expect(sitemap.firstLoc).toEqual({ url: `${origin}/`, status: 200 })
   })
 
   test('guesses conventional paths in order, skipping soft 404s', async () => {
-    routes['/sitemap.xml'] = () => new Response('<!doctype html><html><body>Not here</body></html>', { headers: { 'content-type': 'text/html' } })
+    routes['/sitemap.xml'] = () =>
+      new Response('<!doctype html><html><body>Not here</body></html>', { headers: { 'content-type': 'text/html' } })
     routes['/sitemap_index.xml'] = xml(
       `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/missing.xml</loc></sitemap></sitemapindex>`,
     )
@@ -40,14 +50,17 @@ describe('sitemapCollector', () => {
   })
 
   test('a gzip file (not a Content-Encoding) is recorded as compressed, unread', async () => {
-    routes['/sitemap.xml.gz'] = () => new Response(gzipSync(URLSET(`${origin}/`)), { headers: { 'content-type': 'application/gzip' } })
+    routes['/sitemap.xml.gz'] = () =>
+      new Response(gzipSync(URLSET(`${origin}/`)), { headers: { 'content-type': 'application/gzip' } })
     const sitemap = await collect()
     expect(sitemap).toMatchObject({ url: `${origin}/sitemap.xml.gz`, compressed: true, parsed: null })
   })
 
   test('a Content-Encoding: gzip sitemap is decoded by the client and parsed', async () => {
     routes['/sitemap.xml'] = () =>
-      new Response(gzipSync(URLSET(`${origin}/`)), { headers: { 'content-type': 'application/xml', 'content-encoding': 'gzip' } })
+      new Response(gzipSync(URLSET(`${origin}/`)), {
+        headers: { 'content-type': 'application/xml', 'content-encoding': 'gzip' },
+      })
     expect((await collect()).parsed?.locs).toEqual([`${origin}/`])
   })
 

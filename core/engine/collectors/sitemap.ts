@@ -107,13 +107,29 @@ export function parseSitemap(response: HttpSnapshot): NonNullable<SitemapArtifac
       if (++count <= MAX_URLS) locs.push(line)
     }
     if (count === 0) return null
-    return { wellFormed: false, root: null, namespaceOk: false, locs, invalidLastmod: 0, plainText: true, overLimits: count > MAX_URLS || overBytes }
+    return {
+      wellFormed: false,
+      root: null,
+      namespaceOk: false,
+      locs,
+      invalidLastmod: 0,
+      plainText: true,
+      overLimits: count > MAX_URLS || overBytes,
+    }
   }
   if (response.truncated) return { ...scanSitemap(body, overBytes), partial: true }
   // Sitemaps need no DTD; entity declarations are refused rather than expanded (entity-expansion bombs), and
   // nesting no sitemap needs is refused before the validator or the parser walks it.
   if (/<!ENTITY/i.test(body) || xmlNestingExceeds(body, MAX_XML_DEPTH) || XMLValidator.validate(body) !== true) {
-    return { wellFormed: false, root: null, namespaceOk: false, locs: [], invalidLastmod: 0, plainText: false, overLimits: overBytes }
+    return {
+      wellFormed: false,
+      root: null,
+      namespaceOk: false,
+      locs: [],
+      invalidLastmod: 0,
+      plainText: false,
+      overLimits: overBytes,
+    }
   }
   if (body.length > TREE_PARSE_CHARS) return { ...scanSitemap(body, overBytes), wellFormed: true }
   const document = parser.parse(body) as Record<string, unknown>
@@ -124,7 +140,8 @@ export function parseSitemap(response: HttpSnapshot): NonNullable<SitemapArtifac
   const node = typeof rootNode === 'object' && rootNode !== null ? (rootNode as Record<string, unknown>) : {}
   const prefix = rootKey?.includes(':') ? rootKey.slice(0, rootKey.indexOf(':')) : null
   const namespace = node[prefix ? `@_xmlns:${prefix}` : '@_xmlns']
-  const entries = root === 'urlset' ? childrenNamed(node, 'url') : root === 'sitemapindex' ? childrenNamed(node, 'sitemap') : []
+  const entries =
+    root === 'urlset' ? childrenNamed(node, 'url') : root === 'sitemapindex' ? childrenNamed(node, 'sitemap') : []
   const locs: string[] = []
   let invalidLastmod = 0
   for (const entry of entries) {
@@ -159,7 +176,8 @@ function scanSitemap(body: string, overBytes: boolean): NonNullable<SitemapArtif
   }
   let invalidLastmod = 0
   // No lazy quantifier between \s*: on a body cut short, that backtracks quadratically over a long run of spaces.
-  for (const match of body.matchAll(new RegExp(`<${prefix}lastmod>([^<]*)<\\/`, 'g'))) if (!W3C_DATETIME.test(match[1]!.trim())) invalidLastmod += 1
+  for (const match of body.matchAll(new RegExp(`<${prefix}lastmod>([^<]*)<\\/`, 'g')))
+    if (!W3C_DATETIME.test(match[1]!.trim())) invalidLastmod += 1
   return {
     wellFormed: rootMatch !== null,
     root: rootMatch ? (rootMatch[2] as 'urlset' | 'sitemapindex') : null,
@@ -171,7 +189,11 @@ function scanSitemap(body: string, overBytes: boolean): NonNullable<SitemapArtif
   }
 }
 
-async function probe(ctx: CollectorContext, url: string, headers: Record<string, string>): Promise<SitemapArtifact['firstLoc']> {
+async function probe(
+  ctx: CollectorContext,
+  url: string,
+  headers: Record<string, string>,
+): Promise<SitemapArtifact['firstLoc']> {
   const { response, error } = await settle(fetchSnapshot(ctx.http, url, { headers }))
   return response ? { url, status: response.status } : { url, status: null, error }
 }
@@ -231,11 +253,29 @@ export const sitemapCollector = defineCollector({
             parsed.root === 'sitemapindex' ? { accept: ACCEPT.xml } : { ...BROWSER_HEADERS },
           )
         : null
-      return { source: candidate.source, url: candidate.url, response, tried, parsed, firstLoc, robotsSitemaps, attempts }
+      return {
+        source: candidate.source,
+        url: candidate.url,
+        response,
+        tried,
+        parsed,
+        firstLoc,
+        robotsSitemaps,
+        attempts,
+      }
     }
-    if (compressed) return { ...compressed, tried, parsed: null, firstLoc: null, robotsSitemaps, attempts, compressed: true }
+    if (compressed)
+      return { ...compressed, tried, parsed: null, firstLoc: null, robotsSitemaps, attempts, compressed: true }
     if (unreadable) {
-      const parsed = { wellFormed: false, root: null, namespaceOk: false, locs: [], invalidLastmod: 0, plainText: false, overLimits: false }
+      const parsed = {
+        wellFormed: false,
+        root: null,
+        namespaceOk: false,
+        locs: [],
+        invalidLastmod: 0,
+        plainText: false,
+        overLimits: false,
+      }
       return { ...unreadable, tried, parsed, firstLoc: null, robotsSitemaps, attempts }
     }
     return { source: null, url: null, response: null, tried, parsed: null, firstLoc: null, robotsSitemaps, attempts }

@@ -2,9 +2,16 @@ import { describe, expect, test } from 'bun:test'
 import { snapshot } from '../../../tests/support/artifacts.ts'
 import { needsBrowserCopy, refusalVerdict } from './agent-refusal.ts'
 
-const page = snapshot({ headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>Acme</title><main><h1>Acme</h1></main>' })
+const page = snapshot({
+  headers: { 'content-type': 'text/html' },
+  body: '<!doctype html><title>Acme</title><main><h1>Acme</h1></main>',
+})
 const bare = (status: number) => snapshot({ status, headers: { 'content-type': 'text/plain' }, body: 'Forbidden' })
-const challenge = snapshot({ status: 403, headers: { 'content-type': 'text/html', 'cf-mitigated': 'challenge' }, body: '<title>Just a moment...</title>' })
+const challenge = snapshot({
+  status: 403,
+  headers: { 'content-type': 'text/html', 'cf-mitigated': 'challenge' },
+  body: '<title>Just a moment...</title>',
+})
 const rpc = snapshot({ headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"result":{}}' })
 
 describe('one rule for an agent turned away', () => {
@@ -16,7 +23,14 @@ describe('one rule for an agent turned away', () => {
     ['a bare 403 with no browser copy', bare(403), null, 'domain', null, null],
     ['a 404 while a browser got 200', bare(404), page, 'domain', null, null],
     ['a challenge page, browser copy or not', challenge, null, 'domain', 'challenge', 'cf-mitigated: challenge'],
-    ['an HTML page where a browser got JSON-RPC (MCP)', page, rpc, 'mcp', 'challenge', '200 with an HTML page instead of the JSON-RPC answer a browser got'],
+    [
+      'an HTML page where a browser got JSON-RPC (MCP)',
+      page,
+      rpc,
+      'mcp',
+      'challenge',
+      '200 with an HTML page instead of the JSON-RPC answer a browser got',
+    ],
     ['an HTML page where a browser got JSON (a website)', page, rpc, 'domain', null, null],
   ] as const)('%s', (_, response, browser, kind, verdict, reason) => {
     expect(refusalVerdict(response, browser, kind)).toEqual({ kind: verdict, reason })

@@ -20,7 +20,10 @@ export function refusalVerdict(response: HttpSnapshot, browser: HttpSnapshot | n
   const verdict = detectChallenge(response, browser)
   if (verdict.kind !== null || kind === 'domain' || browser === null) return verdict
   if (isHtml(response) && !isHtml(browser)) {
-    return { kind: 'challenge', reason: `${response.status} with an HTML page instead of the JSON-RPC answer a browser got` }
+    return {
+      kind: 'challenge',
+      reason: `${response.status} with an HTML page instead of the JSON-RPC answer a browser got`,
+    }
   }
   return verdict
 }

@@ -31,6 +31,8 @@ describe('agent traffic weights', () => {
   test('a refusal that does not stop agents keeps the points of the traffic still served', () => {
     expect(weighRefusal(agents('DuckAssistBot')).fraction).toBeCloseTo(0.99, 6)
     expect(weighRefusal(agentsFor('search')).fraction).toBeCloseTo(0.5, 6)
-    expect(STOPS_AGENTS_SHARE).toBeGreaterThan(Math.max(...agents('MistralAI-User', 'DuckAssistBot', 'Meta-ExternalFetcher').map(trafficShare)))
+    expect(STOPS_AGENTS_SHARE).toBeGreaterThan(
+      Math.max(...agents('MistralAI-User', 'DuckAssistBot', 'Meta-ExternalFetcher').map(trafficShare)),
+    )
   })
 })

@@ -40,7 +40,10 @@ const SEARCH_SHARE: Record<string, number> = {
   'Amzn-SearchBot': 0.05,
 }
 
-const SHARES: Record<Exclude<AiPurpose, 'training'>, Record<string, number>> = { user: USER_SHARE, search: SEARCH_SHARE }
+const SHARES: Record<Exclude<AiPurpose, 'training'>, Record<string, number>> = {
+  user: USER_SHARE,
+  search: SEARCH_SHARE,
+}
 
 /**
  * Refusing agents that carry at least this share of assistant fetches stops agents outright: one person in ten or
@@ -73,10 +76,16 @@ export interface Refusal {
 
 /** Weighs the refused agents (tokens of any purpose; training tokens weigh nothing) by the one rule. */
 export function weighRefusal(refused: readonly Pick<AiAgent, 'token' | 'purpose'>[]): Refusal {
-  const sum = (purpose: AiPurpose) => refused.filter((agent) => agent.purpose === purpose).reduce((total, agent) => total + trafficShare(agent), 0)
+  const sum = (purpose: AiPurpose) =>
+    refused.filter((agent) => agent.purpose === purpose).reduce((total, agent) => total + trafficShare(agent), 0)
   const userShare = Math.min(1, sum('user'))
   const searchShare = Math.min(1, sum('search'))
-  return { userShare, searchShare, stopsAgents: userShare >= STOPS_AGENTS_SHARE, fraction: 1 - (userShare + searchShare) / 2 }
+  return {
+    userShare,
+    searchShare,
+    stopsAgents: userShare >= STOPS_AGENTS_SHARE,
+    fraction: 1 - (userShare + searchShare) / 2,
+  }
 }
 
 /** "about 60 % of assistant fetches", for details. */

@@ -29,13 +29,15 @@ export const AI_AGENTS: readonly AiAgent[] = [
     token: 'ChatGPT-User',
     purpose: 'user',
     vendor: 'OpenAI',
-    userAgent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot',
+    userAgent:
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot',
   },
   {
     token: 'Claude-User',
     purpose: 'user',
     vendor: 'Anthropic',
-    userAgent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)',
+    userAgent:
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)',
   },
   {
     token: 'Perplexity-User',
@@ -48,7 +50,8 @@ export const AI_AGENTS: readonly AiAgent[] = [
     token: 'MistralAI-User',
     purpose: 'user',
     vendor: 'Mistral AI',
-    userAgent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)',
+    userAgent:
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)',
   },
   { token: 'DuckAssistBot', purpose: 'user', vendor: 'DuckDuckGo' },
   { token: 'Google-Agent', purpose: 'user', vendor: 'Google' },
@@ -80,7 +83,8 @@ export const AI_AGENTS: readonly AiAgent[] = [
     token: 'ClaudeBot',
     purpose: 'training',
     vendor: 'Anthropic',
-    userAgent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+    userAgent:
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
   },
   { token: 'Google-Extended', purpose: 'training', vendor: 'Google', tokenOnly: true },
   { token: 'Applebot-Extended', purpose: 'training', vendor: 'Apple', tokenOnly: true },

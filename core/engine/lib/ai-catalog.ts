@@ -20,7 +20,8 @@ export interface CatalogEntry {
   problems: string[]
 }
 
-const optionalString = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined)
+const optionalString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined
 
 /** The catalog's entries with their structural problems; null when the document has no `entries` array. */
 export function catalogEntries(document: unknown, baseUrl: string): CatalogEntry[] | null {
@@ -36,7 +37,8 @@ export function catalogEntries(document: unknown, baseUrl: string): CatalogEntry
     if (!type) problems.push('no type')
     const hasUrl = raw.url !== undefined
     const hasData = raw.data !== undefined
-    if (hasUrl === hasData) problems.push(hasUrl ? 'both url and data (exactly one is allowed)' : 'neither url nor data')
+    if (hasUrl === hasData)
+      problems.push(hasUrl ? 'both url and data (exactly one is allowed)' : 'neither url nor data')
     let url: string | undefined
     if (hasUrl) {
       try {
@@ -45,7 +47,17 @@ export function catalogEntries(document: unknown, baseUrl: string): CatalogEntry
         problems.push(`url "${String(raw.url)}" is not a URL`)
       }
     }
-    return { index, identifier, displayName, type, ...(mediaTypeKey ? { mediaTypeKey } : {}), url, data: raw.data, trustManifest: raw.trustManifest, problems }
+    return {
+      index,
+      identifier,
+      displayName,
+      type,
+      ...(mediaTypeKey ? { mediaTypeKey } : {}),
+      url,
+      data: raw.data,
+      trustManifest: raw.trustManifest,
+      problems,
+    }
   })
 }
 

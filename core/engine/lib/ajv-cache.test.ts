@@ -9,7 +9,11 @@ afterAll(() => {
   for (const file of readdirSync(CACHE_DIR).filter((entry) => entry.startsWith(name))) rmSync(join(CACHE_DIR, file))
 })
 
-const schema = { type: 'object', properties: { id: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string' } } }, required: ['id'] }
+const schema = {
+  type: 'object',
+  properties: { id: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+  required: ['id'],
+}
 const samples = [{ id: 1 }, { id: 0 }, { tags: [1] }, { id: 'x', tags: ['a', 2] }, 'not an object']
 
 test('a validator is compiled once, kept on disk, and the kept one judges as the compiled one', () => {

@@ -25,8 +25,15 @@ export interface Compiled<T extends AnyValidateFunction> {
 }
 
 /** `identity` is everything the compiled code depends on besides Ajv's version: the schema, and the options. */
-export function cachedValidator<T extends AnyValidateFunction>(name: string, identity: unknown, compile: () => Compiled<T>): T {
-  const key = createHash('sha256').update(`${AJV_VERSION}\0${JSON.stringify(identity)}`).digest('hex').slice(0, 16)
+export function cachedValidator<T extends AnyValidateFunction>(
+  name: string,
+  identity: unknown,
+  compile: () => Compiled<T>,
+): T {
+  const key = createHash('sha256')
+    .update(`${AJV_VERSION}\0${JSON.stringify(identity)}`)
+    .digest('hex')
+    .slice(0, 16)
   const file = join(CACHE_DIR, `${name}-${key}.cjs`)
   try {
     return require(file) as T

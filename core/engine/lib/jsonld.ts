@@ -128,7 +128,9 @@ function unwrap(text: string): string {
 }
 
 function mentionsSchemaOrg(context: unknown): boolean {
-  return JSON.stringify(context ?? null).toLowerCase().includes('schema.org')
+  return JSON.stringify(context ?? null)
+    .toLowerCase()
+    .includes('schema.org')
 }
 
 function walk(value: unknown, inheritedSchemaOrg: boolean, topLevel: boolean, out: JsonLdNode[]): void {

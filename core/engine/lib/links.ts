@@ -27,7 +27,10 @@ export function parseLinkHeader(header: string | null | undefined, baseUrl: stri
     for (const param of splitOutside(match[2]!, ';')) {
       const [name, ...rest] = param.split('=')
       if (!name?.trim()) continue
-      params[name.trim().toLowerCase()] = rest.join('=').trim().replace(/^"(.*)"$/s, '$1')
+      params[name.trim().toLowerCase()] = rest
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/s, '$1')
     }
     links.push({
       href,
@@ -85,11 +88,19 @@ const DISCOVERY_RELATIONS = [
 ] as const
 
 /** Resource hints: a Link header carrying only these says nothing to an agent. */
-export const RESOURCE_HINT_RELATIONS = new Set(['preload', 'preconnect', 'dns-prefetch', 'prefetch', 'modulepreload', 'prerender'])
+export const RESOURCE_HINT_RELATIONS = new Set([
+  'preload',
+  'preconnect',
+  'dns-prefetch',
+  'prefetch',
+  'modulepreload',
+  'prerender',
+])
 
 /** The discovery relations a link carries (`alternate` counts only for markdown). */
 export function discoveryRelations(link: WebLink): string[] {
   const relations: string[] = link.rel.filter((rel) => (DISCOVERY_RELATIONS as readonly string[]).includes(rel))
-  if (link.rel.includes('alternate') && link.type?.startsWith('text/markdown')) relations.push('alternate (text/markdown)')
+  if (link.rel.includes('alternate') && link.type?.startsWith('text/markdown'))
+    relations.push('alternate (text/markdown)')
   return relations
 }

@@ -57,7 +57,8 @@ export function outlineMarkdown(body: string): MarkdownOutline {
     if (line.startsWith('>')) outline.blockquote = true
     let found = false
     for (const match of line.matchAll(MARKDOWN_LINK)) {
-      if (outline.links.length < MAX_MARKDOWN_LINKS) outline.links.push({ text: match[1]!, url: match[2]!, section: section?.title ?? null })
+      if (outline.links.length < MAX_MARKDOWN_LINKS)
+        outline.links.push({ text: match[1]!, url: match[2]!, section: section?.title ?? null })
       found = true
     }
     if (found && section && /^([-*+]|\d+\.)\s/.test(line)) section.linkItems += 1

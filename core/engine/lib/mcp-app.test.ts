@@ -10,11 +10,27 @@ describe('classifyMcpServer: the one MCP App rule of detection and fan-out', () 
   const cases: [string, McpServerEvidence, 'mcp' | 'mcp-app'][] = [
     ['nothing read yet', {}, 'mcp'],
     ['the UI extension under extensions', { capabilities: { extensions: { [UI]: {} } } }, 'mcp-app'],
-    ['the UI extension under experimental (servers before extensions existed)', { capabilities: { experimental: { [UI]: {} } } }, 'mcp-app'],
+    [
+      'the UI extension under experimental (servers before extensions existed)',
+      { capabilities: { experimental: { [UI]: {} } } },
+      'mcp-app',
+    ],
     ['another extension only', { capabilities: { extensions: { 'io.example/other': {} } } }, 'mcp'],
-    ['a tool linking _meta.ui.resourceUri', { tools: [tool({ ui: { resourceUri: 'ui://app/page.html' } })] }, 'mcp-app'],
-    ['a tool linking the legacy ui/resourceUri key', { tools: [tool({ 'ui/resourceUri': 'ui://app/page.html' })] }, 'mcp-app'],
-    ['a tool linking an OpenAI output template', { tools: [tool({ 'openai/outputTemplate': 'ui://app/page.html' })] }, 'mcp-app'],
+    [
+      'a tool linking _meta.ui.resourceUri',
+      { tools: [tool({ ui: { resourceUri: 'ui://app/page.html' } })] },
+      'mcp-app',
+    ],
+    [
+      'a tool linking the legacy ui/resourceUri key',
+      { tools: [tool({ 'ui/resourceUri': 'ui://app/page.html' })] },
+      'mcp-app',
+    ],
+    [
+      'a tool linking an OpenAI output template',
+      { tools: [tool({ 'openai/outputTemplate': 'ui://app/page.html' })] },
+      'mcp-app',
+    ],
     ['tools without UI links', { tools: [tool(), tool({ other: 1 })] }, 'mcp'],
     ['a resource typed text/html;profile=mcp-app', { resources: [resource('text/html;profile=mcp-app')] }, 'mcp-app'],
     ['the same type in other case and spacing', { resources: [resource('Text/HTML; profile=mcp-app')] }, 'mcp-app'],

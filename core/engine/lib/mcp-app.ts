@@ -71,7 +71,9 @@ export function classifyUiMimeType(mimeType: string | undefined): UiMimeVerdict 
 }
 
 /** Where the server declares the UI extension: `extensions` (SEP-1724), `experimental` (pre-extensions servers), or nowhere. */
-export function declaredUiExtension(capabilities: Record<string, unknown> | undefined): { where: 'extensions' | 'experimental'; value: unknown } | null {
+export function declaredUiExtension(
+  capabilities: Record<string, unknown> | undefined,
+): { where: 'extensions' | 'experimental'; value: unknown } | null {
   for (const where of ['extensions', 'experimental'] as const) {
     const group = capabilities?.[where]
     if (isRecord(group) && group[UI_EXTENSION_ID] !== undefined) return { where, value: group[UI_EXTENSION_ID] }
@@ -93,7 +95,11 @@ export interface McpServerEvidence {
  * (MIME types compare case-insensitively, RFC 9110 §8.3.1). Lenient on purpose: the kind picks the checks, and
  * only the mcp-app checks can tell such a server that its declaration or type is off.
  */
-export function classifyMcpServer({ capabilities, tools = [], resources = [] }: McpServerEvidence): Extract<ScanKind, 'mcp' | 'mcp-app'> {
+export function classifyMcpServer({
+  capabilities,
+  tools = [],
+  resources = [],
+}: McpServerEvidence): Extract<ScanKind, 'mcp' | 'mcp-app'> {
   const isApp =
     declaredUiExtension(capabilities) !== null ||
     uiLinks(tools).length > 0 ||

@@ -51,7 +51,8 @@ export function readJsonRpcResponse(snapshot: HttpSnapshot): Record<string, unkn
   for (const message of jsonMessages(snapshot)) {
     const candidates = Array.isArray(message) ? message : [message]
     for (const candidate of candidates) {
-      if (isRecord(candidate) && candidate.jsonrpc === '2.0' && ('result' in candidate || 'error' in candidate)) return candidate
+      if (isRecord(candidate) && candidate.jsonrpc === '2.0' && ('result' in candidate || 'error' in candidate))
+        return candidate
     }
   }
   return null

@@ -25,17 +25,23 @@ export function classifyServerCard(card: Record<string, unknown>): { shape: Serv
     (isRecord(card.transport) && typeof card.transport.endpoint === 'string') ||
     (typeof card.name === 'string' && typeof card.endpoint === 'string')
   // A card that claims the v1 schema, or a date-versioned one, is judged by the schema, whatever legacy fields it also carries.
-  if (legacy && card.$schema !== SERVER_CARD_SCHEMA && !isDateVersionedSchema(card.$schema)) return { shape: 'legacy', problems }
+  if (legacy && card.$schema !== SERVER_CARD_SCHEMA && !isDateVersionedSchema(card.$schema))
+    return { shape: 'legacy', problems }
   return { shape: 'invalid', problems }
 }
 
-const isDateVersionedSchema = (value: unknown): boolean => typeof value === 'string' && DATE_VERSIONED_SCHEMA.test(value)
+const isDateVersionedSchema = (value: unknown): boolean =>
+  typeof value === 'string' && DATE_VERSIONED_SCHEMA.test(value)
 
 function serverCardProblems(card: Record<string, unknown>): string[] {
   const problems: string[] = []
   if (card.$schema !== SERVER_CARD_SCHEMA) {
     const dated = isDateVersionedSchema(card.$schema) ? ' (schema URLs are versioned by /v1/, not by date)' : ''
-    problems.push(card.$schema === undefined ? 'no $schema' : `$schema is "${String(card.$schema)}", not ${SERVER_CARD_SCHEMA}${dated}`)
+    problems.push(
+      card.$schema === undefined
+        ? 'no $schema'
+        : `$schema is "${String(card.$schema)}", not ${SERVER_CARD_SCHEMA}${dated}`,
+    )
   }
   const name = card.name
   if (typeof name !== 'string') problems.push('no name')

@@ -24,7 +24,9 @@ export function parseSkillsIndex(snapshot: HttpSnapshot, version: SkillsIndex['v
   const index: SkillsIndex = { version, url: snapshot.url, skills: [], problems: [] }
   const { value } = document
   if (version === '0.2.0' && value.$schema !== SKILLS_V02_SCHEMA) {
-    index.problems.push(`$schema is ${value.$schema === undefined ? 'missing' : `"${String(value.$schema)}"`}, not ${SKILLS_V02_SCHEMA}`)
+    index.problems.push(
+      `$schema is ${value.$schema === undefined ? 'missing' : `"${String(value.$schema)}"`}, not ${SKILLS_V02_SCHEMA}`,
+    )
   }
   if (!Array.isArray(value.skills) || value.skills.length === 0) {
     index.problems.push('no skills[] entries')
@@ -37,11 +39,14 @@ export function parseSkillsIndex(snapshot: HttpSnapshot, version: SkillsIndex['v
     }
     const name = typeof raw.name === 'string' ? raw.name : ''
     const label = `skills[${position}]${name ? ` (${name})` : ''}`
-    if (!SKILL_NAME.test(name)) index.problems.push(`${label}: name must be 1–64 lowercase letters, digits and single hyphens`)
-    if (typeof raw.description !== 'string' || raw.description.trim() === '') index.problems.push(`${label}: no description`)
+    if (!SKILL_NAME.test(name))
+      index.problems.push(`${label}: name must be 1–64 lowercase letters, digits and single hyphens`)
+    if (typeof raw.description !== 'string' || raw.description.trim() === '')
+      index.problems.push(`${label}: no description`)
     let skillMdUrl: string | null = null
     if (version === '0.2.0') {
-      if (raw.type !== 'skill-md' && raw.type !== 'archive') index.problems.push(`${label}: type must be skill-md or archive`)
+      if (raw.type !== 'skill-md' && raw.type !== 'archive')
+        index.problems.push(`${label}: type must be skill-md or archive`)
       if (raw.digest !== undefined && (typeof raw.digest !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(raw.digest))) {
         index.problems.push(`${label}: digest is not sha256:<64 hex>`)
       }

@@ -120,7 +120,11 @@ function enhanceScanForm(form) {
 
 /** "just now", "9 minutes ago": the words the report pages use for an age (components.tsx `ago`). */
 function ago(seconds) {
-  for (const [size, name] of [[86400, 'day'], [3600, 'hour'], [60, 'minute']]) {
+  for (const [size, name] of [
+    [86400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+  ]) {
     if (seconds >= size) {
       const count = Math.floor(seconds / size)
       return `${count} ${name}${count === 1 ? '' : 's'} ago`
@@ -133,7 +137,8 @@ async function refusal(url) {
   try {
     const response = await fetch(url, { headers: { accept: 'application/json' } })
     const body = await response.json()
-    if (response.status === 429) return `${body.message || 'Scan limit reached'}. ${retryAdvice(Number(response.headers.get('retry-after')))}`
+    if (response.status === 429)
+      return `${body.message || 'Scan limit reached'}. ${retryAdvice(Number(response.headers.get('retry-after')))}`
     if (typeof body.message === 'string') return `The scan was refused: ${body.message}`
   } catch {
     // no JSON answer: the generic message below
@@ -191,8 +196,12 @@ async function recheck(form) {
   label.textContent = 'Re-checking…'
   card.setAttribute('aria-busy', 'true')
   try {
-    const { response, page } = await fetchReport(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)) })
-    if (!response.ok) throw new Error(page.querySelector('main p')?.textContent || `The server answered ${response.status}`)
+    const { response, page } = await fetchReport(form.action, {
+      method: 'POST',
+      body: new URLSearchParams(new FormData(form)),
+    })
+    if (!response.ok)
+      throw new Error(page.querySelector('main p')?.textContent || `The server answered ${response.status}`)
     const checkId = card.dataset.checkId
     let replacement = null
     for (const fresh of page.querySelectorAll(`article.check[data-check-id="${CSS.escape(checkId)}"]`)) {

@@ -13,7 +13,8 @@ export function matchingChecks(catalog: CheckCatalog, query: ChecksPageQuery): C
   const needle = query.q?.trim().toLowerCase()
   return catalog.checks.filter(
     (check) =>
-      (!needle || [check.id, check.name, check.description, check.layer].some((text) => text.toLowerCase().includes(needle))) &&
+      (!needle ||
+        [check.id, check.name, check.description, check.layer].some((text) => text.toLowerCase().includes(needle))) &&
       (!query.layer || check.layer === query.layer) &&
       (!query.tier || check.tier === query.tier) &&
       (!query.kind || check.appliesTo.includes(query.kind)) &&
@@ -22,11 +23,30 @@ export function matchingChecks(catalog: CheckCatalog, query: ChecksPageQuery): C
 }
 
 /** `/checks`: the catalog by layer with a table of contents, one anchor per check id, filtered with a GET form. */
-export function ChecksPage({ catalog, query, baseUrl, nonce }: { catalog: CheckCatalog; query: ChecksPageQuery; baseUrl: string; nonce: string }): JSX.Element {
+export function ChecksPage({
+  catalog,
+  query,
+  baseUrl,
+  nonce,
+}: {
+  catalog: CheckCatalog
+  query: ChecksPageQuery
+  baseUrl: string
+  nonce: string
+}): JSX.Element {
   const checks = matchingChecks(catalog, query)
-  const layers = catalog.layers.map((layer) => ({ ...layer, checks: checks.filter((check) => check.layer === layer.id) })).filter((layer) => layer.checks.length > 0)
+  const layers = catalog.layers
+    .map((layer) => ({ ...layer, checks: checks.filter((check) => check.layer === layer.id) }))
+    .filter((layer) => layer.checks.length > 0)
   return (
-    <Layout meta={{ title: 'Check catalog', description: `The ${catalog.checks.length} checks behind every agent-readiness score, by layer.`, canonical: `${baseUrl}/checks`, nonce }}>
+    <Layout
+      meta={{
+        title: 'Check catalog',
+        description: `The ${catalog.checks.length} checks behind every agent-readiness score, by layer.`,
+        canonical: `${baseUrl}/checks`,
+        nonce,
+      }}
+    >
       <h1>Check catalog</h1>
       <form method="get" action="/checks" role="search" class="filters">
         <div>

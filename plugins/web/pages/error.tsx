@@ -10,9 +10,27 @@ export interface ErrorView {
 }
 
 /** The HTML face of an API error envelope on a page route. */
-export function ErrorPage({ error, baseUrl, path, nonce }: { error: ErrorView; baseUrl: string; path: string; nonce: string }): JSX.Element {
+export function ErrorPage({
+  error,
+  baseUrl,
+  path,
+  nonce,
+}: {
+  error: ErrorView
+  baseUrl: string
+  path: string
+  nonce: string
+}): JSX.Element {
   return (
-    <Layout meta={{ title: `${error.title} (${error.status})`, description: error.message, canonical: `${baseUrl}${path}`, nonce, noindex: true }}>
+    <Layout
+      meta={{
+        title: `${error.title} (${error.status})`,
+        description: error.message,
+        canonical: `${baseUrl}${path}`,
+        nonce,
+        noindex: true,
+      }}
+    >
       <h1 safe>{error.title}</h1>
       <p safe>{error.message}</p>
       {error.code ? (
@@ -44,8 +62,9 @@ function RetryAdvice({ seconds }: { seconds?: number }): JSX.Element {
       ) : (
         ''
       )}
-      A scan key lifts the scan limits: send it as <code>Authorization: Bearer &lt;key&gt;</code> to the <a href="/api">API</a>, or set{' '}
-      <code>AGENT_READINESS_KEY</code> for the CLI's <code>--server</code>. Keys are issued by the operators on request.
+      A scan key lifts the scan limits: send it as <code>Authorization: Bearer &lt;key&gt;</code> to the{' '}
+      <a href="/api">API</a>, or set <code>AGENT_READINESS_KEY</code> for the CLI's <code>--server</code>. Keys are
+      issued by the operators on request.
     </p>
   )
 }

@@ -50,15 +50,49 @@ function identityText(identity: string): string {
 const OUTCOME_WORDS: Record<string, string> = { success: 'Done', blocked: 'Blocked', failure: 'Not found' }
 
 /** `/journeys`: the curated intents, the form that starts one against a domain, and the newest public runs. */
-export function JourneysPage({ intents, agents, recent, baseUrl, nonce }: { intents: { id: string; title: string; prompt: string }[]; agents: OfferedAgent[]; recent: RecentRun[]; baseUrl: string; nonce: string }): JSX.Element {
+export function JourneysPage({
+  intents,
+  agents,
+  recent,
+  baseUrl,
+  nonce,
+}: {
+  intents: { id: string; title: string; prompt: string }[]
+  agents: OfferedAgent[]
+  recent: RecentRun[]
+  baseUrl: string
+  nonce: string
+}): JSX.Element {
   return (
-    <Layout meta={{ title: 'Agent journeys', description: 'Watch an AI agent attempt a real task on a site, step by step.', canonical: `${baseUrl}/journeys`, nonce, script: true }}>
+    <Layout
+      meta={{
+        title: 'Agent journeys',
+        description: 'Watch an AI agent attempt a real task on a site, step by step.',
+        canonical: `${baseUrl}/journeys`,
+        nonce,
+        script: true,
+      }}
+    >
       <h1>Agent journeys</h1>
-      <p>An agent attempts a task on a site: find the pricing, the API reference, the support contact. Every step it takes is recorded.</p>
+      <p>
+        An agent attempts a task on a site: find the pricing, the API reference, the support contact. Every step it
+        takes is recorded.
+      </p>
       <form method="post" action="/journeys" class="filters">
         <div>
           <label for="journey-domain">Domain</label>
-          <input id="journey-domain" name="domain" type="text" required maxlength="253" autocomplete="url" spellcheck="false" autocapitalize="none" placeholder="example.com" data-domain-source />
+          <input
+            id="journey-domain"
+            name="domain"
+            type="text"
+            required
+            maxlength="253"
+            autocomplete="url"
+            spellcheck="false"
+            autocapitalize="none"
+            placeholder="example.com"
+            data-domain-source
+          />
         </div>
         <div>
           <label for="journey-intent">Task</label>
@@ -81,14 +115,20 @@ export function JourneysPage({ intents, agents, recent, baseUrl, nonce }: { inte
           </select>
         </div>
         <div class="checkbox">
-          <input id="journey-compare" name="compare" type="checkbox" value="1" aria-describedby="journey-compare-help" />
+          <input
+            id="journey-compare"
+            name="compare"
+            type="checkbox"
+            value="1"
+            aria-describedby="journey-compare-help"
+          />
           <label for="journey-compare">Compare with a browser</label>
         </div>
         <button type="submit">Start the journey</button>
       </form>
       <p class="muted" id="journey-compare-help">
-        An AI assistant's fetcher presents its published User-Agent and obeys robots.txt for it. Compare also walks the task as a plain browser, so the
-        result tells "blocked for agents, reachable for browsers" from "not found".
+        An AI assistant's fetcher presents its published User-Agent and obeys robots.txt for it. Compare also walks the
+        task as a plain browser, so the result tells "blocked for agents, reachable for browsers" from "not found".
       </p>
       <h2>Tasks</h2>
       <dl class="links">
@@ -109,7 +149,10 @@ export function JourneysPage({ intents, agents, recent, baseUrl, nonce }: { inte
           {recent.map((run) => (
             <li>
               <a href={journeyPath(run.id)} safe>{`${run.title} on ${run.domain}`}</a>{' '}
-              <span class="muted" safe>{`${run.outcome ? (OUTCOME_WORDS[run.outcome] ?? run.outcome) : run.status} · ${day(run.createdAt)}`}</span>
+              <span
+                class="muted"
+                safe
+              >{`${run.outcome ? (OUTCOME_WORDS[run.outcome] ?? run.outcome) : run.status} · ${day(run.createdAt)}`}</span>
             </li>
           ))}
         </ul>
@@ -119,16 +162,40 @@ export function JourneysPage({ intents, agents, recent, baseUrl, nonce }: { inte
 }
 
 /** `/journeys/{id}`: a run's trajectory; app.js follows the live stream while it runs. */
-export function JourneyRunPage({ run, title, baseUrl, nonce }: { run: JourneyRunRecord; title: string; baseUrl: string; nonce: string }): JSX.Element {
+export function JourneyRunPage({
+  run,
+  title,
+  baseUrl,
+  nonce,
+}: {
+  run: JourneyRunRecord
+  title: string
+  baseUrl: string
+  nonce: string
+}): JSX.Element {
   const live = run.status === 'queued' || run.status === 'running'
   return (
     <Layout
-      meta={{ title: `${title} on ${run.domain}`, description: `An agent journey on ${run.domain}: ${run.status}.`, canonical: `${baseUrl}${journeyPath(run.id)}`, nonce, noindex: true, script: true }}
+      meta={{
+        title: `${title} on ${run.domain}`,
+        description: `An agent journey on ${run.domain}: ${run.status}.`,
+        canonical: `${baseUrl}${journeyPath(run.id)}`,
+        nonce,
+        noindex: true,
+        script: true,
+      }}
     >
       <h1>
-        <span safe>{title}</span> on <a href={reportPath(run.domain)} safe>{run.domain}</a>
+        <span safe>{title}</span> on{' '}
+        <a href={reportPath(run.domain)} safe>
+          {run.domain}
+        </a>
       </h1>
-      <p id="journey-status" role="status" data-journey-stream={live ? `/api/journey/runs/${encodeURIComponent(run.id)}/stream` : undefined}>
+      <p
+        id="journey-status"
+        role="status"
+        data-journey-stream={live ? `/api/journey/runs/${encodeURIComponent(run.id)}/stream` : undefined}
+      >
         <span safe>{`Status: ${run.status}`}</span>
         {live ? (
           <>
@@ -143,9 +210,15 @@ export function JourneyRunPage({ run, title, baseUrl, nonce }: { run: JourneyRun
         {`As ${identityText(run.identity)}`}
       </p>
       {run.verdict ? (
-        <p class={`journey-verdict outcome-${run.verdict.outcome}`} id="journey-verdict" data-outcome={run.verdict.outcome}>
+        <p
+          class={`journey-verdict outcome-${run.verdict.outcome}`}
+          id="journey-verdict"
+          data-outcome={run.verdict.outcome}
+        >
           <strong safe>{OUTCOME_WORDS[run.verdict.outcome] ?? run.verdict.outcome}</strong>
-          <span safe>{`${run.verdict.outcome === 'blocked' ? ` for ${run.identity === 'self' ? 'our agent' : run.identity}` : ''}: ${run.verdict.reason}`}</span>
+          <span
+            safe
+          >{`${run.verdict.outcome === 'blocked' ? ` for ${run.identity === 'self' ? 'our agent' : run.identity}` : ''}: ${run.verdict.reason}`}</span>
         </p>
       ) : (
         ''
@@ -153,13 +226,23 @@ export function JourneyRunPage({ run, title, baseUrl, nonce }: { run: JourneyRun
       {run.insight?.comparison ? (
         <p class="notice" id="journey-comparison" data-finding={run.insight.comparison.finding}>
           <span safe>{run.insight.comparison.message}</span>{' '}
-          <a href={journeyPath(run.compare?.role === 'browser' ? run.insight.comparison.agent_run_id : run.insight.comparison.browser_run_id)}>
+          <a
+            href={journeyPath(
+              run.compare?.role === 'browser'
+                ? run.insight.comparison.agent_run_id
+                : run.insight.comparison.browser_run_id,
+            )}
+          >
             {run.compare?.role === 'browser' ? 'The agent run' : 'The browser run'}
           </a>
         </p>
       ) : run.compare ? (
         <p class="muted" id="journey-comparison">
-          Compared with <a href={journeyPath(run.compare.run_id)}>{run.compare.role === 'agent' ? 'a browser run' : 'the agent run'}</a>; the comparison appears once both completed.
+          Compared with{' '}
+          <a href={journeyPath(run.compare.run_id)}>
+            {run.compare.role === 'agent' ? 'a browser run' : 'the agent run'}
+          </a>
+          ; the comparison appears once both completed.
         </p>
       ) : (
         ''
@@ -196,7 +279,10 @@ export function JourneyRunPage({ run, title, baseUrl, nonce }: { run: JourneyRun
         {run.steps.map((step) => (
           <li>
             <strong safe>{step.label}</strong>{' '}
-            <span class="muted" safe>{`${step.type} · ${step.tool ?? step.action} · ${step.status} · ${step.duration_ms} ms`}</span>
+            <span
+              class="muted"
+              safe
+            >{`${step.type} · ${step.tool ?? step.action} · ${step.status} · ${step.duration_ms} ms`}</span>
           </li>
         ))}
       </ol>

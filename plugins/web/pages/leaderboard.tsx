@@ -7,7 +7,15 @@ import { Layout } from '../layout.tsx'
 const KIND_LABELS: Record<string, string> = { domain: 'Websites', mcp: 'MCP servers', 'mcp-app': 'MCP Apps' }
 
 /** `/leaderboard`: the public ranking, filtered by a plain GET form. */
-export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardResponse; baseUrl: string; nonce: string }): JSX.Element {
+export function LeaderboardPage({
+  page,
+  baseUrl,
+  nonce,
+}: {
+  page: LeaderboardResponse
+  baseUrl: string
+  nonce: string
+}): JSX.Element {
   const filters = new URLSearchParams()
   if (page.category) filters.set('category', page.category)
   if (page.kind) filters.set('kind', page.kind)
@@ -17,7 +25,14 @@ export function LeaderboardPage({ page, baseUrl, nonce }: { page: LeaderboardRes
     return `/leaderboard?${query}`
   }
   return (
-    <Layout meta={{ title: 'Agent-readiness leaderboard', description: 'Websites and MCP servers ranked by how ready they are for AI agents.', canonical: `${baseUrl}/leaderboard`, nonce }}>
+    <Layout
+      meta={{
+        title: 'Agent-readiness leaderboard',
+        description: 'Websites and MCP servers ranked by how ready they are for AI agents.',
+        canonical: `${baseUrl}/leaderboard`,
+        nonce,
+      }}
+    >
       <h1>Leaderboard</h1>
       <form method="get" action="/leaderboard" class="filters">
         <label for="filter-category">Category</label>

@@ -7,18 +7,30 @@ import { StatusLabel } from '../components.tsx'
  * each with that page's own fix, then the sample itself and where each page was found. Nothing on a one-page scan.
  */
 
-const SOURCES: Record<string, string> = { home: 'the homepage', sitemap: 'the sitemap', llms: 'llms.txt', link: 'a homepage link' }
+const SOURCES: Record<string, string> = {
+  home: 'the homepage',
+  sitemap: 'the sitemap',
+  llms: 'llms.txt',
+  link: 'a homepage link',
+}
 
-type PageCheck = ScanReport['layers'][number]['checks'][number] & { pages: NonNullable<ScanReport['layers'][number]['checks'][number]['pages']> }
+type PageCheck = ScanReport['layers'][number]['checks'][number] & {
+  pages: NonNullable<ScanReport['layers'][number]['checks'][number]['pages']>
+}
 
 function pageChecks(report: ScanReport): PageCheck[] {
-  return report.layers.flatMap((layer) => layer.checks).filter((check): check is PageCheck => (check.pages?.checked ?? 0) > 0)
+  return report.layers
+    .flatMap((layer) => layer.checks)
+    .filter((check): check is PageCheck => (check.pages?.checked ?? 0) > 0)
 }
 
 /** One sentence on the sample: its size, the candidates, what robots.txt kept out, the rendered pages, why it is short. */
 export function sampleSentence(report: ScanReport): string {
   const sample = report.pageSample!
-  const rendered = sample.renderedPages.length > 0 ? ` Rendered (browser) checks ran on ${sample.renderedPages.map(pathOf).join(', ')}.` : ''
+  const rendered =
+    sample.renderedPages.length > 0
+      ? ` Rendered (browser) checks ran on ${sample.renderedPages.map(pathOf).join(', ')}.`
+      : ''
   return `${report.pages!.length} of ${sample.requested} pages sampled from ${sample.candidates} found; ${sample.robotsSkipped} skipped because robots.txt disallows them.${rendered}${sample.note ? ` ${sample.note}.` : ''}`
 }
 
@@ -31,7 +43,8 @@ export function PagesSection({ report }: { report: ScanReport }): JSX.Element {
       {pageChecks(report).map((check) => (
         <div class="page-check">
           <h3>
-            <StatusLabel status={check.status} /> <span safe>{check.name}</span>: <span safe>{`${check.pages.passed} of ${check.pages.checked} pages`}</span>
+            <StatusLabel status={check.status} /> <span safe>{check.name}</span>:{' '}
+            <span safe>{`${check.pages.passed} of ${check.pages.checked} pages`}</span>
           </h3>
           {check.pages.failing.length > 0 ? (
             <ul>
@@ -84,12 +97,22 @@ export function pagesMarkdown(report: ScanReport, text: (value: string | undefin
   if (!report.pages || !report.pageSample) return []
   const lines = [`## Pages (${report.pages.length})`, '', text(sampleSentence(report)), '']
   for (const check of pageChecks(report)) {
-    lines.push(`### ${text(check.name)} (\`${check.id}\`): ${check.pages.passed} of ${check.pages.checked} pages, ${check.status}`, '')
+    lines.push(
+      `### ${text(check.name)} (\`${check.id}\`): ${check.pages.passed} of ${check.pages.checked} pages, ${check.status}`,
+      '',
+    )
     for (const page of check.pages.failing) {
-      lines.push(`- ${text(pathOf(page.url))} (${page.status}): ${text(page.details)}${page.recommendation ? ` Fix: ${text(page.recommendation)}` : ''}`)
+      lines.push(
+        `- ${text(pathOf(page.url))} (${page.status}): ${text(page.details)}${page.recommendation ? ` Fix: ${text(page.recommendation)}` : ''}`,
+      )
     }
     if (check.pages.failing.length > 0) lines.push('')
   }
-  lines.push('| Page | Found in | HTTP |', '| --- | --- | ---: |', ...report.pages.map((page) => `| ${text(page.url)} | ${page.source} | ${page.httpStatus ?? ''} |`), '')
+  lines.push(
+    '| Page | Found in | HTTP |',
+    '| --- | --- | ---: |',
+    ...report.pages.map((page) => `| ${text(page.url)} | ${page.source} | ${page.httpStatus ?? ''} |`),
+    '',
+  )
   return lines
 }

@@ -1,10 +1,28 @@
 import { SERVICE_NAME } from '../../../core/version.ts'
-import { buildReportModel, formatGain, type Recipe, requiredCheckFails, type ReportCheck, type ReportFix, type ReportLayer } from '../../../core/report/index.ts'
+import {
+  buildReportModel,
+  formatGain,
+  type Recipe,
+  requiredCheckFails,
+  type ReportCheck,
+  type ReportFix,
+  type ReportLayer,
+} from '../../../core/report/index.ts'
 import type { CompetitorSet } from '../../scan/competitors.ts'
 import { reportPath } from '../../scan/shapes.ts'
 import { isMcpKind, mcpReportPath } from '../../scan/target.ts'
 import { EPHEMERAL_RETENTION_MS } from '../../scan/repository.ts'
-import { ago, categoryName, CodeBlock, day, Gauge, isWebUrl, KIND_NAMES, Sparkline, StatusLabel } from '../components.tsx'
+import {
+  ago,
+  categoryName,
+  CodeBlock,
+  day,
+  Gauge,
+  isWebUrl,
+  KIND_NAMES,
+  Sparkline,
+  StatusLabel,
+} from '../components.tsx'
 import { Layout, RescanForm, type RescanTarget, ScanForm } from '../layout.tsx'
 import { PagesSection } from './report-pages.tsx'
 import type { RecheckOutcome } from '../model.ts'
@@ -25,7 +43,6 @@ export interface ReportPage {
   /** The domain's newest agent journeys. */
   runs: { id: string; title: string; status: string; outcome: string | undefined }[]
 }
-
 
 export function reportShareTitle(view: ReportView): string {
   return `${view.label} scores ${view.report.score}/100 (${view.report.grade}) for AI-agent readiness`
@@ -59,10 +76,18 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
     review: {
       '@type': 'Review',
       author: { '@type': 'Organization', name: SERVICE_NAME, url: baseUrl },
-      reviewRating: { '@type': 'Rating', ratingValue: report.score, bestRating: 100, worstRating: 0, ratingExplanation: `Grade ${report.grade}` },
+      reviewRating: {
+        '@type': 'Rating',
+        ratingValue: report.score,
+        bestRating: 100,
+        worstRating: 0,
+        ratingExplanation: `Grade ${report.grade}`,
+      },
     },
   }
-  const rechecked = recheck ? new Set(recheck.results.map((result) => `${result.id}\u0000${result.mcpUrl ?? ''}`)) : new Set<string>()
+  const rechecked = recheck
+    ? new Set(recheck.results.map((result) => `${result.id}\u0000${result.mcpUrl ?? ''}`))
+    : new Set<string>()
   const card = (check: ReportCheck, fix?: ReportFix) => (
     <CheckCard
       check={check}
@@ -94,7 +119,10 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
             {label}
           </h1>
           <p class="grade">
-            Grade <strong class="grade-letter" safe>{report.grade}</strong>
+            Grade{' '}
+            <strong class="grade-letter" safe>
+              {report.grade}
+            </strong>
             <span class="score-text">{` · ${report.score} / 100`}</span>
           </p>
           <p class="verdict" id="report-verdict" safe>
@@ -120,8 +148,8 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
           {recheck && !recheck.storedScanUpdated ? (
             <div class="notice" role="status">
               <p>
-                <strong>Not saved:</strong> these numbers include a re-check that changes nothing stored. The report, the leaderboard and the badge
-                keep the scanned result. Scan again to publish the new result.
+                <strong>Not saved:</strong> these numbers include a re-check that changes nothing stored. The report,
+                the leaderboard and the badge keep the scanned result. Scan again to publish the new result.
               </p>
               <RescanForm target={target} label="Scan again to publish" />
             </div>
@@ -172,7 +200,10 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
           <summary>
             <h2>{`Extras not met (${extras.length})`}</h2>
           </summary>
-          <p class="muted">Bonus, emerging and beta checks: meeting one can raise the score or show what is coming; not meeting one never lowers it.</p>
+          <p class="muted">
+            Bonus, emerging and beta checks: meeting one can raise the score or show what is coming; not meeting one
+            never lowers it.
+          </p>
           {extras.map((check) => card(check))}
         </details>
       ) : (
@@ -223,7 +254,9 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
                   <a href={`/journeys/${encodeURIComponent(run.id)}`} safe>
                     {run.title}
                   </a>{' '}
-                  <span class="muted" safe>{run.outcome ? `${run.status}: ${run.outcome}` : run.status}</span>
+                  <span class="muted" safe>
+                    {run.outcome ? `${run.status}: ${run.outcome}` : run.status}
+                  </span>
                 </li>
               ))}
             </ul>
@@ -231,11 +264,23 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
         </section>
       </div>
       <Competitors set={view.competitors} />
-      {view.row.ephemeral ? '' : <BadgeSnippets domain={report.domain} mcpUrl={isMcpKind(view.row.urlKind) ? view.row.mcpUrl : null} path={path} version={view.row.id} baseUrl={baseUrl} />}
+      {view.row.ephemeral ? (
+        ''
+      ) : (
+        <BadgeSnippets
+          domain={report.domain}
+          mcpUrl={isMcpKind(view.row.urlKind) ? view.row.mcpUrl : null}
+          path={path}
+          version={view.row.id}
+          baseUrl={baseUrl}
+        />
+      )}
       <section aria-labelledby="rescan-title">
         <h2 id="rescan-title">Scan again</h2>
         <p>
-          <span safe>{`A fresh scan of ${label} (${KIND_NAMES[report.urlKind] ?? report.urlKind}), replacing this result. `}</span>
+          <span
+            safe
+          >{`A fresh scan of ${label} (${KIND_NAMES[report.urlKind] ?? report.urlKind}), replacing this result. `}</span>
           <a href="/">Scan something else</a>
         </p>
         <RescanForm target={target} label="Scan again now" />
@@ -245,7 +290,8 @@ export function ReportPage({ view, baseUrl, nonce, recheck, fromCache, now, runs
 }
 
 /** On an MCP report, the query that makes the domain's score and badge routes read this MCP server's own result. */
-const mcpQuery = (view: ReportView) => (isMcpKind(view.row.urlKind) && view.row.mcpUrl ? `&mcp=${encodeURIComponent(view.row.mcpUrl)}` : '')
+const mcpQuery = (view: ReportView) =>
+  isMcpKind(view.row.urlKind) && view.row.mcpUrl ? `&mcp=${encodeURIComponent(view.row.mcpUrl)}` : ''
 
 /** What "Scan again" sends: the stored result's own target (its URL, and the MCP endpoint it measured, pinned). */
 function rescanTarget(view: ReportView): RescanTarget {
@@ -253,7 +299,17 @@ function rescanTarget(view: ReportView): RescanTarget {
 }
 
 /** How old the result is, in words, whether the scan form served it from the cache, and a one-click fresh scan. */
-function Freshness({ scannedAt, now, fromCache, target }: { scannedAt: Date; now: Date; fromCache: boolean; target: RescanTarget }): JSX.Element {
+function Freshness({
+  scannedAt,
+  now,
+  fromCache,
+  target,
+}: {
+  scannedAt: Date
+  now: Date
+  fromCache: boolean
+  target: RescanTarget
+}): JSX.Element {
   const age = ago(scannedAt, now)
   return (
     <div class={fromCache ? 'notice freshness' : 'freshness'} id="freshness" role={fromCache ? 'status' : undefined}>
@@ -293,7 +349,11 @@ function Siblings({ siblings }: { siblings: SiblingReport[] }): JSX.Element {
               {sibling.target}
             </a>
             <span class="muted" safe>
-              {sibling.authRequired ? ' requires authentication' : sibling.score === null ? '' : ` ${sibling.score}/100 (${sibling.grade})`}
+              {sibling.authRequired
+                ? ' requires authentication'
+                : sibling.score === null
+                  ? ''
+                  : ` ${sibling.score}/100 (${sibling.grade})`}
             </span>
           </li>
         ))}
@@ -305,7 +365,8 @@ function Siblings({ siblings }: { siblings: SiblingReport[] }): JSX.Element {
 /** A partial report follows its background analysis (app.js reads the report again) and updates itself. */
 function AnalysisNotice({ status, path }: { status: ReportView['analysisStatus']; path: string }): JSX.Element {
   if (status === 'complete') return ''
-  if (status === 'stuck') return <p class="notice">The background analysis of this scan did not finish; scan again to complete it.</p>
+  if (status === 'stuck')
+    return <p class="notice">The background analysis of this scan did not finish; scan again to complete it.</p>
   return (
     <p class="notice" id="analysis-status" role="status" data-follow-report={path}>
       Rendered checks are still running in the background; this report updates itself when they finish.
@@ -321,7 +382,12 @@ function LayerBar({ layer }: { layer: ReportLayer }): JSX.Element {
         {layer.name}
       </label>
       {layer.applicable ? (
-        <meter id={id} min="0" max={String(layer.maxPoints ?? Math.max(layer.maxScore ?? 0, 1))} value={String(layer.points ?? layer.score ?? 0)}>
+        <meter
+          id={id}
+          min="0"
+          max={String(layer.maxPoints ?? Math.max(layer.maxScore ?? 0, 1))}
+          value={String(layer.points ?? layer.score ?? 0)}
+        >
           {`${layer.percent ?? 0}%`}
         </meter>
       ) : (
@@ -336,7 +402,14 @@ function LayerBar({ layer }: { layer: ReportLayer }): JSX.Element {
   )
 }
 
-const STATUS_CLASS: Record<string, string> = { pass: 'pass', fail: 'fail', warning: 'warning', error: 'error', pending: 'pending', na: 'na' }
+const STATUS_CLASS: Record<string, string> = {
+  pass: 'pass',
+  fail: 'fail',
+  warning: 'warning',
+  error: 'error',
+  pending: 'pending',
+  na: 'na',
+}
 
 /**
  * One check, wherever it is listed. A top fix is shown open with its gain and copy-ready remedy; every other check
@@ -368,19 +441,33 @@ function CheckCard({
       <StatusLabel status={check.status} extra={extra} />
       {check.blocksAgents ? <span class="tag tag-blocking">Blocks agents</span> : ''}
       {requiredCheckFails(check) ? <span class="tag tag-required">Required</span> : ''}
-      {measured && !(extra && check.score === 0) ? <span class="points">{`${check.score} / ${check.maxScore}`}</span> : ''}
-      {fix ? <span class="gain">{`+${formatGain(fix.gain)} points`}</span> : check.gain > 0 ? <span class="gain-minor">{`+${formatGain(check.gain)}`}</span> : ''}
+      {measured && !(extra && check.score === 0) ? (
+        <span class="points">{`${check.score} / ${check.maxScore}`}</span>
+      ) : (
+        ''
+      )}
+      {fix ? (
+        <span class="gain">{`+${formatGain(fix.gain)} points`}</span>
+      ) : check.gain > 0 ? (
+        <span class="gain-minor">{`+${formatGain(check.gain)}`}</span>
+      ) : (
+        ''
+      )}
     </>
   )
   const body = (
     <>
       {recheck ? (
         <div class="notice recheck-notice" role="status">
-        <p>
-          {`Re-checked just now: ${STATUS_WORDS[check.status] ?? check.status}. `}
-          {recheck.storedScanUpdated ? 'The stored report is updated.' : <strong>Not saved: scan again to publish.</strong>}
-        </p>
-        {recheck.storedScanUpdated ? '' : <RescanForm target={target} label="Scan again to publish" />}
+          <p>
+            {`Re-checked just now: ${STATUS_WORDS[check.status] ?? check.status}. `}
+            {recheck.storedScanUpdated ? (
+              'The stored report is updated.'
+            ) : (
+              <strong>Not saved: scan again to publish.</strong>
+            )}
+          </p>
+          {recheck.storedScanUpdated ? '' : <RescanForm target={target} label="Scan again to publish" />}
         </div>
       ) : (
         ''
@@ -392,7 +479,13 @@ function CheckCard({
       ) : (
         ''
       )}
-      {check.details ? <p class="details" safe>{check.details}</p> : ''}
+      {check.details ? (
+        <p class="details" safe>
+          {check.details}
+        </p>
+      ) : (
+        ''
+      )}
       {check.recommendation ? (
         <p>
           <strong>Fix:</strong> <span safe>{check.recommendation}</span>
@@ -400,7 +493,11 @@ function CheckCard({
       ) : (
         ''
       )}
-      {fix?.remedy ? <CodeBlock id={`${check.anchor}-snippet`} label={fix.remedy.snippet.label} code={fix.remedy.snippet.code} /> : ''}
+      {fix?.remedy ? (
+        <CodeBlock id={`${check.anchor}-snippet`} label={fix.remedy.snippet.label} code={fix.remedy.snippet.code} />
+      ) : (
+        ''
+      )}
       <footer>
         {fix?.remedy && fix.remedy.recipes.length > 0 ? <Recipes recipes={fix.remedy.recipes} id={check.anchor} /> : ''}
         {isWebUrl(check.specUrl) ? (
@@ -430,7 +527,12 @@ function CheckCard({
   // An extra that is not met is no failure: its card is drawn in the neutral colour too.
   const notMet = extra && (check.status === 'fail' || check.status === 'warning')
   return (
-    <article class={`check check-${notMet ? 'extra' : (STATUS_CLASS[check.status] ?? 'error')}`} id={check.anchor} data-check-id={check.id} aria-labelledby={titleId}>
+    <article
+      class={`check check-${notMet ? 'extra' : (STATUS_CLASS[check.status] ?? 'error')}`}
+      id={check.anchor}
+      data-check-id={check.id}
+      aria-labelledby={titleId}
+    >
       {open ? (
         <>
           <header>{head}</header>
@@ -448,7 +550,13 @@ function CheckCard({
   )
 }
 
-const STATUS_WORDS: Record<string, string> = { pass: 'it passes', fail: 'it still fails', warning: 'it warns', error: 'it could not be measured', na: 'it does not apply' }
+const STATUS_WORDS: Record<string, string> = {
+  pass: 'it passes',
+  fail: 'it still fails',
+  warning: 'it warns',
+  error: 'it could not be measured',
+  na: 'it does not apply',
+}
 
 /** The per-server recipes, folded: the summary sits on the card's footer line, the recipes open below it. */
 function Recipes({ recipes, id }: { recipes: Recipe[]; id: string }): JSX.Element {
@@ -502,7 +610,19 @@ function Competitors({ set }: { set: CompetitorSet | null }): JSX.Element {
 }
 
 /** `version` (the scan's id) makes the page's own image a new URL after each scan, so no cached badge lags the report. */
-function BadgeSnippets({ domain, mcpUrl, path, version, baseUrl }: { domain: string; mcpUrl: string | null; path: string; version: number; baseUrl: string }): JSX.Element {
+function BadgeSnippets({
+  domain,
+  mcpUrl,
+  path,
+  version,
+  baseUrl,
+}: {
+  domain: string
+  mcpUrl: string | null
+  path: string
+  version: number
+  baseUrl: string
+}): JSX.Element {
   // An MCP server's badge is its own report's, not the domain's newest scan.
   const source = `/api/badge/${encodeURIComponent(domain)}${mcpUrl ? `?mcp=${encodeURIComponent(mcpUrl)}` : ''}`
   const badge = `${baseUrl}${source}`
@@ -515,7 +635,11 @@ function BadgeSnippets({ domain, mcpUrl, path, version, baseUrl }: { domain: str
         <h2>Badge for your site</h2>
       </summary>
       <p>
-        <img src={`${source}${mcpUrl ? '&' : '?'}scan=${version}`} alt={`Agent readiness badge of ${domain}`} height="20" />
+        <img
+          src={`${source}${mcpUrl ? '&' : '?'}scan=${version}`}
+          alt={`Agent readiness badge of ${domain}`}
+          height="20"
+        />
       </p>
       <CodeBlock id="badge-markdown" label="Markdown" code={markdown} />
       <CodeBlock id="badge-html" label="HTML" code={html} />
@@ -524,7 +648,19 @@ function BadgeSnippets({ domain, mcpUrl, path, version, baseUrl }: { domain: str
 }
 
 /** A target nobody has scanned: 404, with the button that scans exactly it. */
-export function NotScannedPage({ target, path, scan, baseUrl, nonce }: { target: string; path: string; scan: RescanTarget; baseUrl: string; nonce: string }): JSX.Element {
+export function NotScannedPage({
+  target,
+  path,
+  scan,
+  baseUrl,
+  nonce,
+}: {
+  target: string
+  path: string
+  scan: RescanTarget
+  baseUrl: string
+  nonce: string
+}): JSX.Element {
   return (
     <Layout
       meta={{
@@ -539,8 +675,15 @@ export function NotScannedPage({ target, path, scan, baseUrl, nonce }: { target:
       <h1>
         <span safe>{target}</span> has not been scanned yet
       </h1>
-      <p>There is no report for this target. Scanning takes a few seconds and checks discovery, access, usability and payments.</p>
-      {scan.mcpUrl ? <RescanForm target={scan} label="Scan this MCP server" /> : <ScanForm value={target} label="Domain or URL to scan" />}
+      <p>
+        There is no report for this target. Scanning takes a few seconds and checks discovery, access, usability and
+        payments.
+      </p>
+      {scan.mcpUrl ? (
+        <RescanForm target={scan} label="Scan this MCP server" />
+      ) : (
+        <ScanForm value={target} label="Domain or URL to scan" />
+      )}
     </Layout>
   )
 }
@@ -589,17 +732,21 @@ export function AuthRequiredPage({
       <p>
         {'This MCP server answered the scan with "authentication required" (checked '}
         <time datetime={checkedAt.toISOString()}>{day(checkedAt)}</time>
-        {'). The public scanner sends no credentials and never takes any, so it cannot see what an agent holding a token sees: there is no public score, grade or leaderboard entry for this server.'}
+        {
+          '). The public scanner sends no credentials and never takes any, so it cannot see what an agent holding a token sees: there is no public score, grade or leaderboard entry for this server.'
+        }
       </p>
       <Siblings siblings={siblings} />
       <h2>Scan it with your token</h2>
       <p>
-        The command-line scanner sends a header you give it to this server's origin only (never to another host, never into logs or the report).{' '}
-        <code>--header-env</code> reads the whole <code>Name: value</code> line from an environment variable, so the token stays out of process lists:
+        The command-line scanner sends a header you give it to this server's origin only (never to another host, never
+        into logs or the report). <code>--header-env</code> reads the whole <code>Name: value</code> line from an
+        environment variable, so the token stays out of process lists:
       </p>
       <CodeBlock id="auth-cli" label="Command line" code={cli} />
       <p>
-        In GitHub Actions, the same option goes in the action's <code>args</code> input and the token comes from a repository secret:
+        In GitHub Actions, the same option goes in the action's <code>args</code> input and the token comes from a
+        repository secret:
       </p>
       <CodeBlock id="auth-action" label="GitHub Actions step" code={action} />
       <p>Made the server public, or changed what it asks for? Scan it again:</p>

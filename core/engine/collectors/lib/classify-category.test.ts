@@ -18,7 +18,8 @@ describe('classifyCategory', () => {
       'payments-fintech',
       signals({
         title: 'Stripe | Financial Infrastructure to Grow Your Revenue',
-        description: 'Stripe is a financial services platform that helps businesses accept payments and manage billing.',
+        description:
+          'Stripe is a financial services platform that helps businesses accept payments and manage billing.',
       }),
     ],
     ['online shop by title', 'ecommerce-retail', signals({ title: 'Acme Online Store - Free Shipping on Anvils' })],
@@ -27,14 +28,22 @@ describe('classifyCategory', () => {
     [
       'news site by description and headings',
       'media-publishing',
-      signals({ title: 'The Daily Planet', description: 'Breaking news, politics and opinion.', headings: 'Latest news\nHeadlines' }),
+      signals({
+        title: 'The Daily Planet',
+        description: 'Breaking news, politics and opinion.',
+        headings: 'Latest news\nHeadlines',
+      }),
     ],
     [
       'developer tool by title and headings',
       'developer-tools',
       signals({ title: 'Forge - The developer platform', headings: 'Ship with our CLI and SDKs\nOpen source' }),
     ],
-    ['AI lab', 'ai-ml', signals({ title: 'Acme AI', description: 'Large language models and generative AI for everyone.' })],
+    [
+      'AI lab',
+      'ai-ml',
+      signals({ title: 'Acme AI', description: 'Large language models and generative AI for everyone.' }),
+    ],
     ['university', 'education', signals({ title: 'Springfield University', jsonLdTypes: ['CollegeOrUniversity'] })],
     ['clinic', 'health-wellness', signals({ description: 'Book a doctor at our telehealth clinic.' })],
     ['job board', 'jobs-hr', signals({ title: 'RemoteWork - Remote jobs from top employers' })],
@@ -43,7 +52,11 @@ describe('classifyCategory', () => {
     ['security', 'security-identity', signals({ description: 'Zero trust access management and single sign-on.' })],
     ['hosting', 'cloud-infrastructure', signals({ title: 'Fast web hosting and a global CDN' })],
     ['marketing', 'marketing-analytics', signals({ title: 'Email marketing and analytics for growing brands' })],
-    ['productivity', 'saas-productivity', signals({ title: 'Project management for teams', jsonLdTypes: ['SoftwareApplication'] })],
+    [
+      'productivity',
+      'saas-productivity',
+      signals({ title: 'Project management for teams', jsonLdTypes: ['SoftwareApplication'] }),
+    ],
   ] as const)('%s -> %s', (_name, expected, input) => {
     const decision = classifyCategory(input)
     expect(decision.category).toBe(expected)
@@ -52,7 +65,11 @@ describe('classifyCategory', () => {
 
   test.each([
     ['an empty page', signals({}), 'no category keywords'],
-    ['a generic title', signals({ title: 'Acme - Welcome', bodyText: 'Hello there. Contact us.' }), 'no category keywords'],
+    [
+      'a generic title',
+      signals({ title: 'Acme - Welcome', bodyText: 'Hello there. Contact us.' }),
+      'no category keywords',
+    ],
     ['one weak keyword', signals({ headings: 'Our blog' }), 'no category is clear'],
     ['a tie between two categories', signals({ title: 'Hotels and clinics' }), 'ambiguous'],
   ] as const)('%s -> null', (_name, input, basis) => {
@@ -86,7 +103,9 @@ describe('classifyCategory', () => {
   })
 
   test('the basis names the strongest signals', () => {
-    const decision = classifyCategory(signals({ title: 'Acme Hotel', jsonLdTypes: ['Hotel'], bodyText: 'travel travel' }))
+    const decision = classifyCategory(
+      signals({ title: 'Acme Hotel', jsonLdTypes: ['Hotel'], bodyText: 'travel travel' }),
+    )
     expect(decision.basis).toContain('title "hotel"')
     expect(decision.basis).toContain('JSON-LD @type Hotel')
     expect(decision.basis).toContain('body text')

@@ -71,7 +71,10 @@ const COMPILED: CompiledCategory[] = CATEGORIES.map((category) => ({
  */
 export function classifyCategory(signals: CategorySignals): CategoryDecision {
   const texts = Object.fromEntries(
-    (Object.keys(FIELDS) as TextField[]).map((field) => [field, signals[field].slice(0, MAX_FIELD_CHARS).toLowerCase()]),
+    (Object.keys(FIELDS) as TextField[]).map((field) => [
+      field,
+      signals[field].slice(0, MAX_FIELD_CHARS).toLowerCase(),
+    ]),
   ) as Record<TextField, string>
   const declaredTypes = new Set(signals.jsonLdTypes)
 
@@ -79,7 +82,10 @@ export function classifyCategory(signals: CategorySignals): CategoryDecision {
     const found: Signal[] = []
     let body = 0
     for (const { term, weight, pattern } of category.keywords) {
-      for (const [field, { multiplier, maxHits, label }] of Object.entries(FIELDS) as [TextField, (typeof FIELDS)[TextField]][]) {
+      for (const [field, { multiplier, maxHits, label }] of Object.entries(FIELDS) as [
+        TextField,
+        (typeof FIELDS)[TextField],
+      ][]) {
         const hits = countMatches(pattern, texts[field], maxHits)
         if (hits === 0) continue
         const points = hits * weight * multiplier
@@ -98,7 +104,10 @@ export function classifyCategory(signals: CategorySignals): CategoryDecision {
   const [best, runnerUp] = scored as [(typeof scored)[number], (typeof scored)[number]]
   if (best.total === 0) return { category: null, basis: 'no category keywords or schema.org types on the page' }
   if (best.total < CATEGORY_THRESHOLD) {
-    return { category: null, basis: `no category is clear: the strongest, ${best.slug}, scored ${format(best.total)} (needs ${CATEGORY_THRESHOLD})` }
+    return {
+      category: null,
+      basis: `no category is clear: the strongest, ${best.slug}, scored ${format(best.total)} (needs ${CATEGORY_THRESHOLD})`,
+    }
   }
   if (runnerUp.total === best.total) {
     return { category: null, basis: `ambiguous: ${best.slug} and ${runnerUp.slug} both scored ${format(best.total)}` }

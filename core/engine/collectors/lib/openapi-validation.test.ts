@@ -4,7 +4,18 @@ import { openapiSchemaErrors } from './openapi-validation.ts'
 const minimal31 = {
   openapi: '3.1.0',
   info: { title: 'Widgets', version: '1.0.0' },
-  paths: { '/widgets': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } } } } } } },
+  paths: {
+    '/widgets': {
+      get: {
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } },
+          },
+        },
+      },
+    },
+  },
   components: { schemas: { Widget: { type: 'object', properties: { id: { type: 'string' } } } } },
 }
 
@@ -18,7 +29,11 @@ describe('openapiSchemaErrors', () => {
   test('schema violations are reported with their location', () => {
     const errors = openapiSchemaErrors({ ...minimal31, info: { title: 'Widgets' } })
     expect(errors.join('\n')).toContain('/info')
-    const badOperation = openapiSchemaErrors({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/x': { get: { responses: 'nope' } } } })
+    const badOperation = openapiSchemaErrors({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: { '/x': { get: { responses: 'nope' } } },
+    })
     expect(badOperation.length).toBeGreaterThan(0)
   })
 

@@ -85,6 +85,13 @@ export function openapiSchemaErrors(document: Record<string, unknown>): string[]
   const validate = validatorFor(version)
   const errors = validate(document)
     ? []
-    : (validate.errors ?? []).slice(0, 10).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`)
-  return [...errors, ...danglingRefs(document).slice(0, 10).map((ref) => `$ref ${ref} does not resolve`)]
+    : (validate.errors ?? [])
+        .slice(0, 10)
+        .map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`)
+  return [
+    ...errors,
+    ...danglingRefs(document)
+      .slice(0, 10)
+      .map((ref) => `$ref ${ref} does not resolve`),
+  ]
 }
