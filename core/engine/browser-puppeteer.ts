@@ -88,22 +88,30 @@ const WEBMCP_RECORDER = `(() => {
  * timer (seen pending, and its request awaited for a window after it fired). The timers are read through the
  * page's main thread, so a script still executing (a bundle about to request its next chunk) holds the settle back
  * until it yields. A page that keeps short timers running for ever (an animation, a poll without network) settles
- * by networkidle0's rule: 500 ms after load without a request.
+ * by networkidle0's rule, 500 ms without a request, once its timers have fired a few times with no request between
+ * (CLOCKWORK_FIRINGS); a single pending timer is always waited for.
  */
-const QUIET_MS = 100
+const QUIET_MS = 200
 const IDLE_MS = 500
 /** A timer due within this horizon may still start a request that the render should see. */
 const SHORT_TIMER_MS = 1_000
 const SETTLE_POLL_MS = 25
 
-/** Counts the page's pending short timers (see QUIET_MS), so the settle can tell a quiet page from one about to act. */
+/**
+ * Counts the page's pending short timers and notes when the last one fired (on the page's own clock), so the settle
+ * can tell a quiet page from one about to act, and can wait a quiet window from the moment a timer fired however
+ * late its poll comes (see QUIET_MS).
+ */
 const TIMER_TRACKER = `(() => {
   const pending = new Set();
+  let firedAt = -1e9, fired = 0;
   const schedule = window.setTimeout, cancel = window.clearTimeout;
-  Object.defineProperty(window, '__agentReadinessPendingTimers', { value: () => pending.size });
+  Object.defineProperty(window, '__agentReadinessTimers', {
+    value: () => ({ pending: pending.size, sinceFired: performance.now() - firedAt, fired }),
+  });
   window.setTimeout = function (handler, delay, ...args) {
     if (typeof handler !== 'function' || !(Number(delay || 0) <= ${SHORT_TIMER_MS})) return schedule.call(this, handler, delay, ...args);
-    const id = schedule.call(this, function () { pending.delete(id); return handler.apply(this, args); }, delay);
+    const id = schedule.call(this, function () { pending.delete(id); firedAt = performance.now(); fired++; return handler.apply(this, args); }, delay);
     pending.add(id);
     return id;
   };
@@ -311,30 +319,47 @@ function trackTraffic(page: Page): Traffic {
   return traffic
 }
 
+/**
+ * Short timers that fire this many times with no request between them are the page's own clockwork (an animation, a
+ * poll without network), not a request about to start: IDLE_MS after the last request, such a page has settled.
+ */
+const CLOCKWORK_FIRINGS = 3
+
+interface TimerState {
+  pending: number
+  sinceFired: number
+  fired: number
+}
+
 /** Waits until the loaded page has settled (see QUIET_MS); past the deadline the render fails, as a navigation would. */
 async function settle(page: Page, traffic: Traffic, deadline: number, timeoutMs: number): Promise<void> {
-  // Both windows count from the load event at the earliest: a timer that the load event set is seen pending.
+  // The windows count from the load event at the earliest: a timer that the load event set is seen pending.
   const loadedAt = performance.now()
-  let timerSeenAt = loadedAt
+  let lastChangeSeen = traffic.lastChange
+  let firedAtLastRequest: number | null = null
   for (;;) {
     if (performance.now() > deadline) throw new Error(`the page did not settle within ${timeoutMs} ms`)
     const requestsSeenAt = Math.max(traffic.lastChange, loadedAt)
-    const idle = traffic.inFlight.size === 0
-    if (idle && performance.now() - requestsSeenAt >= IDLE_MS) return
-    // A pending timer counts as activity: the request it may start is awaited for a quiet window after it fired.
-    if (idle && performance.now() - Math.max(requestsSeenAt, timerSeenAt) >= QUIET_MS) {
+    if (traffic.inFlight.size === 0 && performance.now() - requestsSeenAt >= QUIET_MS) {
       const changeBefore = traffic.lastChange
       // Answered only once the main thread is free: a script still running is waited for. A page navigating meanwhile
       // has no answer to give: it is not settled yet.
       const timers = await page
-        .evaluate(
-          () =>
-            (window as unknown as { __agentReadinessPendingTimers?: () => number }).__agentReadinessPendingTimers?.() ??
-            0,
-        )
-        .catch(() => 1)
-      if (timers > 0) timerSeenAt = performance.now()
-      else if (traffic.inFlight.size === 0 && traffic.lastChange === changeBefore) return
+        .evaluate(() => (window as unknown as { __agentReadinessTimers?: () => TimerState }).__agentReadinessTimers?.())
+        .then((state) => state ?? { pending: 0, sinceFired: 1e9, fired: 0 })
+        .catch(() => null)
+      const unchanged = traffic.inFlight.size === 0 && traffic.lastChange === changeBefore
+      if (timers && unchanged) {
+        if (firedAtLastRequest === null || changeBefore !== lastChangeSeen) {
+          firedAtLastRequest = timers.fired
+          lastChangeSeen = changeBefore
+        }
+        // No timer pending, and a window has passed since the last one fired (on the page's clock, however late this
+        // poll came): nothing is about to start a request.
+        if (timers.pending === 0 && timers.sinceFired >= QUIET_MS) return
+        const clockwork = timers.fired - firedAtLastRequest >= CLOCKWORK_FIRINGS
+        if (clockwork && performance.now() - requestsSeenAt >= IDLE_MS) return
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))
   }

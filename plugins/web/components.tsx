@@ -138,7 +138,7 @@ export function CodeBlock({ id, label, code }: { id: string; label: string; code
           Copy
         </button>
       </figcaption>
-      <pre tabindex="0" role="region" aria-labelledby={`${id}-label`}>
+      <pre tabindex="0" role="group" aria-labelledby={`${id}-label`}>
         <code id={id} safe>
           {code}
         </code>
