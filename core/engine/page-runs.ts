@@ -60,7 +60,8 @@ export class PageRuns {
         outcome: await Promise.race([runCheck(check, this.collectionFor(url), this.runner), window]),
       })),
     )
-    return combinePageOutcomes([{ url: homeUrl, outcome: home }, ...others])
+    const combined = combinePageOutcomes([{ url: homeUrl, outcome: home }, ...others])
+    return check.meta.stopsAgents ? { ...combined, outcome: blockFollowsHomepage(combined.outcome, home) } : combined
   }
 
   /** One window for the whole scan, opened when the first check is judged over the pages. */
@@ -88,4 +89,15 @@ export class PageRuns {
     }
     return collection
   }
+}
+
+/**
+ * A check whose fail stops agents (an empty shell for a homepage) blocks on what the homepage does, not on the share:
+ * agents that cannot read the homepage are stopped however good the inner pages are, and thin inner pages behind a
+ * readable homepage cost their share of the points without turning into a block (at worst a warning).
+ */
+export function blockFollowsHomepage(outcome: Outcome, home: Outcome): Outcome {
+  if (home.status === 'fail')
+    return { ...outcome, status: 'fail', recommendation: home.recommendation ?? outcome.recommendation }
+  return outcome.status === 'fail' ? { ...outcome, status: 'warning' } : outcome
 }
