@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { bootstrapInterval, mean, median, pearson, percentile, ranks, seededRandom, spearman } from './stats.ts'
+import { mulberry32 } from '../tests/support/random.ts'
+import { bootstrapInterval, mean, median, pearson, percentile, ranks, spearman } from './stats.ts'
 
 describe('bench statistics', () => {
   test('percentile and median take the nearest rank at or below', () => {
@@ -25,13 +26,13 @@ describe('bench statistics', () => {
   })
 
   test('the seeded generator repeats itself per seed and stays in [0, 1)', () => {
-    const a = seededRandom(27)
-    const b = seededRandom(27)
+    const a = mulberry32(27)
+    const b = mulberry32(27)
     const drawn = Array.from({ length: 1000 }, () => a())
     expect(Array.from({ length: 1000 }, () => b())).toEqual(drawn)
     expect(Math.min(...drawn)).toBeGreaterThanOrEqual(0)
     expect(Math.max(...drawn)).toBeLessThan(1)
-    expect(seededRandom(28)()).not.toBe(drawn[0])
+    expect(mulberry32(28)()).not.toBe(drawn[0])
   })
 
   test('bootstrap interval: [1, 1] for a strictly monotone sample, the same interval for the same seed, around ρ otherwise', () => {

@@ -1,3 +1,5 @@
+import { mulberry32 } from '../tests/support/random.ts'
+
 /** The value at percentile `p` (0-100) of numbers sorted ascending: the nearest rank at or below, as every bench reports it. */
 export const percentile = (sorted: readonly number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -46,18 +48,6 @@ export function pearson(xs: readonly number[], ys: readonly number[]): number {
 /** Spearman's rank correlation ρ: Pearson's over the ranks, ties averaged. */
 export const spearman = (xs: readonly number[], ys: readonly number[]): number => pearson(ranks(xs), ranks(ys))
 
-/** mulberry32: a small seeded generator of uniform numbers in [0, 1), so that a bench's resampling is reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 export interface BootstrapInterval {
   low: number
   high: number
@@ -76,7 +66,7 @@ export function bootstrapInterval(
   options: { resamples?: number; level?: number; seed?: number } = {},
 ): BootstrapInterval {
   const { resamples = 2000, level = 0.95, seed = 1 } = options
-  const random = seededRandom(seed)
+  const random = mulberry32(seed)
   const values: number[] = []
   for (let draw = 0; draw < resamples; draw++) {
     const picks = Array.from(xs, () => Math.floor(random() * xs.length))

@@ -10,17 +10,7 @@ import type { ScanRepository } from '../../plugins/scan/repository.ts'
 import { isolatedTestApp, request } from '../helpers.ts'
 import { checkResult, discoveryLayer, scanReport } from './scan-report.ts'
 
-/** Deterministic pseudo-random numbers in [0, 1): the property and fuzz tests replay identically. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export { mulberry32 } from './random.ts'
 
 type CheckSeed = [id: string, status: CheckStatus, overrides?: Partial<CheckResult>]
 type Seed = Partial<Omit<ScanReport, 'layers'>> & Pick<ScanReport, 'domain' | 'score'> & { checks?: CheckSeed[] }
