@@ -8,7 +8,7 @@
  *   bun bench/cli.ts [--runs 9] [--sites poor,excellent]
  *
  * Ours runs twice: as installed (dist/cli.js with its bytecode, rebuilt first so that it is the current source) and
- * from source (`bun core/cli.ts`, what bytecode saves). It scans the site as the fixture world serves it (its
+ * from source (`bun app/cli/main.ts`, what bytecode saves). It scans the site as the fixture world serves it (its
  * public host through SCANNER_RESOLVE, every check doing its real work); the Observatory is given
  * `127.0.0.1:<port>`, the same server. The Observatory's postinstall downloads the HSTS preload list; without
  * network the bench writes an empty one, which only makes its scan faster.
@@ -16,7 +16,7 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { buildCli } from '../core/cli/build.ts'
+import { buildCli } from '../app/cli/build.ts'
 import { type SiteName, startFixtureSite } from '../tests/fixtures/sites/server.ts'
 import { median } from './stats.ts'
 
@@ -59,7 +59,7 @@ for (const name of values.sites.split(',') as SiteName[]) {
     const oursEnv = { SCANNER_RESOLVE: site.resolveRule, SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent' }
     const commands = {
       installed: { command: [process.execPath, cli, ...scanArgs], env: oursEnv },
-      source: { command: [process.execPath, 'core/cli.ts', ...scanArgs], env: oursEnv },
+      source: { command: [process.execPath, 'app/cli/main.ts', ...scanArgs], env: oursEnv },
       observatory: { command: ['node', observatory, `127.0.0.1:${site.port}`], env: {} },
     }
     const times = { installed: [] as number[], source: [] as number[], observatory: [] as number[] }

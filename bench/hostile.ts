@@ -54,9 +54,9 @@ async function child(
   phase: 'static' | 'all',
 ): Promise<ChildResult> {
   const { loadConfig } = await import('../core/config.ts')
-  const { createEngineDeps } = await import('../core/engine-deps.ts')
+  const { createEngine } = await import('../app/engine.ts')
   const { scan } = await import('../core/engine/scan.ts')
-  const engine = createEngineDeps(
+  const engine = createEngine(
     loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolve }),
     phase === 'all' ? {} : { browser: null },
   )

@@ -12,9 +12,9 @@
  */
 import { parseArgs } from 'node:util'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
-import { createApp } from '../core/app.ts'
+import { createApp } from '../app/app.ts'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import deterministic from '../journeys/agents/deterministic.ts'
 import { intentPrompt, type IntentDefinition } from '../journeys/types.ts'
 import { INTENTS } from '../journeys/intents/index.ts'
@@ -101,7 +101,7 @@ if (values['latency-only']) {
   process.exit(0)
 }
 
-const deps = createEngineDeps(
+const deps = createEngine(
   loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolveRules(sites) }),
   { browser: null },
 )

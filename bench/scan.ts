@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan } from '../core/engine/scan.ts'
 import { startFixtureSite } from '../tests/fixtures/sites/server.ts'
 import { percentile } from './stats.ts'
@@ -41,7 +41,7 @@ const proxy = Bun.serve({
   },
 })
 
-const engine = createEngineDeps(
+const engine = createEngine(
   loadConfig({
     SCANNER_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'silent',

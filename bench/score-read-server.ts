@@ -4,9 +4,9 @@
  * from a minimal Elysia route. Prints `READY <port>` once it listens.
  */
 import { Elysia } from 'elysia'
-import { createApp } from '../core/app.ts'
+import { createApp } from '../app/app.ts'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan } from '../core/engine/scan.ts'
 import { startFixtureSite } from '../tests/fixtures/sites/server.ts'
 
@@ -28,11 +28,11 @@ if (mode === 'bare') {
     SCANNER_ALLOW_PRIVATE: 'true',
     SCANNER_RESOLVE: site.resolveRule,
   })
-  const report = await scan(site.host, createEngineDeps(config, { browser: null }))
+  const report = await scan(site.host, createEngine(config, { browser: null }))
   await site.stop()
-  const { app, deps, start } = await createApp(config, { browser: null })
+  const { app, pieces, start } = await createApp(config, { browser: null })
   await start()
-  await deps.scans.insert(report, { ephemeral: false })
+  await pieces.scans.insert(report, { ephemeral: false })
   app.listen({ port: 0, hostname: '127.0.0.1' })
   console.log(`READY ${app.server!.port}`)
 }

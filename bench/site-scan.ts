@@ -13,9 +13,9 @@
  */
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { buildCli } from '../core/cli/build.ts'
+import { buildCli } from '../app/cli/build.ts'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan } from '../core/engine/scan.ts'
 import { startMultipageSite } from '../tests/fixtures/sites/multipage/site.ts'
 import { median } from './stats.ts'
@@ -32,7 +32,7 @@ const root = join(import.meta.dir, '..')
 
 // A child: one static scan with `--child <pages>`, its figures as one JSON line.
 if (values.child !== undefined) {
-  const engine = createEngineDeps(
+  const engine = createEngine(
     loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: values.resolve! }),
     { browser: null },
   )

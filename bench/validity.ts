@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { ScanError } from '../core/engine/scan-error.ts'
 import { scan } from '../core/engine/scan.ts'
 import type { CheckResult } from '../core/engine/scoring.ts'
@@ -107,7 +107,7 @@ const worldSites: WorldSite[] = [...fixtures, ...Object.values(labelled.sites)]
 
 const resolve = [resolveRules([...fixtures, ...variantSites.values()]), ...labelled.resolveRules].join(',')
 const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolve })
-const deps = createEngineDeps(config, { browser: null })
+const deps = createEngine(config, { browser: null })
 const assistantIds = ASSISTANT_IDENTITIES.map((identity) => identity.id.toLowerCase())
 /** The identities under study: our own agent and each AI assistant. */
 const agents: AgentDefinition[] = availableAgents(config).filter(

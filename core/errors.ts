@@ -1,7 +1,7 @@
 /**
  * The one error registry: every error the API can answer has a code here with its status and a short title.
  * Routes throw `AppError`; the single `onError` mapper (core/request/error-mapping.ts) turns it into the spec's envelope.
- * The engine never throws one: it throws ScanError, which core/scan-errors.ts maps to an AppError at the edge.
+ * The engine never throws one: it throws ScanError, which core/request/scan-error-response.ts maps to an AppError at the edge.
  */
 
 import { z } from 'zod'

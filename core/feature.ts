@@ -9,7 +9,7 @@ export interface BackgroundWork {
 type Names<T> = Extract<keyof T, string>
 
 /**
- * A feature (one plugin folder) as the composition root (core/features.ts) sees it:
+ * A feature (one plugin folder) as the composition root (app/feature-list.ts) sees it:
  * - `needs` names the pieces it is built from, each provided by the kernel (core/kernel.ts) or an earlier feature;
  * - `provide` builds the pieces it offers to later features and to the entry points, named in `provides`;
  * - `routes` builds its Elysia instance, and `background` its background work, from exactly the pieces it needs

@@ -3,7 +3,7 @@ import { contextPlugin } from './context.ts'
 import type { SigningKeys } from './crypto/signing.ts'
 import { type Database, migrate, openDatabase } from './db/index.ts'
 import type { BrowserProvider } from './engine/browser.ts'
-import { createEngineDeps } from './engine-deps.ts'
+import type { Engine } from './engine/engine.ts'
 import type { CheckRegistry } from './engine/registry.ts'
 import type { BackgroundWork } from './feature.ts'
 import type { OutboundClient } from './outbound/client.ts'
@@ -71,14 +71,17 @@ export interface KernelOverrides {
   log?: Logger
   store?: Store
   database?: Database
-  browser?: BrowserProvider | null
   /** Prefix of this app's job queue names, for tests sharing one database. */
   jobNamespace?: string
 }
 
-export async function openKernel(config: Readonly<Config>, overrides: KernelOverrides = {}): Promise<Kernel> {
+/** Opens the kernel around `engine`, which the composition root builds over the checks it registers. */
+export async function openKernel(
+  config: Readonly<Config>,
+  engine: Engine,
+  overrides: KernelOverrides = {},
+): Promise<Kernel> {
   const log = overrides.log ?? createLogger(config)
-  const engine = createEngineDeps(config, overrides)
   const database = overrides.database ?? (await openDatabase(config))
   await migrate(config, database)
   // ioredis reports every reconnection attempt; an outage is logged when it starts, not every few hundred ms.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { createBrowserProvider } from '../core/engine/browser-puppeteer.ts'
 import { recordingSite } from '../tests/support/collector.ts'
 import { type FixtureSite, startFixtureSite } from '../tests/fixtures/sites/server.ts'
@@ -20,7 +20,7 @@ const CHANGING_HOST = 'changing.test'
 
 function deps(env: Record<string, string> = {}) {
   const rules = [excellent.resolveRule, `${CHANGING_HOST}:443:127.0.0.1:${new URL(changing.origin).port}`].join(',')
-  return createEngineDeps(loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: rules, ...env }), {
+  return createEngine(loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: rules, ...env }), {
     browser: null,
   })
 }

@@ -3,7 +3,7 @@
 // llms.txt without a price, empty client-rendered shells of several frameworks, an edge answering an assistant
 // with a bare 403/429/503, and the reference MCP server whose only gaps are warnings.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan, type ScanReport } from '../core/engine/scan.ts'
 import { buildReportModel, requiredCheckFails } from '../core/report/index.ts'
 import { availableAgents } from '../journeys/agents/index.ts'
@@ -131,7 +131,7 @@ const servers: ReturnType<typeof serve>[] = []
 const hosts: Record<string, string> = {}
 const reports = new Map<string, ScanReport>()
 let everything: Awaited<ReturnType<typeof startServerEverything>>
-let engine: ReturnType<typeof createEngineDeps>
+let engine: ReturnType<typeof createEngine>
 
 beforeAll(async () => {
   const rules: string[] = []
@@ -142,7 +142,7 @@ beforeAll(async () => {
     rules.push(`${hosts[name]}:443:127.0.0.1:${server.port}`)
   }
   everything = await startServerEverything('everything.acceptance27.test')
-  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: [...rules, mcpResolveRules([everything])].join(',') }), {
+  engine = createEngine(testConfig({ SCANNER_RESOLVE: [...rules, mcpResolveRules([everything])].join(',') }), {
     browser: null,
   })
   await Promise.all(

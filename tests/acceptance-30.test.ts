@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { type ScanReport, scan } from '../core/engine/scan.ts'
-import type { CliReport } from '../core/cli/report.ts'
+import type { CliReport } from '../app/cli/report.ts'
 import { runCliSource } from './support/cli.ts'
 import { testConfig } from './helpers.ts'
 
@@ -490,7 +490,7 @@ function serve(build: (origin: string) => Site): string {
 }
 
 beforeAll(async () => {
-  const engine = createEngineDeps(testConfig(), { browser: null })
+  const engine = createEngine(testConfig(), { browser: null })
   const jobs: (() => Promise<void>)[] = []
   for (const [name, build] of Object.entries(SITES)) {
     const origin = serve(build)

@@ -88,18 +88,45 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found
 }
 
-/** The one file of the kernel allowed to name the features (plugins/). */
-const COMPOSITION_ROOT = 'core/features.ts'
+/** Non-test and test TypeScript files of a folder: the kernel's rule binds its tests too. */
+function everySource(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file))
+    .map((file) => relative(ROOT, join(ROOT, folder, file)))
+}
 
-test('the kernel names no feature: only the composition root under core/ imports plugins/', () => {
-  const graph = importGraph()
-  const offenders = [...graph]
-    .filter(([file]) => file.startsWith('core/') && file !== COMPOSITION_ROOT)
-    .flatMap(([file, targets]) =>
-      targets.filter((target) => target.startsWith('plugins/')).map((target) => `${file} -> ${target}`),
-    )
+/** What composes the service: the feature list, createApp, the process entry points and the CLI. */
+const COMPOSITION_ROOT = 'app/'
+/** Harnesses that drive the whole service from outside (they may reach anything, and nothing reaches them). */
+const HARNESSES = ['tests/', 'bench/']
+
+/** What the kernel may never import: the features, the checks, the journeys and the composition root. */
+const ABOVE_THE_KERNEL = ['plugins/', 'checks/', 'journeys/', COMPOSITION_ROOT]
+
+test('the kernel knows nothing above it: nothing under core/, tests included, imports plugins/, checks/, journeys/ or app/', () => {
+  const files = everySource('core')
+  const known = new Set(allSources().concat(files))
+  const offenders = files.flatMap((file) =>
+    importsOf(file, known)
+      .filter((target) => ABOVE_THE_KERNEL.some((folder) => target.startsWith(folder)))
+      .map((target) => `${file} -> ${target}`),
+  )
   expect(offenders).toEqual([])
-  expect(graph.get(COMPOSITION_ROOT)!.some((target) => target.startsWith('plugins/'))).toBe(true)
+})
+
+test('one folder composes: only app/ imports plugins/ from outside it, and nothing but the harnesses imports app/', () => {
+  const graph = importGraph()
+  const outside = (file: string) => !file.startsWith('plugins/') && !HARNESSES.some((folder) => file.startsWith(folder))
+  const composing = [...graph]
+    .filter(([file, targets]) => outside(file) && targets.some((target) => target.startsWith('plugins/')))
+    .map(([file]) => topFolder(file))
+  expect([...new Set(composing)]).toEqual([COMPOSITION_ROOT.slice(0, -1)])
+  const reachingRoot = [...graph]
+    .filter(([file]) => !file.startsWith(COMPOSITION_ROOT) && !HARNESSES.some((folder) => file.startsWith(folder)))
+    .flatMap(([file, targets]) =>
+      targets.filter((target) => target.startsWith(COMPOSITION_ROOT)).map((target) => `${file} -> ${target}`),
+    )
+  expect(reachingRoot).toEqual([])
 })
 
 test('no import circle crosses top-level folders (core, plugins, checks, journeys, tests, …)', () => {
@@ -113,7 +140,7 @@ test('the import scanner sees what it must: a known cross-folder import and a dy
   const graph = importGraph()
   // A circle the scanner cannot see is no circle: prove it reads type imports, `export … from` and import('…').
   expect(graph.get('journeys/runner.ts')).toContain('core/kernel.ts')
-  expect(graph.get('core/cli.ts')).toContain('core/features.ts')
+  expect(graph.get('app/app.ts')).toContain('app/feature-list.ts')
   expect(
     circles(
       new Map([

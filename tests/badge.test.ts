@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import type { AppHandle } from '../core/app.ts'
+import type { AppHandle } from '../app/app.ts'
 import type { ScanReport } from '../core/engine/scan.ts'
 import { GRADE_COLORS } from '../core/engine/scoring.ts'
 import { badgePlugin } from '../plugins/badge/index.ts'
@@ -16,8 +16,8 @@ let app: { handle(request: Request): Promise<Response> }
 let repository: ScanRepository
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'badge'] })
-  app = new Elysia().use(badgePlugin(handle.deps))
-  repository = handle.deps.scans
+  app = new Elysia().use(badgePlugin(handle.pieces))
+  repository = handle.pieces.scans
 })
 afterAll(() => handle.close())
 

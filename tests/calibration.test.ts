@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan, type ScanReport, scoreResults } from '../core/engine/scan.ts'
 import { buildReportModel } from '../core/report/index.ts'
 import { startServerEverything } from './fixtures/mcp/everything.ts'
@@ -88,7 +88,7 @@ const PLACEHOLDER_GAP = 40
 let sites: FixtureSite[]
 let mcp: McpFixture[]
 let everything: Awaited<ReturnType<typeof startServerEverything>>
-let engine: ReturnType<typeof createEngineDeps>
+let engine: ReturnType<typeof createEngine>
 const reports = new Map<string, ScanReport>()
 
 beforeAll(async () => {
@@ -99,7 +99,7 @@ beforeAll(async () => {
   sites = await startFixtureSites(siteNames)
   mcp = await startMcpFixtures(['well-made'])
   everything = await startServerEverything()
-  engine = createEngineDeps(
+  engine = createEngine(
     testConfig({ SCANNER_RESOLVE: `${resolveRules(sites)},${mcpResolveRules([...mcp, everything])}` }),
   )
   const phase = engine.browser ? 'all' : 'static'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { AppHandle } from '../core/app.ts'
+import type { AppHandle } from '../app/app.ts'
 import { CONTRACT_VERSION } from '../core/version.ts'
 import { readFileSync } from 'node:fs'
 import {
@@ -11,7 +11,7 @@ import {
   lockRefusal,
   readLock,
   serializeLock,
-} from '../core/engine/catalog-lock.ts'
+} from '../app/catalog-lock.ts'
 import type { CheckCatalog } from '../core/engine/catalog.ts'
 import { LAYERS } from '../core/engine/check.ts'
 import { request, testApp } from './helpers.ts'
@@ -32,7 +32,7 @@ describe('GET /api/checks', () => {
     expect(catalog.contractVersion).toBe(CONTRACT_VERSION)
     expect(catalog.layers).toEqual(LAYERS.map(({ id, name, weight }) => ({ id, name, weight })))
     expect(catalog.layers.reduce((sum: number, layer: { weight: number }) => sum + layer.weight, 0)).toBe(100)
-    expect(catalog.checks).toHaveLength(handle.deps.registry.size)
+    expect(catalog.checks).toHaveLength(handle.pieces.registry.size)
     for (const check of catalog.checks) {
       for (const field of [
         'id',

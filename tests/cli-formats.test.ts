@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import { renderJunit } from '../core/cli/formats/junit.ts'
-import { renderMarkdown } from '../core/cli/formats/markdown.ts'
-import type { CliReport } from '../core/cli/report.ts'
-import { evaluateGate } from '../core/cli/gate.ts'
+import { renderJunit } from '../app/cli/formats/junit.ts'
+import { renderMarkdown } from '../app/cli/formats/markdown.ts'
+import type { CliReport } from '../app/cli/report.ts'
+import { evaluateGate } from '../app/cli/gate.ts'
 
 /** Details and names come from scanned sites: markup, quotes, control characters and lone surrogates included. */
 const HOSTILE = `</failure></testcase><script>alert("x")</script> & 'quoted' | pipe\n[link](javascript:x) \u0001\u0008 \ud800 ]]>`

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
-import type { BaselineReport } from '../core/cli/baseline.ts'
-import { columns, wrap } from '../core/cli/formats/style.ts'
-import { evaluateGate } from '../core/cli/gate.ts'
-import type { CliCheck, CliReport } from '../core/cli/report.ts'
-import { UsageError } from '../core/cli/usage.ts'
+import type { BaselineReport } from '../app/cli/baseline.ts'
+import { columns, wrap } from '../app/cli/formats/style.ts'
+import { evaluateGate } from '../app/cli/gate.ts'
+import type { CliCheck, CliReport } from '../app/cli/report.ts'
+import { UsageError } from '../app/cli/usage.ts'
 
 /** The gate's assertions and the baseline comparison over literal reports, and the text wrapper's width bound. */
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { CliReport } from '../core/cli/report.ts'
+import type { CliReport } from '../app/cli/report.ts'
 import {
   PROTECTED_TOKEN,
   type ProtectedElsewhere,

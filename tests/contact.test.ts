@@ -4,7 +4,7 @@ import { createServer } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { SMTPServer } from 'smtp-server'
-import type { AppHandle } from '../core/app.ts'
+import type { AppHandle } from '../app/app.ts'
 import { contactPlugin } from '../plugins/contact/index.ts'
 import { OutboxRetrier } from '../plugins/contact/service.ts'
 import { outbox } from '../plugins/contact/tables.ts'
@@ -86,7 +86,7 @@ const submit = (app: { handle(request: Request): Promise<Response> }, json: Reco
   app.handle(request('/api/contact', { method: 'POST', json, headers: { 'x-forwarded-for': ip } }))
 
 async function rowsFor(handle: AppHandle, email: string) {
-  const rows = await handle.deps.database.db.select().from(outbox)
+  const rows = await handle.pieces.database.db.select().from(outbox)
   // The inquiry goes to the operators with Reply-To the submitter; the auto-response goes to the submitter.
   return rows.filter((row) => row.to === email || row.replyTo === email).sort((a, b) => a.id - b.id)
 }
@@ -105,7 +105,7 @@ describe('POST /api/contact with a mail server', () => {
   beforeAll(async () => {
     smtp = await startSmtp()
     handle = await testApp({ TRUST_PROXY: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, CONTACT_TO, MAIL_FROM })
-    app = new Elysia().use(contactPlugin(handle.deps))
+    app = new Elysia().use(contactPlugin(handle.pieces))
   })
   afterAll(async () => {
     await handle.close()
@@ -202,7 +202,7 @@ describe('POST /api/contact with the mail server down', () => {
   })
 
   test('500 MAIL_FAILED, and both mails stay in the outbox as failed with their error', async () => {
-    const response = await submit(new Elysia().use(contactPlugin(handle.deps)), form(email))
+    const response = await submit(new Elysia().use(contactPlugin(handle.pieces)), form(email))
     expect(response.status).toBe(500)
     expect(await response.json()).toMatchObject({ code: 'MAIL_FAILED', error: 'Mail delivery failed' })
     const rows = await rowsFor(handle, email)
@@ -214,7 +214,7 @@ describe('POST /api/contact with the mail server down', () => {
   })
 
   test('the retrier waits out the backoff, then sends the failed rows once the server is back', async () => {
-    const retrier = new OutboxRetrier(handle.deps, handle.deps.mailer, { baseDelayMs: 60_000 })
+    const retrier = new OutboxRetrier(handle.pieces, handle.pieces.mailer, { baseDelayMs: 60_000 })
     // Attempt 2 is due a minute after the row was created: not yet.
     await retrier.runOnce()
     expect((await rowsFor(handle, email)).map((row) => row.status)).toEqual(['failed', 'failed'])
@@ -240,8 +240,8 @@ describe('POST /api/contact with the mail server down', () => {
     await smtp?.close()
     smtp = null
     const giveUp = address('giveup')
-    expect((await submit(new Elysia().use(contactPlugin(handle.deps)), form(giveUp))).status).toBe(500)
-    const retrier = new OutboxRetrier(handle.deps, handle.deps.mailer, { baseDelayMs: 1, maxAttempts: 3 })
+    expect((await submit(new Elysia().use(contactPlugin(handle.pieces)), form(giveUp))).status).toBe(500)
+    const retrier = new OutboxRetrier(handle.pieces, handle.pieces.mailer, { baseDelayMs: 1, maxAttempts: 3 })
     const later = new Date(Date.now() + 60_000)
     for (let pass = 0; pass < 4; pass++) await retrier.runOnce(later)
     expect((await rowsFor(handle, giveUp)).map((row) => [row.status, row.attempts])).toEqual([
@@ -261,7 +261,7 @@ describe('POST /api/contact without a mail server', () => {
 
   test('200, and both mails are kept in the outbox as unconfigured', async () => {
     const email = address('nosmtp')
-    const response = await submit(new Elysia().use(contactPlugin(handle.deps)), form(email))
+    const response = await submit(new Elysia().use(contactPlugin(handle.pieces)), form(email))
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ ok: true })
     const rows = await rowsFor(handle, email)
@@ -271,6 +271,8 @@ describe('POST /api/contact without a mail server', () => {
     ])
     expect(rows[0]?.text).toContain('Could you scan our MCP server as well?')
     // Nothing to retry without a mail server: unconfigured rows are a record, not a queue.
-    expect(await new OutboxRetrier(handle.deps, handle.deps.mailer).runOnce(new Date(Date.now() + 60 * 60_000))).toBe(0)
+    expect(
+      await new OutboxRetrier(handle.pieces, handle.pieces.mailer).runOnce(new Date(Date.now() + 60 * 60_000)),
+    ).toBe(0)
   })
 })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import type { AppHandle } from '../core/app.ts'
+import type { AppHandle } from '../app/app.ts'
 import { identifySite } from '../core/engine/collectors/site-identity.ts'
 import { describeSite, profileText } from '../core/engine/collectors/site-profile.ts'
 import { discoverPlugin } from '../plugins/discover/index.ts'
@@ -21,7 +21,7 @@ let nextIp = 0
 
 beforeAll(async () => {
   handle = await isolatedTestApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'discover', 'ard'] })
-  app = new Elysia().use(discoverPlugin(handle.deps))
+  app = new Elysia().use(discoverPlugin(handle.pieces))
   for (const product of PRODUCTS) {
     const homepage = htmlPage(product.html, { url: `https://${product.domain}/` })
     const llmsTxt = product.llmsTxt
@@ -40,7 +40,7 @@ beforeAll(async () => {
       category: identity.category,
       ...(profile ? { profile } : {}),
     })
-    await handle.deps.scans.insert(report, { ephemeral: false })
+    await handle.pieces.scans.insert(report, { ephemeral: false })
   }
 }, 60_000)
 afterAll(() => handle.close())

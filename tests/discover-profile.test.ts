@@ -81,7 +81,7 @@ describe('a real scan feeds discover', () => {
   test('the stored report keeps the profile, and discover finds the site by what it sells', async () => {
     const scanned = await call('/api/scan', { method: 'POST', json: { url: 'excellent.test', force: true } })
     expect([200, 202]).toContain(scanned.status)
-    const row = await world.handle.deps.scans.latest('excellent.test')
+    const row = await world.handle.pieces.scans.latest('excellent.test')
     const report = row!.result as ScanReport
     expect(report.profile?.llmsSummary).toContain('programmable desk widgets')
     expect(profileText(report.profile)).toContain('shipped fully assembled')

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test }
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import type { AppHandle } from '../core/app.ts'
+import type { AppHandle } from '../app/app.ts'
 import { type Kernel, kernelPieces } from '../core/kernel.ts'
 import type { CheckStatus } from '../core/engine/check.ts'
 import type { ScanReport } from '../core/engine/scan.ts'
@@ -42,8 +42,8 @@ function report(domain: string, entries: Entry[], overrides: Partial<ScanReport>
 
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
-  app = new Elysia().use(feedbackPlugin(handle.deps))
-  const scans = handle.deps.scans
+  app = new Elysia().use(feedbackPlugin(handle.pieces))
+  const scans = handle.pieces.scans
   // The older scan has robots-txt, the latest does not: feedback is about the latest scan only.
   await scans.insert(
     report(scanned, [{ id: 'robots-txt', status: 'pass', score: 10, details: 'old' }], {
@@ -87,7 +87,7 @@ const human = (overrides: Record<string, unknown> = {}) => ({
 })
 
 async function agent(overrides: Record<string, unknown> = {}) {
-  const { token, challenge } = await handle.deps.verification.issue()
+  const { token, challenge } = await handle.pieces.verification.issue()
   return {
     reporterType: 'agent',
     domain: scanned,
@@ -120,7 +120,7 @@ async function rejection(promise: Promise<unknown>): Promise<AppError> {
 
 describe('AgentVerification', () => {
   test('a challenge is 40 items with steps, and a token valid for at most 5 minutes', async () => {
-    const issued = await handle.deps.verification.issue()
+    const issued = await handle.pieces.verification.issue()
     expect(issued.challenge.data.items).toHaveLength(40)
     expect(issued.challenge.data.items.every((item) => /^([a-z]+|[0-9]+)$/.test(item))).toBe(true)
     expect(issued.challenge.steps.length).toBeGreaterThan(3)
@@ -130,7 +130,7 @@ describe('AgentVerification', () => {
   })
 
   test('round trip: solved once is accepted; the same token again, a wrong answer and an expired token are 401', async () => {
-    const verification = handle.deps.verification
+    const verification = handle.pieces.verification
     const { token, challenge } = await verification.issue()
     const answer = solveChallenge(challenge.data)
 
@@ -148,7 +148,7 @@ describe('AgentVerification', () => {
   })
 
   test("an altered token or another token's answer is refused", async () => {
-    const verification = handle.deps.verification
+    const verification = handle.pieces.verification
     const first = await verification.issue()
     const second = await verification.issue()
     const [id, expiry, mac] = first.token.split('.')
@@ -163,11 +163,11 @@ describe('AgentVerification', () => {
   })
 
   test('a store that cannot record the answer is 503 VERIFICATION_UNAVAILABLE, and the token stays usable', async () => {
-    const issued = await handle.deps.verification.issue()
+    const issued = await handle.pieces.verification.issue()
     const answer = solveChallenge(issued.challenge.data)
-    const down = await rejection(new AgentVerification(withFailingStore(handle.deps)).verify(issued.token, answer))
+    const down = await rejection(new AgentVerification(withFailingStore(handle.pieces)).verify(issued.token, answer))
     expect([down.code, down.status]).toEqual(['VERIFICATION_UNAVAILABLE', 503])
-    await handle.deps.verification.verify(issued.token, answer)
+    await handle.pieces.verification.verify(issued.token, answer)
   })
 })
 
@@ -178,7 +178,7 @@ describe('POST /api/feedback/check', () => {
     )
     expect(response.status).toBe(200)
     expect(body.ok).toBe(true)
-    const [row] = await handle.deps.database.db.select().from(checkFeedback).where(eq(checkFeedback.id, body.id))
+    const [row] = await handle.pieces.database.db.select().from(checkFeedback).where(eq(checkFeedback.id, body.id))
     expect(row).toMatchObject({
       domain: scanned,
       checkId: 'llms-txt',
@@ -193,7 +193,7 @@ describe('POST /api/feedback/check', () => {
   test('an MCP bundle report names the server its snapshot comes from', async () => {
     const { response, body } = await post(human({ domain: bundle, mcpUrl: `https://${bundle}/b/mcp` }))
     expect(response.status).toBe(200)
-    const [row] = await handle.deps.database.db.select().from(checkFeedback).where(eq(checkFeedback.id, body.id))
+    const [row] = await handle.pieces.database.db.select().from(checkFeedback).where(eq(checkFeedback.id, body.id))
     expect(row?.snapshot).toEqual({
       status: 'fail',
       score: 0,
@@ -207,7 +207,10 @@ describe('POST /api/feedback/check', () => {
     const payload = await agent()
     const first = await post(payload)
     expect(first.response.status).toBe(200)
-    const [row] = await handle.deps.database.db.select().from(checkFeedback).where(eq(checkFeedback.id, first.body.id))
+    const [row] = await handle.pieces.database.db
+      .select()
+      .from(checkFeedback)
+      .where(eq(checkFeedback.id, first.body.id))
     expect(row).toMatchObject({ reporterType: 'agent', agentId: 'test-agent/1.0', reporterEmail: null })
 
     const replay = await post(payload)
@@ -221,7 +224,7 @@ describe('POST /api/feedback/check', () => {
 
   test('503 when verification cannot be recorded', async () => {
     // The feedback feature built again over the failing store, as the composition root builds it.
-    const failing = { ...kernelPieces(withFailingStore(handle.deps)), scans: handle.deps.scans }
+    const failing = { ...kernelPieces(withFailingStore(handle.pieces)), scans: handle.pieces.scans }
     const degraded = new Elysia().use(feedbackPlugin({ ...failing, ...feedbackFeature.provide!(failing) }))
     const { response, body } = await post(await agent(), clientIp(), degraded)
     expect(response.status).toBe(503)
@@ -289,10 +292,10 @@ describe('POST /api/feedback/check', () => {
 
 describe('agent feedback', () => {
   const domain = `agents-${run}.test`
-  const service = () => handle.deps.feedbackService
+  const service = () => handle.pieces.feedbackService
 
   async function submission(overrides: Partial<AgentFeedbackInput> = {}): Promise<AgentFeedbackInput> {
-    const { token, challenge } = await handle.deps.verification.issue()
+    const { token, challenge } = await handle.pieces.verification.issue()
     return agentFeedbackInput.parse({
       domain,
       agent_id: 'test-agent/1.0',

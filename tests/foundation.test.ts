@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { sql } from 'drizzle-orm'
-import { type AppHandle, createApp } from '../core/app.ts'
+import { type AppHandle, createApp } from '../app/app.ts'
 import { CONTRACT_VERSION } from '../core/version.ts'
 import { MemoryStore } from '../core/store/memory.ts'
 import { request, testApp, testConfig } from './helpers.ts'
@@ -131,26 +131,26 @@ describe('API description', () => {
 
 describe('API keys', () => {
   test('a created key resolves to its tier; only a hash is stored', async () => {
-    const created = await handle.deps.keys.create('scan', 'ci pipeline')
+    const created = await handle.pieces.keys.create('scan', 'ci pipeline')
     expect(created.key).toStartWith('ark_')
-    const resolved = await handle.deps.keys.resolve(created.key)
+    const resolved = await handle.pieces.keys.resolve(created.key)
     expect(resolved).toEqual({ id: created.id, tier: 'scan', label: 'ci pipeline' })
-    const rows = await handle.deps.database.db.execute(sql`select * from api_keys where id = ${created.id}`)
+    const rows = await handle.pieces.database.db.execute(sql`select * from api_keys where id = ${created.id}`)
     const serialized = JSON.stringify(rows)
     expect(serialized).not.toContain(created.key)
     expect(serialized).not.toContain(created.key.slice(12))
   })
 
   test('revoking one key leaves the others working; unknown tokens resolve to null', async () => {
-    const first = await handle.deps.keys.create('partner', 'first')
-    const second = await handle.deps.keys.create('partner', 'second')
-    expect(await handle.deps.keys.revoke(first.id)).toBe(true)
-    expect(await handle.deps.keys.revoke(first.id)).toBe(false)
-    expect(await handle.deps.keys.resolve(first.key)).toBeNull()
-    expect((await handle.deps.keys.resolve(second.key))?.id).toBe(second.id)
-    expect(await handle.deps.keys.resolve('ark_not-a-real-key')).toBeNull()
-    expect(await handle.deps.keys.resolve('garbage')).toBeNull()
-    const listed = await handle.deps.keys.list()
+    const first = await handle.pieces.keys.create('partner', 'first')
+    const second = await handle.pieces.keys.create('partner', 'second')
+    expect(await handle.pieces.keys.revoke(first.id)).toBe(true)
+    expect(await handle.pieces.keys.revoke(first.id)).toBe(false)
+    expect(await handle.pieces.keys.resolve(first.key)).toBeNull()
+    expect((await handle.pieces.keys.resolve(second.key))?.id).toBe(second.id)
+    expect(await handle.pieces.keys.resolve('ark_not-a-real-key')).toBeNull()
+    expect(await handle.pieces.keys.resolve('garbage')).toBeNull()
+    const listed = await handle.pieces.keys.list()
     expect(listed.find((row) => row.id === first.id)?.revokedAt).toBeInstanceOf(Date)
     expect(listed.find((row) => row.id === second.id)?.revokedAt).toBeNull()
   })

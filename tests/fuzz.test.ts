@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { AppHandle } from '../core/app.ts'
+import type { AppHandle } from '../app/app.ts'
 import {
   createFuzzApp,
   describeFailure,

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto'
 import { drizzle } from 'drizzle-orm/postgres-js'
 import pino from 'pino'
 import postgres from 'postgres'
-import { type AppHandle, createApp } from '../core/app.ts'
+import { type AppHandle, createApp } from '../app/app.ts'
 import { type Database, type Db, openDatabase } from '../core/db/index.ts'
 import { isDatabaseUnavailableError } from '../core/errors.ts'
-import { listenOptions } from '../core/main.ts'
+import { listenOptions } from '../app/serve.ts'
 import { Outage } from '../core/outage.ts'
 import { MAX_JSON_DEPTH } from '../core/parse/nesting.ts'
 import { openStore } from '../core/store/index.ts'
@@ -241,7 +241,7 @@ describe('ids beyond their column', () => {
   })
 
   test('revoking a key id that cannot exist is false, not a database error', async () => {
-    for (const id of [2_147_483_648, 0, -1, 1.5, Number.NaN]) expect(await handle.deps.keys.revoke(id)).toBe(false)
+    for (const id of [2_147_483_648, 0, -1, 1.5, Number.NaN]) expect(await handle.pieces.keys.revoke(id)).toBe(false)
   })
 })
 
@@ -337,7 +337,7 @@ describe('with the database down', () => {
     const store = await openStore(config, { prefix: `test:${randomUUID()}:` })
     app = await createApp(config, { store, database: switchable.database, log })
     await app.start()
-    key = (await app.deps.keys.create('scan', 'outage test')).key
+    key = (await app.pieces.keys.create('scan', 'outage test')).key
     switchable.setDown(true)
   })
   afterAll(async () => {
@@ -390,8 +390,8 @@ describe('with the database down', () => {
 test('a closed PGlite is DATABASE_UNAVAILABLE too', async () => {
   const app = await testApp({ TRUST_PROXY: 'true', WORKER_CONCURRENCY: '0' }, { start: true })
   try {
-    const { key } = await app.deps.keys.create('scan', 'closed pglite')
-    await app.deps.database.close()
+    const { key } = await app.pieces.keys.create('scan', 'closed pglite')
+    await app.pieces.database.close()
     const headers = { authorization: `Bearer ${key}` }
     expect((await send(app.app, request('/healthz', { headers }))).status).toBe(200)
     await expectError(await send(app.app, request('/api/score/example.test', { headers })), 500, 'DATABASE_UNAVAILABLE')

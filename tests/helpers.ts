@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import postgres from 'postgres'
-import { createApp, type AppHandle } from '../core/app.ts'
-import type { FeatureName } from '../core/features.ts'
+import { createApp, type AppHandle } from '../app/app.ts'
+import type { FeatureName } from '../app/feature-list.ts'
 import { loadConfig } from '../core/config.ts'
 import { openStore } from '../core/store/index.ts'
 
@@ -26,7 +26,7 @@ export function testConfig(env: Record<string, string | undefined> = {}) {
 }
 
 /**
- * What a test app is built from: `features` (by name, core/features.ts; all when omitted) and whether to `start`
+ * What a test app is built from: `features` (by name, app/feature-list.ts; all when omitted) and whether to `start`
  * the background work. It starts nothing unless asked: a suite whose requests queue jobs (a scan with rendered
  * checks, a journey run) or that needs the workers or the read cache's invalidation feed says `start: true`.
  */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan, type ScanReport } from '../core/engine/scan.ts'
 import {
   HOSTILE_PROFILES,
@@ -16,7 +16,7 @@ import { rssGrowth } from './support/rss.ts'
  * process's memory stays bounded. bench/hostile.ts measures the same scans one per process.
  */
 let server: HostileServer
-let engine: ReturnType<typeof createEngineDeps>
+let engine: ReturnType<typeof createEngine>
 const reports = new Map<HostileProfile, ScanReport>()
 const seconds = new Map<HostileProfile, number>()
 /** Per scan: peak RSS while it ran, above the RSS just before it (after a full collection). */
@@ -24,7 +24,7 @@ const growthMb = new Map<HostileProfile, number>()
 
 beforeAll(async () => {
   server = await startHostileServer()
-  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: server.resolveRules }), { browser: null })
+  engine = createEngine(testConfig({ SCANNER_RESOLVE: server.resolveRules }), { browser: null })
   for (const profile of HOSTILE_PROFILES) {
     const started = performance.now()
     // The MCP profile is pinned as the MCP target, so that its endpoint goes through the MCP collector and the SDK.

@@ -2,7 +2,7 @@
 // service, against the hand-labelled sites on loopback. Exit 0 on success, 1 on failure or blocked, 2 on usage.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import type { JourneyReport } from '../core/cli/journey.ts'
+import type { JourneyReport } from '../app/cli/journey.ts'
 import { type LabelledWorld, startLabelledSites } from './fixtures/sites/labelled/server.ts'
 import { servedTestApp } from './helpers.ts'
 import { CLI_SOURCE, type CliRun, runCliSource, runInTerminal } from './support/cli.ts'

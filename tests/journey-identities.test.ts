@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { REGISTERED_CHECKS } from '../checks/index.ts'
 import { loadConfig } from '../core/config.ts'
 import { generateSigningKeyJwk } from '../core/crypto/signing.ts'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { availableAgents } from '../journeys/agents/index.ts'
 import { type AgentDefinition, intentPrompt } from '../journeys/types.ts'
 import { ASSISTANT_IDENTITIES } from '../journeys/identities.ts'
@@ -15,7 +15,7 @@ import { type LabelledWorld, startLabelledSites } from './fixtures/sites/labelle
 import { type LabelledSiteName, LABELS } from './fixtures/sites/labelled/sites.ts'
 
 let world: LabelledWorld
-let deps: ReturnType<typeof createEngineDeps>
+let deps: ReturnType<typeof createEngine>
 let agents: AgentDefinition[]
 let scannerUserAgent: string
 const CATALOG = new Set(REGISTERED_CHECKS.map(({ definition }) => definition.meta.id))
@@ -28,7 +28,7 @@ beforeAll(() => {
     LOG_LEVEL: 'silent',
   })
   scannerUserAgent = config.scanner.userAgent
-  deps = createEngineDeps(config, { browser: null })
+  deps = createEngine(config, { browser: null })
   agents = availableAgents(config)
 })
 afterAll(() => world.stop())
@@ -101,7 +101,7 @@ describe('agent identities at the edge', () => {
       LOG_LEVEL: 'silent',
       SIGNING_KEY: generateSigningKeyJwk(),
     })
-    const signing = createEngineDeps(config, { browser: null })
+    const signing = createEngine(config, { browser: null })
     const requests = world.sites['seat-saas'].requests
     const walk = async (id: string) => {
       const before = requests.length

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import postgres from 'postgres'
-import { createApp, type AppHandle } from '../core/app.ts'
+import { createApp, type AppHandle } from '../app/app.ts'
 import { loadConfig } from '../core/config.ts'
 import { testEnv } from './helpers.ts'
 import { createRun, getPath } from './support/journey.ts'
@@ -71,7 +71,7 @@ describe.skipIf(!runnable)('a journey worker killed mid-run', () => {
   })
 
   const spawnWorker = () => {
-    const worker = Bun.spawn([process.execPath, 'core/cli.ts', 'worker', '--concurrency', '1'], {
+    const worker = Bun.spawn([process.execPath, 'app/cli/main.ts', 'worker', '--concurrency', '1'], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdout: 'ignore',

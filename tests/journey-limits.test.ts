@@ -11,14 +11,14 @@ let world: World
 let key: { id: number; key: string }
 beforeAll(async () => {
   world = await startWorld(['excellent'], { browser: null, env: { WORKER_CONCURRENCY: '2' }, start: true })
-  key = await world.handle.deps.keys.create('partner', 'journey limits')
+  key = await world.handle.pieces.keys.create('partner', 'journey limits')
 })
 afterAll(() => world.close())
 
 async function fill(name: LimitName, subject: string, hits: number): Promise<void> {
   const { limit, windowMs } = LIMITS[name]
   for (let index = 0; index < hits; index++)
-    await world.handle.deps.store.slidingWindowHit(`rl:${name}:${subject}`, limit, windowMs)
+    await world.handle.pieces.store.slidingWindowHit(`rl:${name}:${subject}`, limit, windowMs)
 }
 
 const pricingOn = (domain: string) => ({ intent: { id: 'find-pricing' }, domain })
@@ -96,7 +96,7 @@ describe('keyed journey limits', () => {
   })
 
   test('1000 per rolling 24 hours per key, then 429 with retry_after_ms', async () => {
-    const own = await world.handle.deps.keys.create('partner', 'journey limits exhausted')
+    const own = await world.handle.pieces.keys.create('partner', 'journey limits exhausted')
     await fill('journeyKeyDaily', `key:${own.id}`, 1000)
     const response = await createRun(world.handle, pricingOn(uniqueDomain()), { authorization: `Bearer ${own.key}` })
     expect(response.status).toBe(429)

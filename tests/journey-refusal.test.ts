@@ -3,7 +3,7 @@
 // journey of those assistants there ends `blocked` at the refused step, never `failure`.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../core/config.ts'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan } from '../core/engine/scan.ts'
 import { availableAgents } from '../journeys/agents/index.ts'
 import { ASSISTANT_IDENTITIES } from '../journeys/identities.ts'
@@ -14,12 +14,12 @@ import type { FixtureSite } from './fixtures/sites/server.ts'
 import { startVariantSite } from './fixtures/sites/variants.ts'
 
 let site: FixtureSite
-let deps: ReturnType<typeof createEngineDeps>
+let deps: ReturnType<typeof createEngine>
 let agents: ReturnType<typeof availableAgents>
 beforeAll(async () => {
   site = await startVariantSite('edge-refuses-assistants')
   const config = loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: site.resolveRule, LOG_LEVEL: 'silent' })
-  deps = createEngineDeps(config, { browser: null })
+  deps = createEngine(config, { browser: null })
   agents = availableAgents(config)
 })
 afterAll(() => site.stop())

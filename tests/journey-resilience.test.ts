@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import { createApp, type AppHandle } from '../core/app.ts'
+import { createApp, type AppHandle } from '../app/app.ts'
 import { openStore } from '../core/store/index.ts'
 import { journeyChannel, JourneyWorker } from '../plugins/journey/worker.ts'
 import { resolveRules, startFixtureSites, type FixtureSite } from './fixtures/sites/server.ts'
@@ -26,7 +26,7 @@ beforeAll(async () => {
   const workerConfig = testConfig({ ...env, WORKER_CONCURRENCY: '2' })
   worker = await createApp(workerConfig, {
     store: process.env.REDIS_URL ? await openStore(workerConfig, { prefix }) : store,
-    ...(process.env.DATABASE_URL ? {} : { database: api.deps.database }),
+    ...(process.env.DATABASE_URL ? {} : { database: api.pieces.database }),
     browser: null,
     jobNamespace: `test-worker-${randomUUID()}.`,
   })
@@ -43,12 +43,14 @@ const pricing = { intent: { id: 'find-pricing' }, domain: 'excellent.test' }
 describe('journey runs that cannot finish', () => {
   test('a retry of a run left running (its process died) ends it failed with RUN_INTERRUPTED and publishes error', async () => {
     const created = (await (await createRun(api, pricing)).json()) as { id: string }
-    const repository = api.deps.journeyRuns
+    const repository = api.pieces.journeyRuns
     expect(await repository.markRunning(created.id)).toBe(true)
     const published: string[] = []
-    const unsubscribe = await api.deps.store.subscribe(journeyChannel(created.id), (message) => published.push(message))
+    const unsubscribe = await api.pieces.store.subscribe(journeyChannel(created.id), (message) =>
+      published.push(message),
+    )
     // The job is still queued on the API instance's queue: a worker there takes it as the retry would.
-    await new JourneyWorker(api.deps).start(1)
+    await new JourneyWorker(api.pieces).start(1)
     const run = await untilEnded(api, created.id)
     await unsubscribe()
     expect(run.status).toBe('failed')
@@ -63,7 +65,7 @@ describe('journey runs that cannot finish', () => {
   })
 
   test('an exception while running ends the run failed with an error event', async () => {
-    const repository = api.deps.journeyRuns
+    const repository = api.pieces.journeyRuns
     const [row] = await repository.insert(
       [
         {
@@ -80,8 +82,8 @@ describe('journey runs that cannot finish', () => {
       async () => {},
     )
     const published: string[] = []
-    const unsubscribe = await api.deps.store.subscribe(journeyChannel(row!.id), (message) => published.push(message))
-    await new JourneyWorker(api.deps).process(row!.id)
+    const unsubscribe = await api.pieces.store.subscribe(journeyChannel(row!.id), (message) => published.push(message))
+    await new JourneyWorker(api.pieces).process(row!.id)
     // Redis delivers asynchronously.
     for (let waited = 0; published.length === 0 && waited < 5000; waited += 50) await Bun.sleep(50)
     await unsubscribe()

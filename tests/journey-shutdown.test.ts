@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { AppHandle } from '../core/app.ts'
+import type { AppHandle } from '../app/app.ts'
 import { journeyChannel, JourneyWorker } from '../plugins/journey/worker.ts'
 import { testApp } from './helpers.ts'
 import { createRun } from './support/journey.ts'
@@ -45,17 +45,17 @@ async function queuedRun(): Promise<string> {
 test('stopping ends a run in progress as interrupted, before the site even answers, with an error event', async () => {
   const id = await queuedRun()
   const published: { type: string }[] = []
-  const unsubscribe = await app.deps.store.subscribe(journeyChannel(id), (message) =>
+  const unsubscribe = await app.pieces.store.subscribe(journeyChannel(id), (message) =>
     published.push(JSON.parse(message)),
   )
-  const worker = new JourneyWorker(app.deps)
+  const worker = new JourneyWorker(app.pieces)
   const working = worker.process(id)
   for (let waited = 0; requests === 0 && waited < 10_000; waited += 25) await Bun.sleep(25)
-  expect((await app.deps.journeyRuns.byId(id))?.status).toBe('running')
+  expect((await app.pieces.journeyRuns.byId(id))?.status).toBe('running')
 
   await worker.stop()
   await working
-  const run = await app.deps.journeyRuns.byId(id)
+  const run = await app.pieces.journeyRuns.byId(id)
   expect(answered).toBe(0)
   expect(run).toMatchObject({ status: 'failed', error: { code: 'RUN_INTERRUPTED' } })
   expect(run?.verdict ?? null).toBeNull()
@@ -67,8 +67,8 @@ test('stopping ends a run in progress as interrupted, before the site even answe
 
 test('a stopped worker takes no new run: the job fails for its retry and the run stays queued', async () => {
   const id = await queuedRun()
-  const worker = new JourneyWorker(app.deps)
+  const worker = new JourneyWorker(app.pieces)
   await worker.stop()
   await expect(worker.process(id)).rejects.toThrow('stopping')
-  expect((await app.deps.journeyRuns.byId(id))?.status).toBe('queued')
+  expect((await app.pieces.journeyRuns.byId(id))?.status).toBe('queued')
 })

@@ -13,8 +13,8 @@ let partnerKey: string
 let scanKey: string
 beforeAll(async () => {
   world = await startWorld(['excellent'], { browser: null, env: { WORKER_CONCURRENCY: '4' }, start: true })
-  partnerKey = (await world.handle.deps.keys.create('partner', 'journey test partner')).key
-  scanKey = (await world.handle.deps.keys.create('scan', 'journey test scan')).key
+  partnerKey = (await world.handle.pieces.keys.create('partner', 'journey test partner')).key
+  scanKey = (await world.handle.pieces.keys.create('scan', 'journey test scan')).key
 })
 afterAll(() => world.close())
 
@@ -73,7 +73,7 @@ describe('POST /api/journey/runs', () => {
   })
 
   test('a graph-stream key gets graph-narrowed frames: step identity only, the graph projection as result', async () => {
-    const graphKey = (await world.handle.deps.keys.create('graph-stream', 'journey graph stream')).key
+    const graphKey = (await world.handle.pieces.keys.create('graph-stream', 'journey graph stream')).key
     const created = (await (await createRun(world.handle, pricing)).json()) as { id: string }
     const run = await untilEnded(world.handle, created.id)
     const frames = await readFrames(
@@ -188,7 +188,7 @@ describe('journey reads', () => {
       harness: 'builtin',
       model: 'deterministic',
       label: expect.any(String),
-      user_agent: world.handle.deps.config.scanner.userAgent,
+      user_agent: world.handle.pieces.config.scanner.userAgent,
       identity: 'self',
       identity_source: null,
     })

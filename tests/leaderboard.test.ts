@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import type { AppHandle } from '../core/app.ts'
+import type { AppHandle } from '../app/app.ts'
 import type { CheckStatus } from '../core/engine/check.ts'
 import { CATEGORY_SLUGS } from '../core/engine/lib/categories.ts'
 import type { ScanReport } from '../core/engine/scan.ts'
@@ -28,8 +28,8 @@ const get = async (path: string) => {
 beforeAll(async () => {
   // Rankings and statistics read every stored scan, so exact totals need a database nobody else writes to.
   isolated = await isolatedTestApp({}, { features: ['scan', 'leaderboard'] })
-  app = new Elysia().use(leaderboardPlugin(isolated.deps))
-  const repository = isolated.deps.scans
+  app = new Elysia().use(leaderboardPlugin(isolated.pieces))
+  const repository = isolated.pieces.scans
   const seeds: [Seed, { ephemeral: boolean }?][] = [
     [
       {
@@ -239,7 +239,7 @@ describe('an empty database', () => {
   let emptyApp: { handle(request: Request): Promise<Response> }
   beforeAll(async () => {
     empty = await isolatedTestApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'leaderboard'] })
-    emptyApp = new Elysia().use(leaderboardPlugin(empty.deps))
+    emptyApp = new Elysia().use(leaderboardPlugin(empty.pieces))
   })
   afterAll(() => empty.close())
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan, type ScanReport } from '../core/engine/scan.ts'
 import { LARGE_UI_CHARS } from './fixtures/mcp/mcp-app-large.ts'
 import { type McpFixture, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
@@ -19,7 +19,7 @@ const check = (name: string, id: string) =>
 
 beforeAll(async () => {
   fixtures = await startMcpFixtures(['mcp-app-large', 'mcp-app-read-fails'])
-  const engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: resolveRules(fixtures) }), { browser: null })
+  const engine = createEngine(testConfig({ SCANNER_RESOLVE: resolveRules(fixtures) }), { browser: null })
   for (const fixture of fixtures) reports.set(fixture.name, await scan(fixture.url, engine, { phase: 'all' }))
 })
 afterAll(() => Promise.all(fixtures.map((fixture) => fixture.stop())))

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createServer } from 'node:net'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { detectKind } from '../core/engine/detect.ts'
 import { resolveTarget, scan, type ScanEvent } from '../core/engine/scan.ts'
 import { ScanError } from '../core/engine/scan-error.ts'
@@ -169,7 +169,7 @@ describe('kind detection', () => {
 })
 
 describe('whole scans of MCP servers', () => {
-  const deps = () => createEngineDeps(config(), { browser: null })
+  const deps = () => createEngine(config(), { browser: null })
 
   test('server-everything scans as mcp, completely, named by its serverInfo title', async () => {
     const report = await scan(everything.url, deps(), { phase: 'all' })

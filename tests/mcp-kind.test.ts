@@ -9,7 +9,7 @@ import {
   ListToolsRequestSchema,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import type { ScanKind } from '../core/engine/check.ts'
 import { type ScanReport, scan } from '../core/engine/scan.ts'
 import { homePage, notFound, serveSdk } from './fixtures/mcp/kit.ts'
@@ -84,7 +84,7 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()))
 })
 
-const deps = () => createEngineDeps(testConfig({ SCANNER_RESOLVE: resolveRules.join(',') }), { browser: null })
+const deps = () => createEngine(testConfig({ SCANNER_RESOLVE: resolveRules.join(',') }), { browser: null })
 
 /** The kind fan-out gave the server at `mcpUrl`: mcp-app when any check it ran does not apply to plain mcp. */
 function fannedOutKind(report: ScanReport, mcpUrl: string, engine: ReturnType<typeof deps>): ScanKind | null {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan, type ScanReport } from '../core/engine/scan.ts'
 import { type McpFixture, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
 import { request, testConfig } from './helpers.ts'
@@ -16,7 +16,7 @@ const statusOf = (name: string, id: string) =>
 
 beforeAll(async () => {
   fixtures = await startMcpFixtures(['well-made', 'sloppy', 'mcp-app', 'mcp-app-broken', 'auth-required'])
-  const engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: resolveRules(fixtures) }), { browser: null })
+  const engine = createEngine(testConfig({ SCANNER_RESOLVE: resolveRules(fixtures) }), { browser: null })
   for (const fixture of fixtures.filter((fixture) => fixture.name !== 'auth-required')) {
     reports.set(fixture.name, await scan(fixture.url, engine, { phase: 'all' }))
   }

@@ -5,7 +5,7 @@
  * the rules need.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { type ScanReport, scan } from '../core/engine/scan.ts'
 import { AUTH_REQUIRED_TOKEN } from './fixtures/mcp/auth-required.ts'
 import { type McpFixture, type McpFixtureName, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
@@ -34,7 +34,7 @@ const reports = new Map<string, ScanReport>()
 
 beforeAll(async () => {
   fixtures = await startMcpFixtures(NAMES)
-  const engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: resolveRules(fixtures) }), { browser: null })
+  const engine = createEngine(testConfig({ SCANNER_RESOLVE: resolveRules(fixtures) }), { browser: null })
   for (const { name, url } of fixtures) {
     // The servers behind OAuth are scanned as their owner scans them: with a token (the CLI's --header).
     const mcpHeaders = name.startsWith('auth-') ? { authorization: `Bearer ${AUTH_REQUIRED_TOKEN}` } : undefined

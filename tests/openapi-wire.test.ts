@@ -94,7 +94,7 @@ beforeAll(async () => {
     mcp: [{ name: 'auth-required', hosts: ['auth-mcp.test', v2Host] }],
     extraResolve: [`gone.test:443:127.0.0.1:${freeLoopbackPort()}`],
   })
-  partnerKey = (await world.handle.deps.keys.create('partner', 'openapi wire test')).key
+  partnerKey = (await world.handle.pieces.keys.create('partner', 'openapi wire test')).key
   paths = ((await (await world.handle.app.handle(request('/openapi.json'))).json()) as { paths: Paths }).paths
 }, 60_000)
 afterAll(() => world?.close())
@@ -428,7 +428,7 @@ function outageProbe(key: string): Probe | null {
     status: 500,
     note: 'key lookup failing as on a database outage',
     send: async () => {
-      const keys = world.handle.deps.keys
+      const keys = world.handle.pieces.keys
       const resolve = keys.resolve
       keys.resolve = async () => {
         throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
@@ -445,7 +445,7 @@ function outageProbe(key: string): Probe | null {
 /** Spends a whole window of `name` (core/limits.ts consume), as earlier requests of this caller would have. */
 async function fill(name: LimitName, ip: string, subject?: string): Promise<void> {
   for (let hit = 0; hit < LIMITS[name].limit; hit++)
-    await consume(world.handle.deps.store, name, { kind: 'anonymous', ip }, subject)
+    await consume(world.handle.pieces.store, name, { kind: 'anonymous', ip }, subject)
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -541,7 +541,7 @@ function operations(): [string, string, string, Operation][] {
 describe('the OpenAPI document and the routes', () => {
   test('every served route is documented or excluded on purpose, and every documented operation is served', () => {
     const served = new Set(app().routes.map((route) => `${route.method} ${route.path}`))
-    const web = webPlugin(world.handle.deps).routes.map((route) => `${route.method} ${route.path}`)
+    const web = webPlugin(world.handle.pieces).routes.map((route) => `${route.method} ${route.path}`)
     const excluded = new Set([...EXCLUDED_ROUTES, ...web])
     const documented = new Set(operations().map(([, method, path]) => `${method} ${path.replace(/\{(\w+)\}/g, ':$1')}`))
     expect(web.length).toBeGreaterThan(5)

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { fileURLToPath } from 'node:url'
-import { createApp, type AppHandle } from '../core/app.ts'
+import { createApp, type AppHandle } from '../app/app.ts'
 import { loadConfig } from '../core/config.ts'
 import { createBrowserProvider } from '../core/engine/browser-puppeteer.ts'
 import { type FixtureSite, resolveRules, startFixtureSites } from './fixtures/sites/server.ts'
@@ -119,7 +119,7 @@ describe.skipIf(!runnable)('resilience', () => {
   }
 
   async function completed(handle: AppHandle, domain: string) {
-    const row = await handle.deps.scans.latest(domain)
+    const row = await handle.pieces.scans.latest(domain)
     return row?.analysisStatus === 'complete' ? row : undefined
   }
 
@@ -135,7 +135,7 @@ describe.skipIf(!runnable)('resilience', () => {
     expect(response.status).toBe(202)
 
     const spawnWorker = () =>
-      Bun.spawn([process.execPath, 'core/cli.ts', 'worker', '--concurrency', '1'], {
+      Bun.spawn([process.execPath, 'app/cli/main.ts', 'worker', '--concurrency', '1'], {
         cwd: ROOT,
         env: { ...process.env, ...env },
         stdout: 'ignore',
@@ -147,7 +147,7 @@ describe.skipIf(!runnable)('resilience', () => {
     await until('the first worker to reach the model', () => (model.requests() > 0 ? true : undefined), 120_000)
     first.kill('SIGKILL')
     await first.exited
-    expect((await handle.deps.scans.latest('spa.test'))?.analysisStatus).toBe('partial')
+    expect((await handle.pieces.scans.latest('spa.test'))?.analysisStatus).toBe('partial')
 
     model.release()
     const restartedAt = Date.now()

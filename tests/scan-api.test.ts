@@ -99,7 +99,7 @@ describe('POST /api/scan', () => {
     expect(body.servedFromCache).toBe(true)
     expect(body.resultAgeSeconds).toBeGreaterThanOrEqual(0)
     expect(Number(cached.headers.get('age'))).toBe(body.resultAgeSeconds)
-    const budget = await consume(world.handle.deps.store, 'scanDaily', { kind: 'anonymous', ip })
+    const budget = await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })
     expect(budget.remaining).toBe(30 - 2) // the live scan and this probe; the freshness hit spent nothing
 
     // Read the score first so that a rendered read is cached, then rescan: the read must follow at once.
@@ -130,7 +130,7 @@ describe('POST /api/scan', () => {
     const tunnel = await post('/api/scan', { url: 'demo.trycloudflare.com' })
     expect(tunnel.status).toBe(200)
     expect((await tunnel.json()).urlKind).toBe('ephemeral')
-    const history = await world.handle.deps.database.db.$count(
+    const history = await world.handle.pieces.database.db.$count(
       scoreHistory,
       inArray(scoreHistory.domain, ['disposable.test', 'demo.trycloudflare.com']),
     )
@@ -139,7 +139,7 @@ describe('POST /api/scan', () => {
 
   test('the daily budget denial is a 429 with Retry-After and retry_after_ms', async () => {
     const ip = clientIp()
-    for (let i = 0; i < 30; i++) await consume(world.handle.deps.store, 'scanDaily', { kind: 'anonymous', ip })
+    for (let i = 0; i < 30; i++) await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })
     const denied = await post('/api/scan', { url: 'blog.test', force: true }, { 'x-forwarded-for': ip })
     expect(denied.status).toBe(429)
     const body = await denied.json()
@@ -282,7 +282,7 @@ describe('GET /api/score/{domain}', () => {
   })
 
   test('a partial result older than 30 minutes reads as stuck with next_action and is not cached', async () => {
-    const repository = world.handle.deps.scans
+    const repository = world.handle.pieces.scans
     const stored = await repository.latest('blog.test')
     const stale = {
       ...stored!.result!,
@@ -307,7 +307,7 @@ describe('GET /api/score/{domain}', () => {
   })
 
   test('a stored scan answers with the contract version that produced it; a live scan records the current one', async () => {
-    const repository = world.handle.deps.scans
+    const repository = world.handle.pieces.scans
     const stored = (await repository.latest('blog.test'))!.result!
     expect(stored.contractVersion).toBe(CONTRACT_VERSION)
     await repository.insert(
@@ -318,7 +318,7 @@ describe('GET /api/score/{domain}', () => {
   })
 
   test('check evidence is stored with the result and never rendered, in either shape', async () => {
-    const repository = world.handle.deps.scans
+    const repository = world.handle.pieces.scans
     const stored = (await repository.latest('blog.test'))!.result!
     const evidence = { mcpEndpoints: [{ url: 'https://evidence.example/mcp', source: 'server-card' }] }
     const layers = stored.layers.map((layer) => ({
@@ -348,7 +348,7 @@ describe('POST /api/scan/checks', () => {
     const body = await response.json()
     expect(body.code).toBe('UNKNOWN_CHECK_IDS')
     expect(body.details.unknownIds).toEqual(['no-such-check'])
-    expect((await consume(world.handle.deps.store, 'scanDaily', { kind: 'anonymous', ip })).remaining).toBe(29)
+    expect((await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })).remaining).toBe(29)
   })
 
   test('runs live, removes duplicates, answers every id (na for other kinds), never pending, stateless without a key', async () => {
@@ -373,11 +373,11 @@ describe('POST /api/scan/checks', () => {
     ])
     expect(body.results.every((entry: { status: string }) => entry.status !== 'pending')).toBe(true)
     expect(body.score).toBeUndefined()
-    expect((await consume(world.handle.deps.store, 'scanDaily', { kind: 'anonymous', ip })).remaining).toBe(28)
+    expect((await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })).remaining).toBe(28)
   })
 
   test('a scan key patches the stored scan and re-scores it', async () => {
-    const key = await world.handle.deps.keys.create('scan', 'selective test')
+    const key = await world.handle.pieces.keys.create('scan', 'selective test')
     const response = await post(
       '/api/scan/checks',
       { url: 'blog.test', checkIds: ['robots-txt'] },

@@ -136,7 +136,7 @@ describe.skipIf(browser === null)('rendered checks in the background', () => {
   test('a scan needing the browser answers 202 with Location, then completes and the score route returns it (junk on the queue notwithstanding)', async () => {
     // Payloads that are not our jobs (written by another producer or version) must not stop the worker.
     const foreignProducer = { ...DEEP_SCAN_JOB, data: z.unknown() }
-    for (const junk of [{}, { scanId: 'x' }, { scanId: -1 }]) await world.handle.deps.jobs.send(foreignProducer, junk)
+    for (const junk of [{}, { scanId: 'x' }, { scanId: -1 }]) await world.handle.pieces.jobs.send(foreignProducer, junk)
     const ip = clientIp()
     const response = await world.handle.app.handle(
       new Request('http://localhost/api/scan', {

@@ -210,7 +210,7 @@ describe('selective re-checks of a stored multi-page scan', () => {
     ).json()
   let key: string
   beforeAll(async () => {
-    key = (await world.handle.deps.keys.create('scan', 'site-scan re-check')).key
+    key = (await world.handle.pieces.keys.create('scan', 'site-scan re-check')).key
   })
 
   test('a page-level check is re-run over the stored sample, refetched, and its row keeps its page reading', async () => {
@@ -290,7 +290,7 @@ describe('pages limits', () => {
   }, 60_000)
 
   test('a scan key may ask for up to 100 pages', async () => {
-    const { key } = await world.handle.deps.keys.create('scan', 'site-scan test')
+    const { key } = await world.handle.pieces.keys.create('scan', 'site-scan test')
     const response = await post({ url: site.host, pages: 60, force: true }, { authorization: `Bearer ${key}` })
     expect(response.status).toBe(200)
     const body = await response.json()

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEngineDeps } from '../core/engine-deps.ts'
+import { createEngine } from '../app/engine.ts'
 import { scan, type ScanReport } from '../core/engine/scan.ts'
 import { EXPECTED, PAYMENT_CHECKS } from './fixtures/sites/expected.ts'
 import { resolveRules, SITE_NAMES, type FixtureSite, startFixtureSites } from './fixtures/sites/server.ts'
@@ -10,12 +10,12 @@ import { testConfig } from './helpers.ts'
  * system Chromium when present) and compared with the verdicts in fixtures/sites/expected.ts.
  */
 let sites: FixtureSite[]
-let engine: ReturnType<typeof createEngineDeps>
+let engine: ReturnType<typeof createEngine>
 const reports = new Map<string, ScanReport>()
 
 beforeAll(async () => {
   sites = await startFixtureSites(SITE_NAMES)
-  engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: resolveRules(sites) }))
+  engine = createEngine(testConfig({ SCANNER_RESOLVE: resolveRules(sites) }))
   for (const site of sites)
     reports.set(site.name, await scan(site.host, engine, { phase: engine.browser ? 'all' : 'static' }))
 }, 240_000)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { CliReport } from '../core/cli/report.ts'
+import type { CliReport } from '../app/cli/report.ts'
 import { serveStandardsSite, STANDARDS_SITES, type StandardsSiteName } from './fixtures/sites/standards-2026/sites.ts'
 import { runCliSource } from './support/cli.ts'
 

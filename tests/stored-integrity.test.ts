@@ -61,10 +61,13 @@ beforeAll(async () => {
       { name: 'mcp-app', hosts: [APP_HOST] },
     ],
   })
-  key = (await world.handle.deps.keys.create('scan', 'stored integrity')).key
+  key = (await world.handle.pieces.keys.create('scan', 'stored integrity')).key
   // What POST /api/scan stores is the engine's static-phase report (rendered checks resolve at once without a browser).
   for (const name of TARGET_NAMES) {
-    const report = await scan(TARGETS[name]!.url, world.handle.deps, { mcpUrl: TARGETS[name]!.mcpUrl, phase: 'static' })
+    const report = await scan(TARGETS[name]!.url, world.handle.pieces, {
+      mcpUrl: TARGETS[name]!.mcpUrl,
+      phase: 'static',
+    })
     const target = measured(report)
     keyOf.set(name, target)
     baseline.set(target, fingerprint(report))
@@ -98,11 +101,13 @@ const post = (path: string, json: unknown, keyed = false) =>
     }),
   )
 const get = (path: string) => world.handle.app.handle(request(path, { headers: { 'x-forwarded-for': clientIp() } }))
-const latest = (domain: string) => world.handle.deps.scans.latest(domain)
+const latest = (domain: string) => world.handle.pieces.scans.latest(domain)
 /** The stored scan a keyed selective run of a target may patch: that target's own report, else the domain's newest. */
 async function patchCandidate(name: TargetName): Promise<ScanRow | null> {
   const [urlKind, url, mcpUrl] = JSON.parse(keyOf.get(name)!) as [string, string, string | null]
-  return (await world.handle.deps.scans.latestOf(targetKey({ urlKind, url, mcpUrl }))) ?? (await latest(domainOf(name)))
+  return (
+    (await world.handle.pieces.scans.latestOf(targetKey({ urlKind, url, mcpUrl }))) ?? (await latest(domainOf(name)))
+  )
 }
 
 /** Every domain's published result is what a fresh scan of its own target stores, and the score route says so. */
@@ -114,7 +119,7 @@ async function expectStoredResultsTrue(): Promise<void> {
     expect(expected, `${domain}: stored target ${measured(row)} is not one that was scanned`).toBeDefined()
     const actual = fingerprint(row.result!)
     // Never lowered to `na`: a check of the row's own kind is `na` only where a fresh scan of the target says so.
-    const registry = world.handle.deps.registry
+    const registry = world.handle.pieces.registry
     const freshEntries = new Set(expected!.layers.flatMap((layer) => layer.checks))
     for (const check of row.result!.layers.flatMap((layer) => layer.checks)) {
       if (check.status !== 'na' || !registry.appliesTo(registry.get(check.id)!, row.urlKind)) continue
@@ -132,7 +137,7 @@ async function expectStoredResultsTrue(): Promise<void> {
 
 /** Makes a domain's published result stuck, as a worker that died 40 minutes ago leaves it. */
 async function strand(domain: string): Promise<ScanRow> {
-  const db = world.handle.deps.database.db
+  const db = world.handle.pieces.database.db
   // Every row of the domain moves back together, so the published one stays the published one.
   await db
     .update(scans)
@@ -144,8 +149,8 @@ async function strand(domain: string): Promise<ScanRow> {
     .set({ analysisStatus: 'partial', result: { ...row.result!, analysisStatus: 'partial' } })
     .where(eq(scans.id, row.id))
   // Written behind the repository's back: drop the score route's cached read as every write does.
-  await world.handle.deps.readCache.invalidate(domain)
-  return (await world.handle.deps.scans.byId(row.id))!
+  await world.handle.pieces.readCache.invalidate(domain)
+  return (await world.handle.pieces.scans.byId(row.id))!
 }
 
 /** Reads the stuck pointer of a domain and follows it exactly as a client would. */
@@ -199,7 +204,7 @@ async function perform(action: Action): Promise<void> {
     expect(body.storedScanUpdated).toBe(patchable)
     expect(typeof body.storedScanNote).toBe(action.keyed && !patchable ? 'string' : 'undefined')
     if (!patchable && before)
-      expect(JSON.stringify(await world.handle.deps.scans.latestOf(before.target))).toBe(JSON.stringify(before))
+      expect(JSON.stringify(await world.handle.pieces.scans.latestOf(before.target))).toBe(JSON.stringify(before))
     return
   }
   if (action.type === 'stuck') {
@@ -210,7 +215,7 @@ async function perform(action: Action): Promise<void> {
     expect(measured((await latest(action.domain))!)).toBe(measured(stuck))
     return
   }
-  const hasReal = await world.handle.deps.scans.hasRealScan(domainOf(action.target))
+  const hasReal = await world.handle.pieces.scans.hasRealScan(domainOf(action.target))
   const response = await post('/api/scan', { ...TARGETS[action.target], ephemeral: true })
   expect(response.status).toBe(hasReal ? 400 : 200)
 }
@@ -230,7 +235,7 @@ test('any sequence of scans, selective runs, stuck recoveries and ephemeral requ
 describe('acceptance', () => {
   test("a keyed selective run of an MCP URL without a report of its own leaves the host's website scan byte-identical and says why", async () => {
     // One report per target: an MCP run patches only the MCP server's own report, never the host's website report.
-    await world.handle.deps.database.db.delete(scans).where(eq(scans.target, mcpKey(`https://${MCP_HOST}/mcp`)))
+    await world.handle.pieces.database.db.delete(scans).where(eq(scans.target, mcpKey(`https://${MCP_HOST}/mcp`)))
     expect((await post('/api/scan', { url: MCP_HOST, force: true })).status).toBe(200)
     const before = (await latest(MCP_HOST))!
     expect(before.urlKind).toBe('domain')
@@ -256,12 +261,12 @@ describe('acceptance', () => {
 
     // Once the MCP server has a report of its own, the same run patches that one, and the website's stays as it was.
     expect((await post('/api/scan', { url: `https://${MCP_HOST}/mcp`, force: true })).status).toBe(200)
-    const website = JSON.stringify(await world.handle.deps.scans.latestOf(before.target))
+    const website = JSON.stringify(await world.handle.pieces.scans.latestOf(before.target))
     const patched = await (
       await post('/api/scan/checks', { url: `https://${MCP_HOST}/mcp`, checkIds: ['mcp-tools-list'] }, true)
     ).json()
     expect(patched.storedScanUpdated).toBe(true)
-    expect(JSON.stringify(await world.handle.deps.scans.latestOf(before.target))).toBe(website)
+    expect(JSON.stringify(await world.handle.pieces.scans.latestOf(before.target))).toBe(website)
 
     // The same key on the stored scan's own target patches it, with no note.
     const own = await (await post('/api/scan/checks', { url: MCP_HOST, checkIds: ['robots-txt'] }, true)).json()

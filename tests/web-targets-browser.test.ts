@@ -122,7 +122,7 @@ describe.skipIf(!executablePath)('one report per target, in Chromium', () => {
     await screenshot(page, 'report-site-with-mcp-sibling')
     await page.goto(`${base}${mcpPath}`, { waitUntil: 'networkidle0' })
     expect(await text(page, 'h1')).toBe(MCP_URL)
-    const before = await world.handle.deps.scans.latestOf(`mcp:${MCP_URL}`)
+    const before = await world.handle.pieces.scans.latestOf(`mcp:${MCP_URL}`)
     await Promise.all([
       page.waitForNavigation({ waitUntil: 'networkidle0', timeout: 45_000 }),
       page.click('#rescan-title ~ form[data-rescan] button'),
@@ -131,7 +131,7 @@ describe.skipIf(!executablePath)('one report per target, in Chromium', () => {
     expect(await text(page, 'h1')).toBe(MCP_URL)
     expect(await text(page, '#report-summary')).toContain('MCP server')
     // A new scan of the MCP server itself, not of the host as a website.
-    const after = await world.handle.deps.scans.latestOf(`mcp:${MCP_URL}`)
+    const after = await world.handle.pieces.scans.latestOf(`mcp:${MCP_URL}`)
     expect(after!.id).toBeGreaterThan(before!.id)
     expect(after!.urlKind).toBe('mcp')
     await screenshot(page, 'report-mcp-rescanned')

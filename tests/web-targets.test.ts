@@ -173,7 +173,7 @@ describe('local targets', () => {
     const stats = await (await get('/api/stats')).json()
     // Coverage counts the published domains only: the two local reports add nothing.
     expect(stats.coverage.domains).toBe(coverageBefore)
-    expect(await world.handle.deps.scans.history('127.0.0.1')).toEqual([])
+    expect(await world.handle.pieces.scans.history('127.0.0.1')).toEqual([])
   })
 
   test('localhost:PORT has a report page, and a re-check of it runs against that very port', async () => {
@@ -219,11 +219,11 @@ describe('a website and an MCP server on one host', () => {
         .get(),
     )
     expect(fields).toEqual({ url: MCP_URL, mcpUrl: MCP_URL, force: '1' })
-    const before = (await world.handle.deps.scans.latestOf(
+    const before = (await world.handle.pieces.scans.latestOf(
       targetKey({ urlKind: 'mcp', url: MCP_URL, mcpUrl: MCP_URL }),
     ))!
     expect(await scanned(fields)).toBe(mcpPath)
-    const after = (await world.handle.deps.scans.latestOf(before.target))!
+    const after = (await world.handle.pieces.scans.latestOf(before.target))!
     expect(after.id).toBeGreaterThan(before.id)
     expect(after.urlKind).toBe('mcp')
     // The website's report is still the website's.
@@ -237,7 +237,7 @@ describe('a website and an MCP server on one host', () => {
 
     // The MCP report's badge is the MCP server's own, whichever of the host's targets was scanned last.
     await scanned({ url: MCP_HOST, force: '1' })
-    const website = (await world.handle.deps.scans.latestOf(
+    const website = (await world.handle.pieces.scans.latestOf(
       targetKey({ urlKind: 'domain', url: `https://${MCP_HOST}/` }),
     ))!
     const snippet = (await page(mcpPath)).$('#badge-markdown').text()

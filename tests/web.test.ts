@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { load } from 'cheerio'
-import type { AppHandle } from '../core/app.ts'
+import type { AppHandle } from '../app/app.ts'
 import { PAYLOADS, startXssSite, type XssSite } from './fixtures/sites/xss/site.ts'
 import { request } from './helpers.ts'
 import { startWorld, type World } from './support/world.ts'
@@ -399,7 +399,7 @@ describe('re-check', () => {
   })
 
   test('with a scan key the stored report is patched, and the card says so', async () => {
-    const key = await handle.deps.keys.create('scan', 'web re-check test')
+    const key = await handle.pieces.keys.create('scan', 'web re-check test')
     const keyed = form(`/site/${DOMAIN}/recheck`, { checkId: 'llms-txt' })
     keyed.headers.set('authorization', `Bearer ${key.key}`)
     const response = await handle.app.handle(keyed)

@@ -1,7 +1,7 @@
 /**
  * Why the engine gave up on a target, in the engine's own terms. The engine is shared by the HTTP API, the MCP
  * tools and the CLI, so it names the reason and carries the facts; what each edge answers (an HTTP status and
- * envelope, a tool error, an exit code and one line) is decided in one table, core/scan-errors.ts.
+ * envelope, a tool error, an exit code and one line) is decided in one table, core/request/scan-error-response.ts.
  */
 
 /** What a reason carries: the facts an edge needs to say what happened. */

@@ -65,15 +65,18 @@ describe('normalizeInput', () => {
     ['example.123'],
     ['javascript:alert(1)'],
     [`${'x'.repeat(3000)}.com`],
-  ])('refuses %# as an invalid target (the edge answers 400 INVALID_DOMAIN: core/scan-errors.test.ts)', (input) => {
-    try {
-      normalizeInput(input)
-      throw new Error('expected a refusal')
-    } catch (error) {
-      expect(error).toBeInstanceOf(ScanError)
-      expect((error as ScanError).reason).toBe('invalid-target')
-    }
-  })
+  ])(
+    'refuses %# as an invalid target (the edge answers 400 INVALID_DOMAIN: tests/scan-error-response.test.ts)',
+    (input) => {
+      try {
+        normalizeInput(input)
+        throw new Error('expected a refusal')
+      } catch (error) {
+        expect(error).toBeInstanceOf(ScanError)
+        expect((error as ScanError).reason).toBe('invalid-target')
+      }
+    },
+  )
 })
 
 describe('normalizeInput with local targets allowed (SCANNER_ALLOW_PRIVATE, the CLI --allow-private)', () => {

@@ -2,7 +2,7 @@ import type { ErrorHandler } from 'elysia'
 import { AppError, envelopeFor, isDatabaseUnavailableError, renderError } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import type { Outage } from '../outage.ts'
-import { asAppError } from '../scan-errors.ts'
+import { asAppError } from './scan-error-response.ts'
 import { databaseUnavailable } from './caller.ts'
 import type { RequestRecords } from './request-id.ts'
 

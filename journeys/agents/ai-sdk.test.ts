@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../../core/config.ts'
-import { createEngineDeps } from '../../core/engine-deps.ts'
+import { createEngine } from '../../app/engine.ts'
 import { intentPrompt } from '../types.ts'
 import findPricing from '../intents/find-pricing.ts'
 import { runJourney } from '../runner.ts'
@@ -47,7 +47,7 @@ async function journeyWith(script: readonly ScriptedReply[], prices: Record<stri
       intent: findPricing,
       prompt: intentPrompt(findPricing.meta, site.host),
       domain: site.host,
-      deps: createEngineDeps(config, { browser: null }),
+      deps: createEngine(config, { browser: null }),
       budget,
     })
     return { outcome, requests: model.requests }
@@ -204,7 +204,7 @@ describe('ai-sdk agent', () => {
         intent: findPricing,
         prompt: 'p',
         domain: site.host,
-        deps: createEngineDeps(config, { browser: null }),
+        deps: createEngine(config, { browser: null }),
         signal: AbortSignal.timeout(200),
       })
       expect(performance.now() - started).toBeLessThan(5_000)
@@ -252,7 +252,7 @@ describe('ai-sdk agent', () => {
         intent: findPricing,
         prompt: 'p',
         domain: site.host,
-        deps: createEngineDeps(config, { browser: null }),
+        deps: createEngine(config, { browser: null }),
       })
       expect(received).toEqual([{ path: '/v1/messages', key: 'test' }])
       expect(outcome.agent_response).toBe('No prices checked.')

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { basename, join } from 'node:path'
 import { loadConfig } from '../../core/config.ts'
-import { createEngineDeps } from '../../core/engine-deps.ts'
+import { createEngine } from '../../app/engine.ts'
 import { type FixtureSite, resolveRules, type SiteName, startFixtureSites } from '../../tests/fixtures/sites/server.ts'
 import deterministic from '../agents/deterministic.ts'
 import { intentPrompt, JOURNEY_LAYERS } from '../types.ts'
@@ -60,11 +60,11 @@ const TABLE: Record<string, Row> = {
 
 const INTENTS_DIR = import.meta.dir
 let sites: FixtureSite[] = []
-let deps: ReturnType<typeof createEngineDeps>
+let deps: ReturnType<typeof createEngine>
 
 beforeAll(async () => {
   sites = await startFixtureSites()
-  deps = createEngineDeps(
+  deps = createEngine(
     loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', SCANNER_RESOLVE: resolveRules(sites), LOG_LEVEL: 'silent' }),
     { browser: null },
   )

@@ -72,7 +72,7 @@ describe('the index follows the scans table', () => {
   })
 
   test('a failing stored-scan listener rolls the scan write back: the index and the scans table never disagree', async () => {
-    const failing = new ScanRepository(world.isolated.deps.database.db, [
+    const failing = new ScanRepository(world.isolated.pieces.database.db, [
       async () => {
         throw new Error('listener failed')
       },
@@ -251,7 +251,7 @@ describe('descriptor, catalogs and the dump', () => {
   })
 
   test('the dump streams in keyset batches without losing or repeating an entry', async () => {
-    const { deps } = world.isolated
+    const { pieces: deps } = world.isolated
     const now = new Date('2026-01-01T00:00:00.000Z')
     const batched = await new Response(
       await catalogDumpStream(deps.database.db, deps.config, deps.log, { batchSize: 4, now }),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
-import type { AppHandle } from '../../core/app.ts'
+import type { AppHandle } from '../../app/app.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { request, testApp } from '../../tests/helpers.ts'
 import { scanReport } from '../../tests/support/scan-report.ts'
@@ -29,8 +29,8 @@ let nextIp = 0
 
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'discover', 'ard'] })
-  app = new Elysia().use(discoverPlugin(handle.deps))
-  repository = handle.deps.scans
+  app = new Elysia().use(discoverPlugin(handle.pieces))
+  repository = handle.pieces.scans
   const seeds: ScanReport[] = [
     report('kayak', `${term('kayak')} Rentals`, 30, { category: 'travel-hospitality' }),
     report('outfitters', 'Outfitters', 100, { category: 'travel-hospitality' }),

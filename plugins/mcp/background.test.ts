@@ -11,7 +11,7 @@ import { mcpPlugin } from './index.ts'
 /** Rendered checks need Chromium; .ci/run installs it, so CI always runs this. */
 const browser = createBrowserProvider(testConfig())
 
-const listen = (root: World['handle']['deps']) =>
+const listen = (root: World['handle']['pieces']) =>
   new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 
 describe.skipIf(browser === null)('scan_domain while rendered checks run in the background', () => {
@@ -20,7 +20,7 @@ describe.skipIf(browser === null)('scan_domain while rendered checks run in the 
 
   beforeAll(async () => {
     world = await startWorld(['spa'], { browser, start: true })
-    app = listen(world.handle.deps)
+    app = listen(world.handle.pieces)
   })
   afterAll(async () => {
     await app.stop(true)
@@ -29,7 +29,7 @@ describe.skipIf(browser === null)('scan_domain while rendered checks run in the 
 
   test('answers the partial result with the score URL to poll; get_score then reads it complete', async () => {
     // Keyed: polling get_score faster than its per-IP limit is exactly what a scan key allows.
-    const { key } = await world.handle.deps.keys.create('scan', 'mcp polling test')
+    const { key } = await world.handle.pieces.keys.create('scan', 'mcp polling test')
     const client = new Client({ name: 'agent-readiness-test', version: '1.0.0' })
     const endpoint = new URL(`http://127.0.0.1:${app.server!.port}/api/mcp`)
     await client.connect(

@@ -66,7 +66,7 @@ async function binOf(name: string, bin: string): Promise<string> {
   return join(dirname(manifest), bins[bin]!)
 }
 
-const listen = (root: World['handle']['deps']) =>
+const listen = (root: World['handle']['pieces']) =>
   new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 
 let world: World
@@ -82,7 +82,7 @@ beforeAll(async () => {
     binOf('@modelcontextprotocol/conformance', 'conformance'),
   ])
   world = await startWorld([], { browser: null })
-  app = listen(world.handle.deps)
+  app = listen(world.handle.pieces)
   url = `http://127.0.0.1:${app.server!.port}/api/mcp`
   results = await mkdtemp(join(tmpdir(), 'mcp-conformance-'))
 })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { Elysia } from 'elysia'
-import type { AppHandle } from '../../core/app.ts'
+import type { AppHandle } from '../../app/app.ts'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import { classifyServerCard, SERVER_CARD_SCHEMA } from '../../core/engine/lib/server-card.ts'
 import { request, testApp } from '../../tests/helpers.ts'
@@ -9,13 +9,13 @@ import { docsPlugin } from '../docs/index.ts'
 import { reverseDns } from './discovery.ts'
 import { mcpPlugin } from './index.ts'
 
-const mount = (root: AppHandle['deps']) => new Elysia().use(docsPlugin(root.config)).use(mcpPlugin(root))
+const mount = (root: AppHandle['pieces']) => new Elysia().use(docsPlugin(root.config)).use(mcpPlugin(root))
 let handle: AppHandle
 let app: ReturnType<typeof mount>
 
 beforeAll(async () => {
   handle = await testApp({ PUBLIC_BASE_URL: 'https://scan.example.com' })
-  app = mount(handle.deps)
+  app = mount(handle.pieces)
 })
 afterAll(() => handle.close())
 

@@ -9,7 +9,7 @@ import { mcpPlugin } from './index.ts'
  * locally installed devDependency: the test never reaches the network.
  */
 
-const listen = (root: World['handle']['deps']) =>
+const listen = (root: World['handle']['pieces']) =>
   new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 let world: World
 let app: ReturnType<typeof listen>
@@ -17,7 +17,7 @@ let url: string
 
 beforeAll(async () => {
   world = await startWorld(['blog'], { browser: null })
-  app = listen(world.handle.deps)
+  app = listen(world.handle.pieces)
   url = `http://127.0.0.1:${app.server!.port}/api/mcp`
 })
 afterAll(async () => {

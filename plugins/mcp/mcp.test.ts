@@ -16,7 +16,7 @@ import { ONE_LINE } from './model.ts'
 // Fresh per run: on a shared database another test file may hold a measured scan of a fixed host name.
 const AUTH_HOST = `auth-mcp-${randomUUID().slice(0, 8)}.test`
 
-const listen = (root: World['handle']['deps']) =>
+const listen = (root: World['handle']['pieces']) =>
   new Elysia().use(mcpPlugin(root)).listen({ port: 0, hostname: '127.0.0.1' })
 
 let world: World
@@ -30,7 +30,7 @@ beforeAll(async () => {
     mcp: [{ name: 'auth-required', hosts: [AUTH_HOST] }],
     start: true,
   })
-  app = listen(world.handle.deps)
+  app = listen(world.handle.pieces)
   endpoint = new URL(`http://127.0.0.1:${app.server!.port}/api/mcp`)
 })
 afterAll(async () => {
@@ -302,12 +302,12 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
 
   test('the daily budget applies to scan_domain; a scan key in Authorization is exempt', async () => {
     const ip = clientIp()
-    for (let i = 0; i < 30; i++) await consume(world.handle.deps.store, 'scanDaily', { kind: 'anonymous', ip })
+    for (let i = 0; i < 30; i++) await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })
     const anonymous = await connect({ 'x-forwarded-for': ip })
     const denied = errorOf(await call(anonymous, 'scan_domain', { url: 'blog.test', force: true }))
     expect(denied).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after_ms: expect.any(Number) })
 
-    const { key } = await world.handle.deps.keys.create('scan', 'mcp test')
+    const { key } = await world.handle.pieces.keys.create('scan', 'mcp test')
     const keyed = await connect({ 'x-forwarded-for': ip, authorization: `Bearer ${key}` })
     const result = structured(await call(keyed, 'scan_domain', { url: 'blog.test', force: true }))
     expect(result.domain).toBe('blog.test')

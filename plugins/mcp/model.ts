@@ -3,7 +3,7 @@ import { openApiSchema } from '../../core/openapi.ts'
 import { CHECK_STATUSES, LAYER_IDS, SCAN_KINDS } from '../../core/engine/check.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/server-card.ts'
 import { describeLimit } from '../../core/limits.ts'
-import { checkCatalog } from '../checks/model.ts'
+import { checkCatalog } from '../catalog/model.ts'
 import { discoverQuery, discoverResponse } from '../discover/model.ts'
 import {
   agentFeedbackInput,

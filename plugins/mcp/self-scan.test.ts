@@ -12,7 +12,7 @@ import { mcpPlugin } from './index.ts'
  * server must pass the MCP checks it holds everyone else to.
  */
 
-const listen = (root: World['handle']['deps'], port: number) =>
+const listen = (root: World['handle']['pieces'], port: number) =>
   new Elysia().use(mcpPlugin(root)).listen({ port, hostname: '127.0.0.1' })
 
 let world: World
@@ -26,7 +26,7 @@ beforeAll(async () => {
     env: { PUBLIC_BASE_URL: 'https://self.test' },
     extraResolve: [`self.test:443:127.0.0.1:${port}`],
   })
-  app = listen(world.handle.deps, port)
+  app = listen(world.handle.pieces, port)
 })
 afterAll(async () => {
   await app.stop(true)

@@ -54,7 +54,7 @@ const FEEDBACK_WRITE = { readOnlyHint: false, destructiveHint: false, idempotent
  * The tools of our MCP server. Each one fronts the service behind the matching HTTP route, with the same limits
  * and budgets, so an agent gets exactly what the REST API would give it.
  */
-/** The pieces the tools drive, each provided by the kernel or the feature that owns it (core/features.ts). */
+/** The pieces the tools drive, each provided by the kernel or the feature that owns it (app/feature-list.ts). */
 export type ToolPieces = Pick<Kernel, 'config' | 'registry'> & {
   scanService: ScanService
   feedbackService: FeedbackService

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { AppHandle } from '../../core/app.ts'
+import type { AppHandle } from '../../app/app.ts'
 import type { Db } from '../../core/db/index.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { testApp } from '../../tests/helpers.ts'
@@ -17,8 +17,8 @@ let db: Db
 let repository: ScanRepository
 beforeAll(async () => {
   handle = await testApp({}, { features: ['scan'] })
-  db = handle.deps.database.db
-  repository = handle.deps.scans
+  db = handle.pieces.database.db
+  repository = handle.pieces.scans
 })
 afterAll(() => handle.close())
 

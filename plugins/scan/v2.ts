@@ -8,11 +8,25 @@ import { AppError } from '../../core/errors.ts'
 import { parseRowId } from '../../core/ids.ts'
 import type { Caller } from '../../core/limits.ts'
 import { ScanSession } from '../../core/outbound/session.ts'
-import { scanErrorToV2AppError } from '../../core/scan-errors.ts'
+import { SCAN_ERROR_CODES, scanErrorToAppError } from '../../core/request/scan-error-response.ts'
 import { checkScanBudget, spendScanBudget } from './service.ts'
 import { v2Scans } from './tables.ts'
 
 export type V2ScanRow = typeof v2Scans.$inferSelect
+
+/**
+ * The v2 entry's answer to a target it cannot scan: an invalid one as every scan route answers it; one it cannot
+ * reach or classify (unreachable, private, an MCP server that fails or wants credentials) is its own 422
+ * TARGET_UNREACHABLE, the plain code in `details.reason`.
+ */
+export function scanErrorToV2AppError(error: ScanError): AppError {
+  if (error.reason === 'invalid-target') return scanErrorToAppError(error)
+  return new AppError('TARGET_UNREACHABLE', {
+    message: error.message,
+    details: { reason: SCAN_ERROR_CODES[error.reason] },
+    cause: error,
+  })
+}
 
 export interface V2ScanRequest {
   url: string
@@ -27,7 +41,7 @@ export class V2ScanService {
   /**
    * POST /api/v2/scan: validates, probes and classifies the target (spending nothing when it cannot be scanned),
    * then answers the domain's in-progress row, or spends one unit of the daily scan budget and inserts a `pending`
-   * row. An unreachable or auth-required target is the v2 entry's own TARGET_UNREACHABLE (core/scan-errors.ts).
+   * row. An unreachable or auth-required target is the v2 entry's own TARGET_UNREACHABLE (scanErrorToV2AppError).
    */
   async start(request: V2ScanRequest, caller: Caller): Promise<{ row: V2ScanRow; created: boolean }> {
     if (!this.deps.config.v2ScanEnabled)

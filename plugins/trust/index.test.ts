@@ -3,7 +3,7 @@ import { createHash, createPublicKey, randomUUID, verify } from 'node:crypto'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { Elysia } from 'elysia'
 import { compactVerify, importJWK } from 'jose'
-import type { AppHandle } from '../../core/app.ts'
+import type { AppHandle } from '../../app/app.ts'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import { generateSigningKeyJwk, loadSigningKeys } from '../../core/crypto/signing.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
@@ -56,14 +56,14 @@ function report(domain: string, overrides: Partial<ScanReport> = {}): ScanReport
 }
 
 async function store(domain: string, options: { ephemeral?: boolean; overrides?: Partial<ScanReport> } = {}) {
-  return signed.deps.scans.insert(report(domain, options.overrides), { ephemeral: options.ephemeral ?? false })
+  return signed.pieces.scans.insert(report(domain, options.overrides), { ephemeral: options.ephemeral ?? false })
 }
 
 beforeAll(async () => {
   signed = await testApp({ SIGNING_KEY: CURRENT, SIGNING_KEYS_PREVIOUS: PREVIOUS }, { features: ['scan', 'trust'] })
-  app = new Elysia().use(trustPlugin(signed.deps))
+  app = new Elysia().use(trustPlugin(signed.pieces))
   unsigned = await testApp({}, { features: ['scan', 'trust'] })
-  unsignedApp = new Elysia().use(trustPlugin(unsigned.deps))
+  unsignedApp = new Elysia().use(trustPlugin(unsigned.pieces))
 }, 60_000)
 afterAll(async () => {
   await Promise.all([signed.close(), unsigned.close()])
@@ -138,7 +138,7 @@ describe('GET /api/ard/attestation/:domain (signed)', () => {
     expect(header.kid).toBe(body.kid)
 
     // The payload binds what the attestation is about.
-    const stored = (await signed.deps.scans.byId(row.id))!.result!
+    const stored = (await signed.pieces.scans.byId(row.id))!.result!
     expect(body.payload).toEqual({
       analysisStatus: 'complete',
       contractVersion: CONTRACT_VERSION,
@@ -184,7 +184,7 @@ describe('GET /api/ard/attestation/:domain (signed)', () => {
     const domain = domainOf('digest')
     const row = await store(domain)
     const body = (await (await app.handle(request(`/api/ard/attestation/${domain}`))).json()) as SignedBody
-    const stored = (await signed.deps.scans.byId(row.id))!.result!
+    const stored = (await signed.pieces.scans.byId(row.id))!.result!
     const expected = createHash('sha256').update(canonical(stored), 'utf8').digest('hex')
     expect(body.payload.resultDigest).toBe(`sha256:${expected}`)
     expect(canonical(stored)).toContain('"fraction":0.7')
@@ -336,7 +336,7 @@ describe('GET /api/ard/attestation/:domain (errors)', () => {
   test('the ardRead limit: 60 per minute per IP, then 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
     const limited = await testApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'trust'] })
     try {
-      const limitedApp = new Elysia().use(trustPlugin(limited.deps))
+      const limitedApp = new Elysia().use(trustPlugin(limited.pieces))
       const ask = () =>
         limitedApp.handle(
           request(`/api/ard/attestation/${domainOf('limited')}`, { headers: { 'x-forwarded-for': '198.51.100.7' } }),
@@ -386,7 +386,7 @@ describe('GET /api/ard/jwks and /.well-known/jwks.json', () => {
   test('rotation: an attestation signed before the rotation still verifies with the rotated key set', async () => {
     // The deployment before the rotation: PREVIOUS was then the current key.
     const before = new Elysia().use(
-      trustPlugin({ ...signed.deps, signing: loadSigningKeys({ signingKey: PREVIOUS, signingKeysPrevious: [] }) }),
+      trustPlugin({ ...signed.pieces, signing: loadSigningKeys({ signingKey: PREVIOUS, signingKeysPrevious: [] }) }),
     )
     const domain = domainOf('rotated')
     await store(domain)
@@ -403,7 +403,7 @@ describe('GET /api/ard/jwks and /.well-known/jwks.json', () => {
 describe('without SIGNING_KEY', () => {
   test('the attestation is an unsigned payload, also when application/jose is asked for', async () => {
     const domain = domainOf('unsigned')
-    await unsigned.deps.scans.insert(report(domain), { ephemeral: false })
+    await unsigned.pieces.scans.insert(report(domain), { ephemeral: false })
     for (const accept of ['application/json', 'application/jose']) {
       const response = await unsignedApp.handle(request(`/api/ard/attestation/${domain}`, { headers: { accept } }))
       expect(response.status).toBe(200)
@@ -426,7 +426,7 @@ describe('without SIGNING_KEY', () => {
 
 // The docs plugin leaves out every path with a dot (`exclude.staticFile`), so the /.well-known aliases are not listed.
 test('the routes are described in a valid OpenAPI document', async () => {
-  const documented = new Elysia().use(docsPlugin(signed.deps.config)).use(trustPlugin(signed.deps))
+  const documented = new Elysia().use(docsPlugin(signed.pieces.config)).use(trustPlugin(signed.pieces))
   const document = await (await documented.handle(request('/openapi.json'))).json()
   await SwaggerParser.validate(structuredClone(document))
   const attestation = document.paths['/api/ard/attestation/{domain}'].get

@@ -4,7 +4,7 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import { Elysia } from 'elysia'
 import { type InnerList, type Item, parseDictionary } from 'structured-headers'
 import directoryCheck from '../../checks/domain/web-bot-auth-directory.ts'
-import type { AppHandle } from '../../core/app.ts'
+import type { AppHandle } from '../../app/app.ts'
 import { generateSigningKeyJwk } from '../../core/crypto/signing.ts'
 import { siteHandler } from '../../tests/fixtures/sites/server.ts'
 import { context, snapshot } from '../../tests/support/artifacts.ts'
@@ -53,7 +53,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => Promise.all([world.close(), unsigned.close()]))
 
-const directoryApp = (handle: AppHandle) => new Elysia().use(webBotAuthPlugin(handle.deps))
+const directoryApp = (handle: AppHandle) => new Elysia().use(webBotAuthPlugin(handle.pieces))
 
 async function fetchDirectory(handle: AppHandle, url = `http://localhost:3000${DIRECTORY_PATH}`) {
   const response = await directoryApp(handle).handle(new Request(url))
@@ -142,7 +142,7 @@ describe("the scanner's signed requests verify against the directory the same in
       // Signature-Agent names the origin whose well-known directory holds the key.
       const agent = soleMember(entry.headers.get('signature-agent')!)
       const origin = String((agent.value as Item)[0])
-      expect(origin).toBe(world.handle.deps.config.publicBaseUrl)
+      expect(origin).toBe(world.handle.pieces.config.publicBaseUrl)
       if (!directories.has(origin))
         directories.set(origin, (await fetchDirectory(world.handle, `${origin}${DIRECTORY_PATH}`)).body)
       const directory = directories.get(origin)!
@@ -170,7 +170,7 @@ describe("the scanner's signed requests verify against the directory the same in
 
   test('a request with a body: its Content-Digest matches the bytes received and is covered', async () => {
     const body = '{"jsonrpc":"2.0","id":1,"method":"initialize"}'
-    await world.handle.deps.outbound.request(`https://${RECORDER_HOST}/mcp`, {
+    await world.handle.pieces.outbound.request(`https://${RECORDER_HOST}/mcp`, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json' },
@@ -256,7 +256,7 @@ describe('GET /.well-known/http-message-signatures-directory (signed)', () => {
 
   test('body: the interface names, the Signature Agent Card names, keys with kid = thumbprint and no alg or d', async () => {
     const { body } = await fetchDirectory(world.handle)
-    const config = world.handle.deps.config
+    const config = world.handle.pieces.config
     expect(body).toMatchObject({
       client_name: 'agent-readiness',
       homepage_uri: config.publicBaseUrl,
@@ -315,8 +315,8 @@ describe('without SIGNING_KEY', () => {
     expect(response.headers.get('content-type')).toBe('application/http-message-signatures-directory+json')
 
     recorded.length = 0
-    expect(unsigned.deps.outbound.signs).toBe(false)
-    await unsigned.deps.outbound.request(`${recorder.origin}/robots.txt`)
+    expect(unsigned.pieces.outbound.signs).toBe(false)
+    await unsigned.pieces.outbound.request(`${recorder.origin}/robots.txt`)
     expect(recorded).toHaveLength(1)
     for (const header of ['signature', 'signature-input', 'signature-agent'])
       expect(recorded[0]!.headers.has(header)).toBe(false)
@@ -325,7 +325,7 @@ describe('without SIGNING_KEY', () => {
 
 // The docs plugin leaves out every path with a dot (`exclude.staticFile`), so the /.well-known alias is not listed.
 test('the routes are described in a valid OpenAPI document', async () => {
-  const documented = new Elysia().use(docsPlugin(world.handle.deps.config)).use(webBotAuthPlugin(world.handle.deps))
+  const documented = new Elysia().use(docsPlugin(world.handle.pieces.config)).use(webBotAuthPlugin(world.handle.pieces))
   const document = await (await documented.handle(request('/openapi.json'))).json()
   await SwaggerParser.validate(structuredClone(document))
   const directory = document.paths['/api/web-bot-auth/directory'].get.responses['200']

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from 'bun:test'
 import { Elysia } from 'elysia'
-import type { AppHandle } from '../../core/app.ts'
+import type { AppHandle } from '../../app/app.ts'
 import type { CheckStatus } from '../../core/engine/check.ts'
 import type { CheckResult } from '../../core/engine/scoring.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
@@ -152,8 +152,8 @@ export function ardWorld(): ArdWorld {
     // Listings, facets and the catalog dump read the whole index, so exact totals need a database nobody else writes
     // to. Every request comes from its own forwarded address, so the per-IP limits stay out of the way.
     isolated = await isolatedTestApp({ TRUST_PROXY: 'true' }, { features: ['scan', 'ard'] })
-    app = new Elysia().use(ardPlugin(isolated.deps))
-    repository = isolated.deps.scans
+    app = new Elysia().use(ardPlugin(isolated.pieces))
+    repository = isolated.pieces.scans
     for (const seed of [...FIXED, ...FILLERS]) await repository.insert(report(seed), { ephemeral: false })
     // Never indexed: ephemeral results (one on a domain of its own, one on an indexed domain) and auth markers.
     await repository.insert(

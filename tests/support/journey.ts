@@ -1,5 +1,5 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream'
-import type { AppHandle } from '../../core/app.ts'
+import type { AppHandle } from '../../app/app.ts'
 import { request } from '../helpers.ts'
 import { clientIp } from './world.ts'
 

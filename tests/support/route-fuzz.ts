@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
-import { type AppHandle, createApp } from '../../core/app.ts'
+import { type AppHandle, createApp } from '../../app/app.ts'
 import { loadConfig } from '../../core/config.ts'
 import { envelopeFor, ERRORS } from '../../core/errors.ts'
 import { type OutboundClient, OutboundError } from '../../core/outbound/client.ts'
@@ -107,9 +107,9 @@ export async function createFuzzApp(env: Record<string, string> = {}): Promise<A
   const store = await openStore(config, { prefix: `fuzz:${randomUUID()}:` })
   const handle = await createApp(config, { store, browser: null })
   await handle.start()
-  handle.deps.outbound = offlineClient(handle.deps.outbound)
+  handle.pieces.outbound = offlineClient(handle.pieces.outbound)
   // Stored scans of the domains the generators favour, so that reads, feedback and the ARD index have data.
-  const scans = handle.deps.scans
+  const scans = handle.pieces.scans
   for (const domain of SCANNED_DOMAINS) {
     const layers = [discoveryLayer([checkResult('robots-txt', 'pass'), checkResult('llms-txt', 'fail')])]
     await scans.insert(scanReport({ domain, score: 72, layers }), { ephemeral: false })

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { createApp, type AppHandle } from '../../core/app.ts'
+import { createApp, type AppHandle } from '../../app/app.ts'
 import type { BrowserProvider } from '../../core/engine/browser.ts'
 import { openStore } from '../../core/store/index.ts'
 import { type McpFixtureName, startMcpFixture } from '../fixtures/mcp/server.ts'

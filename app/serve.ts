@@ -1,5 +1,5 @@
 import { createApp } from './app.ts'
-import type { Config } from './config.ts'
+import type { Config } from '../core/config.ts'
 
 /** How long in-flight requests (including open SSE streams) get to finish after SIGTERM. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -14,16 +14,16 @@ export function listenOptions(config: Pick<Config, 'port' | 'host'>) {
 }
 
 export async function serve(config: Readonly<Config>): Promise<void> {
-  const { app, deps, start, close } = await createApp(config)
+  const { app, pieces, start, close } = await createApp(config)
   await start()
   app.listen(listenOptions(config))
-  deps.log.info(
+  pieces.log.info(
     {
       url: config.publicBaseUrl,
       port: config.port,
-      database: deps.database.kind,
-      store: deps.store.kind,
-      signing: deps.signing.current ? deps.signing.current.kid : null,
+      database: pieces.database.kind,
+      store: pieces.store.kind,
+      signing: pieces.signing.current ? pieces.signing.current.kid : null,
     },
     'agent-readiness listening',
   )
@@ -32,16 +32,16 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return
     stopping = true
-    deps.log.info({ signal }, 'shutting down: finishing in-flight requests')
+    pieces.log.info({ signal }, 'shutting down: finishing in-flight requests')
     const forced = setTimeout(() => {
-      deps.log.warn('grace period over: closing open connections')
+      pieces.log.warn('grace period over: closing open connections')
       void app.server?.stop(true)
     }, SHUTDOWN_GRACE_MS)
     forced.unref()
     await app.server?.stop(false)
     clearTimeout(forced)
     await close()
-    deps.log.info('stopped')
+    pieces.log.info('stopped')
     process.exit(0)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))

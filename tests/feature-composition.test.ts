@@ -1,8 +1,8 @@
 import { afterAll, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import { createApp } from './app.ts'
-import { type BackgroundWork, backgroundRunner, composeFeatures, defineFeature, FeatureError } from './feature.ts'
-import { testConfig } from '../tests/helpers.ts'
+import { createApp } from '../app/app.ts'
+import { type BackgroundWork, backgroundRunner, composeFeatures, defineFeature, FeatureError } from '../core/feature.ts'
+import { testConfig } from './helpers.ts'
 
 /** Background work that writes what happens to it in one shared log, to read the order back. */
 function recorded(log: string[], name: string): BackgroundWork {
@@ -92,12 +92,12 @@ test('createApp composes only the features asked for and refuses a selection who
   apps.push(handle)
   expect((await handle.app.handle(new Request('http://localhost/healthz'))).status).toBe(200)
   expect((await handle.app.handle(new Request('http://localhost/api/checks'))).status).toBe(404)
-  expect('scanService' in handle.deps).toBe(false)
+  expect('scanService' in handle.pieces).toBe(false)
 }, 60_000)
 
 test('createApp starts nothing until start(): the job queue takes no job before it', async () => {
   const handle = await createApp(testConfig(), { browser: null, features: ['scan'] })
   apps.push(handle)
-  const send = () => handle.deps.jobs.send({ name: 'probe', data: { parse: (value: unknown) => value } } as never, {})
+  const send = () => handle.pieces.jobs.send({ name: 'probe', data: { parse: (value: unknown) => value } } as never, {})
   await expect(send()).rejects.toThrow('sent before the job queue was started')
 }, 60_000)

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { createEngineDeps } from '../engine-deps.ts'
-import { MULTIPAGE_ROBOTS, type MultipageSite, startMultipageSite } from '../../tests/fixtures/sites/multipage/site.ts'
-import { testConfig } from '../../tests/helpers.ts'
-import { scan } from './scan.ts'
+import { createEngine } from '../app/engine.ts'
+import { MULTIPAGE_ROBOTS, type MultipageSite, startMultipageSite } from './fixtures/sites/multipage/site.ts'
+import { testConfig } from './helpers.ts'
+import { scan } from '../core/engine/scan.ts'
 
 /** The sampler against the multipage fixture with other robots.txt files: the scanner's own group, a long Crawl-delay. */
 let site: MultipageSite | null = null
@@ -13,7 +13,7 @@ afterEach(async () => {
 
 async function sampleOf(robots: string, pages: number) {
   site = startMultipageSite('robots-sample.test', robots)
-  const engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: site.resolveRule }), { browser: null })
+  const engine = createEngine(testConfig({ SCANNER_RESOLVE: site.resolveRule }), { browser: null })
   return scan(site.host, engine, { phase: 'static', pages })
 }
 
@@ -52,7 +52,7 @@ describe('a re-check over a stored sample', () => {
     expect(privatePages.length).toBeGreaterThan(0)
     await site!.stop()
     site = startMultipageSite('robots-sample.test', MULTIPAGE_ROBOTS)
-    const engine = createEngineDeps(testConfig({ SCANNER_RESOLVE: site.resolveRule }), { browser: null })
+    const engine = createEngine(testConfig({ SCANNER_RESOLVE: site.resolveRule }), { browser: null })
     const report = await scan(site.host, engine, {
       phase: 'all',
       checkIds: ['structured-data-jsonld'],

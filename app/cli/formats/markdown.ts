@@ -1,4 +1,4 @@
-import { buildReportModel, formatGain } from '../../report/index.ts'
+import { buildReportModel, formatGain } from '../../../core/report/index.ts'
 import type { CliReport } from '../report.ts'
 import { failingPageText, pageLevelChecks, pageShare, sampleSummary } from './pages.ts'
 import { type RenderOptions, splitIssues } from './style.ts'

@@ -12,12 +12,12 @@ import { cacheLifetime, publicCache } from '../../core/caching.ts'
 /** The catalog changes only with a deployment (and its ETag says when). */
 const CACHE_SECONDS = 3600
 
-type ChecksNeeds = Pick<KernelPieces, 'context' | 'registry'>
+type CatalogNeeds = Pick<KernelPieces, 'context' | 'registry'>
 
-export function checksPlugin(deps: ChecksNeeds) {
+export function catalogPlugin(deps: CatalogNeeds) {
   const { context } = deps
   const catalogs = serializeCatalogs(deps.registry)
-  return new Elysia({ name: 'checks' }).use(context).get(
+  return new Elysia({ name: 'catalog' }).use(context).get(
     '/api/checks',
     async ({ query, request }) => {
       const catalog = wantsEssentials(query.include) ? catalogs.essentials : catalogs.plain
@@ -49,9 +49,9 @@ export function checksPlugin(deps: ChecksNeeds) {
   )
 }
 
-export const checksFeature = defineFeature<ChecksNeeds>()({
-  name: 'checks',
+export const catalogFeature = defineFeature<CatalogNeeds>()({
+  name: 'catalog',
   needs: ['context', 'registry'],
   provides: [],
-  routes: checksPlugin,
+  routes: catalogPlugin,
 })

@@ -1,4 +1,4 @@
-import { buildReportModel, formatGain, type ReportCheck } from '../../report/index.ts'
+import { buildReportModel, formatGain, type ReportCheck } from '../../../core/report/index.ts'
 import { regressionChange, rowLabel } from '../baseline.ts'
 import { type CliCheck, type CliReport, countsAgainst } from '../report.ts'
 import { failingPageText, pageLevelChecks, pageShare, sampleSummary } from './pages.ts'

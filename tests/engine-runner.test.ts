@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { z } from 'zod'
-import { loadConfig } from '../config.ts'
-import { createOutboundClient } from '../outbound/client.ts'
-import { ScanSession } from '../outbound/session.ts'
-import robotsTxt from '../../checks/domain/robots-txt.ts'
-import { defineCheck, pass } from './check.ts'
-import { runChecks } from './runner.ts'
+import { loadConfig } from '../core/config.ts'
+import { createOutboundClient } from '../core/outbound/client.ts'
+import { ScanSession } from '../core/outbound/session.ts'
+import robotsTxt from '../checks/domain/robots-txt.ts'
+import { defineCheck, pass } from '../core/engine/check.ts'
+import { runChecks } from '../core/engine/runner.ts'
 
 let server: ReturnType<typeof Bun.serve>
 const hits = new Map<string, number>()

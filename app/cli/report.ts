@@ -1,7 +1,7 @@
-import type { PageVerdict } from '../engine/page-verdict.ts'
-import type { ScanReport } from '../engine/scan.ts'
-import type { PageSampleSummary, SampledPage } from '../engine/site-sample.ts'
-import type { ReportCheckInput, ReportLayerInput } from '../report/index.ts'
+import type { PageVerdict } from '../../core/engine/page-verdict.ts'
+import type { ScanReport } from '../../core/engine/scan.ts'
+import type { PageSampleSummary, SampledPage } from '../../core/engine/site-sample.ts'
+import type { ReportCheckInput, ReportLayerInput } from '../../core/report/index.ts'
 
 /**
  * The one report every CLI format renders, whether the scan ran in-process or on a server (`--server`): the

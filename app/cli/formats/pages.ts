@@ -1,5 +1,5 @@
-import { pathOf } from '../../engine/lib/describe.ts'
-import type { PageVerdict } from '../../engine/page-verdict.ts'
+import { pathOf } from '../../../core/engine/lib/describe.ts'
+import type { PageVerdict } from '../../../core/engine/page-verdict.ts'
 import type { CliCheck, CliReport } from '../report.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { chmodSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
-import { PACKAGE_ROOT } from '../package-root.ts'
+import { PACKAGE_ROOT } from '../../core/package-root.ts'
 
 /**
  * Builds the installed CLI, `dist/` (`dist/cli.js` is the package's `bin`; `npm install` runs this as `prepare`):
@@ -46,9 +46,9 @@ function packageOf(specifier: string): string | null {
  * it and runs nothing, exiting 0: a gate that passes without scanning).
  */
 function launcher(outdir: string): string {
-  const source = relative(outdir, join(PACKAGE_ROOT, 'core', 'cli.ts'))
+  const source = relative(outdir, join(PACKAGE_ROOT, 'app', 'cli', 'main.ts'))
   return `#!/usr/bin/env node
-// Written by core/cli/build.ts. Under Node: re-run on Bun. Under Bun: bundle.js and its bytecode were built by
+// Written by app/cli/build.ts. Under Node: re-run on Bun. Under Bun: bundle.js and its bytecode were built by
 // Bun ${Bun.version} and run on it only; any other Bun runs the source.
 if (typeof Bun === 'undefined') {
   const { spawnSync } = await import('node:child_process')
@@ -80,7 +80,7 @@ if (typeof Bun === 'undefined') {
 /** Builds the CLI into `outdir` (dist/ unless told); the answer is the path of its bin. */
 export async function buildCli(outdir = join(PACKAGE_ROOT, 'dist')): Promise<string> {
   const result = await Bun.build({
-    entrypoints: [join(PACKAGE_ROOT, 'core', 'cli.ts')],
+    entrypoints: [join(PACKAGE_ROOT, 'app', 'cli', 'main.ts')],
     outdir,
     naming: 'bundle.[ext]',
     target: 'bun',

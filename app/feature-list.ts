@@ -1,8 +1,8 @@
-import type { Feature } from './feature.ts'
-import type { KernelPieces } from './kernel.ts'
+import type { Feature } from '../core/feature.ts'
+import type { KernelPieces } from '../core/kernel.ts'
 import { ardFeature } from '../plugins/ard/index.ts'
 import { badgeFeature } from '../plugins/badge/index.ts'
-import { checksFeature } from '../plugins/checks/index.ts'
+import { catalogFeature } from '../plugins/catalog/index.ts'
 import { contactFeature } from '../plugins/contact/index.ts'
 import { discoverFeature } from '../plugins/discover/index.ts'
 import { docsFeature } from '../plugins/docs/index.ts'
@@ -25,7 +25,7 @@ import { webFeature } from '../plugins/web/index.ts'
 export const FEATURES = [
   docsFeature,
   opsFeature,
-  checksFeature,
+  catalogFeature,
   scanFeature,
   badgeFeature,
   leaderboardFeature,

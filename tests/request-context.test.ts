@@ -2,17 +2,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import pino from 'pino'
 import { z } from 'zod'
-import { request, testApp } from '../tests/helpers.ts'
-import type { AppHandle } from './app.ts'
-import { contextPlugin } from './context.ts'
-import { AppError } from './errors.ts'
+import { request, testApp } from './helpers.ts'
+import type { AppHandle } from '../app/app.ts'
+import { contextPlugin } from '../core/context.ts'
+import { AppError } from '../core/errors.ts'
 
 let handle: AppHandle
 let app: ReturnType<typeof probeApp>
 
 // A small app over the real context plugin: the routes exist only to exercise validation, parsing, limits and
 // callers the way every feature route does.
-function probeApp(deps: AppHandle['deps']) {
+function probeApp(deps: AppHandle['pieces']) {
   return new Elysia()
     .use(contextPlugin(deps))
     .post('/echo', ({ body }) => body, {
@@ -40,7 +40,7 @@ function probeApp(deps: AppHandle['deps']) {
 
 beforeAll(async () => {
   handle = await testApp({ TRUST_PROXY: 'true' })
-  app = probeApp(handle.deps)
+  app = probeApp(handle.pieces)
 })
 afterAll(() => handle.close())
 
@@ -96,7 +96,7 @@ describe('callers', () => {
   })
 
   test('a valid key resolves to its tier', async () => {
-    const created = await handle.deps.keys.create('partner', 'whoami test')
+    const created = await handle.pieces.keys.create('partner', 'whoami test')
     const response = await app.handle(request('/whoami', { headers: { authorization: `Bearer ${created.key}` } }))
     expect(await response.json()).toMatchObject({ kind: 'key', tier: 'partner', keyId: created.id })
   })
@@ -127,7 +127,7 @@ describe('rate limits through the context', () => {
   })
 
   test('a scan key is exempt from the scan family limits', async () => {
-    const created = await handle.deps.keys.create('scan', 'exempt test')
+    const created = await handle.pieces.keys.create('scan', 'exempt test')
     const headers = { authorization: `Bearer ${created.key}`, 'x-forwarded-for': '198.51.100.40' }
     for (let i = 0; i < 15; i++) expect((await app.handle(request('/burst', { headers }))).status).toBe(200)
   })
@@ -142,7 +142,7 @@ test('errors under an ARD-style AppError keep extra fields', async () => {
 test('each request is logged once with its id, path, status and duration', async () => {
   const lines: Record<string, unknown>[] = []
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
-  const logged = probeApp({ ...handle.deps, log })
+  const logged = probeApp({ ...handle.pieces, log })
   await logged.handle(request('/whoami', { headers: { 'x-request-id': 'req-logged-1' } }))
   await logged.handle(request('/boom'))
   await logged.handle(request('/no-such-route'))

@@ -1,10 +1,9 @@
-import { loadConfig } from '../config.ts'
-import { createEngineDeps } from '../engine-deps.ts'
-import { assessRelevance } from '../engine/relevance.ts'
-import { scan } from '../engine/scan.ts'
-import { isLocalHost } from '../engine/target.ts'
-import { ScanError } from '../engine/scan-error.ts'
-import { SCAN_ERRORS } from '../scan-errors.ts'
+import { loadConfig } from '../../core/config.ts'
+import { createEngine } from '../engine.ts'
+import { assessRelevance } from '../../core/engine/relevance.ts'
+import { scan } from '../../core/engine/scan.ts'
+import { isLocalHost } from '../../core/engine/target.ts'
+import { ScanError } from '../../core/engine/scan-error.ts'
 import type { ProgressEvent } from './progress.ts'
 import { type CliReport, fromScanReport } from './report.ts'
 import { TargetError, UsageError } from './usage.ts'
@@ -33,7 +32,7 @@ export interface LocalScan {
  */
 export async function scanLocally(target: string, options: LocalScan): Promise<CliReport> {
   const config = loadConfig(options.allowPrivate ? { ...process.env, SCANNER_ALLOW_PRIVATE: 'true' } : process.env)
-  const engine = createEngineDeps(config, options.static ? { browser: null } : {})
+  const engine = createEngine(config, options.static ? { browser: null } : {})
   const unknown = [...(options.only ?? []), ...(options.gateChecks ?? [])].filter((id) => !engine.registry.has(id))
   if (unknown.length > 0)
     throw new UsageError(`unknown check ids: ${[...new Set(unknown)].join(', ')} (see GET /api/checks)`, options.usage)
@@ -71,7 +70,7 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `http://${target}`
     const local = URL.canParse(url) && isLocalHost(new URL(url).hostname)
     const hint = !config.scanner.allowPrivate && local ? ' (a local target needs --allow-private)' : ''
-    throw new TargetError(`cannot scan ${target}: ${error.message}${hint}`, SCAN_ERRORS[error.reason].exitCode)
+    throw new TargetError(`cannot scan ${target}: ${error.message}${hint}`)
   } finally {
     await engine.browser?.close()
   }
@@ -84,7 +83,7 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
 function skipRendered(
   report: CliReport,
   isStatic: boolean,
-  registry: ReturnType<typeof createEngineDeps>['registry'],
+  registry: ReturnType<typeof createEngine>['registry'],
 ): CliReport {
   if (!isStatic) return report
   const rendered = (id: string) => registry.get(id)?.meta.deep === true

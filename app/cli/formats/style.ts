@@ -1,4 +1,4 @@
-import type { ReportCheck, ReportModel } from '../../report/index.ts'
+import type { ReportCheck, ReportModel } from '../../../core/report/index.ts'
 import { rowLabel } from '../baseline.ts'
 import type { Gate } from '../gate.ts'
 import { type CliCheck, type CliReport, countsAgainst, extraKind } from '../report.ts'

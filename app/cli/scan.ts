@@ -1,5 +1,5 @@
 import { appendFile } from 'node:fs/promises'
-import { MAX_PAGES } from '../engine/sample-size.ts'
+import { MAX_PAGES } from '../../core/engine/sample-size.ts'
 import { type BaselineReport, readBaseline } from './baseline.ts'
 import type { RenderOptions } from './formats/style.ts'
 import { evaluateGate, type Gate } from './gate.ts'

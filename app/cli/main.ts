@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
-import { EXIT_USAGE, parseCommandLine, TargetError, UsageError, usageHint } from './cli/usage.ts'
-import type { KeyService, KeyTier } from './keys/service.ts'
+import { EXIT_USAGE, parseCommandLine, TargetError, UsageError, usageHint } from './usage.ts'
+import type { KeyService, KeyTier } from '../../core/keys/service.ts'
 
 // Each command imports what it needs when it runs: `--help` and an in-process scan load no database driver, job
 // queue or HTTP framework (and a scan loads the browser driver only for a render).
@@ -35,9 +35,9 @@ Configuration comes from the environment; see README.md.`
 
 async function withDatabase<T>(run: (keys: KeyService) => Promise<T>): Promise<T> {
   const [{ loadConfig }, { migrate, openDatabase }, { KeyService }] = await Promise.all([
-    import('./config.ts'),
-    import('./db/index.ts'),
-    import('./keys/service.ts'),
+    import('../../core/config.ts'),
+    import('../../core/db/index.ts'),
+    import('../../core/keys/service.ts'),
   ])
   const config = loadConfig()
   const database = await openDatabase(config)
@@ -52,7 +52,7 @@ async function withDatabase<T>(run: (keys: KeyService) => Promise<T>): Promise<T
 async function keysCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args
   if (action === 'create') {
-    const { KEY_TIERS } = await import('./keys/service.ts')
+    const { KEY_TIERS } = await import('../../core/keys/service.ts')
     const { values } = parseCommandLine(rest, { tier: { type: 'string' }, label: { type: 'string' } })
     if (!values.tier || !KEY_TIERS.includes(values.tier as KeyTier)) {
       throw new UsageError(`--tier must be one of ${KEY_TIERS.join(', ')}`)
@@ -90,17 +90,17 @@ async function workerCommand(args: string[]): Promise<void> {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
     throw new UsageError('--concurrency is 1 to 32')
   const [{ loadConfig }, { createApp }, { WORKER_FEATURES }] = await Promise.all([
-    import('./config.ts'),
-    import('./app.ts'),
-    import('./features.ts'),
+    import('../../core/config.ts'),
+    import('../app.ts'),
+    import('../feature-list.ts'),
   ])
   // The composition root names the features whose background work runs the queued jobs; nothing listens.
-  const { deps, start, close } = await createApp(
+  const { pieces, start, close } = await createApp(
     { ...loadConfig(), workerConcurrency: concurrency },
     { features: WORKER_FEATURES },
   )
   await start()
-  deps.log.info({ concurrency, store: deps.store.kind }, 'worker started')
+  pieces.log.info({ concurrency, store: pieces.store.kind }, 'worker started')
   const stop = async () => {
     await close()
     process.exit(0)
@@ -113,13 +113,13 @@ export async function runCli(argv: string[]): Promise<void> {
   const [command, ...args] = argv
   switch (command) {
     case 'scan':
-      process.exitCode = await (await import('./cli/scan.ts')).scanCommand(args)
+      process.exitCode = await (await import('./scan.ts')).scanCommand(args)
       return
     case 'journey':
-      process.exitCode = await (await import('./cli/journey.ts')).journeyCommand(args)
+      process.exitCode = await (await import('./journey.ts')).journeyCommand(args)
       return
     case 'serve': {
-      const [{ loadConfig }, { serve }] = await Promise.all([import('./config.ts'), import('./main.ts')])
+      const [{ loadConfig }, { serve }] = await Promise.all([import('../../core/config.ts'), import('../serve.ts')])
       await serve(loadConfig())
       return
     }
@@ -134,12 +134,15 @@ export async function runCli(argv: string[]): Promise<void> {
       await keysCommand(args)
       return
     case 'keygen':
-      console.log((await import('./crypto/signing.ts')).generateSigningKeyJwk())
+      console.log((await import('../../core/crypto/signing.ts')).generateSigningKeyJwk())
       return
     case 'version':
     case '--version':
     case '-v': {
-      const [{ CONTRACT_VERSION }, { version }] = await Promise.all([import('./version.ts'), import('../package.json')])
+      const [{ CONTRACT_VERSION }, { version }] = await Promise.all([
+        import('../../core/version.ts'),
+        import('../../package.json'),
+      ])
       console.log(`agent-readiness ${version} (contract ${CONTRACT_VERSION}, Bun ${Bun.version})`)
       return
     }
@@ -173,7 +176,7 @@ function parseArgsProblem(error: unknown): string | null {
 /** Runs a command line to its end: usage and target errors exit 2 with one message, never a stack trace. */
 export function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   return runCli(argv).catch(async (error: unknown) => {
-    const { ConfigError } = await import('./config.ts')
+    const { ConfigError } = await import('../../core/config.ts')
     const badArguments = parseArgsProblem(error)
     if (error instanceof UsageError || badArguments) {
       // One line that says what is wrong, one that says where to read more: never the whole usage again.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { testApp } from '../../tests/helpers.ts'
-import type { AppHandle } from '../app.ts'
-import { MemoryStore } from '../store/memory.ts'
-import { ServiceSecrets } from './index.ts'
+import { testApp } from './helpers.ts'
+import type { AppHandle } from '../app/app.ts'
+import { MemoryStore } from '../core/store/memory.ts'
+import { ServiceSecrets } from '../core/secrets/index.ts'
 
 let handle: AppHandle
 beforeAll(async () => {
@@ -12,8 +12,8 @@ beforeAll(async () => {
 afterAll(() => handle.close())
 
 test('instances sharing a store derive the same keys; purposes get different keys', async () => {
-  const first = new ServiceSecrets(handle.deps.store, null)
-  const second = new ServiceSecrets(handle.deps.store, null)
+  const first = new ServiceSecrets(handle.pieces.store, null)
+  const second = new ServiceSecrets(handle.pieces.store, null)
   const [a, b] = await Promise.all([first.key('page-token'), second.key('page-token')])
   expect(a.length).toBe(32)
   expect(a.equals(b)).toBe(true)
@@ -28,8 +28,8 @@ test('SERVICE_SECRET fixes the keys whatever the store holds', async () => {
 })
 
 test('no secret is kept in the database', async () => {
-  await handle.deps.secrets.key('page-token')
-  const tables = await handle.deps.database.db.execute(
+  await handle.pieces.secrets.key('page-token')
+  const tables = await handle.pieces.database.db.execute(
     sql`select table_name from information_schema.tables where table_schema = 'public' and table_name like '%secret%'`,
   )
   expect(JSON.stringify(tables)).not.toContain('secret')

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { REGISTERED_CHECKS } from '../../checks/index.ts'
-import { buildCatalog, type CheckCatalog } from './catalog.ts'
-import { CheckRegistry } from './registry.ts'
+import { REGISTERED_CHECKS } from '../checks/index.ts'
+import { buildCatalog, type CheckCatalog } from '../core/engine/catalog.ts'
+import { CheckRegistry } from '../core/engine/registry.ts'
 
 /**
  * catalog.lock.json records the contract version together with a digest of the catalog it published, so that
@@ -11,8 +11,8 @@ import { CheckRegistry } from './registry.ts'
  * rewrite the lock, until CONTRACT_VERSION is bumped past the locked one (a minor when checks are added,
  * renamed or removed, per the spec's Versioning section) and CHANGELOG.md has an entry for the new version.
  */
-export const LOCK_PATH = fileURLToPath(new URL('../../catalog.lock.json', import.meta.url))
-export const CHANGELOG_PATH = fileURLToPath(new URL('../../CHANGELOG.md', import.meta.url))
+export const LOCK_PATH = fileURLToPath(new URL('../catalog.lock.json', import.meta.url))
+export const CHANGELOG_PATH = fileURLToPath(new URL('../CHANGELOG.md', import.meta.url))
 
 /** What decides a check's weight in the score, recorded in the clear so that a weight change shows in review. */
 export interface LockedCheck {

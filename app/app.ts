@@ -1,8 +1,10 @@
 import { type AnyElysia, Elysia } from 'elysia'
-import { compressionPlugin } from './compression.ts'
-import type { Config } from './config.ts'
-import { type AnyFeature, backgroundRunner, checkFeatures, composeFeatures, FeatureError } from './feature.ts'
-import { type AppPieces, FEATURES, type FeatureName } from './features.ts'
+import { compressionPlugin } from '../core/compression.ts'
+import type { EngineOptions } from '../core/engine/engine.ts'
+import { createEngine } from './engine.ts'
+import type { Config } from '../core/config.ts'
+import { type AnyFeature, backgroundRunner, checkFeatures, composeFeatures, FeatureError } from '../core/feature.ts'
+import { type AppPieces, FEATURES, type FeatureName } from './feature-list.ts'
 import {
   closeKernel,
   KERNEL_PIECES,
@@ -10,11 +12,11 @@ import {
   kernelPieces,
   type KernelOverrides,
   openKernel,
-} from './kernel.ts'
+} from '../core/kernel.ts'
 
-export interface AppOptions extends KernelOverrides {
+export interface AppOptions extends KernelOverrides, EngineOptions {
   /**
-   * The features to compose, by name, in the order of core/features.ts whatever the order given; all of them
+   * The features to compose, by name, in the order of app/feature-list.ts whatever the order given; all of them
    * when omitted. A feature listed needs the features that provide its pieces listed too (createApp says which).
    */
   features?: readonly FeatureName[]
@@ -24,7 +26,7 @@ export interface AppHandle {
   /** Never listens: main.ts does, tests call handle(). */
   app: AnyElysia
   /** Every piece: the kernel's and those of the features composed (tests build single-feature apps from them). */
-  deps: AppPieces
+  pieces: AppPieces
   /**
    * Starts the background work: the kernel's (the read cache's invalidation feed, the job queue), then each
    * feature's in order (the scan and journey workers, WORKER_CONCURRENCY loops each; the retry of unsent mail).
@@ -48,10 +50,10 @@ function selectFeatures(names: readonly FeatureName[] | undefined): readonly Any
  * built to be inspected. A feature whose needs are not met fails here, before any connection is opened.
  */
 export async function createApp(config: Readonly<Config>, options: AppOptions = {}): Promise<AppHandle> {
-  const { features, ...overrides } = options
+  const { features, browser, ...overrides } = options
   const selected = selectFeatures(features)
   checkFeatures(KERNEL_PIECES, selected)
-  const kernel = await openKernel(config, overrides)
+  const kernel = await openKernel(config, createEngine(config, { browser }), overrides)
   const pieces = kernelPieces(kernel)
   let composed: ReturnType<typeof composeFeatures>
   try {
@@ -67,7 +69,7 @@ export async function createApp(config: Readonly<Config>, options: AppOptions = 
   const background = backgroundRunner([...kernelBackground(kernel), ...composed.background.map(({ work }) => work)])
   return {
     app,
-    deps: composed.pieces as AppPieces,
+    pieces: composed.pieces as AppPieces,
     start: background.start,
     close: async () => {
       await background.stop()

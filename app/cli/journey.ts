@@ -1,6 +1,6 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import type { TrajectoryStep, Verdict } from '../../journeys/types.ts'
-import type { JourneyRunRecord } from '../features.ts'
+import type { JourneyRunRecord } from '../feature-list.ts'
 import { xml } from './formats/junit.ts'
 import { Client } from './remote.ts'
 import { EXIT_GATE_FAILED, EXIT_PASS, parseCommandLine, TargetError, UsageError } from './usage.ts'
@@ -95,24 +95,22 @@ export function stepLine(step: TrajectoryStep): string {
 async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => void): Promise<JourneyReport> {
   const [
     { loadConfig },
-    { createEngineDeps },
+    { createEngine },
     { availableAgents },
     { intentById },
     { intentPrompt },
     { runJourney },
     { normalizeInput },
     { ScanError },
-    { SCAN_ERRORS },
   ] = await Promise.all([
-    import('../config.ts'),
-    import('../engine-deps.ts'),
+    import('../../core/config.ts'),
+    import('../engine.ts'),
     import('../../journeys/agents/index.ts'),
     import('../../journeys/intents/index.ts'),
     import('../../journeys/types.ts'),
     import('../../journeys/runner.ts'),
-    import('../engine/target.ts'),
-    import('../engine/scan-error.ts'),
-    import('../scan-errors.ts'),
+    import('../../core/engine/target.ts'),
+    import('../../core/engine/scan-error.ts'),
   ])
   const config = loadConfig(args.allowPrivate ? { ...process.env, SCANNER_ALLOW_PRIVATE: 'true' } : process.env)
   const agents = availableAgents(config).filter((agent) => agent.meta.public)
@@ -126,15 +124,11 @@ async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => v
     // A local target keeps its scheme and port (`http://127.0.0.1:5160`), as a scan of it does.
     target = normalizeInput(args.target, { allowLocal: config.scanner.allowPrivate })
   } catch (error) {
-    if (error instanceof ScanError)
-      throw new TargetError(
-        `cannot run a journey on ${args.target}: ${error.message}`,
-        SCAN_ERRORS[error.reason].exitCode,
-      )
+    if (error instanceof ScanError) throw new TargetError(`cannot run a journey on ${args.target}: ${error.message}`)
     throw error
   }
   const { domain, origin } = target
-  const engine = createEngineDeps(config, args.static ? { browser: null } : {})
+  const engine = createEngine(config, args.static ? { browser: null } : {})
   try {
     const outcome = await runJourney({
       agent,

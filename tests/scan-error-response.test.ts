@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
-import { EXIT_USAGE } from './cli/usage.ts'
-import { ScanError, type ScanFailure } from './engine/scan-error.ts'
-import { normalizeInput } from './engine/target.ts'
-import { AppError, renderError } from './errors.ts'
-import { asAppError, SCAN_ERRORS, scanErrorToAppError, scanErrorToV2AppError } from './scan-errors.ts'
+import { scanErrorToV2AppError } from '../plugins/scan/v2.ts'
+import { ScanError, type ScanFailure } from '../core/engine/scan-error.ts'
+import { normalizeInput } from '../core/engine/target.ts'
+import { AppError, renderError } from '../core/errors.ts'
+import { asAppError, scanErrorToAppError } from '../core/request/scan-error-response.ts'
 
 const failures: [ScanFailure, number, Record<string, unknown>][] = [
   [
@@ -66,7 +66,6 @@ describe('the one table from ScanError reasons to what the edges answer', () => 
     expect(mapped.status).toBe(status)
     // Key order is part of the bytes a client receives.
     expect(JSON.stringify(renderError(mapped, 'error').body)).toBe(JSON.stringify(body))
-    expect(SCAN_ERRORS[failure.reason].exitCode).toBe(EXIT_USAGE)
   })
 
   test('the v2 entry answers 422 TARGET_UNREACHABLE naming the plain code, except for an invalid target', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { REGISTERED_CHECKS } from '../../checks/index.ts'
-import { REMEDIES, remedyFor } from './remedies.ts'
+import { REGISTERED_CHECKS } from '../checks/index.ts'
+import { REMEDIES, remedyFor } from '../core/report/remedies.ts'
 
 const site = { domain: 'acme.test', origin: 'https://acme.test' }
 
