@@ -9,7 +9,7 @@ export interface CliRun {
 }
 
 /** The CLI's source entry, as `npm run cli` runs it. */
-export const CLI_SOURCE = join(PACKAGE_ROOT, 'core', 'cli.ts')
+export const CLI_SOURCE = join(PACKAGE_ROOT, 'app', 'cli', 'main.ts')
 
 /** Runs a command to its end as a child process (stdout and stderr piped, so never a terminal). */
 export async function runProcess(
