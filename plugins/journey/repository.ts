@@ -27,8 +27,9 @@ export interface StoredStep {
 }
 
 /**
- * The journey tables, as the routes and the worker need them. Status changes are conditional on the status they
- * leave, so a run ends exactly once even when an expired job's worker and its retry both try to end it.
+ * The journey tables, as the routes, the worker and the journeys page (plugins/web) need them. Status changes are
+ * conditional on the status they leave, so a run ends exactly once even when an expired job's worker and its retry
+ * both try to end it.
  */
 export class JourneyRepository {
   constructor(private readonly db: Db) {}
@@ -173,6 +174,7 @@ export class JourneyRepository {
       .orderBy(desc(journeyRuns.createdAt), desc(journeyRuns.id))
       .limit(limit)
   }
+
   /**
    * The newest journey runs for the journeys page: curated tasks started without a key only, because a partner's
    * free-text task or keyed run is theirs to share (its id is a capability), not ours to list.
