@@ -53,6 +53,21 @@ function importGraph(): Map<string, string[]> {
   return new Map(files.map((file) => [file, importsOf(file, known)]))
 }
 
+/** Every TypeScript file of the repository, its tests included (the top-level files and each folder of ours). */
+function allFiles(): string[] {
+  return readdirSync(ROOT, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory()) return OUTSIDE.has(entry.name) ? [] : everySource(entry.name)
+    return /\.tsx?$/.test(entry.name) ? [entry.name] : []
+  })
+}
+
+/** The import graph over every file, tests included: the rules on features bind their tests too. */
+function fullImportGraph(): Map<string, string[]> {
+  const files = allFiles()
+  const known = new Set(files)
+  return new Map(files.map((file) => [file, importsOf(file, known)]))
+}
+
 const topFolder = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : '(root)')
 
 /** Strongly connected components of the graph (Tarjan), each a set of modules that import one another in a circle. */
@@ -150,4 +165,66 @@ test('the import scanner sees what it must: a known cross-folder import and a dy
       ]),
     ),
   ).toEqual([['a/x.ts', 'b/y.ts']])
+})
+
+/** The feature a file belongs to (its folder under plugins/), or null outside plugins/. */
+const featureOf = (file: string) => (file.startsWith('plugins/') ? file.split('/')[1]! : null)
+
+/**
+ * Imports from one feature into another that miss the other's public.ts: a feature shows the others one module
+ * (plugins/<feature>/public.ts), so what it keeps elsewhere can change without touching them.
+ */
+function pastPublicSurfaces(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([file, targets]) => {
+    const own = featureOf(file)
+    if (own === null) return []
+    return targets
+      .filter((target) => {
+        const other = featureOf(target)
+        return other !== null && other !== own && target !== `plugins/${other}/public.ts`
+      })
+      .map((target) => `${file} -> ${target}`)
+  })
+}
+
+/** Imports of a feature's tables.ts from outside that feature, the harnesses aside (they set up and inspect rows). */
+function foreignTableReads(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([file, targets]) => {
+    if (HARNESSES.some((folder) => file.startsWith(folder))) return []
+    return targets
+      .filter((target) => /^plugins\/[^/]+\/tables\.ts$/.test(target) && featureOf(target) !== featureOf(file))
+      .map((target) => `${file} -> ${target}`)
+  })
+}
+
+test("features meet at their public surface: every import from one feature into another, tests included, is of the other's public.ts", () => {
+  expect(pastPublicSurfaces(fullImportGraph())).toEqual([])
+})
+
+test("a feature's tables are its own: outside the harnesses, nothing but the feature imports its tables.ts", () => {
+  // drizzle.config.ts finds the tables by a path pattern, not an import; the migrations are generated SQL.
+  expect(foreignTableReads(fullImportGraph())).toEqual([])
+})
+
+test('the feature rules see what they must: test files, type-only and dynamic imports, and a violation of each', () => {
+  const graph = fullImportGraph()
+  // Test files (a type-only import, a harness's import of tables), `export … from` and import('…') are all read.
+  expect(graph.get('plugins/discover/discover.test.ts')).toContain('plugins/scan/public.ts')
+  expect(graph.get('tests/scan-api.test.ts')).toContain('plugins/scan/tables.ts')
+  expect(graph.get('plugins/scan/public.ts')).toContain('plugins/scan/competitors.ts')
+  expect(graph.get('app/cli/journey.ts')).toContain('app/engine.ts')
+  const violating = new Map([
+    ['plugins/web/service.ts', ['plugins/journey/tables.ts', 'plugins/scan/public.ts', 'plugins/web/model.ts']],
+    ['plugins/mcp/tools.test.ts', ['plugins/scan/model.ts']],
+    ['app/engine.ts', ['plugins/ard/tables.ts']],
+    ['tests/contact.test.ts', ['plugins/contact/tables.ts']],
+  ])
+  expect(pastPublicSurfaces(violating)).toEqual([
+    'plugins/web/service.ts -> plugins/journey/tables.ts',
+    'plugins/mcp/tools.test.ts -> plugins/scan/model.ts',
+  ])
+  expect(foreignTableReads(violating)).toEqual([
+    'plugins/web/service.ts -> plugins/journey/tables.ts',
+    'app/engine.ts -> plugins/ard/tables.ts',
+  ])
 })

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { openApiSchema, wire } from '../../core/openapi.ts'
 import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/public.ts'
 import { ardIndexer } from './indexer.ts'
 import {
   agentsQuery,

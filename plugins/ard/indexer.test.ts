@@ -5,7 +5,7 @@ import { CONTRACT_VERSION } from '../../core/version.ts'
 import { toCheckResult } from '../../core/engine/scoring.ts'
 import { ardWorld, domains, report, SERVER_CARD, URN } from '../../tests/support/ard-world.ts'
 import { discoveryLayer, scanReport } from '../../tests/support/scan-report.ts'
-import { ScanRepository } from '../scan/repository.ts'
+import { ScanRepository } from '../scan/public.ts'
 import { catalogDumpStream } from './documents.ts'
 
 // Some tests here index more domains: later tests in this file see them, through world.indexed.

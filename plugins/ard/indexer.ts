@@ -5,7 +5,7 @@ import { CATEGORIES, type CategorySlug, isCategorySlug } from '../../core/engine
 import type { CheckRegistry } from '../../core/engine/registry.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import type { CheckResult } from '../../core/engine/scoring.ts'
-import type { ScanRow, ScanStoredListener } from '../scan/repository.ts'
+import type { ScanRow, ScanStoredListener } from '../scan/public.ts'
 import { ARD_MEDIA, type ArdConfig, ardIdentifier } from './identity.ts'
 import { ardEntries } from './tables.ts'
 

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/public.ts'
 import { badgeParams, badgeQuery, badgeResponses } from './model.ts'
 import { BADGE_CACHE_SECONDS, badgeFor } from './service.ts'
 import { wire } from '../../core/openapi.ts'

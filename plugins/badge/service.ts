@@ -1,9 +1,8 @@
 import { normalizeInput } from '../../core/engine/target.ts'
 import { GRADE_COLORS, type Grade, gradeFor } from '../../core/engine/scoring.ts'
 import { AppError } from '../../core/errors.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import { mcpTargetOn, type ScanRepository } from '../scan/public.ts'
 import { publicCache } from '../../core/caching.ts'
-import { mcpTargetOn } from '../scan/target.ts'
 
 export interface Badge {
   svg: string

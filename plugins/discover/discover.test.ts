@@ -5,7 +5,7 @@ import type { AppHandle } from '../../app/app.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { request, testApp } from '../../tests/helpers.ts'
 import { scanReport } from '../../tests/support/scan-report.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/public.ts'
 import { discoverPlugin } from './index.ts'
 
 /**

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto'
-import { and, asc, count, desc, isNotNull, sql } from 'drizzle-orm'
 import type { Kernel } from '../../core/kernel.ts'
-import { readinessFactor } from '../ard/text-match.ts'
-import { ardEntries } from '../ard/tables.ts'
-import { intentMatch } from './intent.ts'
+import { entriesForIntent } from '../ard/public.ts'
 import { type DiscoverQuery, type DiscoverResponse, type DiscoverResult, discoverResponse } from './model.ts'
 
 /** The spec caches discover for 5 minutes; the same window bounds how stale a shared cached answer may be. */
@@ -48,33 +45,9 @@ async function readCached(deps: DiscoverDeps, key: string): Promise<Answer | nul
   }
 }
 
-/**
- * rank = matchScore x (0.6 + 0.4 x score/100), then domain: the same readiness factor as ARD search. Readiness
- * moves an entry by at most 40% (0.6 for a score of 0, 1.0 for 100): it breaks near-ties and lifts well-built
- * sites, while an entry at least 1/0.6 times as relevant always stays ahead. matchScore is intentMatch's relevance
- * (credit-weighted coverage of the intent's words x (1 + normalised ts_rank_cd) / 2, 0..1; ./intent.ts).
- */
+/** The index entries matching the intent, best first (the ranking is ARD's: entriesForIntent), as discover answers them. */
 async function rankByIntent(db: DiscoverDeps['database']['db'], query: DiscoverQuery): Promise<Answer> {
-  const { where: matches, relevance: matchScore } = intentMatch(query.intent)
-  // Every indexed entry has a score today; the condition keeps an unscored one out rather than inventing an F.
-  const where = and(matches, isNotNull(ardEntries.score), isNotNull(ardEntries.grade))
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select({
-        domain: ardEntries.domain,
-        name: ardEntries.displayName,
-        category: ardEntries.category,
-        score: ardEntries.score,
-        grade: ardEntries.grade,
-        tags: ardEntries.tags,
-        matchScore,
-      })
-      .from(ardEntries)
-      .where(where)
-      .orderBy(desc(sql`${matchScore} * ${readinessFactor}`), asc(ardEntries.domain))
-      .limit(query.limit),
-    db.select({ total: count() }).from(ardEntries).where(where),
-  ])
+  const { rows, total } = await entriesForIntent(db, query)
   return {
     results: rows.map(
       (row): DiscoverResult => ({
@@ -87,6 +60,6 @@ async function rankByIntent(db: DiscoverDeps['database']['db'], query: DiscoverQ
         matchScore: Math.round(Number(row.matchScore) * 10_000) / 10_000,
       }),
     ),
-    total: counted?.total ?? 0,
+    total,
   }
 }

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/public.ts'
 import { FeedbackService } from './service.ts'
 import { AgentVerification } from './verification.ts'
 import { normalizeInput } from '../../core/engine/target.ts'

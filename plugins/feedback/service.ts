@@ -2,7 +2,7 @@ import { count, desc, eq, sql } from 'drizzle-orm'
 import type { Kernel } from '../../core/kernel.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/public.ts'
 import {
   type AgentFeedback,
   type AgentFeedbackInput,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import type { Db } from '../../core/db/index.ts'
 import type { Executor } from '../../core/jobs/queue.ts'
@@ -27,8 +27,9 @@ export interface StoredStep {
 }
 
 /**
- * The journey tables, as the routes and the worker need them. Status changes are conditional on the status they
- * leave, so a run ends exactly once even when an expired job's worker and its retry both try to end it.
+ * The journey tables, as the routes, the worker and the journeys page (plugins/web) need them. Status changes are
+ * conditional on the status they leave, so a run ends exactly once even when an expired job's worker and its retry
+ * both try to end it.
  */
 export class JourneyRepository {
   constructor(private readonly db: Db) {}
@@ -172,5 +173,30 @@ export class JourneyRepository {
       .where(eq(journeyRuns.domain, domain))
       .orderBy(desc(journeyRuns.createdAt), desc(journeyRuns.id))
       .limit(limit)
+  }
+
+  /**
+   * The newest journey runs for the journeys page: curated tasks started without a key only, because a partner's
+   * free-text task or keyed run is theirs to share (its id is a capability), not ours to list.
+   */
+  async recentCurated(
+    limit: number,
+  ): Promise<
+    { id: string; intentId: string; domain: string; status: string; outcome: string | undefined; createdAt: Date }[]
+  > {
+    const rows = await this.db
+      .select({
+        id: journeyRuns.id,
+        intentId: journeyRuns.intentId,
+        domain: journeyRuns.domain,
+        status: journeyRuns.status,
+        verdict: journeyRuns.verdict,
+        createdAt: journeyRuns.createdAt,
+      })
+      .from(journeyRuns)
+      .where(and(isNull(journeyRuns.keyId), ne(journeyRuns.intentId, 'custom')))
+      .orderBy(desc(journeyRuns.createdAt), desc(journeyRuns.id))
+      .limit(limit)
+    return rows.map(({ verdict, ...row }) => ({ ...row, outcome: verdict?.outcome }))
   }
 }

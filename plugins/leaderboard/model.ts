@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { SCAN_KINDS } from '../../core/engine/check.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
-import { competitor } from '../scan/model.ts'
+import { competitor } from '../scan/public.ts'
 
 export const MAX_PAGE_SIZE = 100
 export const DEFAULT_PAGE_SIZE = 20

@@ -3,9 +3,13 @@ import type { Db } from '../../core/db/index.ts'
 import { SCAN_KINDS } from '../../core/engine/check.ts'
 import { CATEGORY_SLUGS } from '../../core/engine/lib/categories.ts'
 import { GRADE_COLORS, type Grade, gradeFor } from '../../core/engine/scoring.ts'
-import { latestPublishedScans, poolRank } from '../scan/competitors.ts'
-import { scans } from '../scan/tables.ts'
-import { reportPathFor, targetLabel } from '../scan/target.ts'
+import {
+  latestPublishedScans,
+  poolRank,
+  publishedCheckStatusCounts,
+  reportPathFor,
+  targetLabel,
+} from '../scan/public.ts'
 import type { LeaderboardQuery, LeaderboardResponse, StatsResponse } from './model.ts'
 
 const GRADES = Object.keys(GRADE_COLORS) as Grade[]
@@ -61,7 +65,7 @@ export async function leaderboardPage(db: Db, query: LeaderboardQuery): Promise<
 
 /** Coverage, grade distribution, mean score and per-check result counts over the published pool. */
 export async function publishedStats(db: Db, now = new Date()): Promise<StatsResponse> {
-  const [groups, checkRows] = await Promise.all([scoreGroups(db), checkStatusCounts(db)])
+  const [groups, checkRows] = await Promise.all([scoreGroups(db), publishedCheckStatusCounts(db)])
 
   const byKind = Object.fromEntries(SCAN_KINDS.map((kind) => [kind, 0])) as Record<(typeof SCAN_KINDS)[number], number>
   const byCategory: Record<string, number> = Object.fromEntries(CATEGORY_SLUGS.map((slug) => [slug, 0]))
@@ -105,33 +109,4 @@ function scoreGroups(db: Db) {
     .select({ urlKind: pool.urlKind, category: pool.category, score: pool.score, count: sql<number>`count(*)::int` })
     .from(pool)
     .groupBy(pool.urlKind, pool.category, pool.score)
-}
-
-/**
- * Check results of the pool's scans counted per (check id, status), in SQL over the stored result JSON: the
- * database returns one row per pair, not the results. Malformed results (no layer or check arrays) count nothing.
- */
-function checkStatusCounts(db: Db) {
-  const pool = latestPublishedScans(db)
-  const layers = db
-    .select({ layer: sql`jsonb_array_elements(${jsonArray(sql`${scans.result}->'layers'`)})`.as('layer') })
-    .from(scans)
-    .innerJoin(pool, eq(scans.id, pool.id))
-    .as('layers')
-  const entries = db
-    .select({ entry: sql`jsonb_array_elements(${jsonArray(sql`${layers.layer}->'checks'`)})`.as('entry') })
-    .from(layers)
-    .as('entries')
-  const id = sql<string>`${entries.entry}->>'id'`
-  const status = sql<string>`${entries.entry}->>'status'`
-  return db
-    .select({ id, status, count: sql<number>`count(*)::int` })
-    .from(entries)
-    .where(sql`jsonb_typeof(${entries.entry}) = 'object' and ${id} is not null and ${status} is not null`)
-    .groupBy(id, status)
-}
-
-/** The value when it is a JSON array, else an empty one (jsonb_array_elements raises on anything else). */
-function jsonArray(value: ReturnType<typeof sql>) {
-  return sql`case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end`
 }

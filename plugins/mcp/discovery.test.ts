@@ -5,7 +5,7 @@ import type { AppHandle } from '../../app/app.ts'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import { classifyServerCard, SERVER_CARD_SCHEMA } from '../../core/engine/lib/server-card.ts'
 import { request, testApp } from '../../tests/helpers.ts'
-import { docsPlugin } from '../docs/index.ts'
+import { docsPlugin } from '../docs/public.ts'
 import { reverseDns } from './discovery.ts'
 import { mcpPlugin } from './index.ts'
 

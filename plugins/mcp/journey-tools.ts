@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { CONTRACT_VERSION } from '../../core/version.ts'
-import { agentList, createRunBody, createdRun, intentList, journeyRun } from '../journey/model.ts'
-import type { JourneyService } from '../journey/service.ts'
+import { agentList, createRunBody, createdRun, intentList, journeyRun, type JourneyService } from '../journey/public.ts'
 import { brief } from './model.ts'
 import { defineTool, type ToolDefinition } from './server.ts'
 

@@ -3,8 +3,8 @@ import { openApiSchema } from '../../core/openapi.ts'
 import { CHECK_STATUSES, LAYER_IDS, SCAN_KINDS } from '../../core/engine/check.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/server-card.ts'
 import { describeLimit } from '../../core/limits.ts'
-import { checkCatalog } from '../catalog/model.ts'
-import { discoverQuery, discoverResponse } from '../discover/model.ts'
+import { checkCatalog } from '../catalog/public.ts'
+import { discoverQuery, discoverResponse } from '../discover/public.ts'
 import {
   agentFeedbackInput,
   agentFeedbackList,
@@ -15,9 +15,9 @@ import {
   feedbackListQuery,
   feedbackStats,
   verificationChallenge,
-} from '../feedback/model.ts'
-import { leaderboardQuery, leaderboardResponse } from '../leaderboard/model.ts'
-import { auditScanResult, auditScoreResult, runChecksBody, runChecksResponse, scanBody } from '../scan/model.ts'
+} from '../feedback/public.ts'
+import { leaderboardQuery, leaderboardResponse } from '../leaderboard/public.ts'
+import { auditScanResult, auditScoreResult, runChecksBody, runChecksResponse, scanBody } from '../scan/public.ts'
 
 /**
  * Tool inputs and outputs of our MCP server, and its discovery documents. Every tool schema reuses the HTTP

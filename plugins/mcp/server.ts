@@ -9,7 +9,7 @@ import { asAppError } from '../../core/request/scan-error-response.ts'
 import type { Logger } from '../../core/log.ts'
 import { type Caller, describeLimit, type LimitName } from '../../core/limits.ts'
 import { LISTED_OUTPUT_SCHEMA, listedAnnotations, type ListedInputSchema, listedInputSchema } from './listing.ts'
-import { MAX_AGE_DEFAULT } from '../scan/model.ts'
+import { MAX_AGE_DEFAULT } from '../scan/public.ts'
 import { SCAN_LIMITS } from './model.ts'
 
 export const SERVER_TITLE = 'Agent Readiness'

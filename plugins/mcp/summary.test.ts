@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { z } from 'zod'
-import type { auditScoreResult } from '../scan/model.ts'
+import type { auditScoreResult } from '../scan/public.ts'
 import { ONE_LINE, scoreSummary } from './model.ts'
 import { oneLine, summarize } from './summary.ts'
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { auditScoreResult } from '../scan/model.ts'
+import type { auditScoreResult } from '../scan/public.ts'
 import { ONE_LINE, type scoreSummary } from './model.ts'
 
 type AuditReport = z.output<typeof auditScoreResult>

@@ -3,15 +3,17 @@ import { CONTRACT_VERSION } from '../../core/version.ts'
 import type { Kernel } from '../../core/kernel.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
-import type { Discover } from '../discover/service.ts'
-import type { FeedbackService } from '../feedback/service.ts'
-import type { AgentVerification } from '../feedback/verification.ts'
-import type { JourneyService } from '../journey/service.ts'
-import { VERIFICATION_TTL_MS } from '../feedback/model.ts'
-import type { Leaderboard } from '../leaderboard/service.ts'
-import type { auditScanResult, auditScoreResult, runChecksResultEntry } from '../scan/model.ts'
-import type { ScanService } from '../scan/service.ts'
-import { shapeOptions } from '../scan/shapes.ts'
+import type { Discover } from '../discover/public.ts'
+import { type AgentVerification, type FeedbackService, VERIFICATION_TTL_MS } from '../feedback/public.ts'
+import type { JourneyService } from '../journey/public.ts'
+import type { Leaderboard } from '../leaderboard/public.ts'
+import {
+  type auditScanResult,
+  type auditScoreResult,
+  type runChecksResultEntry,
+  type ScanService,
+  shapeOptions,
+} from '../scan/public.ts'
 import { assertScanPages } from '../../core/limits.ts'
 import {
   discoverProductsInput,

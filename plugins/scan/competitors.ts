@@ -69,6 +69,35 @@ export function poolRank(pool: ReturnType<typeof latestPublishedScans>) {
 }
 
 /**
+ * Check results of the pool's scans counted per (check id, status), in SQL over the stored result JSON: the
+ * database returns one row per pair, not the results. Malformed results (no layer or check arrays) count nothing.
+ */
+export function publishedCheckStatusCounts(db: Db) {
+  const pool = latestPublishedScans(db)
+  const layers = db
+    .select({ layer: sql`jsonb_array_elements(${jsonArray(sql`${scans.result}->'layers'`)})`.as('layer') })
+    .from(scans)
+    .innerJoin(pool, eq(scans.id, pool.id))
+    .as('layers')
+  const entries = db
+    .select({ entry: sql`jsonb_array_elements(${jsonArray(sql`${layers.layer}->'checks'`)})`.as('entry') })
+    .from(layers)
+    .as('entries')
+  const id = sql<string>`${entries.entry}->>'id'`
+  const status = sql<string>`${entries.entry}->>'status'`
+  return db
+    .select({ id, status, count: sql<number>`count(*)::int` })
+    .from(entries)
+    .where(sql`jsonb_typeof(${entries.entry}) = 'object' and ${id} is not null and ${status} is not null`)
+    .groupBy(id, status)
+}
+
+/** The value when it is a JSON array, else an empty one (jsonb_array_elements raises on anything else). */
+function jsonArray(value: ReturnType<typeof sql>) {
+  return sql`case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end`
+}
+
+/**
  * The domain and its parents, nearest first: docs.eu.acme.com, eu.acme.com, acme.com. Without a public-suffix
  * list a two-label parent such as co.uk is also tried; only a scanned and classified one can ever match.
  */

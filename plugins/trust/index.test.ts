@@ -9,7 +9,7 @@ import { generateSigningKeyJwk, loadSigningKeys } from '../../core/crypto/signin
 import type { ScanReport } from '../../core/engine/scan.ts'
 import { request, testApp } from '../../tests/helpers.ts'
 import { checkResult, discoveryLayer, scanReport } from '../../tests/support/scan-report.ts'
-import { docsPlugin } from '../docs/index.ts'
+import { docsPlugin } from '../docs/public.ts'
 import { trustPlugin } from './index.ts'
 
 /**

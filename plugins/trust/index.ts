@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/public.ts'
 import { attestationParams, attestationResponses, JOSE_MEDIA_TYPE, JWK_SET_MEDIA_TYPE, jwksResponses } from './model.ts'
 import { documentResponse, strongEtag } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'

@@ -5,7 +5,7 @@ import type { SigningKey, SigningKeys } from '../../core/crypto/signing.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { type Serialized, serialize } from '../../core/etag.ts'
 import { AppError } from '../../core/errors.ts'
-import type { ScanRepository } from '../scan/repository.ts'
+import type { ScanRepository } from '../scan/public.ts'
 import { ATTESTATION_TYPE, type AttestationPayload, type AttestationResponse, JOSE_MEDIA_TYPE } from './model.ts'
 
 /**

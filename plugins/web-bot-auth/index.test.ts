@@ -11,7 +11,7 @@ import { context, snapshot } from '../../tests/support/artifacts.ts'
 import { type RecordedRequest, recordingSite } from '../../tests/support/collector.ts'
 import { request, testApp } from '../../tests/helpers.ts'
 import { clientIp, startWorld, type World } from '../../tests/support/world.ts'
-import { docsPlugin } from '../docs/index.ts'
+import { docsPlugin } from '../docs/public.ts'
 import { webBotAuthPlugin } from './index.ts'
 
 /**

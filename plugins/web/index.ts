@@ -5,11 +5,9 @@ import type { KernelPieces } from '../../core/kernel.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, ERRORS } from '../../core/errors.ts'
-import type { Leaderboard } from '../leaderboard/service.ts'
-import type { JourneyService } from '../journey/service.ts'
-import type { Toolbox } from '../mcp/server.ts'
-import type { ScanRepository, ScanRow } from '../scan/repository.ts'
-import type { ScanService } from '../scan/service.ts'
+import type { Leaderboard } from '../leaderboard/public.ts'
+import type { JourneyRepository, JourneyService } from '../journey/public.ts'
+import type { Toolbox } from '../mcp/public.ts'
 import { assetAt } from './assets.ts'
 import { reportMarkdown } from './markdown.ts'
 import { checksPageQuery, journeyForm, leaderboardPageQuery, recheckForm, recheckToken, scanForm } from './model.ts'
@@ -20,7 +18,17 @@ import { HomePage } from './pages/home.tsx'
 import { journeyPath, JourneyRunPage, JourneysPage } from './pages/journeys.tsx'
 import { LeaderboardPage } from './pages/leaderboard.tsx'
 import { AuthRequiredPage, FROM_CACHE, NotScannedPage, ReportPage } from './pages/report.tsx'
-import { mcpKey, mcpReportPath, reportPathFor, siteKey, siteReportPath, type TargetKey } from '../scan/target.ts'
+import {
+  mcpKey,
+  mcpReportPath,
+  reportPathFor,
+  type ScanRepository,
+  type ScanRow,
+  type ScanService,
+  siteKey,
+  siteReportPath,
+  type TargetKey,
+} from '../scan/public.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
 import type { Caller } from '../../core/limits.ts'
 import type { ReportView } from './service.ts'
@@ -67,6 +75,7 @@ interface ReportRequest {
 type WebNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'store' | 'registry'> & {
   scans: ScanRepository
   scanService: ScanService
+  journeyRuns: JourneyRepository
   journeyService: JourneyService
   leaderboard: Leaderboard
   mcpToolbox: Toolbox
@@ -348,7 +357,10 @@ export function webPlugin(deps: WebNeeds) {
       .get(
         '/journeys',
         async ({ html, nonce }) => {
-          const recent = (await web.recentJourneys(10)).map((run) => ({ ...run, title: intentTitle(run.intentId) }))
+          const recent = (await deps.journeyRuns.recentCurated(10)).map((run) => ({
+            ...run,
+            title: intentTitle(run.intentId),
+          }))
           return html(
             JourneysPage({
               intents: journeyService.intents(),
@@ -435,6 +447,7 @@ export const webFeature = defineFeature<WebNeeds>()({
     'registry',
     'scans',
     'scanService',
+    'journeyRuns',
     'journeyService',
     'leaderboard',
     'mcpToolbox',

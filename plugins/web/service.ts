@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, isNull, ne } from 'drizzle-orm'
+import { asc, desc } from 'drizzle-orm'
 import type { Kernel } from '../../core/kernel.ts'
-import type { ScanRepository } from '../scan/repository.ts'
 import { patchReport, type ScanReport } from '../../core/engine/scan.ts'
-import { competitorsFor, type CompetitorSet, latestPublishedScans } from '../scan/competitors.ts'
-import type { ScanRow } from '../scan/repository.ts'
-import { isStuck } from '../scan/shapes.ts'
-import { journeyRuns } from '../journey/tables.ts'
+import {
+  competitorsFor,
+  type CompetitorSet,
+  isStuck,
+  latestPublishedScans,
+  reportPathFor,
+  type ScanRepository,
+  type ScanRow,
+  type TargetKey,
+  targetLabel,
+} from '../scan/public.ts'
 import type { RecheckOutcome } from './model.ts'
 import type { PublishedReport } from './site-files.ts'
-import { reportPathFor, targetLabel, type TargetKey } from '../scan/target.ts'
 
 /** A re-check result waits this long for the report that the redirect lands on. */
 const RECHECK_TTL_MS = 10 * 60 * 1000
@@ -134,31 +139,6 @@ export class WebService {
   withRecheck(view: ReportView, outcome: RecheckOutcome): ReportView {
     if (outcome.storedScanUpdated) return view
     return { ...view, report: { ...view.report, ...patchReport(view.report, outcome.results, this.deps.registry) } }
-  }
-
-  /**
-   * The newest journey runs for the journeys page: curated tasks started without a key only, because a partner's
-   * free-text task or keyed run is theirs to share (its id is a capability), not ours to list.
-   */
-  async recentJourneys(
-    limit: number,
-  ): Promise<
-    { id: string; intentId: string; domain: string; status: string; outcome: string | undefined; createdAt: Date }[]
-  > {
-    const rows = await this.deps.database.db
-      .select({
-        id: journeyRuns.id,
-        intentId: journeyRuns.intentId,
-        domain: journeyRuns.domain,
-        status: journeyRuns.status,
-        verdict: journeyRuns.verdict,
-        createdAt: journeyRuns.createdAt,
-      })
-      .from(journeyRuns)
-      .where(and(isNull(journeyRuns.keyId), ne(journeyRuns.intentId, 'custom')))
-      .orderBy(desc(journeyRuns.createdAt), desc(journeyRuns.id))
-      .limit(limit)
-    return rows.map(({ verdict, ...row }) => ({ ...row, outcome: verdict?.outcome }))
   }
 
   /** Keeps a re-check's results for the report the browser is redirected to; returns the token naming them. */

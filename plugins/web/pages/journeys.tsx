@@ -1,7 +1,7 @@
-import type { JourneyRunRecord } from '../../journey/model.ts'
+import type { JourneyRunRecord } from '../../journey/public.ts'
 import { day } from '../components.tsx'
 import { Layout } from '../layout.tsx'
-import { reportPath } from '../../scan/shapes.ts'
+import { reportPath } from '../../scan/public.ts'
 
 export const journeyPath = (id: string) => `/journeys/${encodeURIComponent(id)}`
 

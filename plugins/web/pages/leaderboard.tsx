@@ -1,6 +1,6 @@
 import { SCAN_KINDS } from '../../../core/engine/check.ts'
 import { CATEGORIES } from '../../../core/engine/lib/categories.ts'
-import type { LeaderboardResponse } from '../../leaderboard/model.ts'
+import type { LeaderboardResponse } from '../../leaderboard/public.ts'
 import { categoryName, day, KIND_NAMES } from '../components.tsx'
 import { Layout } from '../layout.tsx'
 

@@ -8,10 +8,7 @@ import {
   type ReportFix,
   type ReportLayer,
 } from '../../../core/report/index.ts'
-import type { CompetitorSet } from '../../scan/competitors.ts'
-import { reportPath } from '../../scan/shapes.ts'
-import { isMcpKind, mcpReportPath } from '../../scan/target.ts'
-import { EPHEMERAL_RETENTION_MS } from '../../scan/repository.ts'
+import { type CompetitorSet, EPHEMERAL_RETENTION_MS, isMcpKind, mcpReportPath, reportPath } from '../../scan/public.ts'
 import {
   ago,
   categoryName,

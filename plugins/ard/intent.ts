@@ -1,7 +1,9 @@
-import { type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, isNotNull, type SQL, sql } from 'drizzle-orm'
+import type { Db } from '../../core/db/index.ts'
 import { type CategorySlug } from '../../core/engine/lib/categories.ts'
 import { categoriesForWord, synonymsOf } from './category-words.ts'
-import { ardEntries } from '../ard/tables.ts'
+import { ardEntries } from './tables.ts'
+import { readinessFactor } from './text-match.ts'
 
 /**
  * What an intent means, as a match against the index's discover columns (plugins/ard/tables.ts): the product's own
@@ -88,6 +90,36 @@ export function intentMatch(text: string): IntentMatch {
     where: sql`(${where})`,
     relevance: sql<number>`((${sql.join(credits, sql` + `)})::float8 / greatest(${sql.join(counted, sql` + `)}, 1) * (1 + ${strength(everything)}) / 2)`,
   }
+}
+
+/**
+ * rank = matchScore x (0.6 + 0.4 x score/100), then domain: the same readiness factor as ARD search. Readiness
+ * moves an entry by at most 40% (0.6 for a score of 0, 1.0 for 100): it breaks near-ties and lifts well-built
+ * sites, while an entry at least 1/0.6 times as relevant always stays ahead. matchScore is intentMatch's relevance
+ * (credit-weighted coverage of the intent's words x (1 + normalised ts_rank_cd) / 2, 0..1).
+ */
+export async function entriesForIntent(db: Db, query: { intent: string; limit: number }) {
+  const { where: matches, relevance: matchScore } = intentMatch(query.intent)
+  // Every indexed entry has a score today; the condition keeps an unscored one out rather than inventing an F.
+  const where = and(matches, isNotNull(ardEntries.score), isNotNull(ardEntries.grade))
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({
+        domain: ardEntries.domain,
+        name: ardEntries.displayName,
+        category: ardEntries.category,
+        score: ardEntries.score,
+        grade: ardEntries.grade,
+        tags: ardEntries.tags,
+        matchScore,
+      })
+      .from(ardEntries)
+      .where(where)
+      .orderBy(desc(sql`${matchScore} * ${readinessFactor}`), asc(ardEntries.domain))
+      .limit(query.limit),
+    db.select({ total: count() }).from(ardEntries).where(where),
+  ])
+  return { rows, total: counted?.total ?? 0 }
 }
 
 interface WordPlan {

@@ -3,7 +3,7 @@ import { CATEGORIES, type CategorySlug } from '../../core/engine/lib/categories.
 
 /**
  * How people name a need of each category in their own words, beyond the classifier's keywords: discover maps an
- * intent's words to categories with these and the classifier's single-word keywords (plugins/discover/intent.ts), so that
+ * intent's words to categories with these and the classifier's single-word keywords (./intent.ts), so that
  * "outdoor gear" or "a store" finds a shop whose pages say neither. Lower-case single words, singular.
  */
 export const CATEGORY_SYNONYMS: Readonly<Record<CategorySlug, readonly string[]>> = {
