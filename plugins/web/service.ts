@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, desc, isNull, ne } from 'drizzle-orm'
 import type { Kernel } from '../../core/kernel.ts'
 import type { ScanRepository } from '../scan/repository.ts'
-import { patchReport, type ScanReport } from '../../core/engine/scan.ts'
+import type { ScanReport } from '../../core/engine/scan.ts'
+import { rescore } from '../../core/engine/scoring.ts'
 import { competitorsFor, type CompetitorSet, latestPublishedScans } from '../scan/competitors.ts'
 import type { ScanRow } from '../scan/repository.ts'
 import { isStuck } from '../scan/shapes.ts'
@@ -133,7 +134,7 @@ export class WebService {
    */
   withRecheck(view: ReportView, outcome: RecheckOutcome): ReportView {
     if (outcome.storedScanUpdated) return view
-    return { ...view, report: { ...view.report, ...patchReport(view.report, outcome.results, this.deps.registry) } }
+    return { ...view, report: rescore(view.report, { kind: 'results', results: outcome.results }, this.deps.registry) }
   }
 
   /**
