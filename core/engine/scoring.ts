@@ -212,7 +212,7 @@ export interface ScoringCatalog<Meta extends ScoringMeta = ScoringMeta> {
 export type ScoreChange =
   /**
    * New rows for some checks (a selective re-check, pending deep checks resolved): each replaces the row of the
-   * same check and MCP server; a row for an MCP server the report lacks is added, as a fan-out row.
+   * same check and MCP server; a row the report lacks is added (a fan-out row replaces its check's MCP-only na row).
    */
   | { kind: 'results'; results: readonly CheckResult[] }
   /** Checks judged not to apply to this site (check id → why): their failing and warning rows become `na`. */
