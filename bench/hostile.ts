@@ -55,7 +55,7 @@ async function child(
 ): Promise<ChildResult> {
   const { loadConfig } = await import('../core/config.ts')
   const { createEngine } = await import('../app/engine.ts')
-  const { scan } = await import('../core/engine/scan.ts')
+  const { scanUrl } = await import('../tests/support/scan.ts')
   const engine = createEngine(
     loadConfig({ SCANNER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', SCANNER_RESOLVE: resolve }),
     phase === 'all' ? {} : { browser: null },
@@ -74,7 +74,10 @@ async function child(
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       try {
-        const report = await scan(mcpUrl ?? `${profile}.hostile.test`, engine, { phase, ...(mcpUrl ? { mcpUrl } : {}) })
+        const report = await scanUrl(mcpUrl ?? `${profile}.hostile.test`, engine, {
+          phase,
+          ...(mcpUrl ? { mcpUrl } : {}),
+        })
         for (const check of report.layers.flatMap((layer) => layer.checks))
           statuses[check.status] = (statuses[check.status] ?? 0) + 1
       } catch (error) {

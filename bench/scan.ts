@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../core/config.ts'
 import { createEngine } from '../app/engine.ts'
-import { scan } from '../core/engine/scan.ts'
+import { scanUrl } from '../tests/support/scan.ts'
 import { startFixtureSite } from '../tests/fixtures/sites/server.ts'
 import { percentile } from './stats.ts'
 
@@ -49,7 +49,7 @@ const engine = createEngine(
   }),
   { browser: null },
 )
-const once = () => scan(site.host, engine, { phase: 'static' })
+const once = () => scanUrl(site.host, engine, { phase: 'static' })
 
 for (let i = 0; i < 5; i++) await once()
 

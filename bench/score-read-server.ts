@@ -7,7 +7,7 @@ import { Elysia } from 'elysia'
 import { createApp } from '../app/app.ts'
 import { loadConfig } from '../core/config.ts'
 import { createEngine } from '../app/engine.ts'
-import { scan } from '../core/engine/scan.ts'
+import { scanUrl } from '../tests/support/scan.ts'
 import { startFixtureSite } from '../tests/fixtures/sites/server.ts'
 
 const [mode, bodyFile] = process.argv.slice(2)
@@ -28,7 +28,7 @@ if (mode === 'bare') {
     SCANNER_ALLOW_PRIVATE: 'true',
     SCANNER_RESOLVE: site.resolveRule,
   })
-  const report = await scan(site.host, createEngine(config, { browser: null }))
+  const report = await scanUrl(site.host, createEngine(config, { browser: null }))
   await site.stop()
   const { app, pieces, start } = await createApp(config, { browser: null })
   await start()

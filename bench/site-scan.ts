@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util'
 import { buildCli } from '../app/cli/build.ts'
 import { loadConfig } from '../core/config.ts'
 import { createEngine } from '../app/engine.ts'
-import { scan } from '../core/engine/scan.ts'
+import { scanUrl } from '../tests/support/scan.ts'
 import { startMultipageSite } from '../tests/fixtures/sites/multipage/site.ts'
 import { median } from './stats.ts'
 
@@ -39,7 +39,7 @@ if (values.child !== undefined) {
   let peak = process.memoryUsage.rss()
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5)
   const started = performance.now()
-  const report = await scan(values.host!, engine, { phase: 'static', pages: Number(values.child) })
+  const report = await scanUrl(values.host!, engine, { phase: 'static', pages: Number(values.child) })
   const wallMs = performance.now() - started
   clearInterval(sampler)
   peak = Math.max(peak, process.memoryUsage.rss(), process.resourceUsage().maxRSS * 1024)

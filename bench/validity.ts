@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util'
 import { loadConfig } from '../core/config.ts'
 import { createEngine } from '../app/engine.ts'
 import { ScanError } from '../core/engine/scan-error.ts'
-import { scan } from '../core/engine/scan.ts'
+import { scanUrl } from '../tests/support/scan.ts'
 import type { CheckResult } from '../core/engine/scoring.ts'
 import { availableAgents, BROWSER_AGENT } from '../journeys/agents/index.ts'
 import { ASSISTANT_IDENTITIES } from '../journeys/identities.ts'
@@ -123,7 +123,7 @@ const agentLabel = (id: string) =>
 const walkers = [...agents, BROWSER_AGENT]
 
 async function measure(site: WorldSite, label: string): Promise<Measured> {
-  const report = await scan(site.host, deps, { phase: 'static' })
+  const report = await scanUrl(site.host, deps, { phase: 'static' })
   const checks = new Map(report.layers.flatMap((layer) => layer.checks).map((check) => [check.id, check]))
   const counter = counters.get(site.host)!
   const runs = new Map<string, Run[]>()

@@ -4,7 +4,8 @@
 // with a bare 403/429/503, and the reference MCP server whose only gaps are warnings.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { scan, type ScanReport } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { buildReportModel, requiredCheckFails } from '../core/report/index.ts'
 import { availableAgents } from '../journeys/agents/index.ts'
 import { intentPrompt } from '../journeys/types.ts'
@@ -148,9 +149,9 @@ beforeAll(async () => {
   await Promise.all(
     Object.keys(SITES)
       .filter((name) => !name.startsWith('edge-'))
-      .map(async (name) => reports.set(name, await scan(hosts[name]!, engine, { phase: 'static' }))),
+      .map(async (name) => reports.set(name, await scanUrl(hosts[name]!, engine, { phase: 'static' }))),
   )
-  reports.set('everything', await scan(everything.url, engine, { phase: 'static' }))
+  reports.set('everything', await scanUrl(everything.url, engine, { phase: 'static' }))
 }, 60_000)
 afterAll(async () => {
   for (const server of servers) server.stop(true)

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
 import { createEngine } from '../app/engine.ts'
-import { type ScanReport, scan } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import type { CliReport } from '../app/cli/report.ts'
 import { runCliSource } from './support/cli.ts'
 import { testConfig } from './helpers.ts'
@@ -495,7 +496,7 @@ beforeAll(async () => {
   for (const [name, build] of Object.entries(SITES)) {
     const origin = serve(build)
     targets.set(name, { origin })
-    jobs.push(async () => void reports.set(name, await scan(origin, engine, { phase: 'static' })))
+    jobs.push(async () => void reports.set(name, await scanUrl(origin, engine, { phase: 'static' })))
   }
   for (const [name, { options, slash }] of Object.entries(MCP_SERVERS)) {
     const origin = serve(mcpSite(options))
@@ -506,7 +507,7 @@ beforeAll(async () => {
       async () =>
         void reports.set(
           name,
-          await scan(origin, engine, { phase: 'static', mcpUrl, ...(mcpHeaders ? { mcpHeaders } : {}) }),
+          await scanUrl(origin, engine, { phase: 'static', mcpUrl, ...(mcpHeaders ? { mcpHeaders } : {}) }),
         ),
     )
   }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { scan, type ScanReport, scoreResults } from '../core/engine/scan.ts'
+import type { ScanReport } from '../core/engine/scan.ts'
+import { rescore, score } from '../core/engine/scoring.ts'
+import { scanUrl } from './support/scan.ts'
 import { buildReportModel } from '../core/report/index.ts'
 import { startServerEverything } from './fixtures/mcp/everything.ts'
 import { type McpFixture, resolveRules as mcpResolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
@@ -105,11 +107,11 @@ beforeAll(async () => {
   const phase = engine.browser ? 'all' : 'static'
   for (const [name, archetype] of Object.entries(ARCHETYPES)) {
     const target = archetype.site ? sites.find((site) => site.name === archetype.site)!.host : mcp[0]!.url
-    reports.set(name, await scan(target, engine, { phase }))
+    reports.set(name, await scanUrl(target, engine, { phase }))
   }
   for (const name of ROBOTS_VARIANTS)
-    reports.set(name, await scan(sites.find((site) => site.name === name)!.host, engine, { phase }))
-  reports.set(REFERENCE_MCP, await scan(everything.url, engine, { phase }))
+    reports.set(name, await scanUrl(sites.find((site) => site.name === name)!.host, engine, { phase }))
+  reports.set(REFERENCE_MCP, await scanUrl(everything.url, engine, { phase }))
 }, 360_000)
 afterAll(async () => {
   await engine.browser?.close()
@@ -196,7 +198,7 @@ describe('harm first', () => {
     for (const name of ['documentation', 'blog', 'store', 'api-company', 'placeholder']) {
       const results = rows(name)
       expect(results.find((check) => check.id === 'mcp-endpoint-advertised')!.status).toBe('fail')
-      const without = scoreResults(
+      const without = score(
         engine.registry,
         results.filter((check) => check.id !== 'mcp-endpoint-advertised'),
       )
@@ -211,12 +213,10 @@ describe('one set of numbers', () => {
     for (const [name, scanned] of reports) {
       const results = rows(name)
       for (const fix of scanned.topFixes) {
-        const fixed = results.map((check) =>
-          check.id === fix.id && check.mcpUrl === fix.mcpUrl
-            ? { ...check, status: 'pass' as const, score: check.maxScore, fraction: 1 }
-            : check,
-        )
-        const added = scoreResults(engine.registry, fixed).score - scanned.score
+        const fixed = results
+          .filter((check) => check.id === fix.id && check.mcpUrl === fix.mcpUrl)
+          .map((check) => ({ ...check, status: 'pass' as const, score: check.maxScore, fraction: 1 }))
+        const added = rescore(scanned, { kind: 'results', results: fixed }, engine.registry).score - scanned.score
         expect(
           { name, id: fix.id, off: Math.abs(added - fix.estScoreGain) <= 1 },
           `re-check adds ${added}, estimated ${fix.estScoreGain}`,

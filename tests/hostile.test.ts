@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { scan, type ScanReport } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import {
   HOSTILE_PROFILES,
   type HostileProfile,
@@ -30,7 +31,7 @@ beforeAll(async () => {
     // The MCP profile is pinned as the MCP target, so that its endpoint goes through the MCP collector and the SDK.
     const mcpUrl = profile === 'mcp' ? `https://${server.host(profile)}/mcp` : undefined
     const { value: report, growthMb: growth } = await rssGrowth(
-      () => scan(mcpUrl ?? server.host(profile), engine, { phase: 'static', ...(mcpUrl ? { mcpUrl } : {}) }),
+      () => scanUrl(mcpUrl ?? server.host(profile), engine, { phase: 'static', ...(mcpUrl ? { mcpUrl } : {}) }),
       5,
     )
     reports.set(profile, report)

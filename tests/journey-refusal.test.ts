@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../core/config.ts'
 import { createEngine } from '../app/engine.ts'
-import { scan } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { availableAgents } from '../journeys/agents/index.ts'
 import { ASSISTANT_IDENTITIES } from '../journeys/identities.ts'
 import { INTENTS } from '../journeys/intents/index.ts'
@@ -35,7 +35,7 @@ const journey = (agentId: string, intent: (typeof INTENTS)[number]) =>
 
 describe('a bare 403 to AI assistants while a browser gets 200', () => {
   test('the scan flags it: bot-challenge-free fails naming the assistants', async () => {
-    const report = await scan(site.host, deps, { phase: 'static' })
+    const report = await scanUrl(site.host, deps, { phase: 'static' })
     const check = report.layers.flatMap((layer) => layer.checks).find((result) => result.id === 'bot-challenge-free')!
     expect(check.status).toBe('fail')
     // The scan probes the assistants it has User-Agent strings for; the journeys present all four.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { scan, type ScanReport } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { LARGE_UI_CHARS } from './fixtures/mcp/mcp-app-large.ts'
 import { type McpFixture, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
 import { testConfig } from './helpers.ts'
@@ -20,7 +21,7 @@ const check = (name: string, id: string) =>
 beforeAll(async () => {
   fixtures = await startMcpFixtures(['mcp-app-large', 'mcp-app-read-fails'])
   const engine = createEngine(testConfig({ SCANNER_RESOLVE: resolveRules(fixtures) }), { browser: null })
-  for (const fixture of fixtures) reports.set(fixture.name, await scan(fixture.url, engine, { phase: 'all' }))
+  for (const fixture of fixtures) reports.set(fixture.name, await scanUrl(fixture.url, engine, { phase: 'all' }))
 })
 afterAll(() => Promise.all(fixtures.map((fixture) => fixture.stop())))
 

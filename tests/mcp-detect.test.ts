@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createServer } from 'node:net'
 import { createEngine } from '../app/engine.ts'
 import { detectKind } from '../core/engine/detect.ts'
-import { resolveTarget, scan, type ScanEvent } from '../core/engine/scan.ts'
+import { resolveTarget, type ScanEvent } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { ScanError } from '../core/engine/scan-error.ts'
+import { requestTarget } from '../core/engine/target.ts'
 import { createOutboundClient } from '../core/outbound/client.ts'
 import { ScanSession } from '../core/outbound/session.ts'
 import { CATALOG_RECIPES_MCP, CATALOG_WEATHER_MCP } from './fixtures/mcp/catalog.ts'
@@ -107,7 +109,7 @@ describe('kind detection', () => {
         ),
       },
     })
-    const error = await resolveTarget(url('auth-required'), session(), {}).catch((caught: unknown) => caught)
+    const error = await resolveTarget(requestTarget(url('auth-required')), session()).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(ScanError)
     expect(error).toMatchObject({
       reason: 'mcp-auth-required',
@@ -117,7 +119,7 @@ describe('kind detection', () => {
 
   test('a catalog listing page folds into the first embedded MCP URL that validates', async () => {
     const events: ScanEvent[] = []
-    const target = await resolveTarget('https://catalog.mcp.test/servers/weather', session(), {
+    const target = await resolveTarget(requestTarget('https://catalog.mcp.test/servers/weather'), session(), {
       onEvent: (event) => events.push(event),
     })
     expect(target).toMatchObject({
@@ -140,7 +142,7 @@ describe('kind detection', () => {
     expect(await detect('https://catalog.mcp.test/docs/mcp')).toMatchObject({ kind: 'domain' })
     const events: ScanEvent[] = []
     expect(
-      await resolveTarget('catalog.mcp.test', session(), { onEvent: (event) => events.push(event) }),
+      await resolveTarget(requestTarget('catalog.mcp.test'), session(), { onEvent: (event) => events.push(event) }),
     ).toMatchObject({ kind: 'domain' })
     expect(events.find((event) => event.type === 'kind_detected')).not.toHaveProperty('embeddedMcpUrls')
   })
@@ -155,14 +157,18 @@ describe('kind detection', () => {
     const failing = await detect(listing, 'https://catalog.mcp.test/docs/mcp')
     expect(failing).toMatchObject({ kind: 'mcp', mcpUrl: 'https://catalog.mcp.test/docs/mcp' })
     expect(failing.embeddedMcpUrls).toBeUndefined()
-    const target = await resolveTarget('catalog.mcp.test', session(), { mcpUrl: 'https://catalog.mcp.test/docs/mcp' })
+    const target = await resolveTarget(
+      requestTarget('catalog.mcp.test', { mcpUrl: 'https://catalog.mcp.test/docs/mcp' }),
+      session(),
+    )
     expect(target).toMatchObject({ kind: 'mcp', mcpUrl: 'https://catalog.mcp.test/docs/mcp' })
   })
 
   test('a pinned endpoint that cannot be reached at all is the scan’s error', async () => {
-    const error = await resolveTarget('catalog.mcp.test', session(), { mcpUrl: 'https://closed.mcp.test/mcp' }).catch(
-      (caught: unknown) => caught,
-    )
+    const error = await resolveTarget(
+      requestTarget('catalog.mcp.test', { mcpUrl: 'https://closed.mcp.test/mcp' }),
+      session(),
+    ).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(ScanError)
     expect(error).toMatchObject({ reason: 'mcp-unreachable', failure: { mcpUrl: 'https://closed.mcp.test/mcp' } })
   })
@@ -172,7 +178,7 @@ describe('whole scans of MCP servers', () => {
   const deps = () => createEngine(config(), { browser: null })
 
   test('server-everything scans as mcp, completely, named by its serverInfo title', async () => {
-    const report = await scan(everything.url, deps(), { phase: 'all' })
+    const report = await scanUrl(everything.url, deps(), { phase: 'all' })
     expect(report.urlKind).toBe('mcp')
     expect(report.mcpUrl).toBe(everything.url)
     expect(report.pendingChecks).toEqual([])
@@ -181,8 +187,8 @@ describe('whole scans of MCP servers', () => {
 
   test('a 2026-07-28-only server and an MCP App are scanned under their own kinds and names', async () => {
     const [modern, app] = await Promise.all([
-      scan(url('modern'), deps(), { phase: 'all' }),
-      scan(url('mcp-app'), deps(), { phase: 'all' }),
+      scanUrl(url('modern'), deps(), { phase: 'all' }),
+      scanUrl(url('mcp-app'), deps(), { phase: 'all' }),
     ])
     expect(modern).toMatchObject({ urlKind: 'mcp', name: 'Modern Rates', pendingChecks: [] })
     expect(app).toMatchObject({ urlKind: 'mcp-app', name: 'Weather App', pendingChecks: [] })

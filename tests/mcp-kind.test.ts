@@ -11,7 +11,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { createEngine } from '../app/engine.ts'
 import type { ScanKind } from '../core/engine/check.ts'
-import { type ScanReport, scan } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { homePage, notFound, serveSdk } from './fixtures/mcp/kit.ts'
 import { testConfig } from './helpers.ts'
 
@@ -98,7 +99,7 @@ describe('an MCP server gets one kind, scanned directly or through its domain', 
     test(fixture.host, async () => {
       const engine = deps()
       const mcpUrl = `https://${fixture.host}/mcp`
-      const [direct, viaDomain] = await Promise.all([scan(mcpUrl, engine), scan(fixture.host, engine)])
+      const [direct, viaDomain] = await Promise.all([scanUrl(mcpUrl, engine), scanUrl(fixture.host, engine)])
       expect(direct.urlKind).toBe(fixture.host.startsWith('plain.') ? 'mcp' : 'mcp-app')
       expect(viaDomain.urlKind).toBe('domain')
       expect(fannedOutKind(viaDomain, mcpUrl, engine)).toBe(direct.urlKind)

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { createEngine } from '../app/engine.ts'
-import { type ScanReport, scan } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { type McpFixture, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
 import { testConfig } from './helpers.ts'
 
@@ -64,7 +65,7 @@ beforeAll(async () => {
   fixtures = await startMcpFixtures(['legacy-sse', 'legacy-twin', 'legacy-bridge'])
   noise = await startNoise(fixture('legacy-bridge').port)
   const engine = createEngine(testConfig({ SCANNER_RESOLVE: resolveRules(fixtures) }), { browser: null })
-  for (const { name, url } of fixtures) reports.set(name, await scan(url, engine, { phase: 'all' }))
+  for (const { name, url } of fixtures) reports.set(name, await scanUrl(url, engine, { phase: 'all' }))
 }, 60_000)
 afterAll(async () => {
   await noise.stop()

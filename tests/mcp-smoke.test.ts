@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { scan, type ScanReport } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { type McpFixture, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
 import { request, testConfig } from './helpers.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
@@ -18,7 +19,7 @@ beforeAll(async () => {
   fixtures = await startMcpFixtures(['well-made', 'sloppy', 'mcp-app', 'mcp-app-broken', 'auth-required'])
   const engine = createEngine(testConfig({ SCANNER_RESOLVE: resolveRules(fixtures) }), { browser: null })
   for (const fixture of fixtures.filter((fixture) => fixture.name !== 'auth-required')) {
-    reports.set(fixture.name, await scan(fixture.url, engine, { phase: 'all' }))
+    reports.set(fixture.name, await scanUrl(fixture.url, engine, { phase: 'all' }))
   }
 })
 afterAll(() => Promise.all(fixtures.map((fixture) => fixture.stop())))

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { type ScanReport, scan } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { AUTH_REQUIRED_TOKEN } from './fixtures/mcp/auth-required.ts'
 import { type McpFixture, type McpFixtureName, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'
 import { testConfig } from './helpers.ts'
@@ -38,7 +39,7 @@ beforeAll(async () => {
   for (const { name, url } of fixtures) {
     // The servers behind OAuth are scanned as their owner scans them: with a token (the CLI's --header).
     const mcpHeaders = name.startsWith('auth-') ? { authorization: `Bearer ${AUTH_REQUIRED_TOKEN}` } : undefined
-    reports.set(name, await scan(url, engine, { phase: 'all', ...(mcpHeaders ? { mcpHeaders } : {}) }))
+    reports.set(name, await scanUrl(url, engine, { phase: 'all', ...(mcpHeaders ? { mcpHeaders } : {}) }))
   }
 }, 120_000)
 afterAll(async () => {

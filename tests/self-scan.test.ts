@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { AppHandle } from '../app/app.ts'
 import { loadConfig } from '../core/config.ts'
 import { createEngine } from '../app/engine.ts'
-import { scan } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { testApp } from './helpers.ts'
 
 /**
@@ -34,7 +34,7 @@ test('the service scanning its own deployment gets grade A', async () => {
     SCANNER_RESOLVE: `self.test:443:127.0.0.1:${port}`,
     LOG_LEVEL: 'silent',
   })
-  const report = await scan('self.test', createEngine(config), { phase: 'static' })
+  const report = await scanUrl('self.test', createEngine(config), { phase: 'static' })
   const open = report.layers
     .flatMap((layer) => layer.checks)
     .filter((check) => check.status !== 'pass' && check.status !== 'na' && check.status !== 'pending')

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
 import { MULTIPAGE_ROBOTS, type MultipageSite, startMultipageSite } from './fixtures/sites/multipage/site.ts'
 import { testConfig } from './helpers.ts'
-import { scan } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 
 /** The sampler against the multipage fixture with other robots.txt files: the scanner's own group, a long Crawl-delay. */
 let site: MultipageSite | null = null
@@ -14,7 +14,7 @@ afterEach(async () => {
 async function sampleOf(robots: string, pages: number) {
   site = startMultipageSite('robots-sample.test', robots)
   const engine = createEngine(testConfig({ SCANNER_RESOLVE: site.resolveRule }), { browser: null })
-  return scan(site.host, engine, { phase: 'static', pages })
+  return scanUrl(site.host, engine, { phase: 'static', pages })
 }
 
 describe('the sample and robots.txt', () => {
@@ -53,7 +53,7 @@ describe('a re-check over a stored sample', () => {
     await site!.stop()
     site = startMultipageSite('robots-sample.test', MULTIPAGE_ROBOTS)
     const engine = createEngine(testConfig({ SCANNER_RESOLVE: site.resolveRule }), { browser: null })
-    const report = await scan(site.host, engine, {
+    const report = await scanUrl(site.host, engine, {
       phase: 'all',
       checkIds: ['structured-data-jsonld'],
       storedSample: async () => stored,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { scan, type ScanReport } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { EXPECTED, PAYMENT_CHECKS } from './fixtures/sites/expected.ts'
 import { resolveRules, SITE_NAMES, type FixtureSite, startFixtureSites } from './fixtures/sites/server.ts'
 import { testConfig } from './helpers.ts'
@@ -17,7 +18,7 @@ beforeAll(async () => {
   sites = await startFixtureSites(SITE_NAMES)
   engine = createEngine(testConfig({ SCANNER_RESOLVE: resolveRules(sites) }))
   for (const site of sites)
-    reports.set(site.name, await scan(site.host, engine, { phase: engine.browser ? 'all' : 'static' }))
+    reports.set(site.name, await scanUrl(site.host, engine, { phase: engine.browser ? 'all' : 'static' }))
 }, 240_000)
 afterAll(async () => {
   await engine.browser?.close()

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { eq, sql } from 'drizzle-orm'
-import { type ScanReport, scan } from '../core/engine/scan.ts'
+import { type ScanReport } from '../core/engine/scan.ts'
+import { scanUrl } from './support/scan.ts'
 import { scans } from '../plugins/scan/tables.ts'
 import type { ScanRow } from '../plugins/scan/repository.ts'
 import { mcpKey, targetKey } from '../plugins/scan/target.ts'
@@ -64,7 +65,7 @@ beforeAll(async () => {
   key = (await world.handle.pieces.keys.create('scan', 'stored integrity')).key
   // What POST /api/scan stores is the engine's static-phase report (rendered checks resolve at once without a browser).
   for (const name of TARGET_NAMES) {
-    const report = await scan(TARGETS[name]!.url, world.handle.pieces, {
+    const report = await scanUrl(TARGETS[name]!.url, world.handle.pieces, {
       mcpUrl: TARGETS[name]!.mcpUrl,
       phase: 'static',
     })

@@ -2,7 +2,7 @@ import { loadConfig } from '../../core/config.ts'
 import { createEngine } from '../engine.ts'
 import { assessRelevance } from '../../core/engine/relevance.ts'
 import { scan } from '../../core/engine/scan.ts'
-import { isLocalHost } from '../../core/engine/target.ts'
+import { isLocalHost, requestTarget } from '../../core/engine/target.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
 import type { ProgressEvent } from './progress.ts'
 import { type CliReport, fromScanReport } from './report.ts'
@@ -38,12 +38,13 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
     throw new UsageError(`unknown check ids: ${[...new Set(unknown)].join(', ')} (see GET /api/checks)`, options.usage)
   const isBeta = (id: string) => engine.registry.get(id)?.meta.beta === true
   try {
+    // Where private targets may be reached at all, local ones (a dev server in CI) may also be named.
+    const requested = requestTarget(target, { mcpUrl: options.mcpUrl, allowLocal: config.scanner.allowPrivate })
     if (options.only) {
       // A selective run, as POST /api/scan/checks: rendered checks inline, no relevance judgement.
-      const report = await scan(target, engine, {
+      const report = await scan(requested, engine, {
         phase: 'all',
         checkIds: options.only,
-        mcpUrl: options.mcpUrl,
         mcpHeaders: options.mcpHeaders,
         onEvent: options.onEvent,
       })
@@ -52,9 +53,8 @@ export async function scanLocally(target: string, options: LocalScan): Promise<C
     // The browser starts at once and the rendered checks run beside the static ones: the time of the slower of the two.
     const rendering = engine.browser !== null
     if (rendering) engine.browser!.warm?.()
-    let report = await scan(target, engine, {
+    let report = await scan(requested, engine, {
       phase: rendering ? 'all' : 'static',
-      mcpUrl: options.mcpUrl,
       mcpHeaders: options.mcpHeaders,
       ...(options.pages !== undefined ? { pages: options.pages } : {}),
       onEvent: options.onEvent,

@@ -1,7 +1,7 @@
 import type { CheckRegistry } from './registry.ts'
 import type { ScanReport } from './scan.ts'
-import { patchReport } from './scan.ts'
-import { siteTypeLens } from './site-type.ts'
+import { rescore } from './scoring.ts'
+import { siteTypeGates } from './site-type.ts'
 
 export interface RelevanceAssessment {
   naCheckIds: string[]
@@ -21,27 +21,17 @@ export function assessRelevance(report: ScanReport, registry: CheckRegistry): Re
     (classification.source === 'self-declared' ||
       (classification.source === 'classified' && classification.confidence === 'high'))
   if (!confident) return { naCheckIds: [], reasons: {}, report }
-  const metas = new Map(registry.checks.map((check) => [check.meta.id, check.meta]))
-  const lens = siteTypeLens({ layers: report.layers, classification, declared: null, metas })
-  const gates = new Map(lens?.gatedOut.map((gate) => [gate.id, gate.gate]) ?? [])
+  const gates = siteTypeGates(report.layers, classification.type!, registry)
   const judged = report.layers
     .flatMap((layer) => layer.checks)
     .filter((check) => (check.status === 'fail' || check.status === 'warning') && gates.has(check.id))
   if (judged.length === 0) return { naCheckIds: [], reasons: {}, report }
-  const reasons = Object.fromEntries(
+  const reasons = new Map(
     judged.map((check) => [check.id, `Not applicable: ${gates.get(check.id)} (${classification.basis})`]),
   )
-  const patched = patchReport(
-    report,
-    judged.map((check) => ({
-      ...check,
-      status: 'na' as const,
-      score: 0,
-      naReason: reasons[check.id],
-      recommendation: undefined,
-      estScoreGain: undefined,
-    })),
-    registry,
-  )
-  return { naCheckIds: judged.map((check) => check.id), reasons, report: patched }
+  return {
+    naCheckIds: judged.map((check) => check.id),
+    reasons: Object.fromEntries(reasons),
+    report: rescore(report, { kind: 'not-applicable', reasons }, registry),
+  }
 }

@@ -5,19 +5,18 @@ import { type OriginCredentials, ScanSession } from '../outbound/session.ts'
 import type { BrowserProvider } from './browser.ts'
 import { type CheckDefinition, LAYERS, type ScanKind, type ScanTarget } from './check.ts'
 import { detectKind } from './detect.ts'
+import { planFanout, runFanout } from './fanout.ts'
 import { ScanError } from './scan-error.ts'
-import { isSameSite } from './lib/links.ts'
-import { classifyMcpServer } from './lib/mcp-app.ts'
 import type { CheckRegistry } from './registry.ts'
 import type { SiteClassification } from './collectors/site-classification.ts'
 import type { SiteIdentity } from './collectors/site-identity.ts'
 import { describeSite, type SiteProfile } from './collectors/site-profile.ts'
-import { type CheckEvent, Collection, type RunnerOptions, runChecks } from './runner.ts'
-import { type CheckResult, type Scorecard, scoreScan } from './scoring.ts'
+import { type CheckEvent, Collection, runChecks } from './runner.ts'
+import { layerMaxScores, rescore, type Scorecard, score } from './scoring.ts'
 import { PageRuns } from './page-runs.ts'
 import type { PageSample, PageSampleSummary, SampledPage } from './site-sample.ts'
 import { BROWSER_HEADERS } from './snapshot.ts'
-import { type NormalizeOptions, normalizeInput } from './target.ts'
+import type { RequestedTarget } from './target.ts'
 
 export interface EngineDeps {
   config: Readonly<Config>
@@ -41,8 +40,6 @@ export type ScanEvent =
   | { type: 'layer_complete'; layerId: string; layerName: string }
 
 export interface ScanOptions {
-  /** Pins the sole MCP target; a failing pinned endpoint is never replaced by a discovered one. */
-  mcpUrl?: string
   /** Run only these checks (selective re-check); all checks otherwise. */
   checkIds?: readonly string[]
   /** `static` leaves deep checks pending for the background worker; `all` resolves them inline. */
@@ -55,7 +52,7 @@ export interface ScanOptions {
   beforeRun?: (target: ScanTarget) => Promise<void>
   /**
    * Headers a client of the MCP server holds (a bearer token for the owner's own protected server): sent with every
-   * request to the MCP endpoint's origin (`mcpUrl`, else the input URL) and nowhere else, never recorded. The CLI's
+   * request to the MCP endpoint's origin (the pinned `mcpUrl`, else the input URL) and nowhere else, never recorded. The CLI's
    * `--header`; the HTTP API never takes them, so a public scan of a protected server stays mcp-auth-required.
    */
   mcpHeaders?: Readonly<Record<string, string>>
@@ -117,14 +114,13 @@ function sessionFor(deps: EngineDeps, credentials: OriginCredentials | null = nu
   return new ScanSession(deps.outbound, deps.config, credentials)
 }
 
-/** The caller's MCP headers scoped to the origin of `url` (the MCP endpoint), or none. */
+/** The caller's MCP headers scoped to `origin` (the MCP endpoint's), or none. */
 function mcpCredentials(
-  url: string,
+  origin: string,
   headers: Readonly<Record<string, string>> | undefined,
-  allowLocal: boolean,
 ): OriginCredentials | null {
   if (!headers || Object.keys(headers).length === 0) return null
-  return { origin: normalizeInput(url, { allowLocal }).origin, headers }
+  return { origin, headers }
 }
 
 function authentication(credentials: OriginCredentials | null): { authenticated?: ScanAuthentication } {
@@ -152,12 +148,12 @@ function selectChecks(registry: CheckRegistry, checkIds: readonly string[] | und
 
 /** Resolves the target and its kind; emits kind_detecting (after the reachability probe) and kind_detected. */
 export async function resolveTarget(
-  input: string,
+  requested: RequestedTarget,
   http: ScanSession,
-  options: Pick<ScanOptions, 'mcpUrl' | 'onEvent'> & NormalizeOptions,
+  options: Pick<ScanOptions, 'onEvent'> = {},
 ): Promise<ScanTarget> {
-  const normalized = normalizeInput(input, options)
-  const pinned = options.mcpUrl ? normalizeInput(options.mcpUrl, options).url : undefined
+  const normalized = requested.input
+  const pinned = requested.mcpUrl?.url
   await probeReachable(http, normalized.origin)
   options.onEvent?.({ type: 'kind_detecting' })
   const detected = await detectKind(http, { url: normalized.url, hasPath: normalized.hasPath, mcpUrl: pinned })
@@ -188,21 +184,6 @@ export async function resolveTarget(
 function serverName(serverInfo: Record<string, unknown> | undefined): string | undefined {
   const name = [serverInfo?.title, serverInfo?.name].find((value) => typeof value === 'string' && value.trim() !== '')
   return typeof name === 'string' ? name.trim() : undefined
-}
-
-/** Builds scored results from check results, looking up each check's layer and beta flag in the registry. */
-export function scoreResults(registry: CheckRegistry, results: CheckResult[]): Scorecard {
-  return scoreScan(
-    results.map((result) => {
-      const check = registry.get(result.id)
-      return {
-        result,
-        layer: check?.meta.layer ?? 'discovery',
-        beta: check?.meta.beta ?? true,
-        stopsAgents: check?.meta.stopsAgents ?? false,
-      }
-    }),
-  )
 }
 
 /**
@@ -239,111 +220,27 @@ class LayerProgress {
   }
 }
 
-/** At most this many MCP servers of one domain are scanned. */
-export const MAX_FANOUT_SERVERS = 3
-
-/** How an advertised MCP server relates to the domain, reported as `mcpKind` on its results. */
-function mcpKindOf(
-  url: string,
-  kind: ScanKind,
-  serverInfo: Record<string, unknown> | undefined,
-  domain: string,
-): string {
-  if (kind === 'mcp-app') return 'app'
-  const label = `${url} ${String(serverInfo?.name ?? '')} ${String(serverInfo?.title ?? '')}`
-  if (/\bdocs?\b|documentation/i.test(label)) return 'docs'
-  return isSameSite(url, domain) ? 'product' : 'other'
-}
-
-interface FanoutPlan {
-  target: ScanTarget
-  collection: Collection
-  checks: readonly CheckDefinition[]
-  mcpKind: string
-}
-
 /**
- * The MCP servers a domain advertises (and that answered initialize without asking for auth), each scanned with
- * the MCP checks of its kind through its own collection sharing the scan's HTTP session.
+ * Scans one target, as its caller parsed it (requestTarget): probe, detect the kind, run the checks (deep ones
+ * pending unless phase is `all`), score. Pure of persistence: routes and the CLI decide what to store.
  */
-async function planFanout(
-  collection: Collection,
-  checks: readonly CheckDefinition[],
-  runner: Omit<RunnerOptions, 'onEvent'>,
-): Promise<FanoutPlan[]> {
-  const mcpOnly = checks.filter((check) => !check.meta.appliesTo.includes('domain'))
-  if (runner.target.kind !== 'domain' || mcpOnly.length === 0) return []
-  const endpoints = await collection.get('mcpEndpoints').catch(() => null)
-  const urls = [
-    ...new Set(
-      endpoints?.probes.filter((probe) => probe.answered && !probe.authRequired).map((probe) => probe.url) ?? [],
-    ),
-  ]
-  const plans = await Promise.all(
-    urls.slice(0, MAX_FANOUT_SERVERS).map(async (url): Promise<FanoutPlan | null> => {
-      const base: ScanTarget = {
-        kind: 'mcp',
-        domain: runner.target.domain,
-        origin: new URL(url).origin,
-        url,
-        mcpUrl: url,
-      }
-      const probe = new Collection({ ...runner, target: base })
-      const mcp = await probe.get('mcp').catch(() => null)
-      // A server whose tools are refused after the handshake (step-up authorization) requires auth like one whose
-      // initialize is refused: not scanned, rather than graded on what it would not show.
-      if (!mcp?.handshake || mcp.tools.refused) return null
-      const kind = classifyMcpServer({
-        capabilities: mcp.handshake.capabilities,
-        tools: mcp.tools.items,
-        resources: mcp.resources.items,
-      })
-      // The kind is known only now; a collection for the final target reuses the session, so nothing is fetched twice.
-      const target = { ...base, kind }
-      return {
-        target,
-        collection: kind === 'mcp' ? probe : new Collection({ ...runner, target }),
-        checks: mcpOnly.filter((check) => check.meta.appliesTo.includes(kind)),
-        mcpKind: mcpKindOf(url, kind, mcp.handshake.serverInfo, runner.target.domain),
-      }
-    }),
-  )
-  return plans.filter((plan): plan is FanoutPlan => plan !== null)
-}
-
-/** Fan-out rows replace the `na` row that says "applies to MCP scans only" for the same check. */
-function mergeFanout(results: CheckResult[], fanout: CheckResult[]): CheckResult[] {
-  const fannedOut = new Set(fanout.map((result) => result.id))
-  return [...results.filter((result) => !(fannedOut.has(result.id) && result.mcpUrl === undefined)), ...fanout]
-}
-
-/**
- * Scans one target: normalise, probe, detect the kind, run the checks (deep ones pending unless phase is
- * `all`), score. Pure of persistence: routes and the CLI decide what to store.
- */
-export async function scan(input: string, deps: EngineDeps, options: ScanOptions = {}): Promise<ScanReport> {
+export async function scan(
+  requested: RequestedTarget,
+  deps: EngineDeps,
+  options: ScanOptions = {},
+): Promise<ScanReport> {
   const started = performance.now()
   const scannedAt = new Date().toISOString()
-  // Where private targets may be reached at all, local ones (a dev server in CI) may also be named.
-  const allowLocal = deps.config.scanner.allowPrivate
-  const credentials = mcpCredentials(options.mcpUrl ?? input, options.mcpHeaders, allowLocal)
+  const credentials = mcpCredentials((requested.mcpUrl ?? requested.input).origin, options.mcpHeaders)
   const http = sessionFor(deps, credentials)
-  const target = await resolveTarget(input, http, { ...options, allowLocal })
+  const target = await resolveTarget(requested, http, options)
   await options.beforeRun?.(target)
   const checks = selectChecks(deps.registry, options.checkIds)
   const phase = options.phase ?? 'static'
   const scanInit = (slots: { kind: ScanKind; checks: readonly CheckDefinition[] }[]) =>
     options.onEvent?.({
       type: 'scan_init',
-      layerMaxScores: Object.fromEntries(
-        LAYERS.map((layer) => [
-          layer.id,
-          slots
-            .flatMap((slot) => slot.checks.filter((check) => check.meta.appliesTo.includes(slot.kind)))
-            .filter((check) => check.meta.layer === layer.id && !check.meta.bonus)
-            .reduce((sum, check) => sum + check.meta.maxScore, 0),
-        ]),
-      ),
+      layerMaxScores: layerMaxScores(slots),
       totalChecks: slots.reduce((sum, slot) => sum + slot.checks.length, 0),
       checkRoster: slots.flatMap((slot) => slot.checks.map((check) => check.meta.id)),
       staticOnly: phase === 'static',
@@ -376,19 +273,10 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
         ...plans.map((plan) => ({ kind: plan.target.kind, checks: plan.checks })),
       ])
     progress.seal()
-    return Promise.all(
-      plans.map(async (plan) => {
-        const tag = { mcpKind: plan.mcpKind, mcpUrl: plan.target.url }
-        const planResults = await runChecks(
-          plan.checks,
-          { ...runner, target: plan.target, onEvent: (event) => progress.track({ ...event, ...tag }) },
-          plan.collection,
-        )
-        return planResults.map((result) => ({ ...result, ...tag }))
-      }),
-    )
+    return runFanout(plans, runner, progress.track)
   })
-  const results = mergeFanout(await main, (await fanout).flat())
+  const results = await main
+  const fanoutResults = await fanout
   // Reuses the artifacts the checks already collected; a site that cannot be classified is simply unclassified.
   const siteClassification =
     target.kind === 'domain' ? await collection.get('siteClassification').catch(() => null) : null
@@ -407,7 +295,7 @@ export async function scan(input: string, deps: EngineDeps, options: ScanOptions
     finalUrl: homepage?.url ?? target.url,
     urlKind: target.kind,
     ...(target.mcpUrl ? { mcpUrl: target.mcpUrl } : {}),
-    ...scoreResults(deps.registry, results),
+    ...score(deps.registry, results, fanoutResults),
     scannedAt,
     durationMs: Math.round(performance.now() - started),
     requestCount: http.requestCount,
@@ -438,19 +326,12 @@ async function siteProfile(collection: Collection): Promise<SiteProfile | null> 
 
 /**
  * Resolves a partial report's pending (deep) checks with a fresh session and re-scores the whole report; the
- * background worker calls this, so it needs nothing but the stored report (an authenticated CLI scan passes its
- * MCP headers again: they are never stored).
+ * background worker calls this, so it needs nothing but the stored report. It never holds MCP headers: those are
+ * the CLI's, whose scans resolve deep checks inline.
  */
-export async function resolvePending(
-  report: ScanReport,
-  deps: EngineDeps,
-  options: Pick<ScanOptions, 'mcpHeaders'> = {},
-): Promise<ScanReport> {
+export async function resolvePending(report: ScanReport, deps: EngineDeps): Promise<ScanReport> {
   if (report.pendingChecks.length === 0) return report
-  const http = sessionFor(
-    deps,
-    mcpCredentials(report.mcpUrl ?? report.url, options.mcpHeaders, deps.config.scanner.allowPrivate),
-  )
+  const http = sessionFor(deps)
   const target: ScanTarget = {
     kind: report.urlKind,
     domain: report.domain,
@@ -468,22 +349,5 @@ export async function resolvePending(
     ...runner,
     ...(pageRuns ? { pageRuns } : {}),
   })
-  return patchReport(report, resolved, deps.registry)
-}
-
-/** Replaces results by id (and mcpUrl) and re-scores over the full set: used by deep resolution and selective runs. */
-export function patchReport(report: ScanReport, patch: CheckResult[], registry: CheckRegistry): ScanReport {
-  const key = (result: CheckResult) => `${result.id}\u0000${result.mcpUrl ?? ''}`
-  const replacements = new Map(patch.map((result) => [key(result), result]))
-  const current = report.layers.flatMap((layer) => layer.checks)
-  const merged = current.map((result) => replacements.get(key(result)) ?? result)
-  const known = new Set(current.map(key))
-  const added = patch.filter((result) => !known.has(key(result)))
-  return {
-    ...report,
-    ...scoreResults(
-      registry,
-      mergeFanout(merged, added).map((result) => ({ ...result, estScoreGain: undefined })),
-    ),
-  }
+  return rescore(report, { kind: 'results', results: resolved }, deps.registry)
 }

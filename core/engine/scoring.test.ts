@@ -6,9 +6,13 @@ import {
   ctaFor,
   gradeFor,
   pointsFor,
+  rescore,
+  score,
   type ScoredEntry,
+  type ScoringMeta,
   scoreScan,
   TOP_FIXES_MAX,
+  UnknownCheckError,
 } from './scoring.ts'
 
 function entry(
@@ -366,4 +370,68 @@ describe('a top fix gains what re-checking it alone adds', () => {
       }
     },
   )
+})
+
+describe('score and rescore', () => {
+  const metas = new Map<string, ScoringMeta>([
+    ['robots', { layer: 'discovery', beta: false }],
+    ['page', { layer: 'usability', beta: false }],
+    ['mcp-ping', { layer: 'usability', beta: false }],
+  ])
+  const catalog = { get: (id: string) => (metas.has(id) ? { meta: metas.get(id)! } : undefined) }
+  const row = (id: string, status: CheckStatus, mcpUrl?: string): CheckResult => ({
+    ...entry(id, 'discovery', status).result,
+    ...(mcpUrl ? { mcpUrl, mcpKind: 'product' } : {}),
+  })
+
+  test('a result of a check the registry does not know is an error naming it, never filed under a layer', () => {
+    expect(() => score(catalog, [row('robots', 'pass'), row('retired-check', 'fail')])).toThrow(UnknownCheckError)
+    expect(() => score(catalog, [row('retired-check', 'fail')])).toThrow('"retired-check"')
+    const card = score(catalog, [row('robots', 'pass')])
+    expect(() => rescore(card, { kind: 'results', results: [row('retired-check', 'pass')] }, catalog)).toThrow(
+      UnknownCheckError,
+    )
+  })
+
+  test('each result is scored in its check’s layer', () => {
+    const card = score(catalog, [row('robots', 'pass'), row('page', 'fail')])
+    expect(card.layers.find((layer) => layer.id === 'usability')!.checks.map((check) => check.id)).toEqual(['page'])
+    expect(card.score).toBe(score(catalog, [row('page', 'fail'), row('robots', 'pass')]).score)
+  })
+
+  test('fan-out rows replace the row that said the check applies to MCP scans only', () => {
+    const card = score(
+      catalog,
+      [row('robots', 'pass'), row('mcp-ping', 'na')],
+      [row('mcp-ping', 'pass', 'https://a.test/mcp'), row('mcp-ping', 'fail', 'https://b.test/mcp')],
+    )
+    expect(card.layers.flatMap((layer) => layer.checks).map((check) => check.mcpUrl ?? check.id)).toEqual([
+      'robots',
+      'https://a.test/mcp',
+      'https://b.test/mcp',
+    ])
+  })
+
+  test('a re-check replaces rows by check and server, and re-scores as a fresh run of the same rows would', () => {
+    const before = score(catalog, [row('robots', 'fail'), row('page', 'pass')])
+    const after = rescore(before, { kind: 'results', results: [row('robots', 'pass')] }, catalog)
+    expect(after.score).toBe(score(catalog, [row('robots', 'pass'), row('page', 'pass')]).score)
+    expect(after.topFixes).toEqual([])
+    expect(before.topFixes.map((fix) => fix.id)).toEqual(['robots'])
+  })
+
+  test('a check judged not applicable leaves the score with its reason', () => {
+    const before = score(catalog, [row('robots', 'pass'), row('page', 'fail')])
+    const after = rescore(before, { kind: 'not-applicable', reasons: new Map([['page', 'not a shop']]) }, catalog)
+    const page = after.layers.flatMap((layer) => layer.checks).find((check) => check.id === 'page')!
+    expect(page).toMatchObject({ status: 'na', score: 0, naReason: 'not a shop' })
+    expect(after.score).toBe(100)
+  })
+
+  test('the siteType lens gates checks out or counts them as bonuses, leaving the report as it was', () => {
+    const before = score(catalog, [row('robots', 'pass'), row('page', 'fail')])
+    expect(rescore(before, { kind: 'site-type', rules: new Map([['page', 'gated']]) }, catalog).score).toBe(100)
+    expect(rescore(before, { kind: 'site-type', rules: new Map([['page', 'bonus']]) }, catalog).score).toBe(100)
+    expect(before.score).toBeLessThan(100)
+  })
 })

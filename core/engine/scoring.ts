@@ -1,6 +1,12 @@
-import type { CheckMeta, CheckStatus, LayerId, Maturity, Outcome, Tier } from './check.ts'
+import type { CheckDefinition, CheckMeta, CheckStatus, LayerId, Maturity, Outcome, ScanKind, Tier } from './check.ts'
 import { LAYERS } from './check.ts'
 import type { PageVerdict } from './page-verdict.ts'
+
+/**
+ * The one owner of the score. A fresh run is scored with `score`; every later change to a scored report (a
+ * selective re-check, deep results that were pending, a relevance judgement, the siteType lens) goes through
+ * `rescore`. Nothing else computes or recomputes a score, a grade or an estimated gain.
+ */
 
 /** The spec's CheckResult (default shape). */
 export interface CheckResult {
@@ -194,6 +200,129 @@ export const BLOCKED_FACTOR = 0.65
 /** What a blocking check adds to its failure's recommendation, so the report says why the grade stops at C. */
 export const BLOCKED_NOTE = `Until this is fixed the score is multiplied by ${BLOCKED_FACTOR}: a site that turns agents away cannot reach grade B.`
 
+/** What scoring reads of a check: its layer, whether it is beta, whether its failure stops agents. */
+export type ScoringMeta = Pick<CheckMeta, 'layer' | 'beta'> & Partial<Pick<CheckMeta, 'stopsAgents'>>
+
+/** The checks scoring knows, by id: the engine's CheckRegistry (a unit test may pass a few metadata). */
+export interface ScoringCatalog<Meta extends ScoringMeta = ScoringMeta> {
+  get(id: string): { readonly meta: Meta } | undefined
+}
+
+/** A later change to a scored report. */
+export type ScoreChange =
+  /**
+   * New rows for some checks (a selective re-check, pending deep checks resolved): each replaces the row of the
+   * same check and MCP server; a row the report lacks is added (a fan-out row replaces its check's MCP-only na row).
+   */
+  | { kind: 'results'; results: readonly CheckResult[] }
+  /** Checks judged not to apply to this site (check id → why): their failing and warning rows become `na`. */
+  | { kind: 'not-applicable'; reasons: ReadonlyMap<string, string> }
+  /** The siteType lens, a reading never stored: gated checks leave the score, the others listed count as bonuses. */
+  | { kind: 'site-type'; rules: ReadonlyMap<string, 'gated' | 'bonus'> }
+
+/** Scores a fresh run: the target's results and the rows of the MCP servers a domain fanned out to. */
+export function score(catalog: ScoringCatalog, results: CheckResult[], fanout: CheckResult[] = []): Scorecard {
+  return scoreScan(mergeFanout(results, fanout).map((result) => entryOf(catalog, result)))
+}
+
+/** Re-scores a report after a change: the report as it was, with the new rows, layers, score and fixes. */
+export function rescore<Report extends Pick<Scorecard, 'layers'>>(
+  report: Report,
+  change: ScoreChange,
+  catalog: ScoringCatalog,
+): Report & Scorecard {
+  const rows = report.layers.flatMap((layer) => layer.checks)
+  if (change.kind === 'site-type') {
+    const entries = rows
+      .filter((result) => change.rules.get(result.id) !== 'gated')
+      .map((result) =>
+        entryOf(catalog, {
+          ...result,
+          bonus: change.rules.get(result.id) === 'bonus' || result.bonus,
+          estScoreGain: undefined,
+        }),
+      )
+    return { ...report, ...scoreScan(entries) }
+  }
+  const changed = change.kind === 'results' ? patched(rows, change.results) : notApplicable(rows, change.reasons)
+  // Gains are estimated afresh over the new set of rows.
+  return {
+    ...report,
+    ...scoreScan(changed.map((result) => entryOf(catalog, { ...result, estScoreGain: undefined }))),
+  }
+}
+
+/** Thrown for a result of a check the catalog does not know. */
+export class UnknownCheckError extends Error {
+  constructor(readonly checkId: string) {
+    super(`Cannot score check "${checkId}": no check of that id is registered`)
+    this.name = 'UnknownCheckError'
+  }
+}
+
+/**
+ * A result's layer and weight come from its check's metadata. A result of an unregistered check has neither:
+ * filed under some layer it would count where it does not belong, so it is an error. Stored reports are
+ * re-scored on later changes and read through the lens, so a check leaves the registry only together with a
+ * migration of the stored rows that name it.
+ */
+function entryOf(catalog: ScoringCatalog, result: CheckResult): ScoredEntry {
+  const check = catalog.get(result.id)
+  if (!check) throw new UnknownCheckError(result.id)
+  return { result, layer: check.meta.layer, beta: check.meta.beta, stopsAgents: check.meta.stopsAgents ?? false }
+}
+
+/** Fan-out rows replace the `na` row that says "applies to MCP scans only" for the same check. */
+function mergeFanout(results: CheckResult[], fanout: readonly CheckResult[]): CheckResult[] {
+  const fannedOut = new Set(fanout.map((result) => result.id))
+  return [...results.filter((result) => !(fannedOut.has(result.id) && result.mcpUrl === undefined)), ...fanout]
+}
+
+/** The rows with a patch laid over them: replaced by check id and MCP server, the patch's other rows added. */
+function patched(rows: CheckResult[], patch: readonly CheckResult[]): CheckResult[] {
+  const key = (result: CheckResult) => `${result.id}\u0000${result.mcpUrl ?? ''}`
+  const replacements = new Map(patch.map((result) => [key(result), result]))
+  const merged = rows.map((result) => replacements.get(key(result)) ?? result)
+  const known = new Set(rows.map(key))
+  return mergeFanout(
+    merged,
+    patch.filter((result) => !known.has(key(result))),
+  )
+}
+
+function notApplicable(rows: CheckResult[], reasons: ReadonlyMap<string, string>): CheckResult[] {
+  return rows.map((result) =>
+    (result.status === 'fail' || result.status === 'warning') && reasons.has(result.id)
+      ? {
+          ...result,
+          status: 'na' as const,
+          score: 0,
+          naReason: reasons.get(result.id),
+          recommendation: undefined,
+          estScoreGain: undefined,
+        }
+      : result,
+  )
+}
+
+/**
+ * The within-layer maximum the scan_init event announces: the maxScore of the non-bonus checks each slot (the
+ * target, and each MCP server a domain fans out to) runs that apply to its kind.
+ */
+export function layerMaxScores(
+  slots: readonly { kind: ScanKind; checks: readonly CheckDefinition[] }[],
+): Record<string, number> {
+  const applicable = slots.flatMap((slot) => slot.checks.filter((check) => check.meta.appliesTo.includes(slot.kind)))
+  return Object.fromEntries(
+    LAYERS.map((layer) => [
+      layer.id,
+      applicable
+        .filter((check) => check.meta.layer === layer.id && !check.meta.bonus)
+        .reduce((sum, check) => sum + check.meta.maxScore, 0),
+    ]),
+  )
+}
+
 export interface ScoredEntry {
   result: CheckResult
   layer: LayerId
@@ -209,9 +338,10 @@ const blocks = (entry: ScoredEntry): boolean =>
 const tenths = (value: number) => Math.round(value * 10) / 10
 
 /**
- * Scores a scan per the spec and docs/checks.md §20.2: layer fractions weighted and re-normalised over the layers
- * that have a denominator, multiplied by BLOCKED_FACTOR per failing check that stops agents, estimated gains
- * computed by re-scoring with each fixable check made whole, and the top fixes ranked non-bonus first, then by gain.
+ * Scores a set of rows (score and rescore build them; exported for its unit tests) per the spec and
+ * docs/checks.md §20.2: layer fractions weighted and re-normalised over the layers that have a denominator,
+ * multiplied by BLOCKED_FACTOR per failing check that stops agents, estimated gains computed by re-scoring with
+ * each fixable check made whole, and the top fixes ranked non-bonus first, then by gain.
  */
 export function scoreScan(entries: ScoredEntry[]): Scorecard {
   // A check run against several MCP servers of a domain (fan-out) counts once: each server's row weighs 1/n.

@@ -4,6 +4,7 @@ import { type CheckResult, type LayerResult, pointsFor } from './scoring.ts'
 import { parseSiteType, type SiteTypeMeta, siteTypeLens } from './site-type.ts'
 
 const metas = new Map<string, SiteTypeMeta>()
+const catalog = { get: (id: string) => (metas.has(id) ? { meta: metas.get(id)! } : undefined) }
 const byLayer = new Map<LayerId, CheckResult[]>()
 
 function add(
@@ -44,7 +45,7 @@ const layers: LayerResult[] = (['discovery', 'accessibility', 'usability', 'paym
 
 describe('siteType lens', () => {
   test('content sites are not judged on payments or APIs', () => {
-    const lens = siteTypeLens({ layers, classification: null, declared: 'content', metas })!
+    const lens = siteTypeLens({ layers, classification: null, declared: 'content', catalog })!
     expect(lens).toMatchObject({ type: 'content', source: 'declared', confidence: 'high', score: 100 })
     expect(lens.gatedOut.map((gate) => gate.id).sort()).toEqual([
       'openapi-description',
@@ -59,7 +60,7 @@ describe('siteType lens', () => {
       layers,
       classification: { type: 'store', source: 'classified', confidence: 'high', basis: 'Product markup' },
       declared: null,
-      metas,
+      catalog,
     })!
     expect(lens.source).toBe('classified')
     expect(lens.states['openapi-description']).toBe('bonus')
@@ -68,7 +69,7 @@ describe('siteType lens', () => {
   })
 
   test('no classification and nothing declared gives the unavailable shape', () => {
-    expect(siteTypeLens({ layers, classification: null, declared: null, metas })).toEqual({
+    expect(siteTypeLens({ layers, classification: null, declared: null, catalog })).toEqual({
       type: null,
       source: 'unavailable',
       confidence: 'low',
@@ -85,7 +86,7 @@ describe('siteType lens', () => {
       ...layer,
       checks: layer.checks.map((check) => ({ ...check, status: 'na' as const })),
     }))
-    expect(siteTypeLens({ layers: empty, classification: null, declared: 'store', metas })).toBeNull()
+    expect(siteTypeLens({ layers: empty, classification: null, declared: 'store', catalog })).toBeNull()
   })
 
   test('unrecognised declared values are ignored', () => {

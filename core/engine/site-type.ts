@@ -1,6 +1,6 @@
 import type { CheckMeta, LayerId } from './check.ts'
 import { SITE_TYPES, type SiteClassification, type SiteType } from './collectors/site-classification.ts'
-import { type CheckResult, type LayerResult, scoreScan } from './scoring.ts'
+import { type LayerResult, rescore, type ScoringCatalog, UnknownCheckError } from './scoring.ts'
 
 /**
  * The siteType lens (`include=siteType`, experimental): the same results re-scored with a rubric for the kind
@@ -74,12 +74,36 @@ const UNAVAILABLE = (basis: string): SiteTypeLens => ({
   gatedOut: [],
 })
 
+/** What the site type's rubric makes of each check of the report: gated out (and why), or counted as a bonus. */
+function rulesOf(layers: LayerResult[], type: SiteType, catalog: ScoringCatalog<SiteTypeMeta>): Map<string, Rule> {
+  const rubric = RUBRICS[type]
+  const rules = new Map<string, Rule>()
+  for (const result of layers.flatMap((layer) => layer.checks)) {
+    const meta = catalog.get(result.id)?.meta
+    if (!meta) throw new UnknownCheckError(result.id)
+    const rule = rubric(meta)
+    if (rule) rules.set(result.id, rule)
+  }
+  return rules
+}
+
+/** The checks of a report that a site of this type is not judged on, each with the reason. */
+export function siteTypeGates(
+  layers: LayerResult[],
+  type: SiteType,
+  catalog: ScoringCatalog<SiteTypeMeta>,
+): Map<string, string> {
+  return new Map(
+    [...rulesOf(layers, type, catalog)].flatMap(([id, rule]) => (rule.state === 'gated' ? [[id, rule.gate]] : [])),
+  )
+}
+
 export function siteTypeLens(input: {
   layers: LayerResult[]
   classification: SiteClassification | null
   /** A type the caller declared (query `siteType`); an unrecognised value was already ignored. */
   declared: SiteType | null
-  metas: ReadonlyMap<string, SiteTypeMeta>
+  catalog: ScoringCatalog<SiteTypeMeta>
 }): SiteTypeLens | null {
   const results = input.layers.flatMap((layer) => layer.checks)
   const scorable = results.some(
@@ -97,25 +121,25 @@ export function siteTypeLens(input: {
       }
     : classification
   if (!resolved || resolved.type === null) return UNAVAILABLE(resolved?.basis ?? 'the site was not classified')
-  const rubric = RUBRICS[resolved.type]
+  const rules = rulesOf(input.layers, resolved.type, input.catalog)
   const states: Record<string, CheckState> = {}
   const gatedOut: { id: string; gate: string }[] = []
-  const entries = results.flatMap((result) => {
-    const meta = input.metas.get(result.id)
-    if (!meta) return []
-    const rule = rubric(meta)
+  for (const result of results) {
+    const rule = rules.get(result.id)
     if (rule?.state === 'gated') {
       states[result.id] = 'gated'
       gatedOut.push({ id: result.id, gate: rule.gate })
-      return []
+    } else {
+      const asBonus = rule?.state === 'bonus' || result.bonus
+      states[result.id] = result.maturity === 'emerging' ? 'emerging' : asBonus ? 'bonus' : 'req'
     }
-    const asBonus = rule?.state === 'bonus' || result.bonus
-    states[result.id] = result.maturity === 'emerging' ? 'emerging' : asBonus ? 'bonus' : 'req'
-    const lensed: CheckResult = { ...result, bonus: asBonus, estScoreGain: undefined }
-    // A block of agents holds down every reading of the score, this lens included.
-    return [{ result: lensed, layer: meta.layer, beta: meta.beta, stopsAgents: meta.stopsAgents }]
-  })
-  const card = scoreScan(entries)
+  }
+  // A block of agents holds down every reading of the score, this lens included.
+  const card = rescore(
+    { layers: input.layers },
+    { kind: 'site-type', rules: new Map([...rules].map(([id, rule]) => [id, rule.state])) },
+    input.catalog,
+  )
   return {
     ...resolved,
     score: card.score,

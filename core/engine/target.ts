@@ -46,6 +46,19 @@ export function normalizeInput(raw: string, options: NormalizeOptions = {}): Rea
   return normalized
 }
 
+/** What a scan is asked to measure, parsed once by its caller: the target and, when pinned, its MCP endpoint. */
+export interface RequestedTarget {
+  input: Readonly<NormalizedInput>
+  /** The sole MCP target: a failing pinned endpoint is never replaced by a discovered one. */
+  mcpUrl?: Readonly<NormalizedInput>
+}
+
+/** Parses what a caller asks to scan (the input, then a pinned MCP endpoint); refuses what normalizeInput refuses. */
+export function requestTarget(input: string, options: NormalizeOptions & { mcpUrl?: string } = {}): RequestedTarget {
+  const normalized = normalizeInput(input, options)
+  return options.mcpUrl ? { input: normalized, mcpUrl: normalizeInput(options.mcpUrl, options) } : { input: normalized }
+}
+
 /** `localhost`, `*.localhost` (RFC 6761) and IP literals outside the public unicast range. */
 export function isLocalHost(hostname: string): boolean {
   const host = hostname

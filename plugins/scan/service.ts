@@ -1,9 +1,10 @@
 import type { Kernel } from '../../core/kernel.ts'
 import type { ScanTarget } from '../../core/engine/check.ts'
-import { patchReport, scan, type ScanEvent, type ScanReport } from '../../core/engine/scan.ts'
+import { scan, type ScanEvent, type ScanReport } from '../../core/engine/scan.ts'
+import { rescore } from '../../core/engine/scoring.ts'
 import type { PageSample } from '../../core/engine/site-sample.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
-import { normalizeInput } from '../../core/engine/target.ts'
+import { type RequestedTarget, requestTarget } from '../../core/engine/target.ts'
 import { AppError, renderError } from '../../core/errors.ts'
 import { asAppError } from '../../core/request/scan-error-response.ts'
 import { competitorsFor } from './competitors.ts'
@@ -61,6 +62,8 @@ export interface ScanRequest {
 /** A validated request: what it targets, and a fresh stored result when one can be served instead. */
 export interface PreparedScan {
   request: ScanRequest
+  /** The request's target, parsed once: the scan measures this. */
+  target: RequestedTarget
   domain: string
   ephemeral: boolean
   forced: boolean
@@ -142,6 +145,7 @@ export class ScanService {
     return renderScan(row as ScanRow & { result: NonNullable<ScanRow['result']> }, options, {
       config: this.deps.config,
       metas: this.metas,
+      catalog: this.deps.registry,
       route,
       cached,
       competitors: options.competitors ? await competitorsFor(this.deps.database.db, row.domain) : undefined,
@@ -230,9 +234,12 @@ export class ScanService {
    * a real one, and whether a complete stored result younger than the window can be served (no budget spent).
    */
   async prepare(request: ScanRequest): Promise<PreparedScan> {
-    const local = { allowLocal: this.deps.config.scanner.allowPrivate }
-    const { domain, url, hasPath } = normalizeInput(request.url, local)
-    const mcpUrl = request.mcpUrl ? normalizeInput(request.mcpUrl, local).url : null
+    const target = requestTarget(request.url, {
+      mcpUrl: request.mcpUrl,
+      allowLocal: this.deps.config.scanner.allowPrivate,
+    })
+    const { domain, url, hasPath } = target.input
+    const mcpUrl = target.mcpUrl?.url ?? null
     const ephemeral = Boolean(request.ephemeral) || isTunnelHost(domain) || isPrivateTarget(domain)
     if (request.ephemeral && (await this.repository.hasRealScan(domain))) {
       throw new AppError('EPHEMERAL_CLOBBER', {
@@ -249,7 +256,7 @@ export class ScanService {
     const fresh = row
       ? { row, ageSeconds: Math.max(0, Math.floor((Date.now() - row.scannedAt.getTime()) / 1000)) }
       : null
-    return { request, domain, ephemeral, forced, fresh }
+    return { request, target, domain, ephemeral, forced, fresh }
   }
 
   /**
@@ -257,12 +264,11 @@ export class ScanService {
    * result and hands deep work to the worker. An auth-required MCP server leaves a marker and no score.
    */
   async execute(prepared: PreparedScan, caller: Caller, hooks: ExecuteHooks = {}): Promise<ScanRow> {
-    const { request, domain, ephemeral, forced } = prepared
+    const { request, target, domain, ephemeral, forced } = prepared
     await this.checkBudget(caller, forced)
     let report: ScanReport
     try {
-      report = await scan(request.url, this.deps, {
-        mcpUrl: request.mcpUrl,
+      report = await scan(target, this.deps, {
         phase: 'static',
         ...(request.pages !== undefined ? { pages: request.pages } : {}),
         onEvent: hooks.onEvent,
@@ -324,9 +330,12 @@ export class ScanService {
     options: { patch: boolean },
   ): Promise<{ report: ScanReport; storedScanUpdated: boolean; storedScanNote?: string }> {
     await this.checkBudget(caller, false)
-    const report = await scan(request.url, this.deps, {
-      checkIds: [...new Set(request.checkIds)],
+    const target = requestTarget(request.url, {
       mcpUrl: request.mcpUrl?.trim() || undefined,
+      allowLocal: this.deps.config.scanner.allowPrivate,
+    })
+    const report = await scan(target, this.deps, {
+      checkIds: [...new Set(request.checkIds)],
       phase: 'all',
       beforeRun: () => this.spendBudget(caller, false),
       storedSample: (target) => this.storedSample(target),
@@ -337,7 +346,7 @@ export class ScanService {
     const refusal = patchRefusal(stored, report)
     if (refusal !== null) return { report, storedScanUpdated: false, storedScanNote: refusal }
     const results = report.layers.flatMap((layer) => layer.checks)
-    await this.repository.update(stored!.id, patchReport(stored!.result!, results, this.deps.registry))
+    await this.repository.update(stored!.id, rescore(stored!.result!, { kind: 'results', results }, this.deps.registry))
     await this.deps.readCache.invalidate(report.domain)
     return { report, storedScanUpdated: true }
   }

@@ -3,7 +3,7 @@ import { CONTRACT_VERSION } from '../../core/version.ts'
 import type { CheckMeta } from '../../core/engine/check.ts'
 import { computeEssentials } from '../../core/engine/essentials.ts'
 import type { ScanReport } from '../../core/engine/scan.ts'
-import { type CheckResult, GRADE_COLORS, type Grade } from '../../core/engine/scoring.ts'
+import { type CheckResult, GRADE_COLORS, type Grade, type ScoringCatalog } from '../../core/engine/scoring.ts'
 import { parseSiteType, siteTypeLens } from '../../core/engine/site-type.ts'
 import { listValues } from '../../core/query.ts'
 import { scanNextAction } from './model.ts'
@@ -43,6 +43,8 @@ export function shapeOptions(
 export interface ShapeContext {
   config: Pick<Config, 'publicBaseUrl' | 'serviceHost'>
   metas: ReadonlyMap<string, CheckMeta>
+  /** The checks the siteType lens re-scores with (the engine's registry). */
+  catalog: ScoringCatalog<CheckMeta>
   /** Resolved by the caller only when asked for (`competitors=1`). */
   competitors?: unknown
   cached?: { ageSeconds: number }
@@ -95,7 +97,7 @@ function readings(report: ScanReport, options: ShapeOptions, context: ShapeConte
             layers: report.layers,
             classification: report.siteClassification ?? null,
             declared: parseSiteType(options.declaredSiteType),
-            metas: context.metas,
+            catalog: context.catalog,
           }),
         }
       : {}),

@@ -3,7 +3,7 @@ import type { Kernel } from '../../core/kernel.ts'
 import type { ScanTarget } from '../../core/engine/check.ts'
 import { resolveTarget } from '../../core/engine/scan.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
-import { normalizeInput } from '../../core/engine/target.ts'
+import { requestTarget } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
 import { parseRowId } from '../../core/ids.ts'
 import type { Caller } from '../../core/limits.ts'
@@ -48,14 +48,13 @@ export class V2ScanService {
       throw new AppError('V2_SCAN_DISABLED', {
         message: 'POST /api/v2/scan is disabled in this deployment (V2_SCAN_ENABLED)',
       })
-    const { domain } = normalizeInput(request.url)
+    const requested = requestTarget(request.url, { mcpUrl: request.mcpUrl?.trim() || undefined })
+    const { domain } = requested.input
     await checkScanBudget(this.deps.store, caller, false)
     const session = new ScanSession(this.deps.outbound, this.deps.config)
-    const target = await resolveTarget(request.url, session, { mcpUrl: request.mcpUrl?.trim() || undefined }).catch(
-      (error: unknown) => {
-        throw error instanceof ScanError ? scanErrorToV2AppError(error) : error
-      },
-    )
+    const target = await resolveTarget(requested, session).catch((error: unknown) => {
+      throw error instanceof ScanError ? scanErrorToV2AppError(error) : error
+    })
     const existing = await this.inProgress(domain)
     if (existing) return { row: existing, created: false }
     await spendScanBudget(this.deps.store, caller, false)

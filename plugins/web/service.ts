@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { asc, desc } from 'drizzle-orm'
 import type { Kernel } from '../../core/kernel.ts'
-import { patchReport, type ScanReport } from '../../core/engine/scan.ts'
+import type { ScanReport } from '../../core/engine/scan.ts'
+import { rescore } from '../../core/engine/scoring.ts'
 import {
   competitorsFor,
   type CompetitorSet,
@@ -138,7 +139,7 @@ export class WebService {
    */
   withRecheck(view: ReportView, outcome: RecheckOutcome): ReportView {
     if (outcome.storedScanUpdated) return view
-    return { ...view, report: { ...view.report, ...patchReport(view.report, outcome.results, this.deps.registry) } }
+    return { ...view, report: rescore(view.report, { kind: 'results', results: outcome.results }, this.deps.registry) }
   }
 
   /** Keeps a re-check's results for the report the browser is redirected to; returns the token naming them. */
