@@ -16,11 +16,11 @@ import { testConfig } from './helpers.ts'
  * above every archetype of the next one; within a tier the reviewer would not insist on an order.
  *
  * Why this order, tier by tier:
- * 1. Built for agents. `excellent` passes every domain check. The well-made MCP server is an agent interface by
- *    construction: it answers the handshake, lists described, typed, annotated tools. The documentation site gives
- *    agents its content in every form they read (llms.txt, llms-full.txt, markdown by negotiation and alternates,
- *    server-rendered pages with structured data); what it lacks (a Link header, content signals, CORS on llms.txt)
- *    is polish. A reviewer grades all three A.
+ * 1. Built for agents. `excellent` passes every domain check it was built for. The well-made MCP server is an agent
+ *    interface by construction: it answers the handshake, lists described, typed, annotated tools. The documentation
+ *    site gives agents its content in every form they read (llms.txt, llms-full.txt, markdown by negotiation and
+ *    alternates, server-rendered pages with structured data); what it lacks (a Link header, content signals, CORS on
+ *    llms.txt) is polish. A reviewer grades all three A.
  * 2. Usable, with gaps. The API company's API is discoverable (OpenAPI by Link header, an API catalog, OAuth
  *    metadata) but half its answers are warnings and its pages offer no markdown; the store lists products and
  *    prices as JSON-LD and publishes checkout profiles, with nothing for agents' reading (no llms.txt, no

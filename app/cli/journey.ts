@@ -3,17 +3,21 @@ import type { TrajectoryStep, Verdict } from '../../journeys/types.ts'
 import type { JourneyRunRecord } from '../feature-list.ts'
 import { xml } from './formats/junit.ts'
 import { Client } from './remote.ts'
-import { EXIT_GATE_FAILED, EXIT_PASS, parseCommandLine, TargetError, UsageError } from './usage.ts'
+import { EXIT_GATE_FAILED, EXIT_PASS, optionLines, orList, parseCommandLine, TargetError, UsageError } from './usage.ts'
 
-export const JOURNEY_USAGE = `agent-readiness journey <target> --intent ID [options]
+/** The usage's first line: a usage error's hint names the command from it. */
+const JOURNEY_SYNOPSIS = 'agent-readiness journey <target> --intent ID [options]'
+
+/** The usage, naming the curated intents and the assistant agents given (the registries', in their order). */
+export function journeyUsage(intentIds: readonly string[], assistantAgentIds: readonly string[]): string {
+  const intents = `the task: a curated intent id (GET /api/journey/intents): ${intentIds.join(', ')}`
+  const assistants = orList(assistantAgentIds)
+  const agents = `who does it (default deterministic, our own signed agent); ${assistants} present as that AI assistant's fetcher`
+  return `${JOURNEY_SYNOPSIS}
 
   <target>               the domain the agent works on (example.com)
-  --intent ID            the task: a curated intent id (GET /api/journey/intents): find-pricing,
-                         find-support, find-terms, find-api-reference, find-openapi,
-                         read-docs-markdown, find-agent-access, authenticate, transact,
-                         evaluate-product
-  --agent ID             who does it (default deterministic, our own signed agent); chatgpt-user,
-                         claude-user, perplexity-user or mistralai-user present as that AI assistant's fetcher
+${optionLines('--intent ID', intents)}
+${optionLines('--agent ID', agents)}
   --format F             text (default), json (the run: verdict, answer, insight, steps) or junit
   --server URL           run on a running agent-readiness service (AGENT_READINESS_KEY as the
                          bearer key) instead of in-process
@@ -24,6 +28,22 @@ export const JOURNEY_USAGE = `agent-readiness journey <target> --intent ID [opti
 The trajectory is printed live on stderr when it is a terminal; the result goes to stdout.
 Exit codes: 0 the verdict is success, 1 failure or blocked, 2 a usage error or a run that could not
 be made.`
+}
+
+/**
+ * The usage over the registries (journeys/intents/index.ts, journeys/agents/assistants.ts), so a new intent or
+ * assistant is listed without an edit here. Loaded only to print it: the judges bring the HTML parser with them.
+ */
+export async function registeredJourneyUsage(): Promise<string> {
+  const [{ INTENTS }, { ASSISTANT_AGENTS }] = await Promise.all([
+    import('../../journeys/intents/index.ts'),
+    import('../../journeys/agents/assistants.ts'),
+  ])
+  return journeyUsage(
+    INTENTS.map((intent) => intent.meta.id),
+    ASSISTANT_AGENTS.map((agent) => agent.meta.id),
+  )
+}
 
 const FORMATS = ['text', 'json', 'junit'] as const
 type Format = (typeof FORMATS)[number]
@@ -64,15 +84,15 @@ export function parseJourneyArgs(args: string[]): JourneyArgs | null {
       static: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
-    JOURNEY_USAGE,
+    JOURNEY_SYNOPSIS,
   )
   if (values.help) return null
-  if (positionals.length !== 1) throw new UsageError('journey takes exactly one target (a domain)', JOURNEY_USAGE)
-  if (!values.intent) throw new UsageError('--intent ID is required (see GET /api/journey/intents)', JOURNEY_USAGE)
+  if (positionals.length !== 1) throw new UsageError('journey takes exactly one target (a domain)', JOURNEY_SYNOPSIS)
+  if (!values.intent) throw new UsageError('--intent ID is required (see GET /api/journey/intents)', JOURNEY_SYNOPSIS)
   if (!FORMATS.includes(values.format as Format))
-    throw new UsageError(`--format is one of ${FORMATS.join(', ')}`, JOURNEY_USAGE)
+    throw new UsageError(`--format is one of ${FORMATS.join(', ')}`, JOURNEY_SYNOPSIS)
   if (values.server !== undefined && (!/^https?:\/\/[^/]/.test(values.server) || !URL.canParse(values.server))) {
-    throw new UsageError('--server takes the http(s) URL of a service', JOURNEY_USAGE)
+    throw new UsageError('--server takes the http(s) URL of a service', JOURNEY_SYNOPSIS)
   }
   return {
     target: positionals[0]!,
@@ -116,9 +136,12 @@ async function runLocally(args: JourneyArgs, onStep: (step: TrajectoryStep) => v
   const agents = availableAgents(config).filter((agent) => agent.meta.public)
   const agent = agents.find((candidate) => candidate.meta.id === args.agent)
   if (!agent)
-    throw new UsageError(`--agent is one of ${agents.map((candidate) => candidate.meta.id).join(', ')}`, JOURNEY_USAGE)
+    throw new UsageError(
+      `--agent is one of ${agents.map((candidate) => candidate.meta.id).join(', ')}`,
+      JOURNEY_SYNOPSIS,
+    )
   const intent = intentById(args.intent)
-  if (!intent) throw new UsageError(`"${args.intent}" is not a curated intent (see --help)`, JOURNEY_USAGE)
+  if (!intent) throw new UsageError(`"${args.intent}" is not a curated intent (see --help)`, JOURNEY_SYNOPSIS)
   let target: { domain: string; origin: string }
   try {
     // A local target keeps its scheme and port (`http://127.0.0.1:5160`), as a scan of it does.
@@ -233,7 +256,7 @@ export function renderJourneyJunit(report: JourneyReport): string {
 export async function journeyCommand(argv: string[]): Promise<number> {
   const args = parseJourneyArgs(argv)
   if (!args) {
-    console.log(JOURNEY_USAGE)
+    console.log(await registeredJourneyUsage())
     return EXIT_PASS
   }
   // The trajectory live, for a person watching; CI logs get the report alone.

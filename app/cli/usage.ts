@@ -26,6 +26,32 @@ export class TargetError extends Error {
   }
 }
 
+/** Where an option's description starts in a command's usage, and the width no usage line goes past. */
+const DESCRIPTION_COLUMN = 25
+const USAGE_WIDTH = 100
+
+/**
+ * An option's lines in a command's usage: the description wrapped at USAGE_WIDTH, each line continuing under the
+ * description column. For descriptions built from a registry (the intents a journey takes), whose length varies.
+ */
+export function optionLines(option: string, description: string): string {
+  const lines: string[] = []
+  let line = `  ${option}`.padEnd(DESCRIPTION_COLUMN - 1)
+  for (const word of description.split(' ')) {
+    if (line.length >= DESCRIPTION_COLUMN && line.length + 1 + word.length > USAGE_WIDTH) {
+      lines.push(line)
+      line = ' '.repeat(DESCRIPTION_COLUMN - 1)
+    }
+    line += ` ${word}`
+  }
+  return [...lines, line].join('\n')
+}
+
+/** `a, b or c`. */
+export function orList(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
+}
+
 /** `see agent-readiness scan --help` for a command's usage, `see agent-readiness --help` otherwise. */
 export function usageHint(usage: string | undefined): string {
   const command = usage?.match(/^agent-readiness ([a-z][\w-]*)/)?.[1]

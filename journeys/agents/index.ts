@@ -1,19 +1,9 @@
 import type { Config } from '../../core/config.ts'
 import type { AgentDefinition } from '../types.ts'
-import { ASSISTANT_IDENTITIES, BROWSER } from '../identities.ts'
+import { BROWSER } from '../identities.ts'
 import { createAiSdkAgent } from './ai-sdk.ts'
+import { ASSISTANT_AGENTS } from './assistants.ts'
 import deterministic, { createDeterministicAgent } from './deterministic.ts'
-
-/**
- * The deterministic agent presenting as each AI assistant's user-triggered fetcher (`chatgpt-user`…): the same
- * walk as `deterministic`, so a different outcome is the edge treating that identity differently.
- */
-const ASSISTANTS = ASSISTANT_IDENTITIES.map((identity) =>
-  createDeterministicAgent(
-    { id: identity.id.toLowerCase(), label: `Built-in agent as ${identity.id}`, public: true },
-    identity,
-  ),
-)
 
 /** The baseline of a compare run: the same walk as a person's browser. Not runnable on its own. */
 export const BROWSER_AGENT = createDeterministicAgent(
@@ -27,5 +17,5 @@ export const BROWSER_AGENT = createDeterministicAgent(
  * runs, which is not public.
  */
 export function availableAgents(config: Pick<Config, 'llm'>): AgentDefinition[] {
-  return [deterministic, ...ASSISTANTS, ...(config.llm ? [createAiSdkAgent(config.llm)] : []), BROWSER_AGENT]
+  return [deterministic, ...ASSISTANT_AGENTS, ...(config.llm ? [createAiSdkAgent(config.llm)] : []), BROWSER_AGENT]
 }
