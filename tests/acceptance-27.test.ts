@@ -4,7 +4,7 @@
 // with a bare 403/429/503, and the reference MCP server whose only gaps are warnings.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { type ScanReport } from '../core/engine/scan.ts'
+import type { ScanReport } from '../core/engine/scan.ts'
 import { scanUrl } from './support/scan.ts'
 import { buildReportModel, requiredCheckFails } from '../core/report/index.ts'
 import { availableAgents } from '../journeys/agents/index.ts'

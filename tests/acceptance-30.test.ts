@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
 import { createEngine } from '../app/engine.ts'
-import { type ScanReport } from '../core/engine/scan.ts'
+import type { ScanReport } from '../core/engine/scan.ts'
 import { scanUrl } from './support/scan.ts'
 import type { CliReport } from '../app/cli/report.ts'
 import { runCliSource } from './support/cli.ts'

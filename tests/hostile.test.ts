@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { type ScanReport } from '../core/engine/scan.ts'
+import type { ScanReport } from '../core/engine/scan.ts'
 import { scanUrl } from './support/scan.ts'
 import {
   HOSTILE_PROFILES,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { type ScanReport } from '../core/engine/scan.ts'
+import type { ScanReport } from '../core/engine/scan.ts'
 import { scanUrl } from './support/scan.ts'
 import { LARGE_UI_CHARS } from './fixtures/mcp/mcp-app-large.ts'
 import { type McpFixture, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'

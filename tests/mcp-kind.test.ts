@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { createEngine } from '../app/engine.ts'
 import type { ScanKind } from '../core/engine/check.ts'
-import { type ScanReport } from '../core/engine/scan.ts'
+import type { ScanReport } from '../core/engine/scan.ts'
 import { scanUrl } from './support/scan.ts'
 import { homePage, notFound, serveSdk } from './fixtures/mcp/kit.ts'
 import { testConfig } from './helpers.ts'

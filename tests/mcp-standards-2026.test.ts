@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEngine } from '../app/engine.ts'
-import { type ScanReport } from '../core/engine/scan.ts'
+import type { ScanReport } from '../core/engine/scan.ts'
 import { scanUrl } from './support/scan.ts'
 import { AUTH_REQUIRED_TOKEN } from './fixtures/mcp/auth-required.ts'
 import { type McpFixture, type McpFixtureName, resolveRules, startMcpFixtures } from './fixtures/mcp/server.ts'

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { eq, sql } from 'drizzle-orm'
-import { type ScanReport } from '../core/engine/scan.ts'
+import type { ScanReport } from '../core/engine/scan.ts'
 import { scanUrl } from './support/scan.ts'
 import { scans } from '../plugins/scan/tables.ts'
 import type { ScanRow } from '../plugins/scan/repository.ts'

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, isNotNull, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../core/db/index.ts'
-import { type CategorySlug } from '../../core/engine/lib/categories.ts'
+import type { CategorySlug } from '../../core/engine/lib/categories.ts'
 import { categoriesForWord, synonymsOf } from './category-words.ts'
 import { ardEntries } from './tables.ts'
 import { readinessFactor } from './text-match.ts'
