@@ -3,7 +3,14 @@ import { compressionPlugin } from '../core/compression.ts'
 import type { EngineOptions } from '../core/engine/engine.ts'
 import { createEngine } from './engine.ts'
 import type { Config } from '../core/config.ts'
-import { type AnyFeature, backgroundRunner, checkFeatures, composeFeatures, FeatureError } from '../core/feature.ts'
+import {
+  type AnyFeature,
+  backgroundRunner,
+  checkFeatures,
+  composeFeatures,
+  FeatureError,
+  featureErrors,
+} from '../core/feature.ts'
 import { type AppPieces, FEATURES, type FeatureName } from './feature-list.ts'
 import {
   closeKernel,
@@ -54,7 +61,7 @@ export async function createApp(config: Readonly<Config>, options: AppOptions = 
   const selected = selectFeatures(features)
   checkFeatures(KERNEL_PIECES, selected)
   const kernel = await openKernel(config, createEngine(config, { browser }), overrides)
-  const pieces = kernelPieces(kernel)
+  const pieces = kernelPieces(kernel, featureErrors(selected))
   let composed: ReturnType<typeof composeFeatures>
   try {
     composed = composeFeatures(pieces, selected)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
+import type { AppErrors } from './errors.ts'
 import type { Kernel } from './kernel.ts'
 import type { Capability } from './keys/service.ts'
 import { hasCapability } from './keys/service.ts'
@@ -19,12 +20,13 @@ import { RequestRecords } from './request/request-id.ts'
  * The per-request context every feature plugin builds on, composed of the request plugins in core/request/: request
  * id, body cap and parser (with its prototype swap), query re-parsing, caller lookup, limits, read caching and the
  * one error mapper. Plugins `.use()` it; Elysia dedupes it by name so it runs once per request. The hooks are
- * registered in this order on purpose: it is the order Elysia runs them in.
+ * registered in this order on purpose: it is the order Elysia runs them in. Errors leave in the envelope `errors`
+ * gives their path.
  */
-export function contextPlugin(deps: Kernel) {
+export function contextPlugin(deps: Kernel, errors: AppErrors) {
   const records = new RequestRecords()
   const outage = databaseOutage(deps)
-  const errorResponse = errorResponder(records)
+  const errorResponse = errorResponder(records, errors)
 
   const plugin = new Elysia({ name: 'context' })
     .onRequest(({ request }) => {

@@ -1,23 +1,37 @@
 /**
- * The one error registry: every error the API can answer has a code here with its status and a short title.
- * Routes throw `AppError`; the single `onError` mapper (core/request/error-mapping.ts) turns it into the spec's envelope.
- * The engine never throws one: it throws ScanError, which core/request/scan-error-response.ts maps to an AppError at the edge.
+ * Errors as a mechanism: an error is a definition (code, status, short title); routes throw `AppError` built from
+ * one; the single `onError` mapper (core/request/error-mapping.ts) writes it in the envelope of the request's path.
+ * ERRORS holds the codes the kernel throws or several features share; a code only one feature throws is declared by
+ * that feature (`defineErrors` in its errors.ts, listed in its definition's `errors`), and so is an envelope other
+ * than ErrorResponse for its routes. The boot check (core/feature.ts) refuses a code declared twice.
+ * The engine never throws an AppError: it throws ScanError, which core/request/scan-error-response.ts maps at the edge.
  */
 
 import { z } from 'zod'
 
-export const ERRORS = {
+export interface ErrorDefinition<Code extends string = string> {
+  readonly code: Code
+  readonly status: number
+  readonly title: string
+}
+
+/** A `defineErrors` table: each entry a definition named by its key. */
+type ErrorTable<Table> = { readonly [Code in Extract<keyof Table, string>]: ErrorDefinition<Code> }
+
+/** Each entry as a definition named by its key, so that the key written where the error is thrown is checked. */
+export function defineErrors<const Table extends Record<string, { status: number; title: string }>>(
+  table: Table,
+): ErrorTable<Table> {
+  const entries = Object.entries(table).map(([code, { status, title }]) => [code, { code, status, title }])
+  return Object.fromEntries(entries) as ErrorTable<Table>
+}
+
+export const ERRORS = defineErrors({
   VALIDATION_FAILED: { status: 400, title: 'Invalid request' },
   INVALID_JSON: { status: 400, title: 'Malformed JSON body' },
   INVALID_DOMAIN: { status: 400, title: 'Invalid domain' },
   DOMAIN_UNREACHABLE: { status: 400, title: 'Domain unreachable' },
   UNKNOWN_CHECK_IDS: { status: 400, title: 'Unknown check ids' },
-  EPHEMERAL_CLOBBER: { status: 400, title: 'Domain already has a stored scan' },
-  INVALID_ARGUMENT: { status: 400, title: 'Invalid argument' },
-  CUSTOM_INTENT_REQUIRES_KEY: { status: 401, title: 'Custom intents require a partner key' },
-  PARTNER_KEY_REQUIRED: { status: 401, title: 'Partner key required' },
-  AGENT_VERIFICATION_FAILED: { status: 401, title: 'Agent verification failed' },
-  HOST_NOT_ALLOWED: { status: 403, title: 'Host not allowed' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   DOMAIN_NOT_SCANNED: { status: 404, title: 'Domain not scanned' },
   ENDPOINT_NOT_FOUND: { status: 404, title: 'Endpoint not found' },
@@ -25,17 +39,14 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   MCP_AUTH_REQUIRED: { status: 422, title: 'MCP server requires authentication' },
-  TARGET_UNREACHABLE: { status: 422, title: 'Target unreachable or unclassifiable' },
   RATE_LIMIT_EXCEEDED: { status: 429, title: 'Rate limit exceeded' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },
   SCAN_FAILED: { status: 500, title: 'Scan failed' },
   DATABASE_UNAVAILABLE: { status: 500, title: 'Database unavailable' },
-  MAIL_FAILED: { status: 500, title: 'Mail delivery failed' },
-  V2_SCAN_DISABLED: { status: 503, title: 'v2 scan is disabled in this deployment' },
-  VERIFICATION_UNAVAILABLE: { status: 503, title: 'Agent verification unavailable' },
   NOT_READY: { status: 503, title: 'Service not ready' },
-} as const satisfies Record<string, { status: number; title: string }>
+})
 
+/** A code of the kernel's, which AppError takes by name. */
 export type ErrorCode = keyof typeof ERRORS
 
 /** The spec's ErrorResponse, as routes declare it for validation and OpenAPI. */
@@ -46,29 +57,6 @@ export const errorResponse = z.object({
   retry_after_ms: z.number().int().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
 })
-
-/** ARD routes answer with `errorCode` from this closed set, derived from the status. */
-export const ARD_ERROR_CODES = [
-  'INVALID_ARGUMENT',
-  'UNAUTHENTICATED',
-  'NOT_FOUND',
-  'RATE_LIMIT_EXCEEDED',
-  'INTERNAL_ERROR',
-] as const
-export type ArdErrorCode = (typeof ARD_ERROR_CODES)[number]
-
-/** The spec's ArdErrorResponse (ARD routes and the catalog). */
-export const ardErrorResponse = z.object({
-  errorCode: z.enum(ARD_ERROR_CODES),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-})
-
-/** The body an error answers with: the spec's ErrorResponse, or ArdErrorResponse (ARD routes and the catalog). */
-export type ErrorEnvelope = 'error' | 'ard'
-
-/** Paths whose errors use ArdErrorResponse; the spec also gives the catalog route that envelope. */
-export const ARD_ENVELOPE_PREFIXES = ['/api/ard', '/api/checks'] as const
 
 export interface AppErrorOptions {
   message?: string
@@ -84,20 +72,23 @@ export interface AppErrorOptions {
 }
 
 export class AppError extends Error {
+  readonly code: string
   readonly status: number
+  readonly title: string
   readonly details?: Record<string, unknown>
   readonly retryAfterSeconds?: number
   readonly durableRetry: boolean
   readonly extra: Record<string, unknown>
   readonly headers: Record<string, string>
 
-  constructor(
-    readonly code: ErrorCode,
-    options: AppErrorOptions = {},
-  ) {
-    super(options.message ?? ERRORS[code].title, options.cause === undefined ? undefined : { cause: options.cause })
+  /** `error` is a kernel code by name, or a definition from a feature's `defineErrors` table. */
+  constructor(error: ErrorCode | ErrorDefinition, options: AppErrorOptions = {}) {
+    const definition = typeof error === 'string' ? ERRORS[error] : error
+    super(options.message ?? definition.title, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'AppError'
-    this.status = ERRORS[code].status
+    this.code = definition.code
+    this.status = definition.status
+    this.title = definition.title
     this.details = options.details
     this.retryAfterSeconds = options.retryAfterSeconds
     this.durableRetry = options.durableRetry ?? false
@@ -106,22 +97,23 @@ export class AppError extends Error {
   }
 }
 
-export function ardErrorCode(status: number): ArdErrorCode {
-  if (status === 401 || status === 403) return 'UNAUTHENTICATED'
-  if (status === 404) return 'NOT_FOUND'
-  if (status === 429) return 'RATE_LIMIT_EXCEEDED'
-  if (status >= 500) return 'INTERNAL_ERROR'
-  return 'INVALID_ARGUMENT'
+/** How an error's body is written. ErrorResponse is the kernel's; a feature may declare another for its routes. */
+export interface ErrorEnvelope {
+  /** The name of its schema under components.schemas in /openapi.json. */
+  readonly schemaName: string
+  readonly schema: z.ZodType
+  /** The fields the body opens with; `retry_after_ms` (when `retryInBody`), `details` and extra fields follow. */
+  head(error: AppError): Record<string, unknown>
+  /** Whether a denial of a daily budget carries `retry_after_ms` in the body, besides the `Retry-After` header. */
+  readonly retryInBody: boolean
 }
 
-/**
- * The envelope the spec gives the errors of an HTTP path (ArdErrorResponse under ARD_ENVELOPE_PREFIXES). Only
- * answers to an HTTP request ask: the scan stream and the MCP tools name theirs (`error`) when they render.
- */
-export function envelopeFor(pathname: string): ErrorEnvelope {
-  return ARD_ENVELOPE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
-    ? 'ard'
-    : 'error'
+/** ErrorResponse: the envelope of every error but those of the paths a feature claims for another. */
+export const ERROR_ENVELOPE: ErrorEnvelope = {
+  schemaName: 'ErrorResponse',
+  schema: errorResponse,
+  head: (error) => ({ error: error.title, code: error.code, message: error.message }),
+  retryInBody: true,
 }
 
 /** Builds the response body and headers for an AppError in the given envelope. */
@@ -131,15 +123,51 @@ export function renderError(
 ): { body: Record<string, unknown>; headers: Record<string, string> } {
   const headers: Record<string, string> = { ...error.headers }
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds)
-  if (envelope === 'ard') {
-    const body: Record<string, unknown> = { errorCode: ardErrorCode(error.status), message: error.message }
-    if (error.details) body.details = error.details
-    return { body: { ...body, ...error.extra }, headers }
-  }
-  const body: Record<string, unknown> = { error: ERRORS[error.code].title, code: error.code, message: error.message }
-  if (error.durableRetry && error.retryAfterSeconds !== undefined) body.retry_after_ms = error.retryAfterSeconds * 1000
+  const body = envelope.head(error)
+  if (envelope.retryInBody && error.durableRetry && error.retryAfterSeconds !== undefined)
+    body.retry_after_ms = error.retryAfterSeconds * 1000
   if (error.details) body.details = error.details
   return { body: { ...body, ...error.extra }, headers }
+}
+
+/** An envelope a feature writes its routes' errors in, and the path prefixes of those routes. */
+export interface EnvelopeClaim {
+  readonly prefixes: readonly string[]
+  readonly envelope: ErrorEnvelope
+}
+
+/** The errors of a composed app, as core/feature.ts collects them: every code, and the envelope of each path. */
+export class AppErrors {
+  constructor(
+    /** Every code, the kernel's then each feature's, with its definition. */
+    readonly codes: ReadonlyMap<string, ErrorDefinition>,
+    private readonly claims: readonly EnvelopeClaim[],
+  ) {}
+
+  /** Every envelope in use, ErrorResponse first. */
+  get envelopes(): ErrorEnvelope[] {
+    return [...new Set([ERROR_ENVELOPE, ...this.claims.map(({ envelope }) => envelope)])]
+  }
+
+  /**
+   * The envelope of an HTTP path's errors: that of the longest prefix a feature claims, ErrorResponse when none
+   * does. Only answers to an HTTP request ask: the scan stream and the MCP tools write ErrorResponse.
+   */
+  envelopeFor(pathname: string): ErrorEnvelope {
+    let found: { prefix: string; envelope: ErrorEnvelope } | undefined
+    for (const { prefixes, envelope } of this.claims) {
+      for (const prefix of prefixes) {
+        if (!isUnder(pathname, prefix) || (found && found.prefix.length >= prefix.length)) continue
+        found = { prefix, envelope }
+      }
+    }
+    return found?.envelope ?? ERROR_ENVELOPE
+  }
+}
+
+/** Whether a path is the prefix or below it (`/a` covers `/a/b`, not `/ab`). */
+function isUnder(pathname: string, prefix: string): boolean {
+  return pathname === prefix || pathname.startsWith(`${prefix}/`)
 }
 
 /** postgres.js socket and connection codes: the server cannot be reached or dropped the connection. */

@@ -1,4 +1,5 @@
 import type { AnyElysia } from 'elysia'
+import { AppErrors, ERRORS, type EnvelopeClaim, type ErrorDefinition, type ErrorEnvelope } from './errors.ts'
 
 /** Work a feature runs between the app's `start()` and `close()`: job workers, retry passes. */
 export interface BackgroundWork {
@@ -8,12 +9,21 @@ export interface BackgroundWork {
 
 type Names<T> = Extract<keyof T, string>
 
+/** What a feature adds to the kernel's errors (core/errors.ts). */
+export interface FeatureErrors {
+  /** The codes only this feature throws: its `defineErrors` table. */
+  readonly codes?: Readonly<Record<string, ErrorDefinition>>
+  /** The envelope its routes answer errors in, when not ErrorResponse, with the path prefixes of those routes. */
+  readonly envelope?: EnvelopeClaim
+}
+
 /**
  * A feature (one plugin folder) as the composition root (app/feature-list.ts) sees it:
  * - `needs` names the pieces it is built from, each provided by the kernel (core/kernel.ts) or an earlier feature;
  * - `provide` builds the pieces it offers to later features and to the entry points, named in `provides`;
  * - `routes` builds its Elysia instance, and `background` its background work, from exactly the pieces it needs
- *   and provides: a feature never sees the others' pieces, so what it uses is what it declares.
+ *   and provides: a feature never sees the others' pieces, so what it uses is what it declares;
+ * - `errors` declares the error codes only it throws and the envelope of its routes' errors, if not the kernel's.
  */
 export interface Feature<Needs extends object = object, Provides extends object = object> {
   readonly name: string
@@ -22,6 +32,7 @@ export interface Feature<Needs extends object = object, Provides extends object 
   provide?(pieces: Needs): Provides
   routes?(pieces: Needs & Provides): AnyElysia
   background?(pieces: Needs & Provides): BackgroundWork[]
+  readonly errors?: FeatureErrors
 }
 
 /** A need the type declares but the list leaves out would be undefined at run time: the compiler names it. */
@@ -43,6 +54,7 @@ export function defineFeature<Needs extends object, Provides extends object = Re
     provide?(pieces: Needs): Provides
     routes?(pieces: Needs & Provides): AnyElysia
     background?(pieces: Needs & Provides): BackgroundWork[]
+    errors?: FeatureErrors
   }): Feature<Needs, Provides> => feature as Feature<Needs, Provides>
 }
 
@@ -87,7 +99,7 @@ export interface Composition {
 /**
  * The boot check, on names alone: fails when a feature needs a piece that neither the kernel nor an earlier
  * feature provides, or provides one that already exists (the dependency check of Fastify's plugins, with a
- * message that names both).
+ * message that names both), or declares an error code or claims a path's envelope already taken (featureErrors).
  */
 export function checkFeatures(kernelPieces: readonly string[], features: readonly AnyFeature[]): void {
   const origin = new Map(kernelPieces.map((name) => [name, 'the kernel']))
@@ -105,6 +117,40 @@ export function checkFeatures(kernelPieces: readonly string[], features: readonl
       origin.set(name, `feature "${feature.name}"`)
     }
   }
+  featureErrors(features)
+}
+
+/**
+ * The errors of the features composed over the kernel's: fails when a code is declared twice (the kernel's
+ * included), whatever its status and title, or when two features claim a path prefix for different envelopes.
+ */
+export function featureErrors(features: readonly AnyFeature[]): AppErrors {
+  const codes = new Map<string, ErrorDefinition>(Object.values(ERRORS).map((error) => [error.code, error]))
+  const origin = new Map(Object.keys(ERRORS).map((code) => [code, 'the kernel']))
+  const claims: EnvelopeClaim[] = []
+  const claimed = new Map<string, { feature: string; envelope: ErrorEnvelope }>()
+  for (const feature of features) {
+    for (const error of Object.values(feature.errors?.codes ?? {})) {
+      const earlier = origin.get(error.code)
+      if (earlier)
+        throw new FeatureError(`Feature "${feature.name}" declares error code ${error.code}, which ${earlier} declares`)
+      origin.set(error.code, `feature "${feature.name}"`)
+      codes.set(error.code, error)
+    }
+    const claim = feature.errors?.envelope
+    if (!claim) continue
+    for (const prefix of claim.prefixes) {
+      const earlier = claimed.get(prefix)
+      if (earlier && earlier.envelope !== claim.envelope) {
+        throw new FeatureError(
+          `Feature "${feature.name}" claims ${prefix} for the ${claim.envelope.schemaName} envelope, which feature "${earlier.feature}" claims for ${earlier.envelope.schemaName}`,
+        )
+      }
+      claimed.set(prefix, { feature: feature.name, envelope: claim.envelope })
+    }
+    claims.push(claim)
+  }
+  return new AppErrors(codes, claims)
 }
 
 /** Builds the features in order over the kernel's pieces, after the boot check. */

@@ -3,6 +3,7 @@ import { contextPlugin } from './context.ts'
 import type { SigningKeys } from './crypto/signing.ts'
 import { type Database, migrate, openDatabase } from './db/index.ts'
 import type { BrowserProvider } from './engine/browser.ts'
+import type { AppErrors } from './errors.ts'
 import type { Engine } from './engine/engine.ts'
 import type { CheckRegistry } from './engine/registry.ts'
 import type { BackgroundWork } from './feature.ts'
@@ -40,10 +41,11 @@ export interface Kernel {
 }
 
 /**
- * What a feature may need from the kernel: its pieces, and the request-context plugin (request id, caller,
+ * What a feature may need from the kernel: its pieces, the errors of the composed app (every code, and the
+ * envelope of each path, as the features declared them), and the request-context plugin (request id, caller,
  * limits, body parser, error mapper) built once over them, which every feature's routes use.
  */
-export type KernelPieces = Kernel & { context: ReturnType<typeof contextPlugin> }
+export type KernelPieces = Kernel & { errors: AppErrors; context: ReturnType<typeof contextPlugin> }
 
 /** The names of the kernel's pieces, known before it is opened, so that the boot check runs before any connection. */
 const KERNEL_PIECE_NAMES: Record<keyof KernelPieces, true> = {
@@ -59,12 +61,13 @@ const KERNEL_PIECE_NAMES: Record<keyof KernelPieces, true> = {
   secrets: true,
   readCache: true,
   jobs: true,
+  errors: true,
   context: true,
 }
 export const KERNEL_PIECES = Object.keys(KERNEL_PIECE_NAMES)
 
-export function kernelPieces(kernel: Kernel): KernelPieces {
-  return { ...kernel, context: contextPlugin(kernel) }
+export function kernelPieces(kernel: Kernel, errors: AppErrors): KernelPieces {
+  return { ...kernel, errors, context: contextPlugin(kernel, errors) }
 }
 
 export interface KernelOverrides {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ardErrorResponse, envelopeFor, errorResponse } from './errors.ts'
+import type { AppErrors, ErrorEnvelope } from './errors.ts'
 import { LIMITS, type LimitName } from './limits.ts'
 
 /**
@@ -142,9 +142,6 @@ type Document = {
   components?: Record<string, Record<string, unknown>>
 }
 
-const ENVELOPE_REF = { $ref: '#/components/schemas/ErrorResponse' }
-const ARD_ENVELOPE_REF = { $ref: '#/components/schemas/ArdErrorResponse' }
-
 /** The context plugin's answers (core/context.ts), possible on every operation. */
 function genericAnswers(method: string): Record<number, string> {
   return {
@@ -171,10 +168,11 @@ function describeLimits(names: readonly LimitName[]): string {
 const completed = new WeakMap<object, Document>()
 
 /**
- * The generated document with every header and status the routes send declared (see above). Pure: the input (the
- * openapi plugin's cached document) is left alone, and the answer is memoised for it.
+ * The generated document with every header and status the routes send declared (see above), each error in the
+ * envelope `errors` gives its path. Pure: the input (the openapi plugin's cached document) is left alone, and the
+ * answer is memoised for it.
  */
-export function completeDocument<T extends object>(generated: T): T {
+export function completeDocument<T extends object>(generated: T, errors: AppErrors): T {
   const known = completed.get(generated)
   if (known) return known as T
   const document = structuredClone(generated) as Document
@@ -182,24 +180,23 @@ export function completeDocument<T extends object>(generated: T): T {
   document.components.headers = { ...document.components.headers, ...RESPONSE_HEADERS }
   document.components.schemas = {
     ...document.components.schemas,
-    ErrorResponse: openApiSchema(errorResponse),
-    ArdErrorResponse: openApiSchema(ardErrorResponse),
+    ...Object.fromEntries(errors.envelopes.map(({ schemaName, schema }) => [schemaName, openApiSchema(schema)])),
   }
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       if (!METHODS.has(method)) continue
-      completeOperation(path, method, operation)
+      completeOperation(method, operation, errors.envelopeFor(path))
     }
   }
   completed.set(generated, document)
   return document as T
 }
 
-function completeOperation(path: string, method: string, operation: Operation): void {
+function completeOperation(method: string, operation: Operation, errorEnvelope: ErrorEnvelope): void {
   const spec = operation['x-wire'] ?? {}
   delete operation['x-wire']
   const responses = (operation.responses ??= {})
-  const envelope = { 'application/json': { schema: envelopeFor(path) === 'ard' ? ARD_ENVELOPE_REF : ENVELOPE_REF } }
+  const envelope = { 'application/json': { schema: { $ref: `#/components/schemas/${errorEnvelope.schemaName}` } } }
   /** Adds the status when missing; `description` also replaces Elysia's placeholder ("Response for status 400"). */
   const ensure = (
     status: number,
@@ -226,7 +223,7 @@ function completeOperation(path: string, method: string, operation: Operation): 
   if (limits.length > 0) {
     ensure(
       429,
-      `Rate limit exceeded (\`RATE_LIMIT_EXCEEDED\`, \`Retry-After\` in seconds${envelopeFor(path) === 'ard' ? '' : '; denials of a daily budget also carry `retry_after_ms`'}). Per caller on every request: ${describeLimits(limits)}; the description names any further budget.`,
+      `Rate limit exceeded (\`RATE_LIMIT_EXCEEDED\`, \`Retry-After\` in seconds${errorEnvelope.retryInBody ? '; denials of a daily budget also carry `retry_after_ms`' : ''}). Per caller on every request: ${describeLimits(limits)}; the description names any further budget.`,
     )
     declare(429, ['Retry-After'])
   }

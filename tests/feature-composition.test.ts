@@ -1,7 +1,17 @@
 import { afterAll, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import { createApp } from '../app/app.ts'
-import { type BackgroundWork, backgroundRunner, composeFeatures, defineFeature, FeatureError } from '../core/feature.ts'
+import { defineErrors, ERROR_ENVELOPE, type ErrorEnvelope } from '../core/errors.ts'
+import {
+  type BackgroundWork,
+  backgroundRunner,
+  checkFeatures,
+  composeFeatures,
+  defineFeature,
+  FeatureError,
+  type FeatureErrors,
+  featureErrors,
+} from '../core/feature.ts'
 import { testConfig } from './helpers.ts'
 
 /** Background work that writes what happens to it in one shared log, to read the order back. */
@@ -49,6 +59,58 @@ test('a piece provided twice, or provided other than declared, fails at boot', (
     provide: () => ({}) as { doubled: number },
   })
   expect(() => composeFeatures({ base: 1 }, [liar])).toThrow('Feature "liar" declares provides [doubled] but built []')
+})
+
+/** A feature that declares only errors. */
+const declaring = (name: string, errors: FeatureErrors) =>
+  defineFeature<object>()({ name, needs: [], provides: [], errors })
+
+test('an error code declared twice fails at boot, whether the kernel or a feature declared it first', () => {
+  const mail = declaring('mail', {
+    codes: defineErrors({ MAIL_FAILED: { status: 500, title: 'Mail delivery failed' } }),
+  })
+  const again = declaring('again', { codes: defineErrors({ MAIL_FAILED: { status: 502, title: 'Other' } }) })
+  const shadow = declaring('shadow', { codes: defineErrors({ NOT_FOUND: { status: 404, title: 'Not found' } }) })
+  expect(() => checkFeatures([], [mail, again])).toThrow(
+    new FeatureError('Feature "again" declares error code MAIL_FAILED, which feature "mail" declares'),
+  )
+  expect(() => checkFeatures([], [shadow])).toThrow(
+    new FeatureError('Feature "shadow" declares error code NOT_FOUND, which the kernel declares'),
+  )
+  expect(featureErrors([mail]).codes.get('MAIL_FAILED')).toEqual({
+    code: 'MAIL_FAILED',
+    status: 500,
+    title: 'Mail delivery failed',
+  })
+})
+
+test("each path's errors take the envelope a feature claims for it, the kernel's elsewhere", () => {
+  const plain: ErrorEnvelope = {
+    ...ERROR_ENVELOPE,
+    schemaName: 'PlainError',
+    head: (error) => ({ oops: error.message }),
+  }
+  const terse: ErrorEnvelope = { ...plain, schemaName: 'TerseError' }
+  const errors = featureErrors([
+    declaring('plain', { envelope: { prefixes: ['/api/plain'], envelope: plain } }),
+    declaring('nested', { envelope: { prefixes: ['/api/plain/terse'], envelope: terse } }),
+    declaring('shared', { envelope: { prefixes: ['/api/plain'], envelope: plain } }),
+  ])
+  expect(errors.envelopeFor('/api/plain')).toBe(plain)
+  expect(errors.envelopeFor('/api/plain/x')).toBe(plain)
+  expect(errors.envelopeFor('/api/plain/terse/x')).toBe(terse)
+  expect(errors.envelopeFor('/api/plainly')).toBe(ERROR_ENVELOPE)
+  expect(errors.envelopes).toEqual([ERROR_ENVELOPE, plain, terse])
+  expect(() =>
+    featureErrors([
+      declaring('plain', { envelope: { prefixes: ['/api/plain'], envelope: plain } }),
+      declaring('rival', { envelope: { prefixes: ['/api/plain'], envelope: terse } }),
+    ]),
+  ).toThrow(
+    new FeatureError(
+      'Feature "rival" claims /api/plain for the TerseError envelope, which feature "plain" claims for PlainError',
+    ),
+  )
 })
 
 test('background work starts in feature order, once, and stops in reverse', async () => {

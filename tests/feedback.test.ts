@@ -224,7 +224,10 @@ describe('POST /api/feedback/check', () => {
 
   test('503 when verification cannot be recorded', async () => {
     // The feedback feature built again over the failing store, as the composition root builds it.
-    const failing = { ...kernelPieces(withFailingStore(handle.pieces)), scans: handle.pieces.scans }
+    const failing = {
+      ...kernelPieces(withFailingStore(handle.pieces), handle.pieces.errors),
+      scans: handle.pieces.scans,
+    }
     const degraded = new Elysia().use(feedbackPlugin({ ...failing, ...feedbackFeature.provide!(failing) }))
     const { response, body } = await post(await agent(), clientIp(), degraded)
     expect(response.status).toBe(503)

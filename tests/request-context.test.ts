@@ -14,7 +14,7 @@ let app: ReturnType<typeof probeApp>
 // callers the way every feature route does.
 function probeApp(deps: AppHandle['pieces']) {
   return new Elysia()
-    .use(contextPlugin(deps))
+    .use(contextPlugin(deps, deps.errors))
     .post('/echo', ({ body }) => body, {
       body: z.object({ url: z.string().min(3), count: z.number().int().optional() }),
     })

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { scanErrorToV2AppError } from '../plugins/scan/v2.ts'
 import { ScanError, type ScanFailure } from '../core/engine/scan-error.ts'
 import { normalizeInput } from '../core/engine/target.ts'
-import { AppError, renderError } from '../core/errors.ts'
+import { AppError, ERROR_ENVELOPE, renderError } from '../core/errors.ts'
 import { asAppError, scanErrorToAppError } from '../core/request/scan-error-response.ts'
 
 const failures: [ScanFailure, number, Record<string, unknown>][] = [
@@ -65,7 +65,7 @@ describe('the one table from ScanError reasons to what the edges answer', () => 
     const mapped = scanErrorToAppError(new ScanError(failure, 'm'))
     expect(mapped.status).toBe(status)
     // Key order is part of the bytes a client receives.
-    expect(JSON.stringify(renderError(mapped, 'error').body)).toBe(JSON.stringify(body))
+    expect(JSON.stringify(renderError(mapped, ERROR_ENVELOPE).body)).toBe(JSON.stringify(body))
   })
 
   test('the v2 entry answers 422 TARGET_UNREACHABLE naming the plain code, except for an invalid target', () => {
@@ -73,7 +73,7 @@ describe('the one table from ScanError reasons to what the edges answer', () => 
       scanErrorToV2AppError(new ScanError(failure, 'm')),
     )
     expect(invalid).toMatchObject({ code: 'INVALID_DOMAIN', status: 400 })
-    expect(renderError(unreachable!, 'error').body).toEqual({
+    expect(renderError(unreachable!, ERROR_ENVELOPE).body).toEqual({
       error: 'Target unreachable or unclassifiable',
       code: 'TARGET_UNREACHABLE',
       message: 'm',

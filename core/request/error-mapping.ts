@@ -1,16 +1,16 @@
 import type { ErrorHandler } from 'elysia'
-import { AppError, envelopeFor, isDatabaseUnavailableError, renderError } from '../errors.ts'
+import { AppError, type AppErrors, isDatabaseUnavailableError, renderError } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import type { Outage } from '../outage.ts'
 import { asAppError } from './scan-error-response.ts'
 import { databaseUnavailable } from './caller.ts'
 import type { RequestRecords } from './request-id.ts'
 
-/** An error as the spec's envelope (by the path's API), with the request id and no caching. */
-export function errorResponder(records: RequestRecords) {
+/** An error in the envelope of its path, with the request id and no caching. */
+export function errorResponder(records: RequestRecords, errors: AppErrors) {
   return (request: Request, error: AppError): Response => {
     const { pathname } = new URL(request.url)
-    const { body, headers } = renderError(error, envelopeFor(pathname))
+    const { body, headers } = renderError(error, errors.envelopeFor(pathname))
     records.failed(request, error.status)
     return Response.json(body, {
       status: error.status,
@@ -23,8 +23,8 @@ export function errorResponder(records: RequestRecords) {
 type ErrorEvent = Parameters<ErrorHandler>[0]
 
 /**
- * The one error mapper (onError): every error of every route leaves as the spec's envelope; anything unforeseen is
- * logged and answered 500.
+ * The one error mapper (onError): every error of every route leaves in the envelope of its path; anything
+ * unforeseen is logged and answered 500.
  */
 export function errorMapper(pieces: {
   log: Logger
@@ -42,7 +42,7 @@ export function errorMapper(pieces: {
         const issues = issuesOf(error.all)
         return errorResponse(
           request,
-          new AppError(envelopeFor(pathname) === 'ard' ? 'INVALID_ARGUMENT' : 'VALIDATION_FAILED', {
+          new AppError('VALIDATION_FAILED', {
             message: `Invalid ${error.type}: ${issues.map(describeIssue).join('; ')}`,
             details: { in: error.type, issues },
           }),

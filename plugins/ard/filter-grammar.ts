@@ -14,6 +14,7 @@ import {
   sql,
 } from 'drizzle-orm'
 import { AppError } from '../../core/errors.ts'
+import { ARD_ERRORS } from './errors.ts'
 import {
   LIST_FILTER_FIELDS,
   LIST_OPERATORS,
@@ -65,7 +66,7 @@ const ISO_DATE = /^[1-9]\d{3}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9}
 export const DEFAULT_ORDER: ListOrder = { field: 'displayName', direction: 'asc' }
 
 function syntaxError(parameter: 'filter' | 'orderBy', message: string, at?: number): AppError {
-  return new AppError('INVALID_ARGUMENT', {
+  return new AppError(ARD_ERRORS.INVALID_ARGUMENT, {
     message: `${parameter}: ${message}`,
     details: { parameter, ...(at === undefined ? {} : { position: at }) },
   })

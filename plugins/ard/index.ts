@@ -21,7 +21,7 @@ import { ARD_MEDIA } from './identity.ts'
 import { PageTokens } from './page-tokens.ts'
 import type { ArdContext } from './records.ts'
 import { exploreEntries, listEntries, searchEntries } from './search.ts'
-import { ardErrorResponse } from '../../core/errors.ts'
+import { ARD_API_ENVELOPE, ARD_ERRORS, ardErrorResponse } from './errors.ts'
 import { describeIpLimit } from '../../core/limits.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
@@ -175,4 +175,5 @@ export const ardFeature = defineFeature<ArdNeeds>()({
     return {}
   },
   routes: ardPlugin,
+  errors: { codes: ARD_ERRORS, envelope: ARD_API_ENVELOPE },
 })

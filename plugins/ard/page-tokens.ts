@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 import { AppError } from '../../core/errors.ts'
+import { ARD_ERRORS } from './errors.ts'
 
 const tokenPayload = z.object({ o: z.number().int().min(0), q: z.string() })
 
@@ -47,7 +48,7 @@ export class PageTokens {
 }
 
 function invalidToken(message: string): AppError {
-  return new AppError('INVALID_ARGUMENT', { message, details: { parameter: 'pageToken' } })
+  return new AppError(ARD_ERRORS.INVALID_ARGUMENT, { message, details: { parameter: 'pageToken' } })
 }
 
 function parseJson(text: string): unknown {

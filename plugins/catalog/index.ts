@@ -5,7 +5,7 @@ import { documentResponse } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
 import { catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
-import { ardErrorResponse } from '../../core/errors.ts'
+import { ARD_ENVELOPE, ardErrorResponse } from '../ard/public.ts'
 import { describeIpLimit } from '../../core/limits.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
@@ -54,4 +54,6 @@ export const catalogFeature = defineFeature<CatalogNeeds>()({
   needs: ['context', 'registry'],
   provides: [],
   routes: catalogPlugin,
+  // The spec gives the catalog ARD's envelope.
+  errors: { envelope: { prefixes: ['/api/checks'], envelope: ARD_ENVELOPE } },
 })

@@ -4,6 +4,7 @@ import type { KernelPieces } from '../../core/kernel.ts'
 import { ContactService, OutboxMailer, OutboxRetrier } from './service.ts'
 import { contactBody, contactResponse } from './model.ts'
 import { errorResponse } from '../../core/errors.ts'
+import { CONTACT_ERRORS } from './errors.ts'
 import { LIMITS, limitWindow } from '../../core/limits.ts'
 
 type ContactNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'log' | 'store'>
@@ -35,4 +36,5 @@ export const contactFeature = defineFeature<ContactNeeds, ContactProvides>()({
   },
   routes: contactPlugin,
   background: (deps) => [new OutboxRetrier(deps, deps.mailer)],
+  errors: { codes: CONTACT_ERRORS },
 })

@@ -3,6 +3,7 @@ import { and, asc, eq, lt, or, sql } from 'drizzle-orm'
 import nodemailer from 'nodemailer'
 import type { Kernel } from '../../core/kernel.ts'
 import { AppError } from '../../core/errors.ts'
+import { CONTACT_ERRORS } from './errors.ts'
 import type { ReleaseLock } from '../../core/store/types.ts'
 import type { ContactInput } from './model.ts'
 import { outbox } from './tables.ts'
@@ -114,7 +115,7 @@ export class ContactService {
       rows.map(async (row) => ({ kind: row.kind, sent: await this.mailer.deliver(row) })),
     )
     if (delivered.some((mail) => mail.kind === INQUIRY && !mail.sent)) {
-      throw new AppError('MAIL_FAILED', {
+      throw new AppError(CONTACT_ERRORS.MAIL_FAILED, {
         message: 'The mail server did not accept your message; it is kept and its delivery will be retried',
       })
     }

@@ -6,6 +6,7 @@ import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
 import { z } from 'zod'
 import type { Config } from '../../core/config.ts'
+import type { AppErrors } from '../../core/errors.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
 import { completeDocument } from '../../core/openapi.ts'
 
@@ -27,7 +28,7 @@ or unpaired surrogates, is 400 \`VALIDATION_FAILED\`; rate-limit denials are 429
 Every response carries \`X-Request-Id\` (the caller's own when it is 8-128 characters of \`[A-Za-z0-9._-]\`); error answers are \`Cache-Control: no-store\`. Each operation declares the statuses and response headers it can send.
 Optional authentication: \`Authorization: Bearer <api_key>\` (keys are issued by the operators). An unrecognised key on scan routes is treated as anonymous.`
 
-export function docsPlugin(config: Readonly<Config>) {
+export function docsPlugin(config: Readonly<Config>, errors: AppErrors) {
   return (
     new Elysia({ name: 'docs' })
       // The generated document declares statuses from the routes' schemas and no headers; completeDocument adds what
@@ -41,7 +42,7 @@ export function docsPlugin(config: Readonly<Config>) {
         ) {
           // Public metadata: browser-based agents on other origins may read it (no credentials, nothing secret).
           set.headers['access-control-allow-origin'] = '*'
-          return completeDocument(responseValue)
+          return completeDocument(responseValue, errors)
         }
       })
       .get(
@@ -88,9 +89,9 @@ export function docsPlugin(config: Readonly<Config>) {
   )
 }
 
-export const docsFeature = defineFeature<Pick<KernelPieces, 'config'>>()({
+export const docsFeature = defineFeature<Pick<KernelPieces, 'config' | 'errors'>>()({
   name: 'docs',
-  needs: ['config'],
+  needs: ['config', 'errors'],
   provides: [],
-  routes: ({ config }) => docsPlugin(config),
+  routes: ({ config, errors }) => docsPlugin(config, errors),
 })

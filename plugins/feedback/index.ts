@@ -17,6 +17,7 @@ import {
   VERIFICATION_DESCRIPTION,
 } from './model.ts'
 import { errorResponse } from '../../core/errors.ts'
+import { FEEDBACK_ERRORS } from './errors.ts'
 import { wire } from '../../core/openapi.ts'
 import { describeIpLimit, LIMITS, limitWindow } from '../../core/limits.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
@@ -111,4 +112,5 @@ export const feedbackFeature = defineFeature<FeedbackNeeds, FeedbackProvides>()(
     return { verification, feedbackService: new FeedbackService(deps, verification) }
   },
   routes: feedbackPlugin,
+  errors: { codes: FEEDBACK_ERRORS },
 })

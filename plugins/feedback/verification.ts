@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import type { Kernel } from '../../core/kernel.ts'
 import { AppError } from '../../core/errors.ts'
+import { FEEDBACK_ERRORS } from './errors.ts'
 import { VERIFICATION_TTL_MS, type VerificationChallenge } from './model.ts'
 
 export type { VerificationChallenge } from './model.ts'
@@ -118,11 +119,11 @@ function answerMac(key: Buffer, id: string, expiresAt: number, answer: string): 
 type FailureReason = 'malformed' | 'expired' | 'mismatch' | 'replayed'
 
 function failed(reason: FailureReason, message: string): AppError {
-  return new AppError('AGENT_VERIFICATION_FAILED', { message, details: { reason } })
+  return new AppError(FEEDBACK_ERRORS.AGENT_VERIFICATION_FAILED, { message, details: { reason } })
 }
 
 function unavailable(cause: unknown): AppError {
-  return new AppError('VERIFICATION_UNAVAILABLE', {
+  return new AppError(FEEDBACK_ERRORS.VERIFICATION_UNAVAILABLE, {
     message: 'Agent verification is unavailable right now; retry shortly',
     cause,
   })

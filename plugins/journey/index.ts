@@ -6,6 +6,7 @@ import { JourneyService } from './service.ts'
 import { JourneyWorker } from './worker.ts'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
+import { JOURNEY_ERRORS } from './errors.ts'
 import { eventStreamResponses, RATE_HEADERS, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { sseResponse } from '../../core/sse.ts'
 import {
@@ -149,7 +150,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
         // The key is checked before the body is validated: without one there is nothing to tell the caller but 401.
         transform({ can }) {
           if (!can('journey-domain-route'))
-            throw new AppError('PARTNER_KEY_REQUIRED', {
+            throw new AppError(JOURNEY_ERRORS.PARTNER_KEY_REQUIRED, {
               message: 'POST /api/journey/domains/{host} needs a partner key',
             })
         },
@@ -183,4 +184,5 @@ export const journeyFeature = defineFeature<JourneyNeeds, JourneyProvides>()({
     const worker = new JourneyWorker(deps)
     return [{ start: () => worker.start(deps.config.workerConcurrency), stop: () => worker.stop() }]
   },
+  errors: { codes: JOURNEY_ERRORS },
 })

@@ -1,6 +1,7 @@
 import type { Kernel } from '../../core/kernel.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
+import { JOURNEY_ERRORS } from './errors.ts'
 import {
   type Caller,
   consume,
@@ -100,7 +101,7 @@ export class JourneyService {
     const agent = this.publicAgents().find((candidate) => candidate.meta.id === agentId)
     if ('custom' in body.intent) {
       if (!mayUseFreeText) {
-        throw new AppError('CUSTOM_INTENT_REQUIRES_KEY', {
+        throw new AppError(JOURNEY_ERRORS.CUSTOM_INTENT_REQUIRES_KEY, {
           message: 'Free-text intents (`intent.custom`) need a partner key; send a curated `intent.id` without one',
         })
       }

@@ -9,7 +9,7 @@ import { docsPlugin } from '../docs/public.ts'
 import { reverseDns } from './discovery.ts'
 import { mcpPlugin } from './index.ts'
 
-const mount = (root: AppHandle['pieces']) => new Elysia().use(docsPlugin(root.config)).use(mcpPlugin(root))
+const mount = (root: AppHandle['pieces']) => new Elysia().use(docsPlugin(root.config, root.errors)).use(mcpPlugin(root))
 let handle: AppHandle
 let app: ReturnType<typeof mount>
 

@@ -17,6 +17,7 @@ import { documentResponses, legacyMcpPointer, openidDescriptor, SERVER_CARD_MEDI
 import { buildToolbox, createMcpServer, createModernMcpServer, type ToolCall, type Toolbox } from './server.ts'
 import { buildTools, type ToolPieces } from './tools.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
+import { MCP_ERRORS } from './errors.ts'
 import { describeLimit } from '../../core/limits.ts'
 
 /** Discovery documents change only with a deployment, so caches may keep them for an hour (docs/checks.md §7). */
@@ -90,7 +91,7 @@ function hostGuard(config: Pick<Config, 'publicBaseUrl' | 'allowedHosts'>) {
     const origin = validateOriginHeader(request.headers.get('origin'), allowed)
     const refused = !host.ok ? host : !origin.ok ? origin : null
     if (refused) {
-      throw new AppError('HOST_NOT_ALLOWED', {
+      throw new AppError(MCP_ERRORS.HOST_NOT_ALLOWED, {
         message: `${refused.message}: this MCP server answers only to its own names (PUBLIC_BASE_URL, loopback, ALLOWED_HOSTS)`,
       })
     }
@@ -325,4 +326,5 @@ export const mcpFeature = defineFeature<McpNeeds, McpProvides>()({
   provides: ['mcpToolbox'],
   provide: (deps) => ({ mcpToolbox: buildToolbox(buildTools(deps)) }),
   routes: mcpPlugin,
+  errors: { codes: MCP_ERRORS },
 })

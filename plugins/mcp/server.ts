@@ -4,7 +4,7 @@ import { Server as ModernServer, ProtocolError, ProtocolErrorCode } from '@model
 import type { z } from 'zod'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
-import { AppError, type ErrorCode, renderError } from '../../core/errors.ts'
+import { AppError, ERROR_ENVELOPE, type ErrorCode, renderError } from '../../core/errors.ts'
 import { asAppError } from '../../core/request/scan-error-response.ts'
 import type { Logger } from '../../core/log.ts'
 import { type Caller, describeLimit, type LimitName } from '../../core/limits.ts'
@@ -61,7 +61,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: T
  * Retry-After header to carry it. No structuredContent: clients would validate it against the success schema.
  */
 function toolError(error: AppError): CallToolResult {
-  const { body } = renderError(error, 'error')
+  const { body } = renderError(error, ERROR_ENVELOPE)
   const retry = error.retryAfterSeconds === undefined ? {} : { retry_after_ms: error.retryAfterSeconds * 1000 }
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ ...body, ...retry }) }] }
 }

@@ -11,6 +11,7 @@ import { CONTRACT_VERSION } from '../../core/version.ts'
 import { DEPRECATION_HEADERS, eventStreamResponses, STREAM_HEADERS, wire } from '../../core/openapi.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
+import { SCAN_ERRORS } from './errors.ts'
 import { sseResponse } from '../../core/sse.ts'
 import {
   auditScanResult,
@@ -325,4 +326,5 @@ export const scanFeature = defineFeature<ScanNeeds, ScanProvides>()({
     const worker = new ScanWorker(deps)
     return [{ start: () => worker.start(deps.config.workerConcurrency), stop: () => worker.stop() }]
   },
+  errors: { codes: SCAN_ERRORS },
 })

@@ -5,7 +5,8 @@ import { rescore } from '../../core/engine/scoring.ts'
 import type { PageSample } from '../../core/engine/site-sample.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
 import { type RequestedTarget, requestTarget } from '../../core/engine/target.ts'
-import { AppError, renderError } from '../../core/errors.ts'
+import { AppError, ERROR_ENVELOPE, renderError } from '../../core/errors.ts'
+import { SCAN_ERRORS } from './errors.ts'
 import { asAppError } from '../../core/request/scan-error-response.ts'
 import { competitorsFor } from './competitors.ts'
 import { type Caller, consume, type LimitName, peek, retryAfterSeconds } from '../../core/limits.ts'
@@ -211,7 +212,7 @@ export class ScanService {
       const known = asAppError(error)
       const appError = known ?? new AppError('SCAN_FAILED', { message: 'The scan failed' })
       if (!known) this.deps.log.error({ err: error }, 'stream scan failed')
-      const { body } = renderError(appError, 'error')
+      const { body } = renderError(appError, ERROR_ENVELOPE)
       sink.send({ type: 'error', ...body, message: appError.message, code: appError.code })
     } finally {
       clearTimeout(timer)
@@ -242,7 +243,7 @@ export class ScanService {
     const mcpUrl = target.mcpUrl?.url ?? null
     const ephemeral = Boolean(request.ephemeral) || isTunnelHost(domain) || isPrivateTarget(domain)
     if (request.ephemeral && (await this.repository.hasRealScan(domain))) {
-      throw new AppError('EPHEMERAL_CLOBBER', {
+      throw new AppError(SCAN_ERRORS.EPHEMERAL_CLOBBER, {
         message: `${domain} already has a stored scan; an ephemeral scan would hide it. Scan without ephemeral.`,
         details: { domain },
       })

@@ -5,6 +5,7 @@ import { resolveTarget } from '../../core/engine/scan.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
 import { requestTarget } from '../../core/engine/target.ts'
 import { AppError } from '../../core/errors.ts'
+import { SCAN_ERRORS } from './errors.ts'
 import { parseRowId } from '../../core/ids.ts'
 import type { Caller } from '../../core/limits.ts'
 import { ScanSession } from '../../core/outbound/session.ts'
@@ -21,7 +22,7 @@ export type V2ScanRow = typeof v2Scans.$inferSelect
  */
 export function scanErrorToV2AppError(error: ScanError): AppError {
   if (error.reason === 'invalid-target') return scanErrorToAppError(error)
-  return new AppError('TARGET_UNREACHABLE', {
+  return new AppError(SCAN_ERRORS.TARGET_UNREACHABLE, {
     message: error.message,
     details: { reason: SCAN_ERROR_CODES[error.reason] },
     cause: error,
@@ -45,7 +46,7 @@ export class V2ScanService {
    */
   async start(request: V2ScanRequest, caller: Caller): Promise<{ row: V2ScanRow; created: boolean }> {
     if (!this.deps.config.v2ScanEnabled)
-      throw new AppError('V2_SCAN_DISABLED', {
+      throw new AppError(SCAN_ERRORS.V2_SCAN_DISABLED, {
         message: 'POST /api/v2/scan is disabled in this deployment (V2_SCAN_ENABLED)',
       })
     const requested = requestTarget(request.url, { mcpUrl: request.mcpUrl?.trim() || undefined })
@@ -63,7 +64,7 @@ export class V2ScanService {
 
   /** GET /api/v2/scan/{id}: the row, or 404 for an id that is malformed or names none. */
   async poll(rawId: string): Promise<V2ScanRow> {
-    if (!this.deps.config.v2ScanEnabled) throw new AppError('V2_SCAN_DISABLED')
+    if (!this.deps.config.v2ScanEnabled) throw new AppError(SCAN_ERRORS.V2_SCAN_DISABLED)
     const id = parseRowId(rawId)
     const row = id === null ? null : await this.byId(id)
     if (!row) throw new AppError('NOT_FOUND', { message: `No v2 scan ${rawId}` })

@@ -426,7 +426,9 @@ describe('without SIGNING_KEY', () => {
 
 // The docs plugin leaves out every path with a dot (`exclude.staticFile`), so the /.well-known aliases are not listed.
 test('the routes are described in a valid OpenAPI document', async () => {
-  const documented = new Elysia().use(docsPlugin(signed.pieces.config)).use(trustPlugin(signed.pieces))
+  const documented = new Elysia()
+    .use(docsPlugin(signed.pieces.config, signed.pieces.errors))
+    .use(trustPlugin(signed.pieces))
   const document = await (await documented.handle(request('/openapi.json'))).json()
   await SwaggerParser.validate(structuredClone(document))
   const attestation = document.paths['/api/ard/attestation/{domain}'].get

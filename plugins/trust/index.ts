@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
+import { ARD_API_ENVELOPE } from '../ard/public.ts'
 import type { ScanRepository } from '../scan/public.ts'
 import { attestationParams, attestationResponses, JOSE_MEDIA_TYPE, JWK_SET_MEDIA_TYPE, jwksResponses } from './model.ts'
 import { documentResponse, strongEtag } from '../../core/etag.ts'
@@ -92,4 +93,5 @@ export const trustFeature = defineFeature<TrustNeeds>()({
   needs: ['context', 'config', 'database', 'signing', 'scans'],
   provides: [],
   routes: trustPlugin,
+  errors: { envelope: ARD_API_ENVELOPE },
 })

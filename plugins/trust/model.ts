@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { openApiSchema } from '../../core/openapi.ts'
 import { SCAN_KINDS } from '../../core/engine/check.ts'
-import { ardErrorResponse } from '../../core/errors.ts'
+import { ardErrorResponse } from '../ard/public.ts'
 
 export const JOSE_MEDIA_TYPE = 'application/jose'
 export const JWK_SET_MEDIA_TYPE = 'application/jwk-set+json'

@@ -325,7 +325,9 @@ describe('without SIGNING_KEY', () => {
 
 // The docs plugin leaves out every path with a dot (`exclude.staticFile`), so the /.well-known alias is not listed.
 test('the routes are described in a valid OpenAPI document', async () => {
-  const documented = new Elysia().use(docsPlugin(world.handle.pieces.config)).use(webBotAuthPlugin(world.handle.pieces))
+  const documented = new Elysia()
+    .use(docsPlugin(world.handle.pieces.config, world.handle.pieces.errors))
+    .use(webBotAuthPlugin(world.handle.pieces))
   const document = await (await documented.handle(request('/openapi.json'))).json()
   await SwaggerParser.validate(structuredClone(document))
   const directory = document.paths['/api/web-bot-auth/directory'].get.responses['200']

@@ -4,7 +4,7 @@ import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
-import { AppError, ERRORS } from '../../core/errors.ts'
+import { AppError } from '../../core/errors.ts'
 import type { Leaderboard } from '../leaderboard/public.ts'
 import type { JourneyRepository, JourneyService } from '../journey/public.ts'
 import type { Toolbox } from '../mcp/public.ts'
@@ -72,7 +72,7 @@ interface ReportRequest {
 }
 
 /** Server-rendered HTML pages (plugins/web): the scan form, reports, leaderboard, catalog, and our own robots/llms/sitemap. */
-type WebNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'store' | 'registry'> & {
+type WebNeeds = Pick<KernelPieces, 'context' | 'config' | 'database' | 'store' | 'registry' | 'errors'> & {
   scans: ScanRepository
   scanService: ScanService
   journeyRuns: JourneyRepository
@@ -195,11 +195,8 @@ export function webPlugin(deps: WebNeeds) {
           .catch(() => ({}))) as { error?: unknown; message?: unknown; code?: unknown }
         const code = typeof body.code === 'string' ? body.code : undefined
         const title =
-          code && code in ERRORS
-            ? ERRORS[code as keyof typeof ERRORS].title
-            : typeof body.error === 'string'
-              ? body.error
-              : 'Error'
+          (code === undefined ? undefined : deps.errors.codes.get(code)?.title) ??
+          (typeof body.error === 'string' ? body.error : 'Error')
         const message = typeof body.message === 'string' ? body.message : title
         const nonce = newNonce()
         const headers = new Headers(responseValue.headers)
@@ -445,6 +442,7 @@ export const webFeature = defineFeature<WebNeeds>()({
     'database',
     'store',
     'registry',
+    'errors',
     'scans',
     'scanService',
     'journeyRuns',

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { type AppHandle, createApp } from '../../app/app.ts'
 import { loadConfig } from '../../core/config.ts'
-import { envelopeFor, ERRORS } from '../../core/errors.ts'
+import { FEATURES } from '../../app/feature-list.ts'
+import { featureErrors } from '../../core/feature.ts'
 import { type OutboundClient, OutboundError } from '../../core/outbound/client.ts'
 import { openStore } from '../../core/store/index.ts'
+import { ARD_ENVELOPE } from '../../plugins/ard/public.ts'
 import { checkResult, discoveryLayer, scanReport } from './scan-report.ts'
 
 /**
@@ -610,6 +612,9 @@ function buildRequest(spec: FuzzRequest): Request {
   } as RequestInit)
 }
 
+/** The codes and envelopes of the app the fuzz runs against: every feature's. */
+const APP_ERRORS = featureErrors(FEATURES)
+
 const ARD_ERROR_CODES = new Set([
   'INVALID_ARGUMENT',
   'UNAUTHENTICATED',
@@ -642,7 +647,7 @@ export function judge(pathname: string, response: Response, text: string): strin
     typeof (body.error as { message?: unknown } | undefined)?.message === 'string'
   )
     return null
-  if (envelopeFor(pathname) === 'ard') {
+  if (APP_ERRORS.envelopeFor(pathname) === ARD_ENVELOPE) {
     if (!ARD_ERROR_CODES.has(body.errorCode as string) || typeof body.message !== 'string')
       return 'not the ARD error envelope'
     return null
@@ -650,7 +655,7 @@ export function judge(pathname: string, response: Response, text: string): strin
   if (
     typeof body.error !== 'string' ||
     typeof body.message !== 'string' ||
-    !(typeof body.code === 'string' && body.code in ERRORS)
+    !(typeof body.code === 'string' && APP_ERRORS.codes.has(body.code))
   ) {
     return 'not the error envelope'
   }
