@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:net'
-import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { SMTPServer } from 'smtp-server'
 import type { AppHandle } from '../app/app.ts'

@@ -5,7 +5,7 @@ import type { RenderOptions } from './formats/style.ts'
 import { evaluateGate, type Gate } from './gate.ts'
 import { createProgress } from './progress.ts'
 import type { CliReport } from './report.ts'
-import { EXIT_GATE_FAILED, EXIT_PASS, EXIT_USAGE, parseCommandLine, TargetError, UsageError } from './usage.ts'
+import { EXIT_GATE_FAILED, EXIT_PASS, EXIT_USAGE, parseCommandLine, UsageError } from './usage.ts'
 
 export const SCAN_USAGE = `agent-readiness scan <target> [options]
 

@@ -1,8 +1,7 @@
-import type { Config } from '../config.ts'
 import { CONTRACT_VERSION } from '../version.ts'
-import { OutboundError, type OutboundClient } from '../outbound/client.ts'
+import { OutboundError } from '../outbound/client.ts'
 import { type OriginCredentials, ScanSession } from '../outbound/session.ts'
-import type { BrowserProvider } from './browser.ts'
+import type { Engine } from './engine.ts'
 import { type CheckDefinition, LAYERS, type ScanKind, type ScanTarget } from './check.ts'
 import { detectKind } from './detect.ts'
 import { planFanout, runFanout } from './fanout.ts'
@@ -18,12 +17,8 @@ import type { PageSample, PageSampleSummary, SampledPage } from './site-sample.t
 import { BROWSER_HEADERS } from './snapshot.ts'
 import type { RequestedTarget } from './target.ts'
 
-export interface EngineDeps {
-  config: Readonly<Config>
-  outbound: OutboundClient
-  browser: BrowserProvider | null
-  registry: CheckRegistry
-}
+/** What a scan runs with: the engine's pieces short of its signing keys (the outbound client already signs). */
+export type ScanEngine = Pick<Engine, 'config' | 'outbound' | 'browser' | 'registry'>
 
 /** Stream events a scan emits, in the spec's order (Events: scan stream). */
 export type ScanEvent =
@@ -110,8 +105,8 @@ export interface ScanReport extends Scorecard {
   pagesIgnored?: string
 }
 
-function sessionFor(deps: EngineDeps, credentials: OriginCredentials | null = null): ScanSession {
-  return new ScanSession(deps.outbound, deps.config, credentials)
+function sessionFor(engine: ScanEngine, credentials: OriginCredentials | null = null): ScanSession {
+  return new ScanSession(engine.outbound, engine.config, credentials)
 }
 
 /** The caller's MCP headers scoped to `origin` (the MCP endpoint's), or none. */
@@ -226,16 +221,16 @@ class LayerProgress {
  */
 export async function scan(
   requested: RequestedTarget,
-  deps: EngineDeps,
+  engine: ScanEngine,
   options: ScanOptions = {},
 ): Promise<ScanReport> {
   const started = performance.now()
   const scannedAt = new Date().toISOString()
   const credentials = mcpCredentials((requested.mcpUrl ?? requested.input).origin, options.mcpHeaders)
-  const http = sessionFor(deps, credentials)
+  const http = sessionFor(engine, credentials)
   const target = await resolveTarget(requested, http, options)
   await options.beforeRun?.(target)
-  const checks = selectChecks(deps.registry, options.checkIds)
+  const checks = selectChecks(engine.registry, options.checkIds)
   const phase = options.phase ?? 'static'
   const scanInit = (slots: { kind: ScanKind; checks: readonly CheckDefinition[] }[]) =>
     options.onEvent?.({
@@ -248,7 +243,7 @@ export async function scan(
   scanInit([{ kind: target.kind, checks }])
   const progress = new LayerProgress(options.onEvent)
   progress.add(checks)
-  const runner = { target, config: deps.config, http, browser: deps.browser, phase }
+  const runner = { target, config: engine.config, http, browser: engine.browser, phase }
   const collection = new Collection(runner)
   const multiPage = (options.pages ?? 1) > 1
   // Only a page-level check needs the pages: re-checking robots.txt alone fetches none of them.
@@ -295,7 +290,7 @@ export async function scan(
     finalUrl: homepage?.url ?? target.url,
     urlKind: target.kind,
     ...(target.mcpUrl ? { mcpUrl: target.mcpUrl } : {}),
-    ...score(deps.registry, results, fanoutResults),
+    ...score(engine.registry, results, fanoutResults),
     scannedAt,
     durationMs: Math.round(performance.now() - started),
     requestCount: http.requestCount,
@@ -329,9 +324,9 @@ async function siteProfile(collection: Collection): Promise<SiteProfile | null> 
  * background worker calls this, so it needs nothing but the stored report. It never holds MCP headers: those are
  * the CLI's, whose scans resolve deep checks inline.
  */
-export async function resolvePending(report: ScanReport, deps: EngineDeps): Promise<ScanReport> {
+export async function resolvePending(report: ScanReport, engine: ScanEngine): Promise<ScanReport> {
   if (report.pendingChecks.length === 0) return report
-  const http = sessionFor(deps)
+  const http = sessionFor(engine)
   const target: ScanTarget = {
     kind: report.urlKind,
     domain: report.domain,
@@ -339,15 +334,15 @@ export async function resolvePending(report: ScanReport, deps: EngineDeps): Prom
     url: report.url,
     ...(report.mcpUrl ? { mcpUrl: report.mcpUrl } : {}),
   }
-  const runner = { target, config: deps.config, http, browser: deps.browser, phase: 'all' as const }
+  const runner = { target, config: engine.config, http, browser: engine.browser, phase: 'all' as const }
   // A multi-page scan's rendered checks are judged over the same sample's rendered pages, not a new draw.
   const pageRuns =
     report.pages && report.pageSample
       ? new PageRuns(runner, { sample: { pages: report.pages, summary: report.pageSample } })
       : undefined
-  const resolved = await runChecks(selectChecks(deps.registry, report.pendingChecks), {
+  const resolved = await runChecks(selectChecks(engine.registry, report.pendingChecks), {
     ...runner,
     ...(pageRuns ? { pageRuns } : {}),
   })
-  return rescore(report, { kind: 'results', results: resolved }, deps.registry)
+  return rescore(report, { kind: 'results', results: resolved }, engine.registry)
 }

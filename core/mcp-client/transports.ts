@@ -11,7 +11,7 @@ import type { FetchLike } from '../outbound/client.ts'
 import { guardJsonResponse } from '../parse/stream.ts'
 import { describeError, describeResponse, failedExchange, lowerHeaders, type Outgoing } from './exchange.ts'
 import { CLIENT_CAPABILITIES, CLIENT_INFO } from './protocol.ts'
-import type { Call, Handshake, Limits, McpExchange } from './types.ts'
+import type { Call, Limits, McpExchange } from './types.ts'
 
 const RECORDED_METHODS = new Set(['initialize', 'notifications/initialized'])
 

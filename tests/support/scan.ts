@@ -1,4 +1,4 @@
-import { type EngineDeps, type ScanOptions, type ScanReport, scan } from '../../core/engine/scan.ts'
+import { type ScanEngine, type ScanOptions, type ScanReport, scan } from '../../core/engine/scan.ts'
 import { requestTarget } from '../../core/engine/target.ts'
 
 /**
@@ -7,9 +7,9 @@ import { requestTarget } from '../../core/engine/target.ts'
  */
 export async function scanUrl(
   url: string,
-  deps: EngineDeps,
+  engine: ScanEngine,
   options: ScanOptions & { mcpUrl?: string } = {},
 ): Promise<ScanReport> {
   const { mcpUrl, ...scanOptions } = options
-  return scan(requestTarget(url, { mcpUrl, allowLocal: deps.config.scanner.allowPrivate }), deps, scanOptions)
+  return scan(requestTarget(url, { mcpUrl, allowLocal: engine.config.scanner.allowPrivate }), engine, scanOptions)
 }
