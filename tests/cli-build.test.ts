@@ -117,7 +117,10 @@ test('on a Bun other than the one that built the bundle, the bin runs the source
 
 test('the built CLI gives the report the source gives, and the same exit codes', async () => {
   const args = ['scan', site.host, '--static', '--quiet', '--format', 'json']
-  const [fromBuild, fromSource] = await Promise.all([run(built, args), run(join(PACKAGE_ROOT, 'app', 'cli', 'main.ts'), args)])
+  const [fromBuild, fromSource] = await Promise.all([
+    run(built, args),
+    run(join(PACKAGE_ROOT, 'app', 'cli', 'main.ts'), args),
+  ])
   expect(fromBuild.stderr).toBe('')
   expect(fromBuild.code).toBe(0)
   expect(JSON.parse(fromBuild.stdout).score).toBe(100)
