@@ -4,6 +4,7 @@ import { agentList, createRunBody, createdRun, intentList, journeyRun } from '..
 import type { JourneyService } from '../journey/service.ts'
 import { brief } from './model.ts'
 import { defineTool, type ToolDefinition } from './server.ts'
+import { JOURNEY_LIMITS } from '../journey/limits.ts'
 
 const OWN_DATA_READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
 
@@ -31,7 +32,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
       output: journeyChoices,
       annotations: OWN_DATA_READ,
       async run(_args, call) {
-        await call.enforceLimit('journeyRead')
+        await call.enforceLimit(JOURNEY_LIMITS.journeyRead)
         return { contractVersion: CONTRACT_VERSION, intents: journeys.intents(), agents: journeys.agents() }
       },
     }),
@@ -49,7 +50,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
       // Starts work that fetches the outside domain; every call makes a new run.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       async run(args, call) {
-        await call.enforceLimit('journeyBurst')
+        await call.enforceLimit(JOURNEY_LIMITS.journeyBurst)
         const request = journeys.understand(
           { intent: { id: args.intent_id }, domain: args.domain, agent: args.agent, compare: args.compare },
           false,
@@ -66,7 +67,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
       output: journeyRun,
       annotations: { ...OWN_DATA_READ, idempotentHint: false },
       async run(args, call) {
-        await call.enforceLimit('journeyRead')
+        await call.enforceLimit(JOURNEY_LIMITS.journeyRead)
         return journeys.record(await journeys.byId(args.id))
       },
     }),

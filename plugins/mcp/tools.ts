@@ -12,7 +12,8 @@ import type { Leaderboard } from '../leaderboard/service.ts'
 import type { auditScanResult, auditScoreResult, runChecksResultEntry } from '../scan/model.ts'
 import type { ScanService } from '../scan/service.ts'
 import { shapeOptions } from '../scan/shapes.ts'
-import { assertScanPages } from '../../core/limits.ts'
+import { FEEDBACK_LIMITS } from '../feedback/limits.ts'
+import { assertScanPages, SCAN_LIMITS } from '../scan/limits.ts'
 import {
   discoverProductsInput,
   discoverProductsOutput,
@@ -81,7 +82,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       failure: 'SCAN_FAILED',
       async run(args, call) {
-        await call.enforceLimit('scanBurst')
+        await call.enforceLimit(SCAN_LIMITS.scanBurst)
         const { detail, ...body } = args
         assertScanPages(body.pages, call.caller)
         const prepared = await scans.prepare(body)
@@ -112,7 +113,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       output: getScoreOutput,
       annotations: OWN_DATA_READ,
       async run(args, call) {
-        await call.enforceLimit('score')
+        await call.enforceLimit(SCAN_LIMITS.score)
         const row = await scans.readScore(normalizeInput(args.domain).domain, { audit: true })
         const report = (await scans.render(row, AUDIT, 'score')) as AuditScore
         return { ...summarize(report), ...(args.detail === 'full' ? { report } : {}) }
@@ -141,7 +142,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       failure: 'SCAN_FAILED',
       async run(args, call) {
-        await call.enforceLimit('scanBurst')
+        await call.enforceLimit(SCAN_LIMITS.scanBurst)
         const { report } = await scans.runChecks(args, call.caller, { patch: false })
         return {
           contractVersion: CONTRACT_VERSION,
@@ -186,7 +187,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       output: submitCheckFeedbackOutput,
       annotations: FEEDBACK_WRITE,
       async run(args, call) {
-        await call.enforceLimit('feedback')
+        await call.enforceLimit(FEEDBACK_LIMITS.feedback)
         return feedback.submitCheckFeedback({ ...args, reporterType: 'agent' })
       },
     }),
@@ -197,7 +198,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       output: submitFeedbackOutput,
       annotations: FEEDBACK_WRITE,
       async run(args, call) {
-        await call.enforceLimit('feedback')
+        await call.enforceLimit(FEEDBACK_LIMITS.feedback)
         return feedback.submitAgentFeedback(args)
       },
     }),
