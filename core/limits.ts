@@ -37,8 +37,8 @@ export const MINUTE = 60_000
 export const DAY = 24 * 60 * MINUTE
 
 /**
- * Names each spec by its key: `defineLimits({ contact: { … } }).contact` is the limit named "contact". The name is
- * the store key of its counters, so renaming one resets them; the boot check (core/feature.ts) keeps names unique.
+ * Names each spec by its key: `defineLimits({ upload: { … } }).upload` is the limit named "upload". The name is the
+ * store key of its counters, so renaming one resets them; the boot check (core/feature.ts) keeps names unique.
  */
 export function defineLimits<const Names extends string>(
   specs: Record<Names, LimitSpec>,

@@ -36,8 +36,8 @@ export function limitEnforcer(store: Store, caller: Caller, unresolved: boolean)
 }
 
 /**
- * The `limit` macro: `limit: CONTACT_LIMITS.contact` on a route spends one unit of that limit before the request is
- * validated, so that malformed requests count against the caller's burst like any other.
+ * The `limit` macro: `limit: <one of the feature's limits>` on a route spends one unit of that limit before the
+ * request is validated, so that malformed requests count against the caller's burst like any other.
  */
 export function limitMacro(limit: Limit) {
   return {
