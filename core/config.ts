@@ -2,9 +2,9 @@ import { z } from 'zod'
 
 /**
  * The only reader of the environment. The kernel's variables of docs/operations.md are parsed here (`loadConfig`),
- * each feature's own through the `configKeys` it declares (`configKeys`, parsed at boot by core/feature.ts); either
- * way each is parsed once, and an invalid value stops start-up with a message naming the variable and the form it
- * expects.
+ * each feature's own through the `configKeys` it declares, parsed at boot by core/feature.ts (`featureConfigs`).
+ * Either way each is parsed once, and an invalid value stops start-up with a message naming the variable and the
+ * form it expects.
  */
 
 /** `true`/`1`/`yes` or `false`/`0`/`no`, for a feature's flags as for the kernel's. */
