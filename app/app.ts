@@ -9,6 +9,7 @@ import {
   checkFeatures,
   composeFeatures,
   FeatureError,
+  featureConfigs,
   featureErrors,
 } from '../core/feature.ts'
 import { type AppPieces, FEATURES, type FeatureName } from './feature-list.ts'
@@ -54,17 +55,19 @@ function selectFeatures(names: readonly FeatureName[] | undefined): readonly Any
 /**
  * Opens the kernel (connections, migrations), composes the features over it and builds the app, starting
  * nothing: no timer, poller or worker runs until `start()` (the build/listen split of Fastify), so an app can be
- * built to be inspected. A feature whose needs are not met fails here, before any connection is opened.
+ * built to be inspected. A feature whose needs are not met, or whose own variables are invalid, fails here, before
+ * any connection is opened.
  */
 export async function createApp(config: Readonly<Config>, options: AppOptions = {}): Promise<AppHandle> {
   const { features, browser, ...overrides } = options
   const selected = selectFeatures(features)
   checkFeatures(KERNEL_PIECES, selected)
+  const configs = featureConfigs(config, selected)
   const kernel = await openKernel(config, createEngine(config, { browser }), overrides)
   const pieces = kernelPieces(kernel, featureErrors(selected))
   let composed: ReturnType<typeof composeFeatures>
   try {
-    composed = composeFeatures(pieces, selected)
+    composed = composeFeatures(pieces, selected, configs)
   } catch (error) {
     // A feature whose provide() threw, or built other than it declared: nothing may stay open behind it.
     await closeKernel(kernel)

@@ -11,7 +11,6 @@ describe('loadConfig', () => {
     expect(config.scanner.allowPrivate).toBe(false)
     expect(config.scanner.timeoutMs).toBe(10_000)
     expect(config.scanner.maxBytes).toBe(5_242_880)
-    expect(config.v2ScanEnabled).toBe(false)
     expect(config.llm).toBeNull()
     expect(config.signingKey).toBeNull()
   })

@@ -1,11 +1,14 @@
 import { z } from 'zod'
 
 /**
- * The only reader of the environment. Every variable of docs/operations.md is parsed here once; an invalid value
- * stops start-up with a message naming the variable and the form it expects.
+ * The only reader of the environment. The kernel's variables of docs/operations.md are parsed here (`loadConfig`),
+ * each feature's own through the `configKeys` it declares, parsed at boot by core/feature.ts (`featureConfigs`).
+ * Either way each is parsed once, and an invalid value stops start-up with a message naming the variable and the
+ * form it expects.
  */
 
-const booleanFlag = z
+/** `true`/`1`/`yes` or `false`/`0`/`no`, for a feature's flags as for the kernel's. */
+export const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((value) => value === 'true' || value === '1' || value === 'yes')
 
@@ -95,18 +98,13 @@ const envSchema = z.object({
   LLM_MODEL: z.string().min(1).optional(),
   LLM_PRICE_INPUT_PER_MTOK: z.coerce.number().positive().optional(),
   LLM_PRICE_OUTPUT_PER_MTOK: z.coerce.number().positive().optional(),
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'expected smtp://… or smtps://…')
-    .optional(),
-  MAIL_FROM: z.string().min(3).optional(),
-  CONTACT_TO: z.string().min(3).optional(),
-  V2_SCAN_ENABLED: booleanFlag.default(false),
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(32).default(1),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  CONTACT_EMAIL: z.string().min(3).optional(),
 })
+
+/** The variables the kernel reads: a feature's `configKeys` may not read them again (the boot check). */
+export const KERNEL_VARIABLES: readonly string[] = Object.keys(envSchema.shape)
 
 export type Env = z.input<typeof envSchema>
 
@@ -142,13 +140,12 @@ export interface Config {
     priceInputPerMTok: number | null
     priceOutputPerMTok: number | null
   } | null
-  mail: { smtpUrl: string | null; from: string; contactTo: string }
-  contactEmail: string
-  v2ScanEnabled: boolean
   /** Background analysis loops inside the API process; 0 when separate `agent-readiness worker` processes run. */
   workerConcurrency: number
   trustProxy: boolean
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /** The variables as given (empty ones dropped), from which the boot parses each feature's own `configKeys`. */
+  environment: Readonly<Record<string, string>>
 }
 
 export class ConfigError extends Error {
@@ -165,14 +162,22 @@ function withoutEmpty(env: Record<string, string | undefined>): Record<string, s
   return result
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
-  const parsed = envSchema.safeParse(withoutEmpty(env))
+function parseEnvironment<Schema extends z.ZodType>(
+  schema: Schema,
+  environment: Readonly<Record<string, string>>,
+): z.output<Schema> {
+  const parsed = schema.safeParse(environment)
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
     )
   }
-  const e = parsed.data
+  return parsed.data
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const environment = withoutEmpty(env)
+  const e = parseEnvironment(envSchema, environment)
   const problems: string[] = []
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
   const llmComplete = e.LLM_PROVIDER && e.LLM_API_KEY && e.LLM_MODEL
@@ -218,17 +223,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           priceOutputPerMTok: e.LLM_PRICE_OUTPUT_PER_MTOK ?? null,
         }
       : null,
-    mail: {
-      smtpUrl: e.SMTP_URL ?? null,
-      from: e.MAIL_FROM ?? `agent-readiness <no-reply@${new URL(publicBaseUrl).hostname}>`,
-      contactTo: e.CONTACT_TO ?? `operators@${new URL(publicBaseUrl).hostname}`,
-    },
-    contactEmail: e.CONTACT_EMAIL ?? `operators@${new URL(publicBaseUrl).hostname}`,
-    v2ScanEnabled: e.V2_SCAN_ENABLED,
     workerConcurrency: e.WORKER_CONCURRENCY,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    environment: Object.freeze(environment),
   })
+}
+
+/**
+ * A feature's own environment variables (its `configKeys`, core/feature.ts): `variables` parses each like the
+ * kernel's, and `settings` turns them, with the kernel's config (defaults may derive from PUBLIC_BASE_URL), into
+ * the settings the feature reads from its `config` piece beside the kernel's.
+ */
+export interface ConfigKeys<Settings extends object = object> {
+  readonly variables: z.ZodRawShape
+  settings(values: Record<string, unknown>, config: Readonly<Config>): Settings
+}
+
+export function configKeys<const Shape extends z.ZodRawShape, Settings extends object>(
+  variables: Shape,
+  settings: (values: z.output<z.ZodObject<Shape>>, config: Readonly<Config>) => Settings,
+): ConfigKeys<Settings> {
+  return { variables, settings: (values, config) => settings(values as z.output<z.ZodObject<Shape>>, config) }
+}
+
+/**
+ * The settings of each of `keys`, in order, from the environment `config` was loaded from: all variables are parsed
+ * in one pass, so that one ConfigError names every invalid one.
+ */
+export function loadSettings(config: Readonly<Config>, keys: readonly ConfigKeys[]): object[] {
+  const values = parseEnvironment(
+    z.object(Object.assign({}, ...keys.map((each) => each.variables))),
+    config.environment,
+  )
+  return keys.map((each) => each.settings(values, config))
 }
 
 /** Previous signing keys are PEM blocks or JWK objects; several are separated by blank lines or `;;`. */

@@ -1,5 +1,7 @@
 import type { AnyElysia } from 'elysia'
 import { AppErrors, ERRORS, type EnvelopeClaim, type ErrorDefinition, type ErrorEnvelope } from './errors.ts'
+import { type Config, type ConfigKeys, KERNEL_VARIABLES, loadSettings } from './config.ts'
+import type { Limit } from './limits.ts'
 
 /** Work a feature runs between the app's `start()` and `close()`: job workers, retry passes. */
 export interface BackgroundWork {
@@ -23,12 +25,17 @@ export interface FeatureErrors {
  * - `provide` builds the pieces it offers to later features and to the entry points, named in `provides`;
  * - `routes` builds its Elysia instance, and `background` its background work, from exactly the pieces it needs
  *   and provides: a feature never sees the others' pieces, so what it uses is what it declares;
- * - `errors` declares the error codes only it throws and the envelope of its routes' errors, if not the kernel's.
+ * - `errors` declares the error codes only it throws and the envelope of its routes' errors, if not the kernel's;
+ * - `limits` are the rate limits it declares (core/limits.ts `defineLimits`), whoever spends them;
+ * - `configKeys` are its own environment variables (core/config.ts `configKeys`), parsed at boot: their settings
+ *   join the kernel's in the `config` piece this feature (and only it) receives.
  */
 export interface Feature<Needs extends object = object, Provides extends object = object> {
   readonly name: string
   readonly needs: readonly Names<Needs>[]
   readonly provides: readonly Names<Provides>[]
+  readonly limits?: Readonly<Record<string, Limit>>
+  readonly configKeys?: ConfigKeys
   provide?(pieces: Needs): Provides
   routes?(pieces: Needs & Provides): AnyElysia
   background?(pieces: Needs & Provides): BackgroundWork[]
@@ -39,6 +46,9 @@ export interface Feature<Needs extends object = object, Provides extends object 
 type Complete<Needs, Listed extends readonly string[]> = [Exclude<Names<Needs>, Listed[number]>] extends [never]
   ? Listed
   : { missingFromNeeds: Exclude<Names<Needs>, Listed[number]> }
+
+/** What a feature's `config` piece holds beyond the kernel's config: the settings its `configKeys` build. */
+type OwnSettings<Needs> = Needs extends { config: infer Own } ? Omit<Own, keyof Config> : Record<never, never>
 
 /**
  * Types a feature definition: `defineFeature<Needs, Provides>()({ name, needs, provides, provide, routes, background })`,
@@ -51,6 +61,8 @@ export function defineFeature<Needs extends object, Provides extends object = Re
     name: string
     needs: Listed & Complete<Needs, Listed>
     provides: Offered & Complete<Provides, Offered>
+    limits?: Readonly<Record<string, Limit>>
+    configKeys?: ConfigKeys<OwnSettings<Needs>>
     provide?(pieces: Needs): Provides
     routes?(pieces: Needs & Provides): AnyElysia
     background?(pieces: Needs & Provides): BackgroundWork[]
@@ -99,11 +111,29 @@ export interface Composition {
 /**
  * The boot check, on names alone: fails when a feature needs a piece that neither the kernel nor an earlier
  * feature provides, or provides one that already exists (the dependency check of Fastify's plugins, with a
- * message that names both), or declares an error code or claims a path's envelope already taken (featureErrors).
+ * message that names both); when two features declare a limit of the same name (its counters' store key); when
+ * a feature's `configKeys` read a variable the kernel or another feature reads; and when a feature declares an
+ * error code or claims a path's envelope already taken (featureErrors).
  */
 export function checkFeatures(kernelPieces: readonly string[], features: readonly AnyFeature[]): void {
   const origin = new Map(kernelPieces.map((name) => [name, 'the kernel']))
+  const limits = new Map<string, string>()
+  const variables = new Map(KERNEL_VARIABLES.map((name) => [name, 'the kernel']))
   for (const feature of features) {
+    for (const { name } of Object.values(feature.limits ?? {})) {
+      const earlier = limits.get(name)
+      if (earlier) {
+        throw new FeatureError(
+          `Feature "${feature.name}" declares the limit "${name}", which ${earlier} already declares: one name keys one set of counters`,
+        )
+      }
+      limits.set(name, `feature "${feature.name}"`)
+    }
+    for (const name of Object.keys(feature.configKeys?.variables ?? {})) {
+      const earlier = variables.get(name)
+      if (earlier) throw new FeatureError(`Feature "${feature.name}" reads ${name}, which ${earlier} already reads`)
+      variables.set(name, `feature "${feature.name}"`)
+    }
     const missing = feature.needs.filter((name) => !origin.has(name))
     if (missing.length > 0) {
       throw new FeatureError(
@@ -153,14 +183,53 @@ export function featureErrors(features: readonly AnyFeature[]): AppErrors {
   return new AppErrors(codes, claims)
 }
 
-/** Builds the features in order over the kernel's pieces, after the boot check. */
-export function composeFeatures(kernel: object, features: readonly AnyFeature[]): Composition {
+/**
+ * Each feature's `config` piece, by feature name, for the features that declare `configKeys`: the kernel's config
+ * with the feature's own settings. Every feature's variables are parsed in one pass (one ConfigError names all the
+ * invalid ones), so createApp calls this before it opens any connection.
+ */
+export function featureConfigs(config: Readonly<Config>, features: readonly AnyFeature[]): ReadonlyMap<string, object> {
+  const declaring = features.filter((feature) => feature.configKeys)
+  if (declaring.length === 0) return new Map()
+  const settings = loadSettings(
+    config,
+    declaring.map((feature) => feature.configKeys!),
+  )
+  return new Map(
+    declaring.map((feature, index) => {
+      const own = settings[index]!
+      const hidden = Object.keys(own).filter((name) => name in config)
+      if (hidden.length > 0) {
+        throw new FeatureError(
+          `Feature "${feature.name}" builds settings ${hidden.map((name) => `"${name}"`).join(', ')}, which the kernel's config already holds`,
+        )
+      }
+      return [feature.name, Object.freeze({ ...config, ...own })]
+    }),
+  )
+}
+
+/**
+ * Builds the features in order over the kernel's pieces, after the boot check. `configs` are featureConfigs over
+ * the kernel's `config` unless given (createApp reads them before opening the kernel).
+ */
+export function composeFeatures(
+  kernel: object,
+  features: readonly AnyFeature[],
+  configs?: ReadonlyMap<string, object>,
+): Composition {
   checkFeatures(Object.keys(kernel), features)
+  const ownConfigs = configs ?? featureConfigs((kernel as { config: Readonly<Config> }).config, features)
   const pieces: Record<string, unknown> = { ...kernel }
   const routes: AnyElysia[] = []
   const background: Composition['background'] = []
   for (const feature of features) {
-    const needed = Object.fromEntries(feature.needs.map((name) => [name, pieces[name]]))
+    const needed = Object.fromEntries(
+      feature.needs.map((name) => [
+        name,
+        name === 'config' ? (ownConfigs.get(feature.name) ?? pieces.config) : pieces[name],
+      ]),
+    )
     const provided: Record<string, unknown> = feature.provide?.(needed) ?? {}
     const extra = Object.keys(provided).filter((name) => !feature.provides.includes(name))
     const absent = feature.provides.filter((name) => provided[name] === undefined)

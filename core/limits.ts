@@ -1,12 +1,11 @@
 import ipaddr from 'ipaddr.js'
-import { hasCapability, KEY_TIERS, type KeyTier } from './keys/service.ts'
+import type { KeyTier } from './keys/service.ts'
 import type { SlidingWindowState, Store } from './store/types.ts'
-import { AppError } from './errors.ts'
-import { MAX_PAGES } from './engine/sample-size.ts'
 
 /**
- * Every rate limit of the service, declared once as data (spec, Limits). Each is a true sliding window in the
- * store, so a budget "per rolling 24 hours" means exactly that, not "until midnight".
+ * The rate-limit mechanism: each feature declares its limits as data beside its routes (`defineLimits` in its
+ * limits.ts, listed in its `limits`), and this module counts them. Each is a true sliding window in the store, so a
+ * budget "per rolling 24 hours" means exactly that, not "until midnight".
  */
 
 export type Caller =
@@ -29,73 +28,46 @@ export interface LimitSpec {
   rateHeaders?: true
 }
 
-const MINUTE = 60_000
-const DAY = 24 * 60 * MINUTE
+/** A limit: its spec, and the name that keys its counters in the store and names it in 429s and /openapi.json. */
+export interface Limit extends LimitSpec {
+  readonly name: string
+}
 
-/** "Exemption from all scan-family limits" (spec, Authentication) is the key service's scan-exempt capability. */
-const SCAN_FAMILY_EXEMPT = KEY_TIERS.filter((tier) => hasCapability(tier, 'scan-exempt'))
-/** On the journey surface any key swaps the anonymous caps for its own larger per-key allowance. */
-const ANY_KEY = KEY_TIERS
+export const MINUTE = 60_000
+export const DAY = 24 * 60 * MINUTE
 
-export const LIMITS = {
-  /** POST /api/scan, GET /api/scan/stream, POST /api/scan/checks and POST /api/v2/scan share one burst. */
-  scanBurst: { limit: 10, windowMs: MINUTE, durable: false, per: 'ip', exempt: SCAN_FAMILY_EXEMPT },
-  /** Every scan entry point; freshness hits spend nothing; a selective run spends after probing (`peek` first). */
-  scanDaily: { limit: 30, windowMs: DAY, durable: true, per: 'ip', exempt: SCAN_FAMILY_EXEMPT },
-  scanForced: { limit: 6, windowMs: DAY, durable: true, per: 'ip', exempt: SCAN_FAMILY_EXEMPT },
-  score: { limit: 10, windowMs: MINUTE, durable: false, per: 'ip', exempt: SCAN_FAMILY_EXEMPT },
-  checksCatalog: { limit: 60, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
-  /** POST /api/ard/search and /api/ard/explore share one window. */
-  ardSearch: { limit: 30, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
-  /** GET /api/ard/agents, /api/ard/attestation/{domain} and /api/ard/catalog.json share one window. */
-  ardRead: { limit: 60, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
-  /** Not in the spec (it names leaderboard and statistics as open reads). GET /api/leaderboard and /api/stats. */
-  openRead: { limit: 60, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
-  contact: { limit: 3, windowMs: 10 * MINUTE, durable: false, per: 'ip', exempt: [] },
-  /** Not in the spec. Each report is a stored row: room for a reviewer flagging several checks of one scan. */
-  feedback: { limit: 10, windowMs: 10 * MINUTE, durable: false, per: 'ip', exempt: [] },
-  /**
-   * Not in the spec. Generous because README images reach us through image proxies (GitHub's camo) that put
-   * many viewers behind one IP; responses are cached for an hour anyway.
-   */
-  badge: { limit: 120, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
-  /** Not in the spec. The journey GET routes: a client polling a run once a second stays well inside. */
-  journeyRead: { limit: 120, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
-  journeyBurst: { limit: 20, windowMs: MINUTE, durable: false, per: 'ip', exempt: ANY_KEY, rateHeaders: true },
-  /** Subject: `journeyTargetSubject(...)`. A denial is a 200 with the newest stored run, not a 429. */
-  journeyTargetDaily: { limit: 100, windowMs: DAY, durable: true, per: 'target', exempt: ANY_KEY },
-  journeyIpDaily: { limit: 20, windowMs: DAY, durable: true, per: 'ip', exempt: ANY_KEY },
-  journeyKeyDaily: { limit: 1000, windowMs: DAY, durable: true, per: 'key', exempt: ['anonymous'] },
-  /**
-   * Not in the spec. Every MCP JSON-RPC message is one HTTP request (a session opens with three); the scan tool
-   * additionally spends the scan-family limits like the HTTP scan routes.
-   */
-  mcp: { limit: 60, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] },
-} as const satisfies Record<string, LimitSpec>
-
-export type LimitName = keyof typeof LIMITS
+/**
+ * Names each spec by its key: `defineLimits({ upload: { … } }).upload` is the limit named "upload". The name is the
+ * store key of its counters, so renaming one resets them; the boot check (core/feature.ts) keeps names unique.
+ */
+export function defineLimits<const Names extends string>(
+  specs: Record<Names, LimitSpec>,
+): { readonly [Name in Names]: Limit } {
+  // Frozen: one limit object is shared by every route and tool that spends it.
+  const limits = Object.entries<LimitSpec>(specs).map(([name, spec]) => [name, Object.freeze({ name, ...spec })])
+  return Object.fromEntries(limits) as { [Name in Names]: Limit }
+}
 
 /** A limit's window in words: "minute", "10 minutes", "rolling 24 hours". */
-export function limitWindow(name: LimitName): string {
-  const { windowMs } = LIMITS[name]
+export function limitWindow({ windowMs }: Limit): string {
   return windowMs === MINUTE ? 'minute' : windowMs === DAY ? 'rolling 24 hours' : `${windowMs / MINUTE} minutes`
 }
 
 /**
- * "10 per minute", "30 per rolling 24 hours": route and tool descriptions quote LIMITS through these rather than
- * restate numbers that could drift from what is enforced.
+ * "10 per minute", "30 per rolling 24 hours": route and tool descriptions quote their limits through these rather
+ * than restate numbers that could drift from what is enforced.
  */
-export function describeLimit(name: LimitName): string {
-  return `${LIMITS[name].limit} per ${limitWindow(name)}`
+export function describeLimit(limit: Limit): string {
+  return `${limit.limit} per ${limitWindow(limit)}`
 }
 
 /** "60 requests per minute per IP": how a route's description names the per-IP limit its `limit` option applies. */
-export function describeIpLimit(name: LimitName): string {
-  return `${LIMITS[name].limit} requests per ${limitWindow(name)} per IP`
+export function describeIpLimit(limit: Limit): string {
+  return `${limit.limit} requests per ${limitWindow(limit)} per IP`
 }
 
 export interface LimitDecision {
-  name: LimitName
+  name: string
   allowed: boolean
   /** The caller is exempt: nothing was counted, and the counts below describe no real window. */
   exempt: boolean
@@ -110,11 +82,11 @@ export interface LimitDecision {
 }
 
 /**
- * Spends one unit of `name` for `caller` when any is left; a denied attempt spends nothing. `subject` replaces
+ * Spends one unit of `limit` for `caller` when any is left; a denied attempt spends nothing. `subject` replaces
  * the default (`ip:<ip>` or `key:<id>`) and is required for per-target limits.
  */
-export function consume(store: Store, name: LimitName, caller: Caller, subject?: string): Promise<LimitDecision> {
-  return decide(store, name, caller, subject, true)
+export function consume(store: Store, limit: Limit, caller: Caller, subject?: string): Promise<LimitDecision> {
+  return decide(store, limit, caller, subject, true)
 }
 
 /**
@@ -122,18 +94,8 @@ export function consume(store: Store, name: LimitName, caller: Caller, subject?:
  * selective run probes the target first): refuse early when nothing is left, then `consume` once the work is
  * done; losing a race between the two only means that final `consume` refuses.
  */
-export function peek(store: Store, name: LimitName, caller: Caller, subject?: string): Promise<LimitDecision> {
-  return decide(store, name, caller, subject, false)
-}
-
-/** One rolling per-target window per (domain, intent, harness, model); JSON keeps the parts unambiguous. */
-export function journeyTargetSubject(target: {
-  domain: string
-  intent: string
-  harness: string
-  model: string
-}): string {
-  return `target:${JSON.stringify([target.domain, target.intent, target.harness, target.model])}`
+export function peek(store: Store, limit: Limit, caller: Caller, subject?: string): Promise<LimitDecision> {
+  return decide(store, limit, caller, subject, false)
 }
 
 /** The `Retry-After` value: whole seconds, rounded up so a client that waits that long is admitted. */
@@ -177,12 +139,12 @@ export function clientIp(request: Request, socketIp: () => string | null, trustP
 
 async function decide(
   store: Store,
-  name: LimitName,
+  spec: Limit,
   caller: Caller,
   subject: string | undefined,
   record: boolean,
 ): Promise<LimitDecision> {
-  const spec: LimitSpec = LIMITS[name]
+  const { name } = spec
   const fixed = { name, limit: spec.limit, windowMs: spec.windowMs, durable: spec.durable }
   if (spec.exempt.includes(caller.kind === 'key' ? caller.tier : 'anonymous')) {
     return { ...fixed, allowed: true, exempt: true, remaining: spec.limit, resetMs: 0, retryAfterMs: 0 }
@@ -208,7 +170,7 @@ async function decide(
   }
 }
 
-function defaultSubject(name: LimitName, spec: LimitSpec, caller: Caller): string {
+function defaultSubject(name: string, spec: LimitSpec, caller: Caller): string {
   switch (spec.per) {
     case 'ip':
       return `ip:${ipSubject(caller.ip)}`
@@ -246,23 +208,4 @@ function normaliseIp(raw: string): string | null {
   if (!ipaddr.IPv6.isValid(host)) return null
   const address = ipaddr.IPv6.parse(host)
   return address.isIPv4MappedAddress() ? address.toIPv4Address().toString() : address.toString()
-}
-
-/**
- * Pages one domain scan may sample (`pages`): anonymous callers up to ANONYMOUS_SCAN_PAGES, scan-key holders up to
- * MAX_PAGES. A page costs the site one HTML fetch and a few small probes (its Markdown twin, its Link targets), at
- * most PAGE_FETCH_CONCURRENCY at a time, spaced by the site's Crawl-delay (obeyed up to 2 s); the pages' HTML reads
- * at most PAGES_MAX_BYTES (24 MiB) beside the scan's own 16 MiB, a Crawl-delay gets at most 30 s of fetching, and the
- * page checks finish within PAGE_RUNS_WINDOW_MS (60 s; a page not judged by then is not counted).
- */
-export const ANONYMOUS_SCAN_PAGES = 25
-
-/** A `pages` beyond the caller's allowance is the spec's 400 (VALIDATION_FAILED), like a value out of range. */
-export function assertScanPages(pages: number | undefined, caller: Caller, where: 'body' | 'query' = 'body'): void {
-  if (pages === undefined || pages <= ANONYMOUS_SCAN_PAGES) return
-  if (caller.kind === 'key' && hasCapability(caller.tier, 'scan-exempt')) return
-  throw new AppError('VALIDATION_FAILED', {
-    message: `pages: at most ${ANONYMOUS_SCAN_PAGES} without a scan key (${MAX_PAGES} with one)`,
-    details: { in: where, issues: [{ path: 'pages', message: `at most ${ANONYMOUS_SCAN_PAGES} without a scan key` }] },
-  })
 }

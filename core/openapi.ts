@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import type { AppErrors, ErrorEnvelope } from './errors.ts'
-import { LIMITS, type LimitName } from './limits.ts'
 
 /**
  * An OpenAPI 3.1 schema object from a zod model, for routes that answer with a Response of their own media type and
@@ -18,8 +17,9 @@ export function openApiSchema(schema: z.ZodType): Record<string, unknown> {
 // Elysia documents a route's statuses from its `response` schemas (or `detail.responses` when it has none) and no
 // response header at all. `completeDocument` fills in, once for the whole document, what the wire actually carries:
 // the answers of the context plugin (core/context.ts) that any route can give, the 429 of the `limit` macro (which
-// marks its route's `detail` with `x-rate-limit`), and the route-specific headers and statuses a route lists with
-// `wire(...)` in its `detail`. tests/openapi-wire.test.ts checks the result against real answers.
+// marks its route's `detail` with `x-rate-limit` and `x-rate-limit-window`), and the route-specific headers and
+// statuses a route lists with `wire(...)` in its `detail`. tests/openapi-wire.test.ts checks the result against real
+// answers.
 
 const integer = { type: 'integer', minimum: 0 } as const
 const text = { type: 'string' } as const
@@ -134,7 +134,9 @@ interface Operation {
   responses?: Record<string, ResponseObject>
   parameters?: { in: string; name: string; required?: boolean }[]
   'x-wire'?: WireSpec
-  'x-rate-limit'?: LimitName | LimitName[]
+  /** The `limit` macro's limit and its window (core/request/limits.ts); the window is not published. */
+  'x-rate-limit'?: string
+  'x-rate-limit-window'?: string
   [key: string]: unknown
 }
 type Document = {
@@ -154,15 +156,6 @@ function genericAnswers(method: string): Record<number, string> {
       : { 413: 'A declared `Content-Length` over 1 MiB (`PAYLOAD_TOO_LARGE`)' }),
     500: 'Internal error; `DATABASE_UNAVAILABLE` while the database cannot be reached',
   }
-}
-
-function describeLimits(names: readonly LimitName[]): string {
-  return names
-    .map((name) => {
-      const spec = LIMITS[name]
-      return `${spec.limit} per ${Math.round(spec.windowMs / 1000)} s`
-    })
-    .join('; ')
 }
 
 const completed = new WeakMap<object, Document>()
@@ -218,12 +211,12 @@ function completeOperation(method: string, operation: Operation, errorEnvelope: 
   }
 
   for (const [status, description] of Object.entries(genericAnswers(method))) ensure(Number(status), description)
-  const limitMark = operation['x-rate-limit']
-  const limits = limitMark === undefined ? [] : Array.isArray(limitMark) ? limitMark : [limitMark]
-  if (limits.length > 0) {
+  const limitWindow = operation['x-rate-limit-window']
+  delete operation['x-rate-limit-window']
+  if (limitWindow !== undefined) {
     ensure(
       429,
-      `Rate limit exceeded (\`RATE_LIMIT_EXCEEDED\`, \`Retry-After\` in seconds${errorEnvelope.retryInBody ? '; denials of a daily budget also carry `retry_after_ms`' : ''}). Per caller on every request: ${describeLimits(limits)}; the description names any further budget.`,
+      `Rate limit exceeded (\`RATE_LIMIT_EXCEEDED\`, \`Retry-After\` in seconds${errorEnvelope.retryInBody ? '; denials of a daily budget also carry `retry_after_ms`' : ''}). Per caller on every request: ${limitWindow}; the description names any further budget.`,
     )
     declare(429, ['Retry-After'])
   }

@@ -1,6 +1,8 @@
 import { afterAll, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
+import { z } from 'zod'
 import { createApp } from '../app/app.ts'
+import { booleanFlag, type Config, ConfigError, configKeys } from '../core/config.ts'
 import { defineErrors, ERROR_ENVELOPE, type ErrorEnvelope } from '../core/errors.ts'
 import {
   type BackgroundWork,
@@ -12,6 +14,7 @@ import {
   type FeatureErrors,
   featureErrors,
 } from '../core/feature.ts'
+import { defineLimits, MINUTE } from '../core/limits.ts'
 import { testConfig } from './helpers.ts'
 
 /** Background work that writes what happens to it in one shared log, to read the order back. */
@@ -113,6 +116,87 @@ test("each path's errors take the envelope a feature claims for it, the kernel's
   )
 })
 
+test('two limits of one name fail at boot, whichever features declare them: the name keys their counters', () => {
+  const burst = (limit: number) =>
+    defineLimits({ burst: { limit, windowMs: MINUTE, durable: false, per: 'ip', exempt: [] } })
+  const limiting = (name: string, limit: number) =>
+    defineFeature<{ base: number }>()({ name, needs: ['base'], provides: [], limits: burst(limit) })
+  expect(() => composeFeatures({ base: 1 }, [limiting('first', 10), limiting('second', 20)])).toThrow(
+    new FeatureError(
+      'Feature "second" declares the limit "burst", which feature "first" already declares: one name keys one set of counters',
+    ),
+  )
+})
+
+/** A feature whose `config` carries a flag of its own, read from FLAG_ENABLED. */
+const FLAG_KEYS = configKeys({ FLAG_ENABLED: booleanFlag.default(false) }, (values, config) => ({
+  flag: values.FLAG_ENABLED,
+  flagHost: new URL(config.publicBaseUrl).hostname,
+}))
+const flagged = defineFeature<{ config: Readonly<Config & ReturnType<typeof FLAG_KEYS.settings>> }>()({
+  name: 'flagged',
+  needs: ['config'],
+  provides: [],
+  configKeys: FLAG_KEYS,
+  routes: ({ config }) => new Elysia().get('/flag', () => `${config.flag} ${config.flagHost} ${config.port}`),
+})
+const bystander = defineFeature<{ config: Readonly<Config> }>()({
+  name: 'bystander',
+  needs: ['config'],
+  provides: [],
+  routes: ({ config }) => new Elysia().get('/bystander', () => String('flag' in config)),
+})
+
+test("a feature's own variables join the kernel's config in its config piece, and only in its own", async () => {
+  const answer = async (env: Record<string, string>, path: string) => {
+    const { routes } = composeFeatures({ config: testConfig(env) }, [flagged, bystander])
+    const app = routes.reduce((all, each) => all.use(each), new Elysia())
+    return (await app.handle(new Request(`http://localhost${path}`))).text()
+  }
+  expect(await answer({}, '/flag')).toBe('false localhost 3000')
+  expect(await answer({ FLAG_ENABLED: 'yes' }, '/flag')).toBe('true localhost 3000')
+  expect(await answer({ FLAG_ENABLED: 'yes' }, '/bystander')).toBe('false')
+})
+
+test("an invalid value of a feature's variable stops the boot, named as loadConfig names the kernel's", () => {
+  try {
+    composeFeatures({ config: testConfig({ FLAG_ENABLED: 'maybe' }) }, [flagged])
+    throw new Error('expected a ConfigError')
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as ConfigError).message).toStartWith('Invalid configuration:\n  - FLAG_ENABLED: ')
+  }
+})
+
+test('a variable read twice, by the kernel and a feature or by two features, fails at boot', () => {
+  const reading = (name: string, variable: string) =>
+    defineFeature<{ config: Readonly<Config> }>()({
+      name,
+      needs: ['config'],
+      provides: [],
+      configKeys: configKeys({ [variable]: z.string().optional() }, () => ({})),
+    })
+  const kernel = { config: testConfig() }
+  expect(() => composeFeatures(kernel, [reading('porter', 'PORT')])).toThrow(
+    new FeatureError('Feature "porter" reads PORT, which the kernel already reads'),
+  )
+  expect(() => composeFeatures(kernel, [flagged, reading('copy', 'FLAG_ENABLED')])).toThrow(
+    new FeatureError('Feature "copy" reads FLAG_ENABLED, which feature "flagged" already reads'),
+  )
+})
+
+test("a feature's settings may not hide the kernel's config", () => {
+  const hiding = defineFeature<{ config: Readonly<Config> }>()({
+    name: 'hiding',
+    needs: ['config'],
+    provides: [],
+    configKeys: configKeys({}, () => ({ port: 1 })),
+  })
+  expect(() => composeFeatures({ config: testConfig() }, [hiding])).toThrow(
+    new FeatureError('Feature "hiding" builds settings "port", which the kernel\'s config already holds'),
+  )
+})
+
 test('background work starts in feature order, once, and stops in reverse', async () => {
   const log: string[] = []
   const worker = (name: string) =>
@@ -156,6 +240,15 @@ test('createApp composes only the features asked for and refuses a selection who
   expect((await handle.app.handle(new Request('http://localhost/api/checks'))).status).toBe(404)
   expect('scanService' in handle.pieces).toBe(false)
 }, 60_000)
+
+test("createApp refuses an invalid variable of a feature's own, as loadConfig refuses the kernel's", async () => {
+  await expect(createApp(testConfig({ SMTP_URL: 'http://mail.test' }), { browser: null })).rejects.toThrow(
+    new ConfigError(['SMTP_URL: expected smtp://… or smtps://…']),
+  )
+  await expect(
+    createApp(testConfig({ V2_SCAN_ENABLED: 'maybe' }), { browser: null, features: ['scan'] }),
+  ).rejects.toThrow(/V2_SCAN_ENABLED/)
+})
 
 test('createApp starts nothing until start(): the job queue takes no job before it', async () => {
   const handle = await createApp(testConfig(), { browser: null, features: ['scan'] })

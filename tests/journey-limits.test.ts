@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { journeyTargetSubject, LIMITS, type LimitName } from '../core/limits.ts'
+import type { Limit } from '../core/limits.ts'
+import { JOURNEY_LIMITS, journeyTargetSubject } from '../plugins/journey/limits.ts'
 import { clientIp, startWorld, type World } from './support/world.ts'
 import { createRun } from './support/journey.ts'
 
@@ -15,8 +16,7 @@ beforeAll(async () => {
 })
 afterAll(() => world.close())
 
-async function fill(name: LimitName, subject: string, hits: number): Promise<void> {
-  const { limit, windowMs } = LIMITS[name]
+async function fill({ name, limit, windowMs }: Limit, subject: string, hits: number): Promise<void> {
   for (let index = 0; index < hits; index++)
     await world.handle.pieces.store.slidingWindowHit(`rl:${name}:${subject}`, limit, windowMs)
 }
@@ -27,7 +27,7 @@ const uniqueDomain = () => `limits-${crypto.randomUUID().slice(0, 8)}.test`
 describe('anonymous journey limits', () => {
   test('burst: the 21st create in a minute from one IP is 429 with Retry-After, X-RateLimit-* of the burst window and no retry_after_ms', async () => {
     const ip = clientIp()
-    await fill('journeyBurst', `ip:${ip}`, 20)
+    await fill(JOURNEY_LIMITS.journeyBurst, `ip:${ip}`, 20)
     const response = await createRun(world.handle, pricingOn(uniqueDomain()), { 'x-forwarded-for': ip })
     expect(response.status).toBe(429)
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -42,7 +42,7 @@ describe('anonymous journey limits', () => {
 
   test('per IP: the 21st run in 24 hours is 429 with retry_after_ms equal to Retry-After; headers describe the target window', async () => {
     const ip = clientIp()
-    await fill('journeyIpDaily', `ip:${ip}`, 20)
+    await fill(JOURNEY_LIMITS.journeyIpDaily, `ip:${ip}`, 20)
     const response = await createRun(world.handle, pricingOn(uniqueDomain()), { 'x-forwarded-for': ip })
     expect(response.status).toBe(429)
     const body = (await response.json()) as { code: string; retry_after_ms: number }
@@ -60,9 +60,9 @@ describe('anonymous journey limits', () => {
     expect(created.status).toBe(201)
     const run = (await created.json()) as { id: string }
     const subject = journeyTargetSubject({ domain, intent: 'find-pricing', harness: 'builtin', model: 'deterministic' })
-    await fill('journeyTargetDaily', subject, 99)
+    await fill(JOURNEY_LIMITS.journeyTargetDaily, subject, 99)
     const ip = clientIp()
-    await fill('journeyIpDaily', `ip:${ip}`, 19)
+    await fill(JOURNEY_LIMITS.journeyIpDaily, `ip:${ip}`, 19)
     const capped = await createRun(world.handle, pricingOn(domain), { 'x-forwarded-for': ip })
     expect(capped.status).toBe(200)
     const body = (await capped.json()) as Record<string, unknown>
@@ -79,10 +79,10 @@ describe('anonymous journey limits', () => {
 describe('keyed journey limits', () => {
   test('no burst and no per-target cap; headers describe the key window', async () => {
     const ip = clientIp()
-    await fill('journeyBurst', `ip:${ip}`, 20)
+    await fill(JOURNEY_LIMITS.journeyBurst, `ip:${ip}`, 20)
     const domain = uniqueDomain()
     await fill(
-      'journeyTargetDaily',
+      JOURNEY_LIMITS.journeyTargetDaily,
       journeyTargetSubject({ domain, intent: 'find-pricing', harness: 'builtin', model: 'deterministic' }),
       100,
     )
@@ -97,7 +97,7 @@ describe('keyed journey limits', () => {
 
   test('1000 per rolling 24 hours per key, then 429 with retry_after_ms', async () => {
     const own = await world.handle.pieces.keys.create('partner', 'journey limits exhausted')
-    await fill('journeyKeyDaily', `key:${own.id}`, 1000)
+    await fill(JOURNEY_LIMITS.journeyKeyDaily, `key:${own.id}`, 1000)
     const response = await createRun(world.handle, pricingOn(uniqueDomain()), { authorization: `Bearer ${own.key}` })
     expect(response.status).toBe(429)
     expect(((await response.json()) as { retry_after_ms: number }).retry_after_ms).toBeGreaterThan(0)

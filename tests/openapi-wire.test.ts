@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { deprecationHeaders } from '../core/deprecations.ts'
-import { journeyTargetSubject, consume, LIMITS, type LimitName } from '../core/limits.ts'
+import { consume } from '../core/limits.ts'
+import { journeyTargetSubject } from '../plugins/journey/limits.ts'
+import { serviceLimit } from './support/limits.ts'
 import { webPlugin } from '../plugins/web/index.ts'
 import { MODERN_META } from '../core/mcp-client/protocol.ts'
 import { request } from './helpers.ts'
@@ -67,7 +69,7 @@ interface Operation {
   responses: Record<string, { headers?: Record<string, unknown> }>
   parameters?: { in: string; name: string; required?: boolean }[]
   requestBody?: unknown
-  'x-rate-limit'?: LimitName
+  'x-rate-limit'?: string
 }
 type Paths = Record<string, Record<string, Operation>>
 
@@ -442,10 +444,11 @@ function outageProbe(key: string): Probe | null {
   }
 }
 
-/** Spends a whole window of `name` (core/limits.ts consume), as earlier requests of this caller would have. */
-async function fill(name: LimitName, ip: string, subject?: string): Promise<void> {
-  for (let hit = 0; hit < LIMITS[name].limit; hit++)
-    await consume(world.handle.pieces.store, name, { kind: 'anonymous', ip }, subject)
+/** Spends a whole window of the limit `name` (core/limits.ts consume), as earlier requests of this caller would have. */
+async function fill(name: string, ip: string, subject?: string): Promise<void> {
+  const limit = serviceLimit(name)
+  for (let hit = 0; hit < limit.limit; hit++)
+    await consume(world.handle.pieces.store, limit, { kind: 'anonymous', ip }, subject)
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

@@ -6,6 +6,7 @@ import { request, testApp } from './helpers.ts'
 import type { AppHandle } from '../app/app.ts'
 import { contextPlugin } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
+import { SCAN_LIMITS } from '../plugins/scan/limits.ts'
 
 let handle: AppHandle
 let app: ReturnType<typeof probeApp>
@@ -23,11 +24,11 @@ function probeApp(deps: AppHandle['pieces']) {
       query: z.object({ text: z.string(), tags: z.array(z.string()).optional() }),
     })
     .get('/limited', async ({ enforceLimit }) => {
-      await enforceLimit('scanDaily')
+      await enforceLimit(SCAN_LIMITS.scanDaily)
       return { ok: true }
     })
     .get('/burst', async ({ enforceLimit }) => {
-      await enforceLimit('scanBurst')
+      await enforceLimit(SCAN_LIMITS.scanBurst)
       return { ok: true }
     })
     .get('/boom', () => {

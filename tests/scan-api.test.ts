@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { inArray } from 'drizzle-orm'
 import { CONTRACT_VERSION } from '../core/version.ts'
 import { consume } from '../core/limits.ts'
+import { SCAN_LIMITS } from '../plugins/scan/limits.ts'
 import { scoreHistory } from '../plugins/scan/tables.ts'
 import { request, testApp } from './helpers.ts'
 import { freeLoopbackPort } from './support/ports.ts'
@@ -99,7 +100,7 @@ describe('POST /api/scan', () => {
     expect(body.servedFromCache).toBe(true)
     expect(body.resultAgeSeconds).toBeGreaterThanOrEqual(0)
     expect(Number(cached.headers.get('age'))).toBe(body.resultAgeSeconds)
-    const budget = await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })
+    const budget = await consume(world.handle.pieces.store, SCAN_LIMITS.scanDaily, { kind: 'anonymous', ip })
     expect(budget.remaining).toBe(30 - 2) // the live scan and this probe; the freshness hit spent nothing
 
     // Read the score first so that a rendered read is cached, then rescan: the read must follow at once.
@@ -139,7 +140,8 @@ describe('POST /api/scan', () => {
 
   test('the daily budget denial is a 429 with Retry-After and retry_after_ms', async () => {
     const ip = clientIp()
-    for (let i = 0; i < 30; i++) await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })
+    for (let i = 0; i < 30; i++)
+      await consume(world.handle.pieces.store, SCAN_LIMITS.scanDaily, { kind: 'anonymous', ip })
     const denied = await post('/api/scan', { url: 'blog.test', force: true }, { 'x-forwarded-for': ip })
     expect(denied.status).toBe(429)
     const body = await denied.json()
@@ -348,7 +350,9 @@ describe('POST /api/scan/checks', () => {
     const body = await response.json()
     expect(body.code).toBe('UNKNOWN_CHECK_IDS')
     expect(body.details.unknownIds).toEqual(['no-such-check'])
-    expect((await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })).remaining).toBe(29)
+    expect((await consume(world.handle.pieces.store, SCAN_LIMITS.scanDaily, { kind: 'anonymous', ip })).remaining).toBe(
+      29,
+    )
   })
 
   test('runs live, removes duplicates, answers every id (na for other kinds), never pending, stateless without a key', async () => {
@@ -373,7 +377,9 @@ describe('POST /api/scan/checks', () => {
     ])
     expect(body.results.every((entry: { status: string }) => entry.status !== 'pending')).toBe(true)
     expect(body.score).toBeUndefined()
-    expect((await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })).remaining).toBe(28)
+    expect((await consume(world.handle.pieces.store, SCAN_LIMITS.scanDaily, { kind: 'anonymous', ip })).remaining).toBe(
+      28,
+    )
   })
 
   test('a scan key patches the stored scan and re-scores it', async () => {

@@ -23,6 +23,7 @@ import type { ArdContext } from './records.ts'
 import { exploreEntries, listEntries, searchEntries } from './search.ts'
 import { ARD_API_ENVELOPE, ARD_ERRORS, ardErrorResponse } from './errors.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { ARD_LIMITS } from './limits.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 /** The descriptor and our AI catalog change only with the deployment's configuration. */
@@ -105,11 +106,11 @@ export function ardPlugin(deps: ArdNeeds) {
           },
         }),
       {
-        limit: 'ardRead',
+        limit: ARD_LIMITS.ardRead,
         detail: {
           tags: ['ARD'],
           summary: 'Every indexed entry in one document',
-          description: `\`{ version, generatedAt, publisher, data }\` with every entry of the index, uncapped (streamed in domain order). CORS \`*\`; cached ${cacheLifetime(DUMP_CACHE_SECONDS)}, ${cacheLifetime(DUMP_CDN_SECONDS)} on a CDN. ${describeIpLimit('ardRead')}, shared with /api/ard/agents and /api/ard/attestation.`,
+          description: `\`{ version, generatedAt, publisher, data }\` with every entry of the index, uncapped (streamed in domain order). CORS \`*\`; cached ${cacheLifetime(DUMP_CACHE_SECONDS)}, ${cacheLifetime(DUMP_CDN_SECONDS)} on a CDN. ${describeIpLimit(ARD_LIMITS.ardRead)}, shared with /api/ard/agents and /api/ard/attestation.`,
           responses: {
             200: {
               description: 'The dump',
@@ -123,25 +124,25 @@ export function ardPlugin(deps: ArdNeeds) {
       },
     )
     .post('/api/ard/search', ({ body }) => searchEntries(context, body), {
-      limit: 'ardSearch',
+      limit: ARD_LIMITS.ardSearch,
       parse: 'json',
       body: searchBody,
       response: { 200: searchResponse, 400: ardErrorResponse, 429: ardErrorResponse, 500: ardErrorResponse },
       detail: {
         tags: ['ARD'],
         summary: 'Search the registry',
-        description: `Full-text search (\`query.text\`) and/or exact filters (\`query.filter\`: OR within a field, AND across fields; fields category, tags, type, grade, publisherId, identifier; an unknown field is 400 INVALID_ARGUMENT). Results are ranked by \`score\` = match quality (0-100; 100 for a filter-only query) x (0.6 + 0.4 x readiness/100), then domain. Each result is an ARD entry with \`score\`, \`source\`, a \`trustManifest\` pointing at the signed scorecard attestation and the \`oraScorecard\` extension. \`federation\` is accepted but this registry does not federate: \`referrals\` is always empty. \`pageSize\` 1-100 (default 10); \`pageToken\` is omitted on the last page and is refused (400) when altered or sent with a different query. ${describeIpLimit('ardSearch')}, shared with /api/ard/explore.`,
+        description: `Full-text search (\`query.text\`) and/or exact filters (\`query.filter\`: OR within a field, AND across fields; fields category, tags, type, grade, publisherId, identifier; an unknown field is 400 INVALID_ARGUMENT). Results are ranked by \`score\` = match quality (0-100; 100 for a filter-only query) x (0.6 + 0.4 x readiness/100), then domain. Each result is an ARD entry with \`score\`, \`source\`, a \`trustManifest\` pointing at the signed scorecard attestation and the \`oraScorecard\` extension. \`federation\` is accepted but this registry does not federate: \`referrals\` is always empty. \`pageSize\` 1-100 (default 10); \`pageToken\` is omitted on the last page and is refused (400) when altered or sent with a different query. ${describeIpLimit(ARD_LIMITS.ardSearch)}, shared with /api/ard/explore.`,
       },
     })
     .post('/api/ard/explore', ({ body }) => exploreEntries(context, body), {
-      limit: 'ardSearch',
+      limit: ARD_LIMITS.ardSearch,
       parse: 'json',
       body: exploreBody,
       response: { 200: exploreResponse, 400: ardErrorResponse, 429: ardErrorResponse, 500: ardErrorResponse },
       detail: {
         tags: ['ARD'],
         summary: 'Facet counts over the registry',
-        description: `Counts per value of category, tags, type or grade over the entries the optional \`query\` matches (the same matching as search). Buckets by count descending then value, at most \`limit\` (default 20), none below \`minCount\` (default 1); \`otherCount\` counts the entries in the buckets left out. ${describeIpLimit('ardSearch')}, shared with /api/ard/search.`,
+        description: `Counts per value of category, tags, type or grade over the entries the optional \`query\` matches (the same matching as search). Buckets by count descending then value, at most \`limit\` (default 20), none below \`minCount\` (default 1); \`otherCount\` counts the entries in the buckets left out. ${describeIpLimit(ARD_LIMITS.ardSearch)}, shared with /api/ard/search.`,
       },
     })
     .get(
@@ -152,14 +153,14 @@ export function ardPlugin(deps: ArdNeeds) {
         return page
       },
       {
-        limit: 'ardRead',
+        limit: ARD_LIMITS.ardRead,
         query: agentsQuery,
         response: { 200: agentsResponse, 400: ardErrorResponse, 429: ardErrorResponse, 500: ardErrorResponse },
         detail: {
           tags: ['ARD'],
           summary: 'List registry entries',
           ...wire({ answers: { 200: ['Cache-Control'] } }),
-          description: `Deterministic listing. \`filter\`: conditions joined by AND, \`<field> <op> <value>\` with fields type, publisherId (= !=, comma-separated values mean any of them), displayName (case-insensitive, = != > < >= <=), tags (= has the tag, != lacks it) and updatedAt (ISO 8601, all operators); values bare or quoted. \`orderBy\`: \`<field> [ASC|DESC]\` over displayName, updatedAt, identifier, type (default displayName ASC; ties by domain). An unsupported field, operator or syntax is 400 INVALID_ARGUMENT saying which. \`pageSize\` 1-100 (default 20); \`pageToken\` omitted on the last page. Cached ${cacheLifetime(LIST_CACHE_SECONDS)}. ${describeIpLimit('ardRead')}, shared with /api/ard/attestation and /api/ard/catalog.json.`,
+          description: `Deterministic listing. \`filter\`: conditions joined by AND, \`<field> <op> <value>\` with fields type, publisherId (= !=, comma-separated values mean any of them), displayName (case-insensitive, = != > < >= <=), tags (= has the tag, != lacks it) and updatedAt (ISO 8601, all operators); values bare or quoted. \`orderBy\`: \`<field> [ASC|DESC]\` over displayName, updatedAt, identifier, type (default displayName ASC; ties by domain). An unsupported field, operator or syntax is 400 INVALID_ARGUMENT saying which. \`pageSize\` 1-100 (default 20); \`pageToken\` omitted on the last page. Cached ${cacheLifetime(LIST_CACHE_SECONDS)}. ${describeIpLimit(ARD_LIMITS.ardRead)}, shared with /api/ard/attestation and /api/ard/catalog.json.`,
         },
       },
     )
@@ -170,6 +171,7 @@ export const ardFeature = defineFeature<ArdNeeds>()({
   name: 'ard',
   needs: ['context', 'config', 'database', 'log', 'secrets', 'registry', 'scans'],
   provides: [],
+  limits: ARD_LIMITS,
   provide: (deps) => {
     deps.scans.follow(ardIndexer(deps.config, deps.registry))
     return {}

@@ -4,3 +4,4 @@
  */
 export { ARD_API_ENVELOPE, ARD_ENVELOPE, ardErrorResponse } from './errors.ts'
 export { entriesForIntent } from './intent.ts'
+export { ARD_LIMITS } from './limits.ts'

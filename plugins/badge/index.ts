@@ -6,6 +6,7 @@ import { badgeParams, badgeQuery, badgeResponses } from './model.ts'
 import { BADGE_CACHE_SECONDS, badgeFor } from './service.ts'
 import { wire } from '../../core/openapi.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { BADGE_LIMITS } from './limits.ts'
 import { cacheLifetime } from '../../core/caching.ts'
 
 type BadgeNeeds = Pick<KernelPieces, 'context'> & { scans: ScanRepository }
@@ -20,13 +21,13 @@ export function badgePlugin({ context, scans }: BadgeNeeds) {
       })
     },
     {
-      limit: 'badge',
+      limit: BADGE_LIMITS.badge,
       params: badgeParams,
       query: badgeQuery,
       detail: {
         tags: ['Scan'],
         summary: "SVG badge of a domain's score and grade",
-        description: `An \`image/svg+xml\` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname); \`mcp\` names one of the domain's MCP servers, whose own report the badge then shows. Cached ${cacheLifetime(BADGE_CACHE_SECONDS)}; partial and ephemeral results are \`no-store\`. 404 \`NOT_FOUND\` when the domain has no score. ${describeIpLimit('badge')}.`,
+        description: `An \`image/svg+xml\` badge ("agent-ready" | "<score> <grade>" in the grade colour) of the newest measured scan; a partial scan shows its current score. The path takes a domain or a URL-encoded full URL (normalised to its hostname); \`mcp\` names one of the domain's MCP servers, whose own report the badge then shows. Cached ${cacheLifetime(BADGE_CACHE_SECONDS)}; partial and ephemeral results are \`no-store\`. 404 \`NOT_FOUND\` when the domain has no score. ${describeIpLimit(BADGE_LIMITS.badge)}.`,
         responses: badgeResponses,
         ...wire({ answers: { 200: ['Cache-Control'] } }),
       },
@@ -38,5 +39,6 @@ export const badgeFeature = defineFeature<BadgeNeeds>()({
   name: 'badge',
   needs: ['context', 'scans'],
   provides: [],
+  limits: BADGE_LIMITS,
   routes: badgePlugin,
 })

@@ -7,6 +7,7 @@ import { catalogQuery, checkCatalog } from './model.ts'
 import { serializeCatalogs, wantsEssentials } from './service.ts'
 import { ARD_ENVELOPE, ardErrorResponse } from '../ard/public.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { CATALOG_LIMITS } from './limits.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 /** The catalog changes only with a deployment (and its ETag says when). */
@@ -28,13 +29,13 @@ export function catalogPlugin(deps: CatalogNeeds) {
       })
     },
     {
-      limit: 'checksCatalog',
+      limit: CATALOG_LIMITS.checksCatalog,
       query: catalogQuery,
       response: { 200: checkCatalog, 429: ardErrorResponse },
       detail: {
         tags: ['Checks'],
         summary: 'Catalog of every check',
-        description: `Generated from the checks' own metadata. Byte-stable between check-set changes (ETag), CORS \`*\`, cacheable for ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('checksCatalog')}.`,
+        description: `Generated from the checks' own metadata. Byte-stable between check-set changes (ETag), CORS \`*\`, cacheable for ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit(CATALOG_LIMITS.checksCatalog)}.`,
         ...wire({
           answers: {
             200: [...DOCUMENT_HEADERS, 'Access-Control-Allow-Origin', 'Vary'],
@@ -53,6 +54,7 @@ export const catalogFeature = defineFeature<CatalogNeeds>()({
   name: 'catalog',
   needs: ['context', 'registry'],
   provides: [],
+  limits: CATALOG_LIMITS,
   routes: catalogPlugin,
   // The spec gives the catalog ARD's envelope.
   errors: { envelope: { prefixes: ['/api/checks'], envelope: ARD_ENVELOPE } },

@@ -5,12 +5,13 @@ import type { Kernel } from '../../core/kernel.ts'
 import { AppError } from '../../core/errors.ts'
 import { CONTACT_ERRORS } from './errors.ts'
 import type { ReleaseLock } from '../../core/store/types.ts'
+import type { ContactConfig } from './config.ts'
 import type { ContactInput } from './model.ts'
 import { outbox } from './tables.ts'
 
 type OutboxRow = typeof outbox.$inferSelect
 type NewMail = Pick<typeof outbox.$inferInsert, 'kind' | 'to' | 'replyTo' | 'subject' | 'text'>
-type MailDeps = Pick<Kernel, 'config' | 'database' | 'log' | 'store'>
+type MailDeps = Pick<Kernel, 'database' | 'log' | 'store'> & { config: ContactConfig }
 
 /** nodemailer waits up to 2 minutes for a connection by default; a form submission should not. */
 const SMTP_TIMEOUT_MS = 10_000
@@ -31,7 +32,7 @@ const AUTO_REPLY_WINDOW_MS = 60 * 60 * 1000
 export class OutboxMailer {
   private readonly transport: ReturnType<typeof nodemailer.createTransport> | null
 
-  constructor(private readonly deps: Pick<Kernel, 'config' | 'database' | 'log'>) {
+  constructor(private readonly deps: Pick<MailDeps, 'config' | 'database' | 'log'>) {
     const { smtpUrl } = deps.config.mail
     // Options given in SMTP_URL's query string override these defaults (nodemailer merges the URL last).
     this.transport = smtpUrl
@@ -168,7 +169,7 @@ export class OutboxRetrier {
   private pass: Promise<number> | null = null
 
   constructor(
-    private readonly deps: MailDeps,
+    private readonly deps: Pick<MailDeps, 'database' | 'log' | 'store'>,
     private readonly mailer: OutboxMailer,
     options: OutboxRetrierOptions = {},
   ) {

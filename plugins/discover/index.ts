@@ -6,6 +6,7 @@ import { type Discover, discover } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 import { wire } from '../../core/openapi.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { LEADERBOARD_LIMITS } from '../leaderboard/public.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 /** Answers change only when a scan completes. */
@@ -22,14 +23,14 @@ export function discoverPlugin({ context, discover }: Pick<DiscoverNeeds, 'conte
       return answer
     },
     {
-      limit: 'openRead',
+      limit: LEADERBOARD_LIMITS.openRead,
       query: discoverQuery,
       response: { 200: discoverResponse, 400: errorResponse, 429: errorResponse, 500: errorResponse },
       detail: {
         ...wire({ answers: { 200: ['Cache-Control'] } }),
         tags: ['Discover'],
         summary: 'Find agent-ready products for an intent',
-        description: `Full-text search (English stemming) of the scanned products for a free-text \`intent\`: their name, market category and tags, what they say about themselves (title, descriptions, Open Graph, structured data of the organization, products and offers, headings, llms.txt summary) and the scan's description. A plain list of words matches entries with any of them, each word through itself, its synonyms ("apparel" finds clothing), the market categories it names ("store", "gear") and, for a word no product contains, its trigram near misses ("backpaks"); websearch syntax ("phrase", -exclude, or) is taken as written. Ranked by \`matchScore\` x (0.6 + 0.4 x score/100). \`limit\` 1-50 (default 10). 400 \`VALIDATION_FAILED\` without \`intent\`. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with the other open reads.`,
+        description: `Full-text search (English stemming) of the scanned products for a free-text \`intent\`: their name, market category and tags, what they say about themselves (title, descriptions, Open Graph, structured data of the organization, products and offers, headings, llms.txt summary) and the scan's description. A plain list of words matches entries with any of them, each word through itself, its synonyms ("apparel" finds clothing), the market categories it names ("store", "gear") and, for a word no product contains, its trigram near misses ("backpaks"); websearch syntax ("phrase", -exclude, or) is taken as written. Ranked by \`matchScore\` x (0.6 + 0.4 x score/100). \`limit\` 1-50 (default 10). 400 \`VALIDATION_FAILED\` without \`intent\`. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit(LEADERBOARD_LIMITS.openRead)}, shared with the other open reads.`,
       },
     },
   )

@@ -13,3 +13,4 @@ export {
 } from './model.ts'
 export type { FeedbackService } from './service.ts'
 export type { AgentVerification } from './verification.ts'
+export { FEEDBACK_LIMITS } from './limits.ts'

@@ -22,6 +22,7 @@ import {
   runIdParams,
 } from './model.ts'
 import { describeIpLimit, describeLimit } from '../../core/limits.ts'
+import { JOURNEY_LIMITS } from './limits.ts'
 
 const RUN_RECORD_NOTE =
   'A run record: `status` goes `queued` -> `running` -> `completed` | `failed` and never reads `running` once its outcome was streamed. `verdict` ({ outcome: success | failure | blocked, reason, evidence_step_ids }), `insight`, `run_signals`, `agent_response`, `usage` and the digests are null until the run completed; `error` ({ code, message }; `RUN_INTERRUPTED` when the process running it died, `RUN_FAILED` otherwise) only on failed runs. `steps` is the trajectory so far. Every record carries `contractVersion`.'
@@ -47,7 +48,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
         return { ...(await journeys.create(request, caller)), intent: request.echo }
       },
       {
-        limit: 'journeyBurst',
+        limit: JOURNEY_LIMITS.journeyBurst,
         parse: 'json',
         body: createRunBody,
         response: {
@@ -68,7 +69,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
               429: [...RATE_HEADERS],
             },
           }),
-          description: `Queues a run and answers at once (201) with its record, \`stream_url\` (the live trajectory as SSE) and the \`intent\` echo; poll GET /api/journey/runs/{id} or follow the stream. Body (strict; unknown fields are 400): \`{ intent: { id }, domain }\` for a curated intent (ids from GET /api/journey/intents), or, with a partner key, \`{ intent: { custom, domain } }\` with 4-300 characters of free text (401 \`CUSTOM_INTENT_REQUIRES_KEY\` without a key holding that capability). \`agent\` defaults to \`deterministic\`; only agents listed by GET /api/journey/agents are accepted. \`compare: true\` also queues the same intent walked as a plain browser: two linked runs (each record's \`compare\` names the other; the 201 is the agent's), and once both completed each \`insight.comparison\` says \`blocked_for_agents\` (blocked as the agent, reachable as a browser), \`blocked_for_all\`, \`absent\` (not done either way, nothing blocked), \`differs\` or \`reachable\`. One request, one unit of every limit. A curated body with a missing or unrecognised key runs anonymously. Anonymous limits: ${describeLimit('journeyBurst')} per IP (429), ${describeLimit('journeyIpDaily')} per IP (429 with \`retry_after_ms\` and \`Retry-After\`), ${describeLimit('journeyTargetDaily')} per (domain, intent, harness, model): over that cap the answer is 200 with the newest stored run of that target, \`rate_limited: true\` and \`Retry-After\` (no \`intent\` echo), or 429 when no stored run remains. Keys: ${describeLimit('journeyKeyDaily')} per key, no burst or per-target cap. \`X-RateLimit-Limit\`, \`-Remaining\` and \`-Reset\` (seconds until the window is empty) describe the per-target window for anonymous callers and the per-key window for keyed ones. ${RUN_RECORD_NOTE}`,
+          description: `Queues a run and answers at once (201) with its record, \`stream_url\` (the live trajectory as SSE) and the \`intent\` echo; poll GET /api/journey/runs/{id} or follow the stream. Body (strict; unknown fields are 400): \`{ intent: { id }, domain }\` for a curated intent (ids from GET /api/journey/intents), or, with a partner key, \`{ intent: { custom, domain } }\` with 4-300 characters of free text (401 \`CUSTOM_INTENT_REQUIRES_KEY\` without a key holding that capability). \`agent\` defaults to \`deterministic\`; only agents listed by GET /api/journey/agents are accepted. \`compare: true\` also queues the same intent walked as a plain browser: two linked runs (each record's \`compare\` names the other; the 201 is the agent's), and once both completed each \`insight.comparison\` says \`blocked_for_agents\` (blocked as the agent, reachable as a browser), \`blocked_for_all\`, \`absent\` (not done either way, nothing blocked), \`differs\` or \`reachable\`. One request, one unit of every limit. A curated body with a missing or unrecognised key runs anonymously. Anonymous limits: ${describeLimit(JOURNEY_LIMITS.journeyBurst)} per IP (429), ${describeLimit(JOURNEY_LIMITS.journeyIpDaily)} per IP (429 with \`retry_after_ms\` and \`Retry-After\`), ${describeLimit(JOURNEY_LIMITS.journeyTargetDaily)} per (domain, intent, harness, model): over that cap the answer is 200 with the newest stored run of that target, \`rate_limited: true\` and \`Retry-After\` (no \`intent\` echo), or 429 when no stored run remains. Keys: ${describeLimit(JOURNEY_LIMITS.journeyKeyDaily)} per key, no burst or per-target cap. \`X-RateLimit-Limit\`, \`-Remaining\` and \`-Reset\` (seconds until the window is empty) describe the per-target window for anonymous callers and the per-key window for keyed ones. ${RUN_RECORD_NOTE}`,
           security: [{ bearerKey: [] }, {}],
         },
       },
@@ -80,14 +81,14 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
         return journeys.record(await journeys.byId(params.id))
       },
       {
-        limit: 'journeyRead',
+        limit: JOURNEY_LIMITS.journeyRead,
         params: runIdParams,
         response: { 200: journeyRun, 404: errorResponse, 429: errorResponse, 500: errorResponse },
         detail: {
           tags: ['Journeys'],
           summary: 'Read a journey run',
           ...wire({ answers: { 200: ['Cache-Control'] } }),
-          description: `404 \`NOT_FOUND\` for an unknown id. Not cached: poll it while \`status\` is queued or running. ${describeIpLimit('journeyRead')}. ${RUN_RECORD_NOTE}`,
+          description: `404 \`NOT_FOUND\` for an unknown id. Not cached: poll it while \`status\` is queued or running. ${describeIpLimit(JOURNEY_LIMITS.journeyRead)}. ${RUN_RECORD_NOTE}`,
         },
       },
     )
@@ -99,7 +100,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
         return sseResponse(request, {}, (channel) => journeys.stream(run.id, graph, channel))
       },
       {
-        limit: 'journeyRead',
+        limit: JOURNEY_LIMITS.journeyRead,
         params: runIdParams,
         detail: {
           tags: ['Journeys'],
@@ -112,12 +113,12 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
       },
     )
     .get('/api/journey/intents', () => ({ contractVersion: CONTRACT_VERSION, intents: journeys.intents() }), {
-      limit: 'journeyRead',
+      limit: JOURNEY_LIMITS.journeyRead,
       response: { 200: intentList, 429: errorResponse },
       detail: {
         tags: ['Journeys'],
         summary: 'List the curated intents',
-        description: `The tasks anyone may run: \`id\` (send it as \`intent.id\`), \`title\`, \`prompt\` (\`{domain}\` stands for the run’s domain) and the journey \`layers\` the task exercises. ${describeIpLimit('journeyRead')}.`,
+        description: `The tasks anyone may run: \`id\` (send it as \`intent.id\`), \`title\`, \`prompt\` (\`{domain}\` stands for the run’s domain) and the journey \`layers\` the task exercises. ${describeIpLimit(JOURNEY_LIMITS.journeyRead)}.`,
       },
     })
     .get(
@@ -127,12 +128,12 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
         agents: journeys.agents(),
       }),
       {
-        limit: 'journeyRead',
+        limit: JOURNEY_LIMITS.journeyRead,
         response: { 200: agentList, 429: errorResponse },
         detail: {
           tags: ['Journeys'],
           summary: 'List the publicly runnable agents',
-          description: `Agents POST /api/journey/runs accepts as \`agent\`, each with the exact \`user_agent\` it sends and the \`identity\` it presents: \`self\` (our own agent, AgentReadiness, signed per Web Bot Auth when the deployment has a key) or the product token of an AI assistant's user-triggered fetcher (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User), with \`identity_source\`, where the vendor publishes it. An identity run sends that User-Agent (still signed where configured) and obeys robots.txt for that token; a bot challenge, an edge refusal (a bare 403, 429 or 503 that a browser is not given) or a robots.txt refusal met under it ends the run \`blocked\`. Model-backed agents appear only when the deployment configures a model. ${describeIpLimit('journeyRead')}.`,
+          description: `Agents POST /api/journey/runs accepts as \`agent\`, each with the exact \`user_agent\` it sends and the \`identity\` it presents: \`self\` (our own agent, AgentReadiness, signed per Web Bot Auth when the deployment has a key) or the product token of an AI assistant's user-triggered fetcher (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User), with \`identity_source\`, where the vendor publishes it. An identity run sends that User-Agent (still signed where configured) and obeys robots.txt for that token; a bot challenge, an edge refusal (a bare 403, 429 or 503 that a browser is not given) or a robots.txt refusal met under it ends the run \`blocked\`. Model-backed agents appear only when the deployment configures a model. ${describeIpLimit(JOURNEY_LIMITS.journeyRead)}.`,
         },
       },
     )
@@ -146,7 +147,7 @@ export function journeyPlugin({ context, journeyService: journeys }: Pick<Journe
         }
       },
       {
-        limit: 'journeyRead',
+        limit: JOURNEY_LIMITS.journeyRead,
         // The key is checked before the body is validated: without one there is nothing to tell the caller but 401.
         transform({ can }) {
           if (!can('journey-domain-route'))
@@ -175,6 +176,7 @@ export const journeyFeature = defineFeature<JourneyNeeds, JourneyProvides>()({
   name: 'journey',
   needs: ['context', 'config', 'database', 'store', 'jobs', 'outbound', 'browser', 'log'],
   provides: ['journeyRuns', 'journeyService'],
+  limits: JOURNEY_LIMITS,
   provide: (deps) => {
     const journeyRuns = new JourneyRepository(deps.database.db)
     return { journeyRuns, journeyService: new JourneyService({ ...deps, journeyRuns }) }

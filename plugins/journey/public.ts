@@ -5,3 +5,4 @@
 export { agentList, createdRun, createRunBody, intentList, journeyRun, type JourneyRunRecord } from './model.ts'
 export type { JourneyRepository } from './repository.ts'
 export type { JourneyService } from './service.ts'
+export { JOURNEY_LIMITS } from './limits.ts'

@@ -5,13 +5,13 @@ import { JOURNEY_ERRORS } from './errors.ts'
 import {
   type Caller,
   consume,
-  journeyTargetSubject,
+  type Limit,
   type LimitDecision,
-  type LimitName,
   peek,
   rateLimitHeaders,
   retryAfterSeconds,
 } from '../../core/limits.ts'
+import { JOURNEY_LIMITS, journeyTargetSubject } from './limits.ts'
 import type { SseChannel } from '../../core/sse.ts'
 import { availableAgents, BROWSER_AGENT } from '../../journeys/agents/index.ts'
 import type { AgentDefinition } from '../../journeys/types.ts'
@@ -52,9 +52,9 @@ function invalidBody(path: string, message: string): AppError {
   })
 }
 
-function denied(name: LimitName, decision: LimitDecision, headers: Record<string, string>): AppError {
+function denied(limit: Limit, decision: LimitDecision, headers: Record<string, string>): AppError {
   return new AppError('RATE_LIMIT_EXCEEDED', {
-    message: `Rate limit "${name}" exceeded: ${decision.limit} journey runs per rolling 24 hours`,
+    message: `Rate limit "${limit.name}" exceeded: ${decision.limit} journey runs per rolling 24 hours`,
     retryAfterSeconds: retryAfterSeconds(decision),
     durableRetry: decision.durable,
     headers,
@@ -140,9 +140,9 @@ export class JourneyService {
    */
   async admit(caller: Caller, request: RunRequest): Promise<Admission> {
     if (caller.kind === 'key') {
-      const decision = await consume(this.deps.store, 'journeyKeyDaily', caller)
+      const decision = await consume(this.deps.store, JOURNEY_LIMITS.journeyKeyDaily, caller)
       const headers = rateLimitHeaders(decision)
-      if (!decision.allowed) throw denied('journeyKeyDaily', decision, headers)
+      if (!decision.allowed) throw denied(JOURNEY_LIMITS.journeyKeyDaily, decision, headers)
       return { capped: null, headers }
     }
     const target = {
@@ -152,11 +152,11 @@ export class JourneyService {
       model: request.agent.meta.model,
     }
     const subject = journeyTargetSubject(target)
-    const before = await peek(this.deps.store, 'journeyTargetDaily', caller, subject)
+    const before = await peek(this.deps.store, JOURNEY_LIMITS.journeyTargetDaily, caller, subject)
     if (!before.allowed) return this.capped(before, target, request)
-    const ip = await consume(this.deps.store, 'journeyIpDaily', caller)
-    if (!ip.allowed) throw denied('journeyIpDaily', ip, rateLimitHeaders(before))
-    const spent = await consume(this.deps.store, 'journeyTargetDaily', caller, subject)
+    const ip = await consume(this.deps.store, JOURNEY_LIMITS.journeyIpDaily, caller)
+    if (!ip.allowed) throw denied(JOURNEY_LIMITS.journeyIpDaily, ip, rateLimitHeaders(before))
+    const spent = await consume(this.deps.store, JOURNEY_LIMITS.journeyTargetDaily, caller, subject)
     if (!spent.allowed) return this.capped(spent, target, request)
     return { capped: null, headers: rateLimitHeaders(spent) }
   }
@@ -174,7 +174,7 @@ export class JourneyService {
       agentId: request.agent.meta.id,
     })
     // A full window with no stored run (the runs were deleted) has nothing to serve: an ordinary 429.
-    if (!row) throw denied('journeyTargetDaily', decision, rateLimitHeaders(decision))
+    if (!row) throw denied(JOURNEY_LIMITS.journeyTargetDaily, decision, rateLimitHeaders(decision))
     return { capped: row, headers }
   }
 

@@ -6,6 +6,7 @@ import { type Leaderboard, leaderboardPage, publishedStats } from './service.ts'
 import { errorResponse } from '../../core/errors.ts'
 import { wire } from '../../core/openapi.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { LEADERBOARD_LIMITS } from './limits.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 /** Both reads change only when a scan completes; five minutes of staleness is fine for a public ranking. */
@@ -26,14 +27,14 @@ export function leaderboardPlugin({ context, database, leaderboard }: Leaderboar
         return page
       },
       {
-        limit: 'openRead',
+        limit: LEADERBOARD_LIMITS.openRead,
         query: leaderboardQuery,
         response: { 200: leaderboardResponse, 400: errorResponse, 429: errorResponse, 500: errorResponse },
         detail: {
           ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Leaderboard'],
           summary: 'Ranked domains by agent-readiness score',
-          description: `One row per domain (its latest complete scan), ranked by score descending then domain, optionally within one market category and/or scan kind; \`rank\` is the position among the filtered rows. Ephemeral results and auth-required MCP markers are never ranked. Paged with \`page\` and \`pageSize\` (1-100, default 20). 400 on an unknown category or kind or an out-of-range page. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with /api/stats.`,
+          description: `One row per domain (its latest complete scan), ranked by score descending then domain, optionally within one market category and/or scan kind; \`rank\` is the position among the filtered rows. Ephemeral results and auth-required MCP markers are never ranked. Paged with \`page\` and \`pageSize\` (1-100, default 20). 400 on an unknown category or kind or an out-of-range page. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit(LEADERBOARD_LIMITS.openRead)}, shared with /api/stats.`,
         },
       },
     )
@@ -45,13 +46,13 @@ export function leaderboardPlugin({ context, database, leaderboard }: Leaderboar
         return stats
       },
       {
-        limit: 'openRead',
+        limit: LEADERBOARD_LIMITS.openRead,
         response: { 200: statsResponse, 429: errorResponse, 500: errorResponse },
         detail: {
           ...wire({ answers: { 200: ['Cache-Control'] } }),
           tags: ['Leaderboard'],
           summary: 'Coverage and research statistics',
-          description: `Coverage counts (domains by kind and by market category), the grade distribution, the mean score and per-check result counts with pass rates, all over the latest complete scan of every domain. Ephemeral results and auth-required MCP markers are excluded. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit('openRead')}, shared with /api/leaderboard.`,
+          description: `Coverage counts (domains by kind and by market category), the grade distribution, the mean score and per-check result counts with pass rates, all over the latest complete scan of every domain. Ephemeral results and auth-required MCP markers are excluded. Cached ${cacheLifetime(CACHE_SECONDS)}. ${describeIpLimit(LEADERBOARD_LIMITS.openRead)}, shared with /api/leaderboard.`,
         },
       },
     )
@@ -61,6 +62,7 @@ export const leaderboardFeature = defineFeature<LeaderboardNeeds, { leaderboard:
   name: 'leaderboard',
   needs: ['context', 'database'],
   provides: ['leaderboard'],
+  limits: LEADERBOARD_LIMITS,
   provide: ({ database }) => ({ leaderboard: (query) => leaderboardPage(database.db, query) }),
   routes: leaderboardPlugin,
 })

@@ -19,6 +19,7 @@ import { buildTools, type ToolPieces } from './tools.ts'
 import { AppError, errorResponse } from '../../core/errors.ts'
 import { MCP_ERRORS } from './errors.ts'
 import { describeLimit } from '../../core/limits.ts'
+import { MCP_LIMITS } from './limits.ts'
 
 /** Discovery documents change only with a deployment, so caches may keep them for an hour (docs/checks.md §7). */
 const DOCUMENT_CACHE = 'public, max-age=3600'
@@ -196,11 +197,11 @@ export function mcpPlugin(deps: McpNeeds & McpProvides) {
         // Before the limit (hooks run in the order a route lists them): a rebinding page must not spend the rate
         // limit of the person whose browser it runs in.
         transform: guardHost,
-        limit: 'mcp',
+        limit: MCP_LIMITS.mcp,
         detail: {
           tags: ['MCP'],
           summary: 'MCP server (streamable HTTP, stateless)',
-          description: `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Both protocol eras: 2025-era clients (initialize, then requests; versions up to 2025-11-25) and 2026-07-28 clients (\`server/discover\`, the \`_meta\` envelope and \`Mcp-Method\`/\`Mcp-Name\` headers on every request, no initialize). Capabilities: \`tools\` only, without \`listChanged\`. Tools: ${toolbox.listing.map((tool) => tool.name).join(', ')}; scan_domain and get_score answer a summary unless called with \`detail: "full"\`. Domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON; an unknown tool name is JSON-RPC error -32602. \`Host\` and \`Origin\` must name this deployment (PUBLIC_BASE_URL's host, loopback or ALLOWED_HOSTS), otherwise 403. Rate limit: ${describeLimit('mcp')} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
+          description: `JSON-RPC 2.0 over MCP streamable HTTP: send \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`; requests are answered with \`application/json\`, notifications with 202. Stateless: no \`Mcp-Session-Id\`, every request stands alone (initialize is still answered for clients that begin with it). Both protocol eras: 2025-era clients (initialize, then requests; versions up to 2025-11-25) and 2026-07-28 clients (\`server/discover\`, the \`_meta\` envelope and \`Mcp-Method\`/\`Mcp-Name\` headers on every request, no initialize). Capabilities: \`tools\` only, without \`listChanged\`. Tools: ${toolbox.listing.map((tool) => tool.name).join(', ')}; scan_domain and get_score answer a summary unless called with \`detail: "full"\`. Domain failures are tool results with \`isError: true\` whose text is the error body of this API as JSON; an unknown tool name is JSON-RPC error -32602. \`Host\` and \`Origin\` must name this deployment (PUBLIC_BASE_URL's host, loopback or ALLOWED_HOSTS), otherwise 403. Rate limit: ${describeLimit(MCP_LIMITS.mcp)} per IP; scan_domain and run_checks also spend the limits of POST /api/scan and POST /api/scan/checks, get_score those of GET /api/score (a scan key in \`Authorization: Bearer\` is exempt from these), the feedback tools those of POST /api/feedback/check. No authentication is required.`,
           security: [{ bearerKey: [] }, {}],
           requestBody: {
             required: true,
@@ -247,7 +248,7 @@ export function mcpPlugin(deps: McpNeeds & McpProvides) {
     )
     .get(MCP_PATH, methodNotAllowed, {
       transform: guardHost,
-      limit: 'mcp',
+      limit: MCP_LIMITS.mcp,
       detail: {
         tags: ['MCP'],
         summary: 'Not supported: no server-to-client stream (405)',
@@ -257,7 +258,7 @@ export function mcpPlugin(deps: McpNeeds & McpProvides) {
     })
     .delete(MCP_PATH, methodNotAllowed, {
       transform: guardHost,
-      limit: 'mcp',
+      limit: MCP_LIMITS.mcp,
       detail: { tags: ['MCP'], summary: 'Not supported: there are no sessions to end (405)', ...methodNotAllowedWire },
     })
     .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_CORS }), {
@@ -324,6 +325,7 @@ export const mcpFeature = defineFeature<McpNeeds, McpProvides>()({
     'leaderboard',
   ],
   provides: ['mcpToolbox'],
+  limits: MCP_LIMITS,
   provide: (deps) => ({ mcpToolbox: buildToolbox(buildTools(deps)) }),
   routes: mcpPlugin,
   errors: { codes: MCP_ERRORS },

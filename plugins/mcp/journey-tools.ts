@@ -3,6 +3,7 @@ import { CONTRACT_VERSION } from '../../core/version.ts'
 import { agentList, createRunBody, createdRun, intentList, journeyRun, type JourneyService } from '../journey/public.ts'
 import { brief } from './model.ts'
 import { defineTool, type ToolDefinition } from './server.ts'
+import { JOURNEY_LIMITS } from '../journey/public.ts'
 
 const OWN_DATA_READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
 
@@ -30,7 +31,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
       output: journeyChoices,
       annotations: OWN_DATA_READ,
       async run(_args, call) {
-        await call.enforceLimit('journeyRead')
+        await call.enforceLimit(JOURNEY_LIMITS.journeyRead)
         return { contractVersion: CONTRACT_VERSION, intents: journeys.intents(), agents: journeys.agents() }
       },
     }),
@@ -48,7 +49,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
       // Starts work that fetches the outside domain; every call makes a new run.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       async run(args, call) {
-        await call.enforceLimit('journeyBurst')
+        await call.enforceLimit(JOURNEY_LIMITS.journeyBurst)
         const request = journeys.understand(
           { intent: { id: args.intent_id }, domain: args.domain, agent: args.agent, compare: args.compare },
           false,
@@ -65,7 +66,7 @@ export function buildJourneyTools({ journeyService: journeys }: { journeyService
       output: journeyRun,
       annotations: { ...OWN_DATA_READ, idempotentHint: false },
       async run(args, call) {
-        await call.enforceLimit('journeyRead')
+        await call.enforceLimit(JOURNEY_LIMITS.journeyRead)
         return journeys.record(await journeys.byId(args.id))
       },
     }),

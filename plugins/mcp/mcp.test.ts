@@ -7,6 +7,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Elysia } from 'elysia'
 import { CONTRACT_VERSION } from '../../core/version.ts'
 import { consume } from '../../core/limits.ts'
+import { SCAN_LIMITS } from '../scan/public.ts'
 import { request } from '../../tests/helpers.ts'
 import { solveChallenge } from '../../tests/support/solve-challenge.ts'
 import { clientIp, startWorld, type World } from '../../tests/support/world.ts'
@@ -302,7 +303,8 @@ describe('MCP server over streamable HTTP (SDK client)', () => {
 
   test('the daily budget applies to scan_domain; a scan key in Authorization is exempt', async () => {
     const ip = clientIp()
-    for (let i = 0; i < 30; i++) await consume(world.handle.pieces.store, 'scanDaily', { kind: 'anonymous', ip })
+    for (let i = 0; i < 30; i++)
+      await consume(world.handle.pieces.store, SCAN_LIMITS.scanDaily, { kind: 'anonymous', ip })
     const anonymous = await connect({ 'x-forwarded-for': ip })
     const denied = errorOf(await call(anonymous, 'scan_domain', { url: 'blog.test', force: true }))
     expect(denied).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after_ms: expect.any(Number) })

@@ -3,6 +3,7 @@ import { openApiSchema } from '../../core/openapi.ts'
 import { CHECK_STATUSES, LAYER_IDS, SCAN_KINDS } from '../../core/engine/check.ts'
 import { SERVER_CARD_SCHEMA } from '../../core/engine/lib/server-card.ts'
 import { describeLimit } from '../../core/limits.ts'
+import { SCAN_LIMITS } from '../scan/public.ts'
 import { checkCatalog } from '../catalog/public.ts'
 import { discoverQuery, discoverResponse } from '../discover/public.ts'
 import {
@@ -25,7 +26,7 @@ import { auditScanResult, auditScoreResult, runChecksBody, runChecksResponse, sc
  */
 
 /** The scan family's limits as POST /api/scan applies them. */
-export const SCAN_LIMITS = `${describeLimit('scanBurst')}, ${describeLimit('scanDaily')}, forced scans ${describeLimit('scanForced')}, per IP`
+export const SCAN_LIMITS_SENTENCE = `${describeLimit(SCAN_LIMITS.scanBurst)}, ${describeLimit(SCAN_LIMITS.scanDaily)}, forced scans ${describeLimit(SCAN_LIMITS.scanForced)}, per IP`
 
 // ---------------------------------------------------------------------------------------------------------------
 // Tools

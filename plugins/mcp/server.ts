@@ -7,10 +7,13 @@ import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
 import { AppError, ERROR_ENVELOPE, type ErrorCode, renderError } from '../../core/errors.ts'
 import { asAppError } from '../../core/request/scan-error-response.ts'
 import type { Logger } from '../../core/log.ts'
-import { type Caller, describeLimit, type LimitName } from '../../core/limits.ts'
+import { type Caller, describeLimit, type Limit } from '../../core/limits.ts'
+import { FEEDBACK_LIMITS } from '../feedback/public.ts'
+import { JOURNEY_LIMITS } from '../journey/public.ts'
+import { SCAN_LIMITS } from '../scan/public.ts'
 import { LISTED_OUTPUT_SCHEMA, listedAnnotations, type ListedInputSchema, listedInputSchema } from './listing.ts'
 import { MAX_AGE_DEFAULT } from '../scan/public.ts'
-import { SCAN_LIMITS } from './model.ts'
+import { SCAN_LIMITS_SENTENCE } from './model.ts'
 
 export const SERVER_TITLE = 'Agent Readiness'
 
@@ -23,13 +26,13 @@ const SERVER_INSTRUCTIONS = `Scores websites, MCP servers and MCP App servers (0
 - get_leaderboard ranks scanned domains; discover_products finds products for an intent, ranked by readiness.
 - Feedback needs agent verification: call get_verification_challenge, solve the challenge exactly, then pass verificationToken and verificationAnswer to submit_check_feedback or submit_feedback within its lifetime. Each token is accepted once.
 - Journeys: list_journey_intents (the tasks and the agents), start_journey_run (agent: an AI assistant's fetcher or our own; compare: true also walks it as a plain browser), then poll get_journey_run until status is completed or failed. Verdict outcome blocked means the site stopped that agent, failure that the task was not done; a compare run's insight.comparison tells blocked_for_agents (reachable for browsers) from absent (not found either way).
-Failures are tool results with isError true: invalid arguments name the offending field; every other failure's text is JSON { error, code, message, retry_after_ms?, details? } (code RATE_LIMIT_EXCEEDED: wait retry_after_ms). Limits are those of the HTTP API: scans ${SCAN_LIMITS}; get_score ${describeLimit('score')}; feedback ${describeLimit('feedback')}; journeys ${describeLimit('journeyBurst')} and ${describeLimit('journeyIpDaily')} per IP. A scan key sent as "Authorization: Bearer <key>" on the MCP request is exempt from the scan and score limits.`
+Failures are tool results with isError true: invalid arguments name the offending field; every other failure's text is JSON { error, code, message, retry_after_ms?, details? } (code RATE_LIMIT_EXCEEDED: wait retry_after_ms). Limits are those of the HTTP API: scans ${SCAN_LIMITS_SENTENCE}; get_score ${describeLimit(SCAN_LIMITS.score)}; feedback ${describeLimit(FEEDBACK_LIMITS.feedback)}; journeys ${describeLimit(JOURNEY_LIMITS.journeyBurst)} and ${describeLimit(JOURNEY_LIMITS.journeyIpDaily)} per IP. A scan key sent as "Authorization: Bearer <key>" on the MCP request is exempt from the scan and score limits.`
 
 /** What one MCP request's tool calls act as: the HTTP request's caller and its rate-limit spender. */
 export interface ToolCall {
   caller: Caller
   /** Spends one unit of a limit for the caller; throws the 429 AppError when it is exhausted. */
-  enforceLimit(name: LimitName): Promise<unknown>
+  enforceLimit(limit: Limit): Promise<unknown>
 }
 
 /** Every behaviour hint decided explicitly per tool; the listing sends those a client cannot infer (listing.ts). */

@@ -4,7 +4,12 @@ import type { Kernel } from '../../core/kernel.ts'
 import { buildCatalog } from '../../core/engine/catalog.ts'
 import { normalizeInput } from '../../core/engine/target.ts'
 import type { Discover } from '../discover/public.ts'
-import { type AgentVerification, type FeedbackService, VERIFICATION_TTL_MS } from '../feedback/public.ts'
+import {
+  type AgentVerification,
+  FEEDBACK_LIMITS,
+  type FeedbackService,
+  VERIFICATION_TTL_MS,
+} from '../feedback/public.ts'
 import type { JourneyService } from '../journey/public.ts'
 import type { Leaderboard } from '../leaderboard/public.ts'
 import {
@@ -12,9 +17,10 @@ import {
   type auditScoreResult,
   type runChecksResultEntry,
   type ScanService,
+  assertScanPages,
+  SCAN_LIMITS,
   shapeOptions,
 } from '../scan/public.ts'
-import { assertScanPages } from '../../core/limits.ts'
 import {
   discoverProductsInput,
   discoverProductsOutput,
@@ -83,7 +89,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       failure: 'SCAN_FAILED',
       async run(args, call) {
-        await call.enforceLimit('scanBurst')
+        await call.enforceLimit(SCAN_LIMITS.scanBurst)
         const { detail, ...body } = args
         assertScanPages(body.pages, call.caller)
         const prepared = await scans.prepare(body)
@@ -114,7 +120,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       output: getScoreOutput,
       annotations: OWN_DATA_READ,
       async run(args, call) {
-        await call.enforceLimit('score')
+        await call.enforceLimit(SCAN_LIMITS.score)
         const row = await scans.readScore(normalizeInput(args.domain).domain, { audit: true })
         const report = (await scans.render(row, AUDIT, 'score')) as AuditScore
         return { ...summarize(report), ...(args.detail === 'full' ? { report } : {}) }
@@ -143,7 +149,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       failure: 'SCAN_FAILED',
       async run(args, call) {
-        await call.enforceLimit('scanBurst')
+        await call.enforceLimit(SCAN_LIMITS.scanBurst)
         const { report } = await scans.runChecks(args, call.caller, { patch: false })
         return {
           contractVersion: CONTRACT_VERSION,
@@ -188,7 +194,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       output: submitCheckFeedbackOutput,
       annotations: FEEDBACK_WRITE,
       async run(args, call) {
-        await call.enforceLimit('feedback')
+        await call.enforceLimit(FEEDBACK_LIMITS.feedback)
         return feedback.submitCheckFeedback({ ...args, reporterType: 'agent' })
       },
     }),
@@ -199,7 +205,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       output: submitFeedbackOutput,
       annotations: FEEDBACK_WRITE,
       async run(args, call) {
-        await call.enforceLimit('feedback')
+        await call.enforceLimit(FEEDBACK_LIMITS.feedback)
         return feedback.submitAgentFeedback(args)
       },
     }),

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { z } from 'zod'
 import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
+import { SCAN_CONFIG, type ScanConfig } from './config.ts'
 import { ScanRepository } from './repository.ts'
 import { ScanService } from './service.ts'
 import { V2ScanService } from './v2.ts'
@@ -31,7 +32,8 @@ import {
   v2ScanRowSchema,
 } from './model.ts'
 import { shapeOptions } from './shapes.ts'
-import { assertScanPages, describeIpLimit, LIMITS } from '../../core/limits.ts'
+import { describeIpLimit } from '../../core/limits.ts'
+import { assertScanPages, SCAN_LIMITS } from './limits.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 /** A complete stored score changes only with the next scan of its domain. */
@@ -41,8 +43,8 @@ const isForced = (value: unknown) => value === true || value === 1 || value === 
 
 type ScanNeeds = Pick<
   KernelPieces,
-  'context' | 'config' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache' | 'jobs'
->
+  'context' | 'registry' | 'outbound' | 'browser' | 'store' | 'log' | 'database' | 'readCache' | 'jobs'
+> & { config: ScanConfig }
 type ScanProvides = { scans: ScanRepository; scanService: ScanService; v2ScanService: V2ScanService }
 
 export function scanPlugin(deps: ScanNeeds & ScanProvides) {
@@ -73,7 +75,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         return render(row, options, 'scan')
       },
       {
-        limit: 'scanBurst',
+        limit: SCAN_LIMITS.scanBurst,
         parse: 'json',
         body: scanBody,
         query: commonQuery,
@@ -88,7 +90,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         detail: {
           tags: ['Scan'],
           summary: 'Scan a domain, an MCP server or an MCP App server',
-          description: `Returns a complete stored result younger than \`maxAgeSeconds\` without scanning (\`servedFromCache\`, \`resultAgeSeconds\`, \`Age\` header; no budget spent). Otherwise scans live: 200 when complete, 202 with \`Location\` (the score URL to poll) while rendered checks run in the background. \`force\` always scans. \`ephemeral\` stores a disposable result (400 \`EPHEMERAL_CLOBBER\` when the domain has a real stored scan); public tunnel hosts and local or private targets (\`localhost\`, loopback and private addresses, any port) are always ephemeral. Results are kept per target: a website by its origin (scheme, host, port), an MCP or MCP App server by its MCP URL; the audit shape's \`url\` is that target's report page (\`/site/{host[:port]}\` or \`/mcp/{URL-encoded MCP URL}\`). 422 \`MCP_AUTH_REQUIRED\` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: ${LIMITS.scanBurst.limit}/min burst, ${LIMITS.scanDaily.limit} scans per rolling 24 h, ${LIMITS.scanForced.limit} forced per 24 h, per IP; scan keys are exempt.`,
+          description: `Returns a complete stored result younger than \`maxAgeSeconds\` without scanning (\`servedFromCache\`, \`resultAgeSeconds\`, \`Age\` header; no budget spent). Otherwise scans live: 200 when complete, 202 with \`Location\` (the score URL to poll) while rendered checks run in the background. \`force\` always scans. \`ephemeral\` stores a disposable result (400 \`EPHEMERAL_CLOBBER\` when the domain has a real stored scan); public tunnel hosts and local or private targets (\`localhost\`, loopback and private addresses, any port) are always ephemeral. Results are kept per target: a website by its origin (scheme, host, port), an MCP or MCP App server by its MCP URL; the audit shape's \`url\` is that target's report page (\`/site/{host[:port]}\` or \`/mcp/{URL-encoded MCP URL}\`). 422 \`MCP_AUTH_REQUIRED\` when the MCP server needs authentication (no score; an earlier measured scan is kept). Limits: ${SCAN_LIMITS.scanBurst.limit}/min burst, ${SCAN_LIMITS.scanDaily.limit} scans per rolling 24 h, ${SCAN_LIMITS.scanForced.limit} forced per 24 h, per IP; scan keys are exempt.`,
           security: [{ bearerKey: [] }, {}],
           ...wire({
             answers: {
@@ -126,7 +128,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         return sseResponse(request, headers, (channel) => service.stream(prepared, caller, options, channel))
       },
       {
-        limit: 'scanBurst',
+        limit: SCAN_LIMITS.scanBurst,
         query: streamQuery,
         detail: {
           tags: ['Scan'],
@@ -191,7 +193,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         }
       },
       {
-        limit: 'scanBurst',
+        limit: SCAN_LIMITS.scanBurst,
         parse: 'json',
         body: runChecksBody,
         response: {
@@ -231,7 +233,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         return new Response(body, { headers })
       },
       {
-        limit: 'score',
+        limit: SCAN_LIMITS.score,
         cachedRead: true,
         query: scoreQuery,
         response: {
@@ -245,7 +247,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         detail: {
           tags: ['Scan'],
           summary: 'Read the stored score of a domain',
-          description: `Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname); with \`mcp\`, the newest of that MCP server of the domain, which is stored apart from the domain's website. A partial result older than 30 minutes reads as \`stuck\` with \`next_action\` (\`nextAction\` under \`format=audit\`): a POST /api/scan body naming the same target (\`url\`; \`mcpUrl\` for an MCP or MCP App result; \`ephemeral\` for an ephemeral one), so following it rescans what was stored. 404 \`DOMAIN_NOT_SCANNED\` with \`next_action\`. 422 when the only stored result is an auth-required MCP marker. Cached ${cacheLifetime(SCORE_CACHE_SECONDS)}; partial, stuck and ephemeral results and 404s are \`no-store\`. ${describeIpLimit('score')}.`,
+          description: `Read-only; never starts a scan. Returns the newest measured scan (a URL-encoded full URL is normalised to its hostname); with \`mcp\`, the newest of that MCP server of the domain, which is stored apart from the domain's website. A partial result older than 30 minutes reads as \`stuck\` with \`next_action\` (\`nextAction\` under \`format=audit\`): a POST /api/scan body naming the same target (\`url\`; \`mcpUrl\` for an MCP or MCP App result; \`ephemeral\` for an ephemeral one), so following it rescans what was stored. 404 \`DOMAIN_NOT_SCANNED\` with \`next_action\`. 422 when the only stored result is an auth-required MCP marker. Cached ${cacheLifetime(SCORE_CACHE_SECONDS)}; partial, stuck and ephemeral results and 404s are \`no-store\`. ${describeIpLimit(SCAN_LIMITS.score)}.`,
           ...wire({ answers: { 200: ['Cache-Control', ...DEPRECATION_HEADERS] } }),
         },
       },
@@ -258,7 +260,7 @@ export function scanPlugin(deps: ScanNeeds & ScanProvides) {
         return { scanId: row.id, status: row.status, pollUrl: `/api/v2/scan/${row.id}` }
       },
       {
-        limit: 'scanBurst',
+        limit: SCAN_LIMITS.scanBurst,
         parse: 'json',
         body: v2ScanBody,
         response: {
@@ -317,6 +319,8 @@ export const scanFeature = defineFeature<ScanNeeds, ScanProvides>()({
   name: 'scan',
   needs: ['context', 'config', 'registry', 'outbound', 'browser', 'store', 'log', 'database', 'readCache', 'jobs'],
   provides: ['scans', 'scanService', 'v2ScanService'],
+  limits: SCAN_LIMITS,
+  configKeys: SCAN_CONFIG,
   provide: (deps) => {
     const scans = new ScanRepository(deps.database.db)
     return { scans, scanService: new ScanService({ ...deps, scans }), v2ScanService: new V2ScanService(deps) }

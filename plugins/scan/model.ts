@@ -3,7 +3,7 @@ import { CHECK_STATUSES, LAYER_IDS, MATURITIES, TIERS } from '../../core/engine/
 import { SITE_TYPES } from '../../core/engine/collectors/site-classification.ts'
 import { commaList } from '../../core/query.ts'
 import { MAX_PAGES } from '../../core/engine/sample-size.ts'
-import { ANONYMOUS_SCAN_PAGES } from '../../core/limits.ts'
+import { ANONYMOUS_SCAN_PAGES } from './limits.ts'
 
 const grade = z.enum(['A+', 'A', 'B', 'C', 'D', 'F'])
 const urlKind = z.enum(['domain', 'mcp', 'mcp-app', 'ephemeral'])

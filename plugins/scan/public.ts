@@ -34,3 +34,4 @@ export {
   type TargetKey,
   targetLabel,
 } from './target.ts'
+export { assertScanPages, SCAN_LIMITS } from './limits.ts'

@@ -9,7 +9,8 @@ import { AppError, ERROR_ENVELOPE, renderError } from '../../core/errors.ts'
 import { SCAN_ERRORS } from './errors.ts'
 import { asAppError } from '../../core/request/scan-error-response.ts'
 import { competitorsFor } from './competitors.ts'
-import { type Caller, consume, type LimitName, peek, retryAfterSeconds } from '../../core/limits.ts'
+import { type Caller, consume, type Limit, peek, retryAfterSeconds } from '../../core/limits.ts'
+import { SCAN_LIMITS } from './limits.ts'
 import type { Store } from '../../core/store/types.ts'
 import { clampMaxAge, scanNextAction } from './model.ts'
 import type { ScanRepository, ScanRow } from './repository.ts'
@@ -89,10 +90,10 @@ export type ScanDeps = Pick<
 type ScanServiceDeps = ScanDeps & Pick<Kernel, 'jobs'>
 
 /** A denial of one of the scan family's budgets, as the spec's 429. */
-function budgetDenied(name: LimitName, decision: Awaited<ReturnType<typeof peek>>): AppError {
+function budgetDenied(limit: Limit, decision: Awaited<ReturnType<typeof peek>>): AppError {
   return new AppError('RATE_LIMIT_EXCEEDED', {
     message:
-      name === 'scanForced'
+      limit === SCAN_LIMITS.scanForced
         ? `Forced-scan budget exhausted: ${decision.limit} per rolling 24 hours`
         : `Daily scan budget exhausted: ${decision.limit} scans per rolling 24 hours`,
     retryAfterSeconds: retryAfterSeconds(decision),
@@ -102,20 +103,20 @@ function budgetDenied(name: LimitName, decision: Awaited<ReturnType<typeof peek>
 
 /** Refuses early when a budget of the scan family is already exhausted, without spending anything. */
 export async function checkScanBudget(store: Store, caller: Caller, forced: boolean): Promise<void> {
-  const names: LimitName[] = forced ? ['scanDaily', 'scanForced'] : ['scanDaily']
-  for (const name of names) {
-    const decision = await peek(store, name, caller)
-    if (!decision.allowed) throw budgetDenied(name, decision)
+  const { scanDaily, scanForced } = SCAN_LIMITS
+  for (const limit of forced ? [scanDaily, scanForced] : [scanDaily]) {
+    const decision = await peek(store, limit, caller)
+    if (!decision.allowed) throw budgetDenied(limit, decision)
   }
 }
 
 /** Spends the budget units of one scan (v1 and v2 alike); called once the target is probed and classified. */
 export async function spendScanBudget(store: Store, caller: Caller, forced: boolean): Promise<void> {
   await checkScanBudget(store, caller, forced)
-  const names: LimitName[] = forced ? ['scanForced', 'scanDaily'] : ['scanDaily']
-  for (const name of names) {
-    const decision = await consume(store, name, caller)
-    if (!decision.allowed) throw budgetDenied(name, decision)
+  const { scanDaily, scanForced } = SCAN_LIMITS
+  for (const limit of forced ? [scanForced, scanDaily] : [scanDaily]) {
+    const decision = await consume(store, limit, caller)
+    if (!decision.allowed) throw budgetDenied(limit, decision)
   }
 }
 

@@ -12,6 +12,7 @@ import { ScanSession } from '../../core/outbound/session.ts'
 import { SCAN_ERROR_CODES, scanErrorToAppError } from '../../core/request/scan-error-response.ts'
 import { checkScanBudget, spendScanBudget } from './service.ts'
 import { v2Scans } from './tables.ts'
+import type { ScanConfig } from './config.ts'
 
 export type V2ScanRow = typeof v2Scans.$inferSelect
 
@@ -37,7 +38,7 @@ export interface V2ScanRequest {
 
 /** Rows of the gated v2 entry: created `pending`; the later pipeline stages are not connected yet. */
 export class V2ScanService {
-  constructor(private readonly deps: Pick<Kernel, 'database' | 'config' | 'outbound' | 'store'>) {}
+  constructor(private readonly deps: Pick<Kernel, 'database' | 'outbound' | 'store'> & { config: ScanConfig }) {}
 
   /**
    * POST /api/v2/scan: validates, probes and classifies the target (spending nothing when it cannot be scanned),

@@ -8,6 +8,7 @@ import { documentResponse, strongEtag } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
 import { attestationFor, prefersJose, serializeJwks } from './service.ts'
 import { describeIpLimit } from '../../core/limits.ts'
+import { ARD_LIMITS } from '../ard/public.ts'
 import { cacheLifetime, publicCache } from '../../core/caching.ts'
 
 /**
@@ -68,12 +69,12 @@ export function trustPlugin(deps: TrustNeeds) {
         )
       },
       {
-        limit: 'ardRead',
+        limit: ARD_LIMITS.ardRead,
         params: attestationParams,
         detail: {
           tags: ['ARD'],
           summary: "Signed attestation of a domain's score",
-          description: `An EdDSA detached JWS (RFC 7515 Appendix F, header \`{"alg":"EdDSA","kid":<thumbprint>,"typ":"JOSE"}\`) over the RFC 8785 canonical JSON of a payload binding the domain, score, grade, scan kind, scan time, contract version, issuer and a SHA-256 digest of the stored result. Verify with the key set at /.well-known/jwks.json. Without a signing key the payload comes unsigned (\`signed: false\`), also under \`Accept: application/jose\`. Attests the newest measured scan, deterministically: the same stored result and key give the same bytes (ETag), so the bare JWS verifies against the payload of any other request until the next scan. Ephemeral results are never attested (404). Partial results are \`no-store\`, complete ones cached ${cacheLifetime(CACHE_SECONDS)}. CORS \`*\`. ${describeIpLimit('ardRead')}.`,
+          description: `An EdDSA detached JWS (RFC 7515 Appendix F, header \`{"alg":"EdDSA","kid":<thumbprint>,"typ":"JOSE"}\`) over the RFC 8785 canonical JSON of a payload binding the domain, score, grade, scan kind, scan time, contract version, issuer and a SHA-256 digest of the stored result. Verify with the key set at /.well-known/jwks.json. Without a signing key the payload comes unsigned (\`signed: false\`), also under \`Accept: application/jose\`. Attests the newest measured scan, deterministically: the same stored result and key give the same bytes (ETag), so the bare JWS verifies against the payload of any other request until the next scan. Ephemeral results are never attested (404). Partial results are \`no-store\`, complete ones cached ${cacheLifetime(CACHE_SECONDS)}. CORS \`*\`. ${describeIpLimit(ARD_LIMITS.ardRead)}.`,
           responses: attestationResponses,
           ...wire({
             answers: {

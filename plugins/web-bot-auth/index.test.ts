@@ -6,13 +6,15 @@ import { type InnerList, type Item, parseDictionary } from 'structured-headers'
 import directoryCheck from '../../checks/domain/web-bot-auth-directory.ts'
 import type { AppHandle } from '../../app/app.ts'
 import { generateSigningKeyJwk } from '../../core/crypto/signing.ts'
+import { featureConfigs } from '../../core/feature.ts'
 import { siteHandler } from '../../tests/fixtures/sites/server.ts'
 import { context, snapshot } from '../../tests/support/artifacts.ts'
 import { type RecordedRequest, recordingSite } from '../../tests/support/collector.ts'
 import { request, testApp } from '../../tests/helpers.ts'
 import { clientIp, startWorld, type World } from '../../tests/support/world.ts'
 import { docsPlugin } from '../docs/public.ts'
-import { webBotAuthPlugin } from './index.ts'
+import type { WebBotAuthConfig } from './config.ts'
+import { webBotAuthFeature, webBotAuthPlugin } from './index.ts'
 
 /**
  * The acceptance test of issue 6: requests our scanner really sends, captured by a fixture site, verify against the
@@ -53,7 +55,11 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => Promise.all([world.close(), unsigned.close()]))
 
-const directoryApp = (handle: AppHandle) => new Elysia().use(webBotAuthPlugin(handle.pieces))
+/** The `config` piece the composition gives this feature: the kernel's with the directory's contact address. */
+const featureConfig = (handle: AppHandle) =>
+  featureConfigs(handle.pieces.config, [webBotAuthFeature]).get(webBotAuthFeature.name) as WebBotAuthConfig
+const directoryPlugin = (handle: AppHandle) => webBotAuthPlugin({ ...handle.pieces, config: featureConfig(handle) })
+const directoryApp = (handle: AppHandle) => new Elysia().use(directoryPlugin(handle))
 
 async function fetchDirectory(handle: AppHandle, url = `http://localhost:3000${DIRECTORY_PATH}`) {
   const response = await directoryApp(handle).handle(new Request(url))
@@ -256,7 +262,7 @@ describe('GET /.well-known/http-message-signatures-directory (signed)', () => {
 
   test('body: the interface names, the Signature Agent Card names, keys with kid = thumbprint and no alg or d', async () => {
     const { body } = await fetchDirectory(world.handle)
-    const config = world.handle.pieces.config
+    const config = featureConfig(world.handle)
     expect(body).toMatchObject({
       client_name: 'agent-readiness',
       homepage_uri: config.publicBaseUrl,
@@ -327,7 +333,7 @@ describe('without SIGNING_KEY', () => {
 test('the routes are described in a valid OpenAPI document', async () => {
   const documented = new Elysia()
     .use(docsPlugin(world.handle.pieces.config, world.handle.pieces.errors))
-    .use(webBotAuthPlugin(world.handle.pieces))
+    .use(directoryPlugin(world.handle))
   const document = await (await documented.handle(request('/openapi.json'))).json()
   await SwaggerParser.validate(structuredClone(document))
   const directory = document.paths['/api/web-bot-auth/directory'].get.responses['200']

@@ -3,6 +3,7 @@ import { defineFeature } from '../../core/feature.ts'
 import type { KernelPieces } from '../../core/kernel.ts'
 import { matchesEtag } from '../../core/etag.ts'
 import { DOCUMENT_HEADERS, wire } from '../../core/openapi.ts'
+import { WEB_BOT_AUTH_CONFIG, type WebBotAuthConfig } from './config.ts'
 import { DIRECTORY_MEDIA_TYPE, directoryResponses } from './model.ts'
 import { buildDirectory, directorySignatureHeaders, serializeDirectory } from './service.ts'
 
@@ -12,7 +13,7 @@ const DIRECTORY_WIRE_HEADERS = [
   ...DOCUMENT_HEADERS,
 ] as const
 
-type WebBotAuthNeeds = Pick<KernelPieces, 'context' | 'config' | 'signing'>
+type WebBotAuthNeeds = Pick<KernelPieces, 'context' | 'signing'> & { config: WebBotAuthConfig }
 
 export function webBotAuthPlugin(deps: WebBotAuthNeeds) {
   const { context } = deps
@@ -63,5 +64,6 @@ export const webBotAuthFeature = defineFeature<WebBotAuthNeeds>()({
   name: 'web-bot-auth',
   needs: ['context', 'config', 'signing'],
   provides: [],
+  configKeys: WEB_BOT_AUTH_CONFIG,
   routes: webBotAuthPlugin,
 })

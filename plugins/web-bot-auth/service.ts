@@ -1,4 +1,4 @@
-import type { Config } from '../../core/config.ts'
+import type { WebBotAuthConfig } from './config.ts'
 import { SERVICE_NAME } from '../../core/version.ts'
 import type { SigningKeys } from '../../core/crypto/signing.ts'
 import { type DirectorySignatureOptions, signDirectoryResponse } from '../../core/crypto/web-bot-auth.ts'
@@ -15,7 +15,7 @@ const PURPOSE =
   'Measures how ready websites and MCP servers are for AI agents. When someone requests a scan, it fetches the public pages, well-known files and MCP endpoints of that one site, scores them and publishes the result.'
 
 export function buildDirectory(
-  config: Pick<Config, 'publicBaseUrl' | 'contactEmail'>,
+  config: Pick<WebBotAuthConfig, 'publicBaseUrl' | 'contactEmail'>,
   signing: Pick<SigningKeys, 'publicJwks'>,
 ): Directory {
   return {

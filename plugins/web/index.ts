@@ -31,6 +31,9 @@ import {
 } from '../scan/public.ts'
 import { ScanError } from '../../core/engine/scan-error.ts'
 import type { Caller } from '../../core/limits.ts'
+import { JOURNEY_LIMITS } from '../journey/public.ts'
+import { LEADERBOARD_LIMITS } from '../leaderboard/public.ts'
+import { SCAN_LIMITS } from '../scan/public.ts'
 import type { ReportView } from './service.ts'
 import { HTML_TYPE, newNonce, pageHeaders } from './respond.ts'
 import { WebService } from './service.ts'
@@ -273,7 +276,7 @@ export function webPlugin(deps: WebNeeds) {
           // A stored result served instead of scanning says so on the report it lands on.
           return seeOther(`${reportPathFor(row)}${prepared.fresh ? `?${FROM_CACHE}` : ''}`)
         },
-        { limit: 'scanBurst', body: scanForm, detail: hidden },
+        { limit: SCAN_LIMITS.scanBurst, body: scanForm, detail: hidden },
       )
       .get(
         '/site/:target',
@@ -331,7 +334,7 @@ export function webPlugin(deps: WebNeeds) {
           const { origin } = normalizeInput(params.target, local)
           return recheck(siteKey(origin), body.checkId, caller, can('patch-stored-scan'))
         },
-        { limit: 'scanBurst', body: recheckForm, detail: hidden },
+        { limit: SCAN_LIMITS.scanBurst, body: recheckForm, detail: hidden },
       )
       .post(
         '/mcp/:target/recheck',
@@ -339,13 +342,13 @@ export function webPlugin(deps: WebNeeds) {
           const { url } = normalizeInput(params.target, local)
           return recheck(mcpKey(url), body.checkId, caller, can('patch-stored-scan'))
         },
-        { limit: 'scanBurst', body: recheckForm, detail: hidden },
+        { limit: SCAN_LIMITS.scanBurst, body: recheckForm, detail: hidden },
       )
       .get(
         '/leaderboard',
         async ({ query, html, nonce }) =>
           html(LeaderboardPage({ page: await deps.leaderboard({ ...query, pageSize: 50 }), baseUrl, nonce })),
-        { limit: 'openRead', query: leaderboardPageQuery, detail: hidden },
+        { limit: LEADERBOARD_LIMITS.openRead, query: leaderboardPageQuery, detail: hidden },
       )
       .get('/checks', ({ query, html, nonce }) => html(ChecksPage({ catalog, query, baseUrl, nonce })), {
         query: checksPageQuery,
@@ -368,7 +371,7 @@ export function webPlugin(deps: WebNeeds) {
             }),
           )
         },
-        { limit: 'openRead', detail: hidden },
+        { limit: LEADERBOARD_LIMITS.openRead, detail: hidden },
       )
       .post(
         '/journeys',
@@ -385,7 +388,7 @@ export function webPlugin(deps: WebNeeds) {
             headers: { location: journeyPath(id), 'cache-control': 'no-store' },
           })
         },
-        { limit: 'journeyBurst', body: journeyForm, detail: hidden },
+        { limit: JOURNEY_LIMITS.journeyBurst, body: journeyForm, detail: hidden },
       )
       .get(
         '/journeys/:id',
@@ -394,7 +397,7 @@ export function webPlugin(deps: WebNeeds) {
           set.headers['cache-control'] = 'no-store'
           return html(JourneyRunPage({ run, title: intentTitle(run.intent_id), baseUrl, nonce }))
         },
-        { limit: 'journeyRead', detail: hidden },
+        { limit: JOURNEY_LIMITS.journeyRead, detail: hidden },
       )
       .get('/api', ({ html, nonce }) => html(ApiPage({ baseUrl, nonce, tools: deps.mcpToolbox.listing })), {
         detail: hidden,

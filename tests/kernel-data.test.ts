@@ -6,8 +6,16 @@ import { FEATURES } from '../app/feature-list.ts'
 import { AppError, ERRORS } from '../core/errors.ts'
 import { CONTACT_ERRORS } from '../plugins/contact/errors.ts'
 import { testApp } from './helpers.ts'
+import { SERVICE_LIMITS } from './support/limits.ts'
+
+/**
+ * The kernel holds mechanism, the features their data: no file of core/ (tests aside) declares a rate limit or
+ * names a feature's limit, error code or route prefix. The engine and the MCP client are left out of the plain-word
+ * limit check: "score" and "mcp" are theirs too, about the sites they scan.
+ */
 
 const ROOT = join(import.meta.dir, '..')
+const SCANNED_TARGETS = ['core/engine/', 'core/mcp-client/']
 
 /** Each non-test source under core/ as code alone: transpiled, so its comments (and types) are gone. */
 function coreCode(): { file: string; code: string }[] {
@@ -22,10 +30,33 @@ function coreCode(): { file: string; code: string }[] {
     })
 }
 
+test('no kernel file declares a limit: specs are written only in the features (defineLimits there)', () => {
+  const declaring = coreCode()
+    .filter(({ code }) => /defineLimits\(\s*\{|\bwindowMs:\s*[\d(A-Z]/.test(code))
+    .map(({ file }) => file)
+  expect(declaring).toEqual([])
+})
+
+test("no kernel file names a feature's limit", () => {
+  expect(SERVICE_LIMITS.size).toBeGreaterThan(0)
+  const offenders = coreCode().flatMap(({ file, code: source }) => {
+    const aboutTargets = SCANNED_TARGETS.some((folder) => file.startsWith(folder))
+    return [...SERVICE_LIMITS.keys()]
+      .filter((name) =>
+        // A camel-case name is the limit's own word; a plain one ("contact") counts as a string or a key.
+        /[A-Z]/.test(name)
+          ? new RegExp(`\\b${name}\\b`).test(source)
+          : !aboutTargets && new RegExp(`['"\`]${name}['"\`]|\\b${name}\\s*:\\s*\\{`).test(source),
+      )
+      .map((name) => `${file}: ${name}`)
+  })
+  expect(offenders).toEqual([])
+})
+
 let handle: AppHandle
 beforeAll(async () => {
   handle = await testApp()
-})
+}, 60_000)
 afterAll(() => handle.close())
 
 test("the kernel names no feature's error code: each feature declares its own", () => {
