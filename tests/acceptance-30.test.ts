@@ -577,7 +577,7 @@ describe('llms.txt v2 (llmstxt.org)', () => {
   ])
 })
 
-describe('MCP server cards and AI catalog (experimental-ext-server-card docs/discovery.md, schema.json)', () => {
+describe('MCP server cards and AI catalog (experimental-ext-server-card discovery.md, schema.json)', () => {
   rules([
     [
       'discovery.md: a card at <mcp-url>/server-card (MCP URL with a trailing slash) passes',

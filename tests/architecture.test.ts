@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 
 const ROOT = join(import.meta.dir, '..')
@@ -227,4 +227,39 @@ test('the feature rules see what they must: test files, type-only and dynamic im
     'plugins/web/service.ts -> plugins/journey/tables.ts',
     'app/engine.ts -> plugins/ard/tables.ts',
   ])
+})
+
+/** The `§N` sections of a document in docs/: its numbered headings (`## 6. …`, `### 6.2 …`). */
+function sectionsOf(document: string): Set<string> {
+  const text = readFileSync(join(ROOT, 'docs', document), 'utf8')
+  return new Set([...text.matchAll(/^#{2,4} (\d+(?:\.\d+)*)\.? /gm)].map((match) => match[1]!))
+}
+
+test('every document the code cites is in the repository: docs/<name>.md exists, and so does each §N it names', () => {
+  const citing = [
+    ...allFiles(),
+    'README.md',
+    'CHANGELOG.md',
+    ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`),
+  ]
+  const citations = citing.flatMap((file) =>
+    [...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?<![/\w.])docs\/([\w-]+\.md)(?: §(\d+(?:\.\d+)*))?/g)].map(
+      ([, document, section]) => ({ file, document: document!, section }),
+    ),
+  )
+  expect(citations.length).toBeGreaterThan(50)
+  const sections = new Map<string, Set<string>>()
+  const broken = citations.filter(({ document, section }) => {
+    if (!existsSync(join(ROOT, 'docs', document))) return true
+    if (section === undefined) return false
+    if (!sections.has(document)) sections.set(document, sectionsOf(document))
+    return !sections.get(document)!.has(section)
+  })
+  expect(
+    broken.map(({ file, document, section }) => `${file}: docs/${document}${section ? ` §${section}` : ''}`),
+  ).toEqual([])
+  // The design documents the project started from lived beside the repository; nothing may point there any more.
+  expect(
+    citing.filter((file) => /\.\.\/shared\/|shared\/(spec|design)\//.test(readFileSync(join(ROOT, file), 'utf8'))),
+  ).toEqual([])
 })

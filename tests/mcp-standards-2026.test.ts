@@ -55,7 +55,7 @@ function verdict(fixture: McpFixtureName, id: string): { status: string; details
   return row
 }
 
-const DISCOVERY = 'experimental-ext-server-card docs/discovery.md'
+const DISCOVERY = 'experimental-ext-server-card discovery.md'
 const CACHING = 'MCP 2026-07-28 server/utilities/caching'
 const TRANSPORT = 'MCP 2026-07-28 basic/transports/streamable-http'
 const REGISTRATION = 'MCP 2026-07-28 basic/authorization/client-registration'

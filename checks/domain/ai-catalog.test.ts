@@ -39,12 +39,12 @@ describe('ai-catalog', () => {
       'pass',
     ],
     [
-      'experimental-ext-server-card docs/discovery.md (Server Card Entries): {identifier, type, url} without displayName passes',
+      'experimental-ext-server-card discovery.md (Server Card Entries): {identifier, type, url} without displayName passes',
       withEntries({ identifier: ENTRY.identifier, type: ENTRY.type, url: ENTRY.url }),
       'pass',
     ],
     [
-      'experimental-ext-server-card docs/discovery.md (Hosted Server Card Location): an entry may point at a card on any domain',
+      'experimental-ext-server-card discovery.md (Hosted Server Card Location): an entry may point at a card on any domain',
       withEntries({
         identifier: ENTRY.identifier,
         type: ENTRY.type,
@@ -53,7 +53,7 @@ describe('ai-catalog', () => {
       'pass',
     ],
     [
-      'experimental-ext-server-card ADR 0014 (docs/discovery.md: an entry MUST contain type): "mediaType" instead of "type" warns',
+      'experimental-ext-server-card ADR 0014 (discovery.md: an entry MUST contain type): "mediaType" instead of "type" warns',
       withEntries({ identifier: ENTRY.identifier, mediaType: ENTRY.type, data: { name: 'a/b' } }),
       'warning',
     ],

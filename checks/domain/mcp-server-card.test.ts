@@ -14,7 +14,7 @@ const CARD = {
   remotes: [{ type: 'streamable-http', url: 'https://acme.test/mcp' }],
 }
 const CARD_URL = 'https://acme.test/.well-known/mcp/server-card.json'
-/** Where an AI-catalog entry of acme.test points: any URL will do (docs/discovery.md, Hosted Server Card Location). */
+/** Where an AI-catalog entry of acme.test points: any URL will do (discovery.md, Hosted Server Card Location). */
 const CATALOGUED_URL = 'https://cards.acme.test/anvils/server-card'
 const CORS = { 'access-control-allow-origin': '*' }
 const CARD_TYPE = { 'content-type': 'application/mcp-server-card+json', ...CORS }
@@ -30,7 +30,7 @@ function found(
   const response = jsonSnapshot(card, { url, headers })
   return { probes: [{ url, via, response }], found: { url, via, response, card }, runtime }
 }
-const DISCOVERY = 'experimental-ext-server-card docs/discovery.md'
+const DISCOVERY = 'experimental-ext-server-card discovery.md'
 
 const none: McpServerCardArtifact = {
   probes: [

@@ -1,7 +1,7 @@
 // An MCP Server Card (SEP-2127) describes the server at <mcp-url>/server-card (the reserved location) or wherever an
 // AI-catalog entry points; a card only under /.well-known (not recommended), at the legacy /.well-known/mcp.json or in
 // the legacy SEP-1649 shape earns a warning; a date-versioned $schema fails.
-// Spec: https://github.com/modelcontextprotocol/experimental-ext-server-card (docs/discovery.md, schema.json)
+// Spec: https://github.com/modelcontextprotocol/experimental-ext-server-card (its docs: discovery.md, schema.json)
 import type { McpServerCardArtifact } from '../../core/engine/collectors/mcp-server-card.ts'
 import { defineCheck, fail, pass, warn } from '../../core/engine/check.ts'
 import { listSome, pathOf } from '../../core/engine/lib/describe.ts'
@@ -59,7 +59,7 @@ export default defineCheck({
     const fixes: string[] = []
     const reserved = target.mcpUrl ? `${target.mcpUrl.replace(/\/+$/, '')}/server-card` : '<mcp-url>/server-card'
     if (found.via === 'well-known') {
-      // docs/discovery.md, "Alternatives considered": .well-known is for site-wide metadata, a card is per server.
+      // discovery.md, "Alternatives considered": .well-known is for site-wide metadata, a card is per server.
       issues.push(
         'it is found only under /.well-known/mcp/server-card.json, a location the server-card extension does not recommend',
       )

@@ -1,6 +1,6 @@
 /**
  * The AI Catalog / ARD document: its entries and the publisher of `urn:air:` identifiers. A Catalog Entry needs
- * `identifier`, `type` and exactly one of `url` or `data` (ai-catalog specification; MCP server-card docs/discovery.md).
+ * `identifier`, `type` and exactly one of `url` or `data` (ai-catalog specification; MCP server-card discovery.md).
  */
 import { isRecord } from '../snapshot.ts'
 
