@@ -36,10 +36,10 @@ export interface Feature<Needs extends object = object, Provides extends object 
   readonly provides: readonly Names<Provides>[]
   readonly limits?: Readonly<Record<string, Limit>>
   readonly configKeys?: ConfigKeys
+  readonly errors?: FeatureErrors
   provide?(pieces: Needs): Provides
   routes?(pieces: Needs & Provides): AnyElysia
   background?(pieces: Needs & Provides): BackgroundWork[]
-  readonly errors?: FeatureErrors
 }
 
 /** A need the type declares but the list leaves out would be undefined at run time: the compiler names it. */
@@ -63,10 +63,10 @@ export function defineFeature<Needs extends object, Provides extends object = Re
     provides: Offered & Complete<Provides, Offered>
     limits?: Readonly<Record<string, Limit>>
     configKeys?: ConfigKeys<OwnSettings<Needs>>
+    errors?: FeatureErrors
     provide?(pieces: Needs): Provides
     routes?(pieces: Needs & Provides): AnyElysia
     background?(pieces: Needs & Provides): BackgroundWork[]
-    errors?: FeatureErrors
   }): Feature<Needs, Provides> => feature as Feature<Needs, Provides>
 }
 
