@@ -33,7 +33,6 @@ export const ERRORS = defineErrors({
   DOMAIN_UNREACHABLE: { status: 400, title: 'Domain unreachable' },
   UNKNOWN_CHECK_IDS: { status: 400, title: 'Unknown check ids' },
   NOT_FOUND: { status: 404, title: 'Not found' },
-  DOMAIN_NOT_SCANNED: { status: 404, title: 'Domain not scanned' },
   ENDPOINT_NOT_FOUND: { status: 404, title: 'Endpoint not found' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
@@ -41,7 +40,6 @@ export const ERRORS = defineErrors({
   MCP_AUTH_REQUIRED: { status: 422, title: 'MCP server requires authentication' },
   RATE_LIMIT_EXCEEDED: { status: 429, title: 'Rate limit exceeded' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },
-  SCAN_FAILED: { status: 500, title: 'Scan failed' },
   DATABASE_UNAVAILABLE: { status: 500, title: 'Database unavailable' },
   NOT_READY: { status: 503, title: 'Service not ready' },
 })

@@ -4,7 +4,7 @@ import { Server as ModernServer, ProtocolError, ProtocolErrorCode } from '@model
 import type { z } from 'zod'
 import type { Config } from '../../core/config.ts'
 import { CONTRACT_VERSION, SERVICE_NAME } from '../../core/version.ts'
-import { AppError, ERROR_ENVELOPE, type ErrorCode, renderError } from '../../core/errors.ts'
+import { AppError, ERROR_ENVELOPE, type ErrorCode, type ErrorDefinition, renderError } from '../../core/errors.ts'
 import { asAppError } from '../../core/request/scan-error-response.ts'
 import type { Logger } from '../../core/log.ts'
 import { type Caller, describeLimit, type Limit } from '../../core/limits.ts'
@@ -50,7 +50,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   output: O
   annotations: ToolAnnotations
   /** How an unexpected failure is reported (a scan that crashes is SCAN_FAILED, anything else INTERNAL_ERROR). */
-  failure?: ErrorCode
+  failure?: ErrorCode | ErrorDefinition
   run(args: z.output<I>, call: ToolCall): Promise<z.input<O>>
 }
 

@@ -18,6 +18,7 @@ import {
   type runChecksResultEntry,
   type ScanService,
   assertScanPages,
+  SCAN_ERRORS,
   SCAN_LIMITS,
   shapeOptions,
 } from '../scan/public.ts'
@@ -87,7 +88,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       output: scanDomainOutput,
       // Adds a stored scan (earlier ones stay in the history); every live run is a new scan of an outside site.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      failure: 'SCAN_FAILED',
+      failure: SCAN_ERRORS.SCAN_FAILED,
       async run(args, call) {
         await call.enforceLimit(SCAN_LIMITS.scanBurst)
         const { detail, ...body } = args
@@ -147,7 +148,7 @@ export function buildTools(deps: ToolPieces): ToolDefinition[] {
       output: runChecksOutput,
       // Writes nothing of ours: the checks fetch the outside target and the results only go back to the caller.
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-      failure: 'SCAN_FAILED',
+      failure: SCAN_ERRORS.SCAN_FAILED,
       async run(args, call) {
         await call.enforceLimit(SCAN_LIMITS.scanBurst)
         const { report } = await scans.runChecks(args, call.caller, { patch: false })

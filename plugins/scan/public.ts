@@ -35,3 +35,4 @@ export {
   targetLabel,
 } from './target.ts'
 export { assertScanPages, SCAN_LIMITS } from './limits.ts'
+export { SCAN_ERRORS } from './errors.ts'

@@ -211,7 +211,7 @@ export class ScanService {
         sink.send({ type: 'discovery_phase', step: 'finalize', label: 'Background analysis finished' })
     } catch (error) {
       const known = asAppError(error)
-      const appError = known ?? new AppError('SCAN_FAILED', { message: 'The scan failed' })
+      const appError = known ?? new AppError(SCAN_ERRORS.SCAN_FAILED, { message: 'The scan failed' })
       if (!known) this.deps.log.error({ err: error }, 'stream scan failed')
       const { body } = renderError(appError, ERROR_ENVELOPE)
       sink.send({ type: 'error', ...body, message: appError.message, code: appError.code })
@@ -315,7 +315,7 @@ export class ScanService {
       })
     }
     const action = scanNextAction({ url: domain }, `Scan ${domain} to create its score.`)
-    throw new AppError('DOMAIN_NOT_SCANNED', {
+    throw new AppError(SCAN_ERRORS.DOMAIN_NOT_SCANNED, {
       message: `${domain} has not been scanned yet`,
       extra: { domain, ...(options.audit ? { nextAction: action } : { next_action: action }) },
     })

@@ -33,7 +33,7 @@ import { ScanError } from '../../core/engine/scan-error.ts'
 import type { Caller } from '../../core/limits.ts'
 import { JOURNEY_LIMITS } from '../journey/public.ts'
 import { LEADERBOARD_LIMITS } from '../leaderboard/public.ts'
-import { SCAN_LIMITS } from '../scan/public.ts'
+import { SCAN_ERRORS, SCAN_LIMITS } from '../scan/public.ts'
 import type { ReportView } from './service.ts'
 import { HTML_TYPE, newNonce, pageHeaders } from './respond.ts'
 import { WebService } from './service.ts'
@@ -110,7 +110,7 @@ export function webPlugin(deps: WebNeeds) {
   const seeOther = (location: string) =>
     new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } })
   const notScanned = (target: string) => {
-    throw new AppError('DOMAIN_NOT_SCANNED', { message: `${target} has not been scanned yet` })
+    throw new AppError(SCAN_ERRORS.DOMAIN_NOT_SCANNED, { message: `${target} has not been scanned yet` })
   }
 
   /** A report page (or its Markdown alternate) with what the query brings: a kept re-check, the cache notice. */
@@ -160,7 +160,7 @@ export function webPlugin(deps: WebNeeds) {
     }
     const row = await deps.scans.latestOf(target)
     if (!row)
-      throw new AppError('DOMAIN_NOT_SCANNED', {
+      throw new AppError(SCAN_ERRORS.DOMAIN_NOT_SCANNED, {
         message: `${target.replace(/^[a-z]+:/, '')} has not been scanned yet`,
       })
     const { report, storedScanUpdated } = await scanService.runChecks(
