@@ -144,7 +144,10 @@ export interface Config {
   workerConcurrency: number
   trustProxy: boolean
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
-  /** The variables as given (empty ones dropped), from which the boot parses each feature's own `configKeys`. */
+  /**
+   * The variables the kernel does not read, as given (empty ones dropped), from which the boot parses each feature's
+   * own `configKeys`.
+   */
   environment: Readonly<Record<string, string>>
 }
 
@@ -226,7 +229,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerConcurrency: e.WORKER_CONCURRENCY,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    environment: Object.freeze(environment),
+    // The kernel's own variables (secrets among them) are parsed above and not kept a second time.
+    environment: Object.freeze(
+      Object.fromEntries(Object.entries(environment).filter(([name]) => !KERNEL_VARIABLES.includes(name))),
+    ),
   })
 }
 
