@@ -35,7 +35,8 @@ const NAMED_TYPES = new Set([
   'LocalBusiness',
   'NGO',
 ])
-const DESCRIPTIVE_JSONLD_KEYS = [
+/** The JSON-LD fields that describe what an organisation or site is (the profile reads its brand too). */
+export const DESCRIPTIVE_JSONLD_KEYS = [
   'name',
   'alternateName',
   'description',

@@ -1,5 +1,6 @@
 import { extractJsonLd, type JsonLdNode } from '../lib/jsonld.ts'
 import type { HtmlPage, HttpSnapshot } from '../snapshot.ts'
+import { DESCRIPTIVE_JSONLD_KEYS } from './site-identity.ts'
 
 /**
  * What a site says about itself on its homepage and in its llms.txt, kept with the scan report so that discover
@@ -28,17 +29,7 @@ const MAX_ITEM_CHARS = 300
 const MAX_ITEMS = 40
 /** The whole profile stays under this many characters (about a page of text). */
 export const MAX_PROFILE_CHARS = 6_000
-const JSONLD_KEYS = [
-  'name',
-  'alternateName',
-  'description',
-  'slogan',
-  'disambiguatingDescription',
-  'keywords',
-  'category',
-  'genre',
-  'brand',
-]
+const JSONLD_KEYS = [...DESCRIPTIVE_JSONLD_KEYS, 'brand']
 
 export function describeSite(homepage: HtmlPage, llmsTxt: HttpSnapshot | null): SiteProfile | null {
   // An error page describes the error, not the site.

@@ -90,6 +90,19 @@ function textOf(node: unknown, name: string): string | undefined {
   return undefined
 }
 
+/** What an XML sitemap that cannot be read (malformed, entities, too deep) or a body that is no sitemap yields. */
+function unreadableSitemap(overLimits: boolean): NonNullable<SitemapArtifact['parsed']> {
+  return {
+    wellFormed: false,
+    root: null,
+    namespaceOk: false,
+    locs: [],
+    invalidLastmod: 0,
+    plainText: false,
+    overLimits,
+  }
+}
+
 /** Parses a sitemap body (XML urlset/sitemapindex, or a plain-text list of URLs); null when it is neither. */
 export function parseSitemap(response: HttpSnapshot): NonNullable<SitemapArtifact['parsed']> | null {
   const { body } = response
@@ -121,15 +134,7 @@ export function parseSitemap(response: HttpSnapshot): NonNullable<SitemapArtifac
   // Sitemaps need no DTD; entity declarations are refused rather than expanded (entity-expansion bombs), and
   // nesting no sitemap needs is refused before the validator or the parser walks it.
   if (/<!ENTITY/i.test(body) || xmlNestingExceeds(body, MAX_XML_DEPTH) || XMLValidator.validate(body) !== true) {
-    return {
-      wellFormed: false,
-      root: null,
-      namespaceOk: false,
-      locs: [],
-      invalidLastmod: 0,
-      plainText: false,
-      overLimits: overBytes,
-    }
+    return unreadableSitemap(overBytes)
   }
   if (body.length > TREE_PARSE_CHARS) return { ...scanSitemap(body, overBytes), wellFormed: true }
   const document = parser.parse(body) as Record<string, unknown>
@@ -267,16 +272,7 @@ export const sitemapCollector = defineCollector({
     if (compressed)
       return { ...compressed, tried, parsed: null, firstLoc: null, robotsSitemaps, attempts, compressed: true }
     if (unreadable) {
-      const parsed = {
-        wellFormed: false,
-        root: null,
-        namespaceOk: false,
-        locs: [],
-        invalidLastmod: 0,
-        plainText: false,
-        overLimits: false,
-      }
-      return { ...unreadable, tried, parsed, firstLoc: null, robotsSitemaps, attempts }
+      return { ...unreadable, tried, parsed: unreadableSitemap(false), firstLoc: null, robotsSitemaps, attempts }
     }
     return { source: null, url: null, response: null, tried, parsed: null, firstLoc: null, robotsSitemaps, attempts }
   },
