@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { buildCli } from '../app/cli/build.ts'
 import { PACKAGE_ROOT } from '../core/package-root.ts'
 import { type FixtureSite, startFixtureSite } from './fixtures/sites/server.ts'
+import { runProcess } from './support/cli.ts'
 import { freeLoopbackPort } from './support/ports.ts'
 
 /**
@@ -37,15 +38,7 @@ afterAll(async () => {
   rmSync(workdir, { recursive: true, force: true })
 })
 
-async function run(entry: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = Bun.spawn([process.execPath, entry, ...args], { cwd: workdir, env, stdout: 'pipe', stderr: 'pipe' })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ])
-  return { code, stdout, stderr }
-}
+const run = (entry: string, args: string[]) => runProcess([process.execPath, entry, ...args], { cwd: workdir, env })
 
 /** The report without what differs between two scans of one site: when, how long (in all), and random probe paths. */
 const stable = (stdout: string) =>
@@ -74,20 +67,7 @@ test('installed where PATH has Node and no Bun, the command runs on the Bun the 
   symlinkSync(node!, join(bin, 'node'))
   const nodeOnly = { ...env, PATH: `${bin}:/bin` }
   expect(Bun.which('bun', { PATH: nodeOnly.PATH })).toBeNull()
-  const spawn = async (args: string[]) => {
-    const child = Bun.spawn(['agent-readiness', ...args], {
-      cwd: workdir,
-      env: nodeOnly,
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ])
-    return { code, stdout, stderr }
-  }
+  const spawn = (args: string[]) => runProcess(['agent-readiness', ...args], { cwd: workdir, env: nodeOnly })
   const help = await spawn(['--help'])
   expect(help).toMatchObject({ code: 0, stderr: '' })
   expect(help.stdout).toContain('agent-readiness <command>')

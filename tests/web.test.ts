@@ -210,26 +210,28 @@ describe('pages', () => {
     expect($('nav.toc a[href^="#"]').length).toBe(catalog.checks.length + catalog.layers.length)
   })
 
+  /** The ids of the checks the catalog page shows at `path`, sorted. */
+  const shownIds = async (path: string) =>
+    (await page(path))
+      .$('article.check')
+      .map((_, element) => element.attribs.id)
+      .get()
+      .sort()
+
   test('the catalog filters by layer, tier and kind, and an empty select means all', async () => {
     const catalog = (await (await get('/api/checks')).json()) as {
       checks: { id: string; layer: string; tier: string; appliesTo: string[] }[]
     }
-    const ids = async (path: string) =>
-      (await page(path))
-        .$('article.check')
-        .map((_, element) => element.attribs.id)
-        .get()
-        .sort()
     const expected = (keep: (check: (typeof catalog.checks)[number]) => boolean) =>
       catalog.checks
         .filter(keep)
         .map((check) => check.id)
         .sort()
-    expect(await ids('/checks?layer=payments')).toEqual(expected((check) => check.layer === 'payments'))
-    expect(await ids('/checks?tier=required&kind=mcp')).toEqual(
+    expect(await shownIds('/checks?layer=payments')).toEqual(expected((check) => check.layer === 'payments'))
+    expect(await shownIds('/checks?tier=required&kind=mcp')).toEqual(
       expected((check) => check.tier === 'required' && check.appliesTo.includes('mcp')),
     )
-    expect(await ids('/checks?layer=&tier=&kind=&q=&scoring=')).toEqual(expected(() => true))
+    expect(await shownIds('/checks?layer=&tier=&kind=&q=&scoring=')).toEqual(expected(() => true))
     const { $ } = await page('/checks?layer=payments')
     expect($('#check-layer option[selected]').attr('value')).toBe('payments')
     await page('/checks?tier=mandatory', 400)
@@ -237,19 +239,13 @@ describe('pages', () => {
 
   test('the catalog filters bonus extras apart from scored checks, and tags each bonus check', async () => {
     const catalog = (await (await get('/api/checks')).json()) as { checks: { id: string; bonus: boolean }[] }
-    const ids = async (path: string) =>
-      (await page(path))
-        .$('article.check')
-        .map((_, element) => element.attribs.id)
-        .get()
-        .sort()
     const bonus = catalog.checks
       .filter((check) => check.bonus)
       .map((check) => check.id)
       .sort()
     expect(bonus.length).toBeGreaterThan(0)
-    expect(await ids('/checks?scoring=bonus')).toEqual(bonus)
-    expect(await ids('/checks?scoring=scored')).toEqual(
+    expect(await shownIds('/checks?scoring=bonus')).toEqual(bonus)
+    expect(await shownIds('/checks?scoring=scored')).toEqual(
       catalog.checks
         .filter((check) => !check.bonus)
         .map((check) => check.id)

@@ -5,7 +5,7 @@ import type { BrowserFetch, BrowserProvider, RenderResult } from './browser.ts'
 import { MAX_HTML_CHARS } from '../parse/html.ts'
 
 /** Flags for a headless Chromium on a closed network (background networking would only produce refused connections). */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless=new',
   '--no-sandbox',
   '--disable-gpu',

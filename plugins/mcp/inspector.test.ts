@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import { CONTRACT_VERSION } from '../../core/version.ts'
+import { runProcess } from '../../tests/support/cli.ts'
 import { startWorld, type World } from '../../tests/support/world.ts'
 import { mcpPlugin } from './index.ts'
 
@@ -26,18 +27,10 @@ afterAll(async () => {
 })
 
 async function inspector(...args: string[]): Promise<Record<string, any>> {
-  const child = Bun.spawn(
+  const { code, stdout, stderr } = await runProcess(
     ['npx', '--no-install', '@modelcontextprotocol/inspector', '--cli', url, '--transport', 'http', ...args],
-    {
-      stdout: 'pipe',
-      stderr: 'pipe',
-    },
+    { env: process.env },
   )
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ])
   if (code !== 0) throw new Error(`inspector exited with ${code}: ${stderr}`)
   return JSON.parse(stdout)
 }
