@@ -3,6 +3,7 @@ import { load } from 'cheerio'
 import type { AppHandle } from '../app/app.ts'
 import { PAYLOADS, startXssSite, type XssSite } from './fixtures/sites/xss/site.ts'
 import { request } from './helpers.ts'
+import { untilEnded } from './support/journey.ts'
 import { startWorld, type World } from './support/world.ts'
 
 /**
@@ -407,6 +408,15 @@ describe('re-check', () => {
 })
 
 describe('journeys', () => {
+  /**
+   * The runs these tests start, with a compare run's partner. The report lists them with their status, so they must
+   * have ended before later tests read the report twice and compare the bytes.
+   */
+  const started: string[] = []
+  afterAll(async () => {
+    for (const id of started) await untilEnded(handle, id)
+  })
+
   test('the journeys page starts a curated run with a plain form, and the run page shows it', async () => {
     const { $ } = await page('/journeys')
     const intent = $('#journey-intent option').first().attr('value')!
@@ -414,6 +424,7 @@ describe('journeys', () => {
     expect(response.status).toBe(303)
     const location = response.headers.get('location')!
     expect(location).toMatch(/^\/journeys\/[^/]+$/)
+    started.push(location.split('/').pop()!)
     const run = (await page(location)).$
     expect(run('h1 a[href="/site/xss.test"]').length).toBe(1)
     expect(run('#journey-status').text()).toContain('Status:')
@@ -444,6 +455,7 @@ describe('journeys', () => {
       compare: { role: string; run_id: string } | null
     }
     expect(run).toMatchObject({ agent: { id: 'claude-user' }, identity: 'Claude-User', compare: { role: 'agent' } })
+    started.push(id, run.compare!.run_id)
     expect(
       (await handle.app.handle(form('/journeys', { domain: DOMAIN, intent, agent: 'no-such-agent' }))).status,
     ).toBe(400)
